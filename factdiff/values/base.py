@@ -1,0 +1,168 @@
+"""Typed values: the common base every fact value derives from.
+
+A value is a frozen dataclass that knows three things about itself:
+
+* ``canonical()``: its JSON form, the one users see (``"14250 USD"``, ``"2026-03-25"``);
+* ``key()``: a hashable identity after normalisation; two values with equal keys are the
+  same fact whatever their surface form (``$14,250`` and ``14,250 USD``);
+* ``same_as(other, tolerance)``: equality under a field's tolerance (numeric slack,
+  datetime precision, name subsets). The default is key equality.
+
+``to_json()`` / ``value_from_json()`` round-trip a value losslessly for storage.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any, ClassVar, Protocol
+
+JSON = Any
+"""A JSON-compatible Python value (dict, list, str, int, float, bool, None)."""
+
+
+class FactType(enum.StrEnum):
+    """Every type a fact value can have."""
+
+    IDENTIFIER = "identifier"
+    MONEY = "money"
+    NUMBER = "number"
+    PERCENT = "percent"
+    QUANTITY = "quantity"
+    DATE = "date"
+    DATETIME = "datetime"
+    TIME = "time"
+    DURATION = "duration"
+    PERSON = "person"
+    ORGANIZATION = "organization"
+    EMAIL = "email"
+    PHONE = "phone"
+    URL = "url"
+    ENUM = "enum"
+    BOOLEAN = "boolean"
+    TEXT = "text"
+    TOOL_CALL = "tool_call"
+
+
+class Precision(enum.StrEnum):
+    """How finely two temporal values must agree to count as the same fact."""
+
+    YEAR = "year"
+    MONTH = "month"
+    DAY = "day"
+    HOUR = "hour"
+    MINUTE = "minute"
+    SECOND = "second"
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """Comparison slack of one field. ``None`` everywhere means exact after normalisation."""
+
+    absolute: Decimal | None = None
+    """Numeric values within this absolute difference are the same."""
+    relative: Decimal | None = None
+    """Numeric values within this fraction of the larger magnitude are the same."""
+    precision: Precision | None = None
+    """Temporal values are compared down to this unit only."""
+
+    def numbers_close(self, a: Decimal, b: Decimal) -> bool:
+        """True when ``a`` and ``b`` are equal within this tolerance."""
+        if a == b:
+            return True
+        diff = abs(a - b)
+        if self.absolute is not None and diff <= self.absolute:
+            return True
+        if self.relative is not None:
+            return diff <= self.relative * max(abs(a), abs(b))
+        return False
+
+
+EXACT = Tolerance()
+
+
+@dataclass(frozen=True)
+class Value:
+    """Base of every typed value. Subclasses are frozen dataclasses with a ``type``."""
+
+    type: ClassVar[FactType]
+
+    def canonical(self) -> JSON:
+        """The JSON form shown to users; equal for equal facts."""
+        raise NotImplementedError
+
+    def key(self) -> object:
+        """A hashable identity after normalisation."""
+        raise NotImplementedError
+
+    def same_as(self, other: Value, tolerance: Tolerance = EXACT) -> bool:
+        """True when ``other`` states the same fact within ``tolerance``."""
+        return type(other) is type(self) and other.key() == self.key()
+
+    def to_json(self) -> dict[str, JSON]:
+        """Lossless JSON form, tagged with the type, for storage."""
+        raise NotImplementedError
+
+    def display(self) -> str:
+        """A short human-readable form for tables and prompts."""
+        canonical = self.canonical()
+        return canonical if isinstance(canonical, str) else str(canonical)
+
+
+_DECODERS: dict[str, Callable[[dict[str, JSON]], Value]] = {}
+
+
+def register_decoder(tag: str) -> Callable[[Callable[[dict[str, JSON]], Value]], Any]:
+    """Register the function that rebuilds a value from its ``to_json()`` form."""
+
+    def decorate(decoder: Callable[[dict[str, JSON]], Value]) -> Any:
+        _DECODERS[tag] = decoder
+        return decoder
+
+    return decorate
+
+
+def value_from_json(data: dict[str, JSON]) -> Value:
+    """Rebuild a value from ``Value.to_json()`` output."""
+    tag = data.get("type")
+    if not isinstance(tag, str) or tag not in _DECODERS:
+        raise ValueError(f"unknown value type tag {tag!r}")
+    return _DECODERS[tag](data)
+
+
+@dataclass(frozen=True)
+class ExtractionContext:
+    """What a recognizer may know beyond the text itself. Never the wall clock."""
+
+    reference: date | None = None
+    """The entry's own date: fills missing years and resolves relative dates."""
+    default_currency: str = "USD"
+    """Currency of a bare ``$`` amount."""
+    default_region: str = "US"
+    """Region for phone numbers written without a country code."""
+    decimal_comma: bool = False
+    """The text writes ``3.350,50`` (European style); detected per text by the extractor."""
+
+
+@dataclass(frozen=True)
+class Match:
+    """One value found in a text, with its character span ``[start, end)``."""
+
+    start: int
+    end: int
+    value: Value
+    claims: tuple[tuple[int, int], ...] = field(default=())
+    """Extra spans this match consumes (a datetime claims its date and time parts)."""
+
+
+class Recognizer(Protocol):
+    """Finds every value of one type in a text. Pure and deterministic."""
+
+    fact_type: FactType
+
+    def find(self, text: str, context: ExtractionContext) -> Iterable[Match]:
+        """Yield the matches in ``text``; overlaps with other recognizers are resolved later."""
+        ...
