@@ -11,7 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import ClassVar
 
-from factdiff.values.base import JSON, FactType, Tolerance, Value, register_decoder
+from factdiff.values.base import EXACT, JSON, FactType, Tolerance, Value, register_decoder
 
 _SPACE = re.compile(r"\s+")
 
@@ -68,7 +68,7 @@ class TextValue(Value):
     def key(self) -> object:
         return fold(self.text)
 
-    def same_as(self, other: Value, tolerance: Tolerance = Tolerance()) -> bool:
+    def same_as(self, other: Value, tolerance: Tolerance = EXACT) -> bool:
         return isinstance(other, TextValue) and fold(other.text) == fold(self.text)
 
     def to_json(self) -> dict[str, JSON]:

@@ -1,0 +1,299 @@
+"""Identifiers, emails, phones and URLs: values, recognizers, parsers."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from factdiff.values.base import ExtractionContext, Value, value_from_json
+from factdiff.values.contact import (
+    EmailRecognizer,
+    EmailValue,
+    IdentifierRecognizer,
+    IdentifierValue,
+    PhoneRecognizer,
+    PhoneValue,
+    UrlRecognizer,
+    UrlValue,
+    find_pattern,
+    parse_email,
+    parse_identifier,
+    parse_phone,
+    parse_url,
+)
+
+CTX = ExtractionContext()
+RECOGNIZERS = [IdentifierRecognizer(), EmailRecognizer(), PhoneRecognizer(), UrlRecognizer()]
+
+
+def found(recognizer: object, text: str) -> list[tuple[str, object]]:
+    """(matched text, canonical) pairs."""
+    matches = recognizer.find(text, CTX)  # type: ignore[attr-defined]
+    return [(text[m.start : m.end], m.value.canonical()) for m in matches]
+
+
+def ids(text: str) -> list[str]:
+    return [canonical for _, canonical in found(IdentifierRecognizer(), text)]  # type: ignore[misc]
+
+
+# --------------------------------------------------------------------------- identifiers
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "INV-9182",
+        "cust_482",
+        "CM-3392",
+        "#W4923227",
+        "credit_card_8897086",
+        "YF86GE4J",
+        "isabella_lopez_6490",
+        "00000013",
+        "1008292230",
+        "TR8288",
+        "w53sqqn6",
+    ],
+)
+def test_identifier_shapes_are_found_exactly(text: str) -> None:
+    assert ids(f"Please check {text}, thanks.") == [text]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It is on line item 3 of the bill", "line item 3"),
+        ("about order #123 today", "order #123"),
+        ("Ticket 4521 is open", "ticket 4521"),
+        ("we are in room 12", "room 12"),
+        ("book table 7 please", "table 7"),
+        ("see case 88231", "case 88231"),
+        ("go to step 2", "step 2"),
+        ("from platform  4", "platform 4"),
+        ("order number 55", "order number 55"),
+        ("purchase order 12345", "purchase order 12345"),
+    ],
+)
+def test_noun_references(text: str, expected: str) -> None:
+    assert ids(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "on 2026-03-14 at 14:32",
+        "it costs $14,250 in total",
+        "call 408-247-8880 now",
+        "there were 12 people and 15000 attendees",
+        "the 3rd and the 25th",
+        "lift 10kg at 5pm, 2x a day",
+        "I'd like to order 2 coffees",
+        "a 4 bed room 3 bath house",
+        "a 3-bedroom flat with covid-19 rules",
+        "fill in address1 and address2",
+        "version 3.14.15 and pi 3.14159265",
+        "hello world, nothing to see here",
+        "mail isabella.lopez3271@example.com",
+        "see https://example.com/orders/AB12345 for details",
+    ],
+)
+def test_identifier_exclusions(text: str) -> None:
+    assert ids(text) == []
+
+
+def test_reference_code_after_cue_without_digit() -> None:
+    assert ids("Reference number is : ZVHHCNYU .") == ["ZVHHCNYU"]
+    assert ids("REFUND12 is a code") == ["REFUND12"]
+
+
+def test_bare_uk_phone_is_not_an_identifier() -> None:
+    text = "Their number is 01223356354 and the ref is 00000013."
+    assert ids(text) == ["00000013"]
+
+
+def test_identifiers_are_exact() -> None:
+    assert IdentifierValue("INV-9182").key() != IdentifierValue("inv-9182").key()
+    assert IdentifierValue("#W4923227") != IdentifierValue("W4923227")
+
+
+def test_parse_identifier() -> None:
+    assert parse_identifier("  INV-9182 ", CTX) == IdentifierValue("INV-9182")
+    assert parse_identifier("Room  12", CTX) == IdentifierValue("room 12")
+    assert parse_identifier("   ", CTX) is None
+    assert parse_identifier("--", CTX) is None
+
+
+def test_find_pattern_respects_word_boundaries() -> None:
+    pattern = re.compile(r"cust_\d+")
+    text = "cust_482 and xcust_9 and cust_77b and (cust_1)"
+    assert [text[m.start : m.end] for m in find_pattern(text, pattern)] == ["cust_482", "cust_1"]
+    rec = IdentifierRecognizer.with_pattern(pattern)
+    assert [m.value for m in rec.find(text, CTX)] == [
+        IdentifierValue("cust_482"),
+        IdentifierValue("cust_1"),
+    ]
+
+
+# --------------------------------------------------------------------------- emails
+
+
+def test_email_recognizer_and_normalisation() -> None:
+    text = "Write to Isabella.Lopez3271@Example.COM. Or <ops@acme.co.uk>, not a@b or x@y."
+    assert found(EmailRecognizer(), text) == [
+        ("Isabella.Lopez3271@Example.COM", "isabella.lopez3271@example.com"),
+        ("ops@acme.co.uk", "ops@acme.co.uk"),
+    ]
+
+
+def test_parse_email() -> None:
+    assert parse_email("mailto:Bob@Acme.com", CTX) == EmailValue("bob@acme.com")
+    assert parse_email("BOB@acme.com", CTX) == parse_email("bob@ACME.com", CTX)
+    assert parse_email("not an email", CTX) is None
+    assert parse_email("a..b@acme.com", CTX) is None
+    assert parse_email("bob@acme", CTX) is None
+
+
+# --------------------------------------------------------------------------- phones
+
+
+@pytest.mark.parametrize(
+    "text", ["408-247-8880", "(408) 247 8880", "+1 408 247 8880", "408.247.8880", "tel:4082478880"]
+)
+def test_us_phone_variants_are_equal(text: str) -> None:
+    assert parse_phone(text, CTX) == PhoneValue("+14082478880")
+
+
+def test_uk_national_numbers_fall_back_to_gb() -> None:
+    expected = PhoneValue("+441223356354")
+    for text in ["01223356354", "01223 356354", "+44 1223 356354"]:
+        assert parse_phone(text, CTX) == expected
+
+
+def test_unparseable_phone_keeps_digits() -> None:
+    assert parse_phone("555-1234", CTX) == PhoneValue("digits:5551234")
+    assert parse_phone("call me", CTX) is None
+    assert parse_phone("12", CTX) is None
+
+
+def test_phone_recognizer_shapes() -> None:
+    text = (
+        "Call (408) 247 8880 or +1 408-247-8881. UK: 01223 356354, phone 01223356355. "
+        "Paris +33 1 84 82 49 09."
+    )
+    assert [c for _, c in found(PhoneRecognizer(), text)] == [
+        "+14082478880",
+        "+14082478881",
+        "+441223356354",
+        "+441223356355",
+        "+33184824909",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "on 2026-03-14 at 14:32",
+        "it costs $14,250.00",
+        "order number 4082478880",
+        "product_id 1008292230",
+        "the item 6117189161 costs 481.5",
+        "INV-4082478880",
+        "between 10-20 people",
+        "reference 408-2478",
+    ],
+)
+def test_phone_exclusions(text: str) -> None:
+    assert found(PhoneRecognizer(), text) == []
+
+
+def test_bare_ten_digits_need_phone_context() -> None:
+    assert found(PhoneRecognizer(), "their phone number is 4082478880") == [
+        ("4082478880", "+14082478880")
+    ]
+    assert found(PhoneRecognizer(), "item 4082478880 shipped") == []
+
+
+# --------------------------------------------------------------------------- urls
+
+
+def test_url_recognizer_strips_trailing_punctuation() -> None:
+    text = "See HTTPS://Example.COM:443/Pay/?a=1, or (www.acme.com/docs/). Done."
+    assert found(UrlRecognizer(), text) == [
+        ("HTTPS://Example.COM:443/Pay/?a=1", "https://example.com/Pay?a=1"),
+        ("www.acme.com/docs/", "www.acme.com/docs"),
+    ]
+
+
+def test_url_key_ignores_scheme() -> None:
+    a = parse_url("https://www.acme.com/pay/", CTX)
+    b = parse_url("www.acme.com/pay", CTX)
+    c = parse_url("http://WWW.ACME.com:80/pay", CTX)
+    assert a is not None
+    assert b is not None
+    assert c is not None
+    assert a.key() == b.key() == c.key()
+    assert a.canonical() == "https://www.acme.com/pay"
+    assert parse_url("https://acme.com/Pay", CTX) != parse_url("https://acme.com/pay", CTX)
+
+
+def test_parse_url_rejects_non_urls() -> None:
+    assert parse_url("ftp://acme.com", CTX) is None
+    assert parse_url("acme dot com", CTX) is None
+    assert parse_url("http://[::1", CTX) is None
+    assert parse_url("https://a:99999/x", CTX) is None
+
+
+# --------------------------------------------------------------------------- properties
+
+VALUES = st.one_of(
+    st.text(min_size=1).map(IdentifierValue),
+    st.text(min_size=1).map(EmailValue),
+    st.text(min_size=1).map(PhoneValue),
+    st.text(min_size=1).map(UrlValue),
+)
+
+
+@given(VALUES)
+def test_json_round_trip(value: Value) -> None:
+    assert value_from_json(value.to_json()) == value
+
+
+@settings(max_examples=200)
+@given(st.text())
+def test_recognizers_never_raise_and_spans_are_valid(text: str) -> None:
+    for recognizer in RECOGNIZERS:
+        for match in recognizer.find(text, CTX):
+            assert 0 <= match.start < match.end <= len(text)
+            assert value_from_json(match.value.to_json()) == match.value
+
+
+@given(st.text())
+def test_parsers_never_raise(text: str) -> None:
+    for parse in (parse_identifier, parse_email, parse_phone, parse_url):
+        parse(text, CTX)
+
+
+@given(st.from_regex(r"[2-9][0-8][0-9][2-9][0-9]{6}", fullmatch=True))
+def test_phone_surface_variants_share_a_key(digits: str) -> None:
+    a, b, c = digits[:3], digits[3:6], digits[6:]
+    variants = [f"{a}-{b}-{c}", f"({a}) {b} {c}", f"+1 {a} {b} {c}", f"{a}.{b}.{c}"]
+    keys = {v.key() for v in (parse_phone(t, CTX) for t in variants) if v is not None}
+    assert len(keys) == 1
+
+
+@given(st.from_regex(r"[a-z0-9]{1,10}@[a-z]{1,10}\.(com|org|io)", fullmatch=True))
+def test_email_case_variants_share_a_key(address: str) -> None:
+    lower, upper = parse_email(address, CTX), parse_email(address.upper(), CTX)
+    assert lower is not None
+    assert upper is not None
+    assert lower.key() == upper.key()
+
+
+def test_large_input_completes() -> None:
+    text = ("Order #W4923227 for cust_482, call 408-247-8880 or mail a@b.co. " * 16000)[:1_000_000]
+    for recognizer in RECOGNIZERS:
+        for _ in recognizer.find(text, CTX):
+            pass
