@@ -38,7 +38,9 @@ def generic_schema() -> FactSchema:
 def builtin_schema_names() -> list[str]:
     """Names of the YAML schemas shipped in the package (``customer_service``...)."""
     folder = resources.files("factdiff.schema") / "data"
-    return sorted(p.name.removesuffix(".yaml") for p in folder.iterdir() if p.name.endswith(".yaml"))
+    return sorted(
+        p.name.removesuffix(".yaml") for p in folder.iterdir() if p.name.endswith(".yaml")
+    )
 
 
 @cache

@@ -116,7 +116,11 @@ def summary_constraints(schema: FactSchema) -> str:
                 + (f": {s.description}" if s.description else "")
                 for s in specs
             )
-    tracked = [t.value for t, c in sorted(schema.inventory.items()) if c is not Criticality.CONTEXTUAL]
+    tracked = [
+        t.value for t, c in sorted(schema.inventory.items()) if c is not Criticality.CONTEXTUAL
+    ]
     if tracked:
-        lines.append("Also keep every " + ", ".join(tracked) + " the source states, wherever it is.")
+        lines.append(
+            "Also keep every " + ", ".join(tracked) + " the source states, wherever it is."
+        )
     return "\n".join(lines)

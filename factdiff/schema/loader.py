@@ -14,7 +14,6 @@ from factdiff.schema.model import (
     EnumOption,
     FactSchema,
     FieldSpec,
-    decimal_from,
 )
 from factdiff.schema.yaml_loader import Path as YamlPath
 from factdiff.schema.yaml_loader import YamlDocument, read_yaml
@@ -59,7 +58,7 @@ class FieldDoc(_Strict):
         if isinstance(self.tolerance, ToleranceDoc):
             tolerance = Tolerance(self.tolerance.absolute, self.tolerance.relative, self.precision)
         else:
-            tolerance = Tolerance(absolute=decimal_from(self.tolerance), precision=self.precision)
+            tolerance = Tolerance(absolute=self.tolerance, precision=self.precision)
         return FieldSpec(
             name=name,
             type=self.type,
@@ -91,10 +90,14 @@ class SchemaDoc(_Strict):
     fields: dict[str, FieldDoc] = Field(default_factory=dict)
 
 
-def schema_from_dict(data: Any, source: str = "<dict>", document: YamlDocument | None = None) -> FactSchema:
+def schema_from_dict(
+    data: Any, source: str = "<dict>", document: YamlDocument | None = None
+) -> FactSchema:
     """Validate a plain-data schema and build it; ``SchemaError`` names the offending place."""
     if not isinstance(data, dict):
-        raise SchemaError("a schema is a mapping with `schema`, `version` and `fields`", source=source)
+        raise SchemaError(
+            "a schema is a mapping with `schema`, `version` and `fields`", source=source
+        )
     try:
         doc = SchemaDoc.model_validate(data)
     except ValidationError as exc:
@@ -125,7 +128,9 @@ def load_schema(path: str | Path) -> FactSchema:
     try:
         raw = Path(path).read_bytes()
     except OSError as exc:
-        raise SchemaError(f"cannot read schema file: {exc.strerror or exc}", source=source) from None
+        raise SchemaError(
+            f"cannot read schema file: {exc.strerror or exc}", source=source
+        ) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -164,3 +169,30 @@ def _located(
 ) -> SchemaError:
     line = document.line_of(path) if document is not None else None
     return SchemaError(message, source=source, line=line, field=field_name)
+
+
+def schema_from_definition(definition: dict[str, Any], source: str = "<stored>") -> FactSchema:
+    """Rebuild a schema from ``FactSchema.definition()`` (how the store keeps schemas)."""
+    fields: dict[str, Any] = {}
+    for name, spec in dict(definition.get("fields", {})).items():
+        doc: dict[str, Any] = {
+            key: spec[key] for key in ("type", "criticality", "many", "description", "cues")
+        }
+        if spec.get("pattern") is not None:
+            doc["pattern"] = spec["pattern"]
+        tolerance = dict(spec.get("tolerance") or {})
+        if "precision" in tolerance:
+            doc["precision"] = tolerance.pop("precision")
+        if tolerance:
+            doc["tolerance"] = tolerance
+        if spec.get("values"):
+            doc["values"] = {v["value"]: list(v["synonyms"]) for v in spec["values"]}
+        fields[name] = doc
+    data = {
+        "schema": definition["schema"],
+        "version": definition["version"],
+        "description": definition.get("description", ""),
+        "inventory": definition.get("inventory", {}),
+        "fields": fields,
+    }
+    return schema_from_dict(data, source)

@@ -8,11 +8,10 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
 
-from factdiff.values.base import JSON, FactType, Precision, Tolerance
+from factdiff.values.base import JSON, FactType, Tolerance
 
 
 class Criticality(enum.StrEnum):
@@ -217,14 +216,6 @@ def schema_digest(
     inventory: Mapping[FactType, Criticality],
 ) -> str:
     """The content hash of a schema: field order, YAML formatting and comments don't count."""
-    return tagged_digest("factdiff.schema", _definition(name, version, description, fields, inventory))
-
-
-def precision_from(value: str | None) -> Precision | None:
-    """Parse a precision name (``day``, ``minute``...)."""
-    return Precision(value) if value is not None else None
-
-
-def decimal_from(value: float | int | str | None) -> Decimal | None:
-    """Parse a tolerance number exactly (``0.01`` stays ``0.01``)."""
-    return Decimal(str(value)) if value is not None else None
+    return tagged_digest(
+        "factdiff.schema", _definition(name, version, description, fields, inventory)
+    )

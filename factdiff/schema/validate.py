@@ -56,7 +56,9 @@ def validate_field(spec: FieldSpec) -> None:
         raise SchemaError("field names are letters, digits and _", field=spec.name)
     if spec.pattern is not None:
         if len(spec.pattern) > MAX_PATTERN_LENGTH:
-            raise SchemaError(f"pattern longer than {MAX_PATTERN_LENGTH} characters", field=spec.name)
+            raise SchemaError(
+                f"pattern longer than {MAX_PATTERN_LENGTH} characters", field=spec.name
+            )
         try:
             compiled = re.compile(spec.pattern)
         except re.error as exc:

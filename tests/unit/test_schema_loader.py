@@ -67,20 +67,43 @@ def test_python_schema_equals_yaml_schema() -> None:
     [
         ("schema: x\nversion: 1\nfields:\n  a: {type: money, criticality: critical\n", 5, "syntax"),
         ("schema: x\nversion: 1\nversion: 2\n", 3, "duplicate key 'version'"),
-        ("schema: x\nversion: 1\nfields:\n  a: {type: money, criticality: critical, colour: 1}\n",
-         4, "unknown key 'colour'"),
+        (
+            "schema: x\nversion: 1\nfields:\n"
+            "  a: {type: money, criticality: critical, colour: 1}\n",
+            4,
+            "unknown key 'colour'",
+        ),
         ("schema: x\nversion: 1\nfields:\n  a: {type: moneyy, criticality: critical}\n", 4, "type"),
-        ("schema: x\nversion: 1\nfields:\n  a: {type: money, criticality: vital}\n", 4,
-         "criticality"),
-        ("schema: x\nversion: 1\nfields:\n  a: {type: identifier, criticality: critical,"
-         " pattern: '(unclosed'}\n", 4, "invalid regular expression"),
-        ("schema: x\nversion: !!python/object/apply:os.system ['true']\n", 2, "unsupported YAML tag"),
-        ("schema: x\nversion: 1\nfields:\n  a: &a {type: money, criticality: critical}\n  b: *a\n",
-         5, "aliases"),
+        (
+            "schema: x\nversion: 1\nfields:\n  a: {type: money, criticality: vital}\n",
+            4,
+            "criticality",
+        ),
+        (
+            "schema: x\nversion: 1\nfields:\n  a: {type: identifier, criticality: critical,"
+            " pattern: '(unclosed'}\n",
+            4,
+            "invalid regular expression",
+        ),
+        (
+            "schema: x\nversion: !!python/object/apply:os.system ['true']\n",
+            2,
+            "unsupported YAML tag",
+        ),
+        (
+            "schema: x\nversion: 1\nfields:\n"
+            "  a: &a {type: money, criticality: critical}\n  b: *a\n",
+            5,
+            "aliases",
+        ),
         ("schema: x\nversion: 1\nbase: &b {type: money}\nfields:\n  a: {<<: *b}\n", 5, "merge"),
         ("schema: x\nversion: 0123\n", 2, "version"),
-        ("schema: x\nversion: 1\nfields:\n  a: {type: money, criticality: critical,"
-         " precision: day}\n", 4, "precision"),
+        (
+            "schema: x\nversion: 1\nfields:\n  a: {type: money, criticality: critical,"
+            " precision: day}\n",
+            4,
+            "precision",
+        ),
         ("schema: x\nversion: 1\nfields:\n  a: {type: enum, criticality: critical}\n", 4, "values"),
         ("schema: x\nversion: 1\ninventory: {person: critical}\n", None, "inventory"),
         ("", None, "empty"),
@@ -148,3 +171,12 @@ def test_builtin_schemas() -> None:
     assert builtin_schema("customer_service").name == "customer_service"
     with pytest.raises(KeyError):
         builtin_schema("nope")
+
+
+def test_definition_round_trips_with_the_same_hash() -> None:
+    from factdiff.schema.loader import schema_from_definition
+
+    original = schema_from_yaml(VALID, "demo.yaml")
+    rebuilt = schema_from_definition(original.definition())
+    assert rebuilt == original
+    assert rebuilt.hash == original.hash

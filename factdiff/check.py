@@ -1,0 +1,63 @@
+"""``check``: the diff half of the pipeline on any source/summary pair."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from factdiff.diff import FactDiff, diff
+from factdiff.extract.base import Extractor
+from factdiff.extract.rules import RulesExtractor, infer_reference
+from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
+from factdiff.record import FactRecord
+from factdiff.schema.model import FactSchema
+from factdiff.values.base import JSON
+
+DEFAULT_EXTRACTOR = RulesExtractor()
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """Both records, their diff and the outcome."""
+
+    outcome: Outcome
+    diff: FactDiff
+    source_facts: FactRecord
+    summary_facts: FactRecord
+    notes: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, JSON]:
+        """The ``factdiff check --json`` object."""
+        data = self.diff.to_json()
+        return {"outcome": self.outcome.value, **data, "notes": list(self.notes)}
+
+
+def check(
+    source: str,
+    summary: str,
+    schema: FactSchema,
+    *,
+    reference: date | None = None,
+    extractor: Extractor = DEFAULT_EXTRACTOR,
+    policy: Policy = DEFAULT_POLICY,
+    source_facts: FactRecord | None = None,
+) -> CheckResult:
+    """Extract both texts with one extractor, diff them and decide.
+
+    Both texts resolve partial and relative dates against the same reference: the entry's
+    own date when given, else the first full date the source states.
+    """
+    if reference is None:
+        reference = source_facts.reference if source_facts else infer_reference(source)
+    if source_facts is None:
+        source_facts = extractor.extract(source, schema, reference)
+    summary_facts = extractor.extract(summary, schema, reference)
+    result = diff(source_facts, summary_facts, schema)
+    outcome = policy.decide(result)
+    notes = tuple(f"{f.field} missing" for f in policy.notes(result))
+    return CheckResult(outcome, result, source_facts, summary_facts, notes)
+
+
+def extract(text: str, schema: FactSchema, reference: date | None = None) -> FactRecord:
+    """The deterministic extractor's record of ``text``."""
+    return DEFAULT_EXTRACTOR.extract(text, schema, reference)

@@ -1,0 +1,80 @@
+"""``factdiff check`` and ``factdiff extract``."""
+
+from __future__ import annotations
+
+import sys
+from datetime import date
+
+import click
+
+from factdiff.check import check, extract
+from factdiff.cli.inputs import read_text, resolve_schema
+from factdiff.cli.render import console, diff_table, echo_json, outcome_line
+from factdiff.errors import InputError
+
+SCHEMA_HELP = "YAML schema file or built-in name (default: generic, inventory only)."
+REFERENCE_HELP = "The entry's own date (YYYY-MM-DD) for partial and relative dates."
+
+
+def _reference(value: str | None) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise InputError(f"--reference {value!r} is not a date like 2026-03-14") from None
+
+
+@click.command("check")
+@click.argument("source", type=str)
+@click.argument("summary", type=str)
+@click.option("--schema", "schema_option", help=SCHEMA_HELP)
+@click.option("--reference", help=REFERENCE_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def check_command(
+    source: str, summary: str, schema_option: str | None, reference: str | None, as_json: bool
+) -> None:
+    """Diff the facts of SUMMARY against SOURCE (files, or - for stdin).
+
+    Exit 0 clean, 3 acceptable with notes, 1 failed, 2 usage or input error.
+    """
+    schema = resolve_schema(schema_option)
+    result = check(read_text(source), read_text(summary), schema, reference=_reference(reference))
+    if as_json:
+        echo_json(result.to_json())
+    else:
+        out = console()
+        out.print(diff_table(result.diff, f"fact diff: {schema.name} v{schema.version}"))
+        out.print(outcome_line(result.outcome, result.diff))
+    sys.exit(result.outcome.exit_code)
+
+
+@click.command("extract")
+@click.argument("source", type=str)
+@click.option("--schema", "schema_option", help=SCHEMA_HELP)
+@click.option("--reference", help=REFERENCE_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def extract_command(
+    source: str, schema_option: str | None, reference: str | None, as_json: bool
+) -> None:
+    """Extract the typed fact record of SOURCE, with evidence spans."""
+    schema = resolve_schema(schema_option)
+    text = read_text(source)
+    record = extract(text, schema, _reference(reference))
+    many = {spec.name: spec.many for spec in schema.fields}
+    data = record.public_json(many)
+    if as_json:
+        echo_json(data)
+        return
+    from rich.table import Table
+
+    table = Table(title=f"facts: {schema.name} v{schema.version}", title_justify="left")
+    for column in ("field", "value", "evidence"):
+        table.add_column(column)
+    for name, facts in record.fields.items():
+        for fact in facts or ():
+            table.add_row(name, fact.value.display(), repr(fact.text))
+    for fact_type, facts in sorted(record.inventory.items()):
+        for fact in facts:
+            table.add_row(f"inventory.{fact_type.value}", fact.value.display(), repr(fact.text))
+    console().print(table)

@@ -1,0 +1,295 @@
+"""The fact diff: compare the source's record with the summary's, field by field.
+
+For each field (element by element when ``many``) and each tracked inventory type:
+
+* **missing**: the source states a value the summary states nowhere;
+* **changed**: the summary gives the field a value the source does not state, where the
+  source had another (``$2,400`` became ``$2,500``);
+* **added**: the summary states a value the source does not (confabulation).
+
+Values compare after normalisation, under the field's tolerance, so format-only differences
+never count. A summary value that the source states elsewhere is never a change (a cue picked
+another occurrence); a source value the summary states anywhere, in any field, is kept.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from factdiff.record import Fact, FactRecord
+from factdiff.schema.model import Criticality, FactSchema, SchemaRef
+from factdiff.values.base import EXACT, JSON, FactType, Tolerance, Value
+from factdiff.values.temporal import DateTimeValue
+from factdiff.values.toolcall import ToolCallValue, missing_parts
+
+
+class Verdict(enum.StrEnum):
+    """What happened to one fact between source and summary."""
+
+    KEPT = "kept"
+    MISSING = "missing"
+    CHANGED = "changed"
+    ADDED = "added"
+    ABSENT = "absent"
+    """In neither text (a field the source never stated)."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One lost, changed or invented fact."""
+
+    verdict: Verdict
+    field: str
+    """A schema field name, or ``inventory.<type>`` for a schema-free atom."""
+    criticality: Criticality
+    fact_type: FactType
+    source: Fact | None = None
+    summary: Fact | None = None
+    detail: str = ""
+
+    def to_json(self) -> dict[str, JSON]:
+        """The ``--json`` form: field, criticality, type, source_value and/or summary_value."""
+        data: dict[str, JSON] = {
+            "field": self.field,
+            "criticality": self.criticality.value,
+            "type": self.fact_type.value,
+        }
+        if self.source is not None:
+            data["source_value"] = self.source.value.canonical()
+            data["source_text"] = self.source.text
+        if self.summary is not None:
+            data["summary_value"] = self.summary.value.canonical()
+            data["summary_text"] = self.summary.text
+        if self.detail:
+            data["detail"] = self.detail
+        return data
+
+
+@dataclass(frozen=True)
+class FieldRow:
+    """One line of the human-readable table: a field or an inventory atom."""
+
+    field: str
+    criticality: Criticality
+    verdict: Verdict
+    source_values: tuple[str, ...]
+    summary_values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class FactDiff:
+    """The comparison of a source record with a summary record under one schema."""
+
+    schema: SchemaRef
+    findings: tuple[Finding, ...]
+    rows: tuple[FieldRow, ...] = field(default=())
+
+    def of(self, verdict: Verdict) -> tuple[Finding, ...]:
+        """Findings with one verdict."""
+        return tuple(f for f in self.findings if f.verdict is verdict)
+
+    @property
+    def missing(self) -> tuple[Finding, ...]:
+        """Facts the summary lost."""
+        return self.of(Verdict.MISSING)
+
+    @property
+    def changed(self) -> tuple[Finding, ...]:
+        """Facts the summary altered."""
+        return self.of(Verdict.CHANGED)
+
+    @property
+    def added(self) -> tuple[Finding, ...]:
+        """Facts the summary invented."""
+        return self.of(Verdict.ADDED)
+
+    def to_json(self) -> dict[str, JSON]:
+        """``missing``, ``changed``, ``added`` lists and the schema reference."""
+        return {
+            "schema": self.schema.to_json(),
+            "missing": [f.to_json() for f in self.missing],
+            "changed": [f.to_json() for f in self.changed],
+            "added": [f.to_json() for f in self.added],
+            "fields": [
+                {
+                    "field": r.field,
+                    "criticality": r.criticality.value,
+                    "verdict": r.verdict.value,
+                    "source_values": list(r.source_values),
+                    "summary_values": list(r.summary_values),
+                }
+                for r in self.rows
+            ],
+        }
+
+
+class _Side:
+    """Every fact of one record by type, for "is this value stated anywhere?" queries."""
+
+    def __init__(self, record: FactRecord, schema: FactSchema) -> None:
+        types = {spec.name: spec.type for spec in schema.fields}
+        self.by_type: dict[FactType, list[Fact]] = {}
+        for name, facts in record.fields.items():
+            if name in types:
+                self.by_type.setdefault(types[name], []).extend(facts)
+        for fact_type, facts in record.inventory.items():
+            self.by_type.setdefault(fact_type, []).extend(facts)
+
+    def states(self, value: Value, tolerance: Tolerance = EXACT) -> bool:
+        """Whether this side states ``value`` anywhere (a datetime also states its parts)."""
+        if any(f.value.same_as(value, tolerance) for f in self.by_type.get(value.type, ())):
+            return True
+        if value.type in (FactType.DATE, FactType.TIME):
+            part = "date" if value.type is FactType.DATE else "time"
+            for fact in self.by_type.get(FactType.DATETIME, ()):
+                if getattr(fact.value, part).same_as(value, tolerance):
+                    return True
+        if isinstance(value, DateTimeValue):
+            has_date = self.states(value.date, tolerance)
+            return has_date and self.states(value.time, tolerance)
+        if isinstance(value, ToolCallValue):
+            return any(
+                missing_parts(value, f.value) == []
+                for f in self.by_type.get(FactType.TOOL_CALL, ())
+                if isinstance(f.value, ToolCallValue)
+            )
+        return False
+
+
+def diff(source: FactRecord, summary: FactRecord, schema: FactSchema) -> FactDiff:
+    """Compare two records of the same schema: missing, changed and added facts."""
+    source_side, summary_side = _Side(source, schema), _Side(summary, schema)
+    findings: list[Finding] = []
+    rows: list[FieldRow] = []
+    explained: dict[FactType, list[Value]] = {}
+    for spec in schema.fields:
+        field_findings = _diff_values(
+            name=spec.name,
+            criticality=spec.criticality,
+            fact_type=spec.type,
+            tolerance=spec.tolerance,
+            source_facts=source.fields.get(spec.name, ()),
+            summary_facts=summary.fields.get(spec.name, ()),
+            source_side=source_side,
+            summary_side=summary_side,
+        )
+        for finding in field_findings:
+            for fact in (finding.source, finding.summary):
+                if fact is not None:
+                    explained.setdefault(spec.type, []).append(fact.value)
+        findings.extend(field_findings)
+        rows.append(
+            _row(
+                spec.name,
+                spec.criticality,
+                source.fields.get(spec.name, ()),
+                summary.fields.get(spec.name, ()),
+                field_findings,
+            )
+        )
+    for fact_type, criticality in sorted(schema.inventory.items()):
+
+        def unexplained(facts: Iterable[Fact], fact_type: FactType = fact_type) -> tuple[Fact, ...]:
+            done = explained.get(fact_type, [])
+            return tuple(f for f in facts if not any(v.same_as(f.value) for v in done))
+
+        name = f"inventory.{fact_type.value}"
+        source_facts = unexplained(source.inventory.get(fact_type, ()))
+        summary_facts = unexplained(summary.inventory.get(fact_type, ()))
+        inventory_findings = _diff_values(
+            name=name,
+            criticality=criticality,
+            fact_type=fact_type,
+            tolerance=EXACT,
+            source_facts=source_facts,
+            summary_facts=summary_facts,
+            source_side=source_side,
+            summary_side=summary_side,
+            is_field=False,
+        )
+        findings.extend(inventory_findings)
+        if source_facts or summary_facts:
+            rows.append(_row(name, criticality, source_facts, summary_facts, inventory_findings))
+    return FactDiff(schema.ref, tuple(findings), tuple(rows))
+
+
+def _diff_values(
+    *,
+    name: str,
+    criticality: Criticality,
+    fact_type: FactType,
+    tolerance: Tolerance,
+    source_facts: tuple[Fact, ...],
+    summary_facts: tuple[Fact, ...],
+    source_side: _Side,
+    summary_side: _Side,
+    is_field: bool = True,
+) -> list[Finding]:
+    findings: list[Finding] = []
+    open_source = list(source_facts)
+    open_summary = list(summary_facts)
+
+    def finding(verdict: Verdict, src: Fact | None, smr: Fact | None, detail: str = "") -> None:
+        findings.append(Finding(verdict, name, criticality, fact_type, src, smr, detail))
+
+    if is_field:
+        for src in list(open_source):
+            match = next((u for u in open_summary if u.value.same_as(src.value, tolerance)), None)
+            if match is not None:
+                open_source.remove(src)
+                open_summary.remove(match)
+    for src in list(open_source):
+        if isinstance(src.value, ToolCallValue):
+            for smr in open_summary:
+                if not isinstance(smr.value, ToolCallValue):
+                    continue
+                parts = missing_parts(src.value, smr.value)
+                if parts is None:
+                    continue
+                open_source.remove(src)
+                open_summary.remove(smr)
+                if parts:
+                    verdict = Verdict.CHANGED if smr.value.form == "call" else Verdict.MISSING
+                    finding(verdict, src, smr, "not stated: " + ", ".join(parts))
+                break
+    open_summary = [u for u in open_summary if not source_side.states(u.value, tolerance)]
+    if not is_field:
+        open_source = [s for s in open_source if not summary_side.states(s.value, tolerance)]
+    while open_source and open_summary:
+        finding(Verdict.CHANGED, open_source.pop(0), open_summary.pop(0))
+    for src in open_source:
+        if not summary_side.states(src.value, tolerance):
+            finding(Verdict.MISSING, src, None)
+    for smr in open_summary:
+        finding(Verdict.ADDED, None, smr)
+    return findings
+
+
+def _row(
+    name: str,
+    criticality: Criticality,
+    source_facts: tuple[Fact, ...],
+    summary_facts: tuple[Fact, ...],
+    findings: list[Finding],
+) -> FieldRow:
+    order = (Verdict.CHANGED, Verdict.ADDED, Verdict.MISSING)
+    verdicts = {f.verdict for f in findings}
+    worst = next((v for v in order if v in verdicts), None)
+    if worst is None:
+        worst = Verdict.KEPT if source_facts or summary_facts else Verdict.ABSENT
+    return FieldRow(
+        field=name,
+        criticality=criticality,
+        verdict=worst,
+        source_values=tuple(f.value.display() for f in source_facts),
+        summary_values=tuple(f.value.display() for f in summary_facts),
+    )
+
+
+def criticality_of(schema: FactSchema) -> Mapping[str, Criticality]:
+    """Criticality by finding field name (schema fields and ``inventory.<type>``)."""
+    result = {spec.name: spec.criticality for spec in schema.fields}
+    result.update({f"inventory.{t.value}": c for t, c in schema.inventory.items()})
+    return result

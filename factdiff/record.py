@@ -1,0 +1,129 @@
+"""Fact records: the values one extractor found for one schema in one text, with evidence."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import date
+from types import MappingProxyType
+from typing import Any
+
+from factdiff.schema.model import SchemaRef, tagged_digest
+from factdiff.values.base import JSON, FactType, Value, value_from_json
+
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One value and every place in the text that states it."""
+
+    value: Value
+    spans: tuple[Span, ...]
+    text: str = ""
+    """The surface form at the first span, for display."""
+
+    def to_json(self) -> dict[str, JSON]:
+        """Lossless JSON form."""
+        return {
+            "value": self.value.to_json(),
+            "spans": [list(s) for s in self.spans],
+            "text": self.text,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Fact:
+        """Inverse of ``to_json``."""
+        spans = tuple((int(s[0]), int(s[1])) for s in data["spans"])
+        return cls(value_from_json(dict(data["value"])), spans, str(data.get("text", "")))
+
+
+def _frozen(mapping: Mapping[Any, tuple[Fact, ...]]) -> Mapping[Any, tuple[Fact, ...]]:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclass(frozen=True)
+class FactRecord:
+    """The facts of one text under one schema.
+
+    ``fields`` has every schema field as a key (an empty tuple when nothing was found);
+    ``inventory`` holds typed atoms that no field claimed, by type.
+    """
+
+    schema: SchemaRef
+    fields: Mapping[str, tuple[Fact, ...]]
+    inventory: Mapping[FactType, tuple[Fact, ...]] = field(default_factory=dict)
+    reference: date | None = None
+    extractor: str = "rules"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "fields", _frozen(self.fields))
+        object.__setattr__(self, "inventory", _frozen(self.inventory))
+
+    def atoms(self, fact_type: FactType, field_types: Mapping[str, FactType]) -> Iterator[Fact]:
+        """Every fact of ``fact_type`` in the record: field values and inventory alike."""
+        for name, facts in self.fields.items():
+            if field_types.get(name) is fact_type:
+                yield from facts
+        yield from self.inventory.get(fact_type, ())
+
+    def fact_count(self) -> int:
+        """How many distinct facts the record holds."""
+        return sum(len(f) for f in self.fields.values()) + sum(
+            len(f) for f in self.inventory.values()
+        )
+
+    def to_json(self) -> dict[str, JSON]:
+        """Lossless JSON form (the stored form of a warm entry's fact record)."""
+        return {
+            "schema": self.schema.to_json(),
+            "extractor": self.extractor,
+            "reference": self.reference.isoformat() if self.reference else None,
+            "fields": {name: [f.to_json() for f in facts] for name, facts in self.fields.items()},
+            "inventory": {
+                t.value: [f.to_json() for f in facts] for t, facts in sorted(self.inventory.items())
+            },
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> FactRecord:
+        """Inverse of ``to_json``."""
+        reference = data.get("reference")
+        return cls(
+            schema=SchemaRef.from_json(data["schema"]),
+            fields={k: tuple(Fact.from_json(f) for f in v) for k, v in data["fields"].items()},
+            inventory={
+                FactType(k): tuple(Fact.from_json(f) for f in v)
+                for k, v in data["inventory"].items()
+            },
+            reference=date.fromisoformat(reference) if reference else None,
+            extractor=str(data.get("extractor", "rules")),
+        )
+
+    def digest(self) -> str:
+        """Tagged content hash of the record."""
+        return tagged_digest("factdiff.record", self.to_json())
+
+    def public_json(self, many: Mapping[str, bool]) -> dict[str, JSON]:
+        """The ``factdiff extract --json`` view: facts, evidence and inventory."""
+        facts: dict[str, JSON] = {}
+        evidence: dict[str, JSON] = {}
+        for name, found in self.fields.items():
+            values = [f.value.canonical() for f in found]
+            facts[name] = values if many.get(name, False) else (values[0] if values else None)
+            evidence[name] = [list(span) for f in found for span in f.spans]
+        inventory = {
+            t.value: [
+                {"value": f.value.canonical(), "text": f.text, "spans": [list(s) for s in f.spans]}
+                for f in found
+            ]
+            for t, found in sorted(self.inventory.items())
+            if found
+        }
+        return {
+            "schema": self.schema.to_json(),
+            "reference": self.reference.isoformat() if self.reference else None,
+            "facts": facts,
+            "evidence": evidence,
+            "inventory": inventory,
+        }
