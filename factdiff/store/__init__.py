@@ -1,0 +1,59 @@
+"""The tiered memory store: hot entries, warm summaries, cold archives, on embedded SQLite.
+
+::
+
+    with MemoryStore.open("memory.db") as store:      # creates and migrates a new file
+        entry_id = store.add("agent-1", text, now=now)
+        for entry in store.due_for_demotion(now, timedelta(days=14)):
+            ...                                        # compress() outside any transaction
+            store.apply_compressed(entry.id, expected_attempts=entry.attempt_count, ...)
+
+An entry is ``hot`` (full source) or ``warm`` (narrative + fact record + meta, with its
+source archived ``cold``). Outcomes are applied in one transaction each, guarded by the
+attempt count the caller read, so replays and concurrent workers never double-apply.
+SQL lives in ``sql/<dialect>/`` and ``migrations/<dialect>/``; see ``codec`` for the storage
+contracts (times, ids, hashes, NUL handling).
+"""
+
+from factdiff.store.codec import content_hash
+from factdiff.store.model import (
+    AttemptOutcome,
+    AttemptRecord,
+    Entry,
+    EntryNotFound,
+    EntryStatus,
+    Event,
+    EventType,
+    IntegrityError,
+    NewEvent,
+    SchemaNotRegistered,
+    SchemaVersionConflict,
+    StoreBusy,
+    StoredSchema,
+    Tier,
+    WarmView,
+    WrongTier,
+)
+from factdiff.store.sqlite import DEFAULT_MAX_ENTRY_BYTES, MemoryStore
+
+__all__ = [
+    "DEFAULT_MAX_ENTRY_BYTES",
+    "AttemptOutcome",
+    "AttemptRecord",
+    "Entry",
+    "EntryNotFound",
+    "EntryStatus",
+    "Event",
+    "EventType",
+    "IntegrityError",
+    "MemoryStore",
+    "NewEvent",
+    "SchemaNotRegistered",
+    "SchemaVersionConflict",
+    "StoreBusy",
+    "StoredSchema",
+    "Tier",
+    "WarmView",
+    "WrongTier",
+    "content_hash",
+]

@@ -1,0 +1,141 @@
+"""How values are stored: times, ids, content bytes and hashes, JSON, cold archives.
+
+Contracts (shared by every backend):
+
+* times are timezone-aware datetimes, stored as integer microseconds since the Unix epoch (UTC);
+* entry ids are 26-character ULIDs (Crockford base32) whose time part comes from the ``now``
+  given to ``add``: they sort by creation time, then randomly;
+* content is stored as its UTF-8 bytes, so NUL characters round-trip; lone surrogates cannot
+  be encoded and are rejected;
+* a content hash is ``sha256:`` + the hex SHA-256 of the UTF-8 bytes;
+* JSON is canonical (sorted keys, no spaces, no NaN) UTF-8 text;
+* a cold archive is the zlib stream (level 6) of the content bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import secrets
+import zlib
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from factdiff.errors import InputError
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+COLD_CODEC = "zlib"
+
+
+def to_micros(moment: datetime, what: str = "time") -> int:
+    """Microseconds since the epoch of a timezone-aware datetime."""
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise InputError(f"{what} must be timezone-aware (got {moment.isoformat()})")
+    return (moment - _EPOCH) // timedelta(microseconds=1)
+
+
+def opt_micros(moment: datetime | None, what: str = "time") -> int | None:
+    """``to_micros`` that lets ``None`` through."""
+    return None if moment is None else to_micros(moment, what)
+
+
+def from_micros(micros: int) -> datetime:
+    """Inverse of ``to_micros``: a UTC datetime."""
+    return _EPOCH + timedelta(microseconds=micros)
+
+
+def opt_datetime(micros: int | None) -> datetime | None:
+    """``from_micros`` that lets ``None`` through."""
+    return None if micros is None else from_micros(micros)
+
+
+def new_entry_id(now: datetime) -> str:
+    """A ULID: 48 bits of milliseconds from ``now`` and 80 random bits, in Crockford base32."""
+    millis = max(0, to_micros(now, "now") // 1000) & ((1 << 48) - 1)
+    value = (millis << 80) | secrets.randbits(80)
+    chars = []
+    for _ in range(26):
+        chars.append(_CROCKFORD[value & 31])
+        value >>= 5
+    return "".join(reversed(chars))
+
+
+def encode_content(content: str, max_bytes: int) -> bytes:
+    """The UTF-8 bytes of ``content``; rejects lone surrogates and oversized entries."""
+    try:
+        data = content.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(
+            f"entry content has a lone surrogate at character {exc.start}: "
+            "decode the source with errors='replace' or fix it"
+        ) from None
+    if len(data) > max_bytes:
+        raise InputError(
+            f"entry content is {len(data)} bytes, over the store's limit of {max_bytes}: "
+            "split it into several entries"
+        )
+    return data
+
+
+def decode_content(data: bytes) -> str:
+    """Inverse of ``encode_content``."""
+    return bytes(data).decode("utf-8")
+
+
+def content_hash(data: bytes) -> str:
+    """``sha256:<hex>`` of the content's UTF-8 bytes."""
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def check_text(text: str, what: str) -> str:
+    """Reject NUL and lone surrogates in text columns (portable to PostgreSQL TEXT)."""
+    if "\0" in text:
+        raise InputError(f"{what} contains a NUL character: remove it before storing")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InputError(f"{what} has a lone surrogate at character {exc.start}") from None
+    return text
+
+
+def dump_json(data: Any, what: str) -> str:
+    """Canonical JSON text; raises ``InputError`` for values JSON cannot hold."""
+    try:
+        text = json.dumps(
+            data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+        )
+    except (TypeError, ValueError) as exc:
+        raise InputError(f"{what} is not JSON-serialisable: {exc}") from None
+    return check_text(text, what)
+
+
+def load_json(text: str) -> Any:
+    """Inverse of ``dump_json``."""
+    return json.loads(text)
+
+
+def archive(data: bytes) -> bytes:
+    """The cold form of content bytes, verified to decompress back to them."""
+    packed = zlib.compress(data, 6)
+    if zlib.decompress(packed) != data:  # pragma: no cover - zlib is lossless
+        raise InputError("cold archive did not round-trip")
+    return packed
+
+
+def unarchive(codec: str, packed: bytes) -> bytes:
+    """Inverse of ``archive``; raises ``ValueError`` on an unknown codec or a broken stream."""
+    if codec != COLD_CODEC:
+        raise ValueError(f"unknown cold codec {codec!r}")
+    try:
+        return zlib.decompress(bytes(packed))
+    except zlib.error as exc:
+        raise ValueError(f"cold archive does not decompress: {exc}") from None
+
+
+def finite_float(value: float, what: str) -> float:
+    """A finite float, or ``InputError``."""
+    if not math.isfinite(value):
+        raise InputError(f"{what} must be a finite number (got {value})")
+    return float(value)

@@ -1,0 +1,90 @@
+"""The dialect seam: where a backend's SQL text and migrations come from.
+
+Each dialect keeps its statements in ``sql/<dialect>/queries.sql`` as named blocks
+(``-- name: <key>``) with named parameters (``:name``), its declared schema in
+``sql/<dialect>/schema.sql``, and its migrations in ``migrations/<dialect>/NNNN_<name>.sql``.
+The store's Python code never spells SQL itself; a PostgreSQL dialect supplies the same keys.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from importlib.abc import Traversable
+from pathlib import Path
+
+from factdiff.errors import StoreError
+
+_NAME = re.compile(r"^--\s*name:\s*(\w+)\s*$", re.MULTILINE)
+_MIGRATION = re.compile(r"^(\d{4})_(\w+)\.sql$")
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One migration script: applying it brings the store to ``version``."""
+
+    version: int
+    name: str
+    sql: str
+
+
+def parse_queries(text: str) -> dict[str, str]:
+    """Split a queries file into its named blocks (comments between blocks are dropped)."""
+    queries: dict[str, str] = {}
+    parts = _NAME.split(text)
+    for key, body in zip(parts[1::2], parts[2::2], strict=True):
+        lines = [ln for ln in body.strip().splitlines() if not ln.lstrip().startswith("--")]
+        queries[key] = "\n".join(lines).strip()
+    return queries
+
+
+def load_migrations(folder: Traversable | Path) -> tuple[Migration, ...]:
+    """Every ``NNNN_name.sql`` in ``folder``, in version order, numbered 1, 2, 3... without gaps."""
+    found: list[Migration] = []
+    for item in folder.iterdir():
+        match = _MIGRATION.match(item.name)
+        if match:
+            found.append(Migration(int(match[1]), match[2], item.read_text("utf-8")))
+    found.sort(key=lambda m: m.version)
+    for expected, migration in enumerate(found, start=1):
+        if migration.version != expected:
+            raise StoreError(f"migration {migration.version:04d} is out of sequence")
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """A backend's SQL: named queries, the declared schema and the migrations."""
+
+    name: str
+    queries: Mapping[str, str]
+    schema_sql: str
+    migrations: tuple[Migration, ...] = field(default=())
+
+    @property
+    def version(self) -> int:
+        """The schema version this code expects: the last migration's."""
+        return self.migrations[-1].version if self.migrations else 0
+
+    def sql(self, key: str, **filters: bool) -> str:
+        """The statement ``key``, with the ``filter_*`` blocks whose flag is true spliced in."""
+        text = self.queries[key]
+        if "{filters}" in text:
+            prefix = key.split("_", maxsplit=1)[0]
+            parts = [self.queries[f"filter_{prefix}_{f}"] for f, on in filters.items() if on]
+            text = text.replace("{filters}", " ".join(parts))
+        return text
+
+
+def load_dialect(name: str) -> Dialect:
+    """The packaged dialect ``name`` (``sqlite``)."""
+    root = resources.files("factdiff.store")
+    sql_dir = root / "sql" / name
+    return Dialect(
+        name=name,
+        queries=parse_queries((sql_dir / "queries.sql").read_text("utf-8")),
+        schema_sql=(sql_dir / "schema.sql").read_text("utf-8"),
+        migrations=load_migrations(root / "migrations" / name),
+    )

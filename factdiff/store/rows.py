@@ -1,0 +1,159 @@
+"""Mapping between stored rows and the store's dataclasses, and integrity checks on them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any
+
+from factdiff.errors import InputError
+from factdiff.store import codec
+from factdiff.store.model import (
+    AttemptOutcome,
+    AttemptRecord,
+    Entry,
+    EntryStatus,
+    Event,
+    EventType,
+    IntegrityError,
+    NewEvent,
+    Tier,
+    WarmView,
+)
+
+Row = tuple[Any, ...]
+
+
+def entry(row: Row) -> Entry:
+    return Entry(
+        id=str(row[0]),
+        agent_id=str(row[1]),
+        tier=Tier(row[2]),
+        status=EntryStatus(row[3]),
+        occurred_at=codec.opt_datetime(row[4]),
+        created_at=codec.from_micros(row[5]),
+        last_used_at=codec.from_micros(row[6]),
+        metadata=codec.load_json(row[7]),
+        schema_name=None if row[8] is None else str(row[8]),
+        tags=tuple(codec.load_json(row[9])),
+        content_hash=str(row[10]),
+        size_bytes=int(row[11]),
+        attempt_count=int(row[12]),
+        next_attempt_at=codec.opt_datetime(row[13]),
+    )
+
+
+def warm(row: Row) -> WarmView:
+    return WarmView(
+        narrative=str(row[0]),
+        record=codec.load_json(row[1]),
+        meta=codec.load_json(row[2]),
+        attempt_no=int(row[3]),
+        compressed_at=codec.from_micros(row[4]),
+    )
+
+
+def attempt_params(entry_id: str, attempt_no: int, a: AttemptRecord) -> dict[str, Any]:
+    cost = a.cost_usd
+    if cost is not None and not Decimal(cost).is_finite():
+        raise InputError(f"attempt cost must be a finite number (got {cost})")
+    return {
+        "entry_id": entry_id,
+        "attempt_no": attempt_no,
+        "rung": int(a.rung),
+        "summarizer": codec.check_text(a.summarizer, "summarizer"),
+        "extractor": codec.check_text(a.extractor, "extractor"),
+        "method_version": codec.check_text(a.method_version, "method version"),
+        "budget_words": a.budget_words,
+        "outcome": AttemptOutcome(a.outcome).value,
+        "diff": codec.dump_json(a.diff, "attempt diff"),
+        "summary": codec.dump_json(a.summary, "attempt summary"),
+        "started_at": codec.to_micros(a.started_at, "started_at"),
+        "finished_at": codec.to_micros(a.finished_at, "finished_at"),
+        "duration_ms": codec.finite_float(a.duration_ms, "duration_ms"),
+        "tokens_in": a.tokens_in,
+        "tokens_out": a.tokens_out,
+        "cost_usd": None if cost is None else str(Decimal(cost)),
+        "error": None if a.error is None else codec.dump_json(a.error, "attempt error"),
+        "schema_name": a.schema_name,
+        "schema_version": a.schema_version,
+        "schema_hash": a.schema_hash,
+    }
+
+
+def attempt(row: Row) -> AttemptRecord:
+    return AttemptRecord(
+        id=int(row[0]),
+        entry_id=str(row[1]),
+        attempt_no=int(row[2]),
+        rung=int(row[3]),
+        summarizer=str(row[4]),
+        extractor=str(row[5]),
+        method_version=str(row[6]),
+        budget_words=row[7],
+        outcome=AttemptOutcome(row[8]),
+        diff=codec.load_json(row[9]),
+        summary=str(codec.load_json(row[10])),
+        started_at=codec.from_micros(row[11]),
+        finished_at=codec.from_micros(row[12]),
+        duration_ms=float(row[13]),
+        tokens_in=row[14],
+        tokens_out=row[15],
+        cost_usd=None if row[16] is None else Decimal(row[16]),
+        error=None if row[17] is None else str(codec.load_json(row[17])),
+        schema_name=row[18],
+        schema_version=row[19],
+        schema_hash=row[20],
+    )
+
+
+def event(row: Row) -> Event:
+    return Event(
+        id=int(row[0]),
+        type=EventType(row[1]),
+        entry_id=row[2],
+        agent_id=row[3],
+        at=codec.from_micros(row[4]),
+        payload=codec.load_json(row[5]),
+    )
+
+
+def check_events(events: list[NewEvent]) -> None:
+    for event in events:
+        EventType(event.type)
+        codec.dump_json(event.payload, f"{event.type} event payload")
+
+
+def is_current(entry: Entry, expected_attempts: int) -> bool:
+    return (
+        entry.tier is Tier.HOT
+        and entry.status is EntryStatus.ACTIVE
+        and entry.attempt_count == expected_attempts
+    )
+
+
+def is_due(entry: Entry) -> bool:
+    return entry.tier is Tier.HOT and entry.status is EntryStatus.ACTIVE
+
+
+def checked_cold(entry_id: str, cold: Row, entry_hash: str) -> bytes:
+    cold_codec, packed, cold_hash = str(cold[0]), cold[1], str(cold[2])
+    try:
+        data = codec.unarchive(cold_codec, packed)
+    except ValueError as exc:
+        raise IntegrityError(entry_id, str(exc)) from None
+    actual = codec.content_hash(data)
+    if actual != cold_hash or actual != entry_hash:
+        raise IntegrityError(entry_id, f"cold archive hashes to {actual}, expected {entry_hash}")
+    return data
+
+
+def diff_fields(diff: Any) -> Iterator[tuple[str, str]]:
+    if not isinstance(diff, dict):
+        return
+    for kind in ("missing", "changed", "added"):
+        items = diff.get(kind) or []
+        for item in items if isinstance(items, list) else []:
+            name = item.get("field") if isinstance(item, dict) else item
+            if isinstance(name, str):
+                yield kind, name

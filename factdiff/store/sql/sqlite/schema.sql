@@ -1,0 +1,131 @@
+-- Declared schema of the factdiff store (SQLite), as the migrations must produce it.
+-- Keep in step with migrations/sqlite/: tests/integration/test_store_schema.py compares them.
+
+CREATE TABLE factdiff_migrations (
+    version INTEGER PRIMARY KEY,
+    name    TEXT NOT NULL
+);
+
+CREATE TABLE entries (
+    id              TEXT PRIMARY KEY,
+    agent_id        TEXT NOT NULL,
+    tier            TEXT NOT NULL DEFAULT 'hot' CHECK (tier IN ('hot', 'warm')),
+    status          TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'review')),
+    occurred_at     INTEGER,
+    created_at      INTEGER NOT NULL,
+    last_used_at    INTEGER NOT NULL,
+    metadata        TEXT NOT NULL DEFAULT '{}',
+    schema_name     TEXT,
+    tags            TEXT NOT NULL DEFAULT '[]',
+    content_hash    TEXT NOT NULL,
+    size_bytes      INTEGER NOT NULL CHECK (size_bytes >= 0),
+    attempt_count   INTEGER NOT NULL DEFAULT 0 CHECK (attempt_count >= 0),
+    next_attempt_at INTEGER
+);
+
+CREATE INDEX entries_agent ON entries (agent_id, id);
+CREATE INDEX entries_tier_status ON entries (tier, status, id);
+CREATE INDEX entries_due ON entries (last_used_at, id)
+    WHERE tier = 'hot' AND status = 'active';
+CREATE INDEX entries_due_agent ON entries (agent_id, last_used_at, id)
+    WHERE tier = 'hot' AND status = 'active';
+
+CREATE TABLE hot_content (
+    entry_id TEXT PRIMARY KEY REFERENCES entries (id),
+    content  BLOB NOT NULL
+);
+
+CREATE TABLE warm_entries (
+    entry_id      TEXT PRIMARY KEY REFERENCES entries (id),
+    narrative     TEXT NOT NULL,
+    record        TEXT NOT NULL,
+    meta          TEXT NOT NULL,
+    attempt_no    INTEGER NOT NULL,
+    compressed_at INTEGER NOT NULL
+);
+
+CREATE TABLE cold_archive (
+    entry_id     TEXT PRIMARY KEY REFERENCES entries (id),
+    codec        TEXT NOT NULL CHECK (codec IN ('zlib')),
+    data         BLOB NOT NULL,
+    content_hash TEXT NOT NULL,
+    size_bytes   INTEGER NOT NULL,
+    archived_at  INTEGER NOT NULL
+);
+
+CREATE TABLE attempts (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    entry_id       TEXT NOT NULL REFERENCES entries (id),
+    attempt_no     INTEGER NOT NULL CHECK (attempt_no >= 1),
+    rung           INTEGER NOT NULL,
+    summarizer     TEXT NOT NULL,
+    extractor      TEXT NOT NULL,
+    method_version TEXT NOT NULL,
+    budget_words   INTEGER,
+    outcome        TEXT NOT NULL
+        CHECK (outcome IN ('clean', 'acceptable_with_notes', 'failed', 'error')),
+    diff           TEXT NOT NULL,
+    summary        TEXT NOT NULL,
+    started_at     INTEGER NOT NULL,
+    finished_at    INTEGER NOT NULL,
+    duration_ms    REAL NOT NULL,
+    tokens_in      INTEGER,
+    tokens_out     INTEGER,
+    cost_usd       TEXT,
+    error          TEXT,
+    schema_name    TEXT,
+    schema_version INTEGER,
+    schema_hash    TEXT,
+    UNIQUE (entry_id, attempt_no)
+);
+
+CREATE INDEX attempts_outcome ON attempts (outcome, id);
+
+CREATE TABLE events (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    type     TEXT NOT NULL,
+    entry_id TEXT REFERENCES entries (id),
+    agent_id TEXT,
+    at       INTEGER NOT NULL,
+    payload  TEXT NOT NULL
+);
+
+CREATE INDEX events_entry ON events (entry_id, id);
+CREATE INDEX events_agent ON events (agent_id, id);
+CREATE INDEX events_type ON events (type, id);
+CREATE INDEX events_at ON events (at, id);
+
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'events are append-only');
+END;
+
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+BEGIN
+    SELECT RAISE(ABORT, 'events are append-only');
+END;
+
+CREATE TABLE schemas (
+    name          TEXT NOT NULL,
+    version       INTEGER NOT NULL,
+    hash          TEXT NOT NULL,
+    definition    TEXT NOT NULL,
+    source_text   TEXT,
+    registered_at INTEGER NOT NULL,
+    PRIMARY KEY (name, version)
+);
+
+CREATE TABLE agent_schemas (
+    agent_id    TEXT NOT NULL,
+    tag         TEXT NOT NULL DEFAULT '',
+    schema_name TEXT NOT NULL,
+    PRIMARY KEY (agent_id, tag)
+);
+
+CREATE TABLE extraction_cache (
+    content_hash TEXT NOT NULL,
+    schema_hash  TEXT NOT NULL,
+    extractor_id TEXT NOT NULL,
+    record       TEXT NOT NULL,
+    PRIMARY KEY (content_hash, schema_hash, extractor_id)
+);
