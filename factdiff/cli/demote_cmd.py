@@ -1,0 +1,179 @@
+"""``factdiff demote`` and ``factdiff compress``."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from factdiff.cli.inputs import read_text, resolve_schema
+from factdiff.cli.options import db_option, json_option, open_store, parse_duration, parse_time
+from factdiff.cli.render import console, diff_table, echo_json, outcome_line
+from factdiff.config import extractor_from_spec, ladder_for_summarizer, ladder_from_spec
+from factdiff.demote import Demoter, DemotionReport, DemotionSettings, default_ladder
+from factdiff.pipeline import compress
+from factdiff.retry import RetryPolicy
+
+
+def build_settings(
+    older_than: str, ladder: str | None, max_attempts: int | None
+) -> DemotionSettings:
+    """Demotion settings from CLI options."""
+    rungs = ladder_from_spec(ladder) if ladder else default_ladder()
+    attempts = max_attempts if max_attempts is not None else len(rungs)
+    return DemotionSettings(
+        older_than=parse_duration(older_than, "--older-than"),
+        ladder=rungs,
+        retry=RetryPolicy(max_attempts=attempts),
+    )
+
+
+@click.command("demote")
+@click.option("--now", help="Treat this ISO time as now (default: the current time).")
+@click.option("--older-than", default="14d", show_default=True, help="Dormancy threshold.")
+@click.option("--agent", help="Only this agent.")
+@click.option("--limit", type=int, help="At most this many entries.")
+@click.option("--ladder", help="Retry ladder, e.g. 'extractive:0.35x,extractive:0.6x:strict'.")
+@click.option("--max-attempts", type=int, help="Attempts before operator review (default: rungs).")
+@click.option("--dry-run", is_flag=True, help="List what would be attempted; change nothing.")
+@db_option
+@json_option
+def demote_command(
+    now: str | None,
+    older_than: str,
+    agent: str | None,
+    limit: int | None,
+    ladder: str | None,
+    max_attempts: int | None,
+    dry_run: bool,
+    db: str,
+    as_json: bool,
+) -> None:
+    """Compress dormant hot entries; only verified summaries reach the warm tier."""
+    moment = parse_time(now, "--now")
+    settings = build_settings(older_than, ladder, max_attempts)
+    with open_store(db, create=False) as store:
+        demoter = Demoter(store, settings)
+        if dry_run:
+            due: list[dict[str, Any]] = [
+                {
+                    "id": e.id,
+                    "agent": e.agent_id,
+                    "attempts": e.attempt_count,
+                    "schema": demoter.catalog.name_for(e),
+                }
+                for e in store.due_for_demotion(
+                    moment, settings.older_than, agent, limit, with_content=False
+                )
+            ]
+            if as_json:
+                echo_json({"due": due})
+            else:
+                click.echo(f"{len(due)} entries would be attempted")
+                for item in due:
+                    click.echo(
+                        f"  {item['id']}  {item['agent']}  schema={item['schema']} "
+                        f"attempt={item['attempts'] + 1}"
+                    )
+            return
+        total = sum(
+            1
+            for _ in store.due_for_demotion(
+                moment, settings.older_than, agent, limit, with_content=False
+            )
+        )
+        with Progress(
+            TextColumn("demoting"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console(),
+            disable=as_json or not sys.stderr.isatty(),
+            transient=True,
+        ) as progress:
+            task = progress.add_task("demote", total=total)
+            report = demoter.run(
+                moment,
+                agent=agent,
+                limit=limit,
+                keep_results=False,
+                on_result=lambda _: progress.advance(task),
+            )
+    if as_json:
+        echo_json(report_json(report))
+    else:
+        print_report(report)
+
+
+def report_json(report: DemotionReport) -> dict[str, Any]:
+    """Counts per outcome and seconds per stage."""
+    return {
+        "processed": report.processed,
+        "counts": dict(sorted(report.counts.items())),
+        "seconds": {k: round(v, 3) for k, v in report.seconds.items()},
+    }
+
+
+def print_report(report: DemotionReport) -> None:
+    """The summary table at the end of a demotion pass."""
+    table = Table(title=f"demotion: {report.processed} entries", title_justify="left")
+    table.add_column("result")
+    table.add_column("entries", justify="right")
+    labels = {
+        "clean": "demoted clean",
+        "acceptable_with_notes": "demoted with notes",
+        "failed": "failed, kept hot",
+        "error": "refused, kept hot",
+        "escalated": "sent to operator review",
+        "skipped": "skipped (already done elsewhere)",
+    }
+    for key, label in labels.items():
+        if report.counts.get(key):
+            table.add_row(label, str(report.counts[key]))
+    console().print(table)
+
+
+@click.command("compress")
+@click.argument("file")
+@click.option("--schema", "schema_option", help="YAML schema file or built-in name.")
+@click.option("--summarizer", help="Summarizer for every rung (extractive, naive).")
+@click.option("--ladder", help="Full retry ladder, e.g. 'naive:40,extractive:0.35x'.")
+@click.option("--extractor", default="rules", show_default=True, help="Extractor spec.")
+@json_option
+def compress_command(
+    file: str,
+    schema_option: str | None,
+    summarizer: str | None,
+    ladder: str | None,
+    extractor: str,
+    as_json: bool,
+) -> None:
+    """Run the whole pipeline with its retry ladder on FILE (no store).
+
+    Exit 0 clean, 3 acceptable with notes, 1 failed on every rung, 2 usage or input error.
+    """
+    schema = resolve_schema(schema_option)
+    if ladder:
+        rungs = ladder_from_spec(ladder)
+    elif summarizer:
+        rungs = ladder_for_summarizer(summarizer)
+    else:
+        rungs = default_ladder()
+    result = compress(read_text(file), schema, rungs, extractor=extractor_from_spec(extractor))
+    if as_json:
+        echo_json(result.to_json())
+    else:
+        out = console()
+        for attempt in result.attempts:
+            out.print(
+                f"[bold]attempt {attempt.rung + 1}[/]: {attempt.summarizer}, "
+                f"{attempt.budget_words} words"
+            )
+            out.print(attempt.summary, highlight=False)
+            out.print(diff_table(attempt.diff))
+            out.print(outcome_line(attempt.outcome, attempt.diff))
+        out.print(f"final outcome: [bold]{result.outcome.value}[/]")
+    sys.exit(result.outcome.exit_code)

@@ -1,0 +1,62 @@
+"""Options shared by the store commands: the database, times and durations."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any, TypeVar
+
+import click
+
+from factdiff.errors import InputError
+from factdiff.store import MemoryStore
+
+F = TypeVar("F", bound=Callable[..., Any])
+DEFAULT_DB = "factdiff.db"
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(w|d|h|m|s)")
+_UNITS = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes", "s": "seconds"}
+
+
+def db_option(function: F) -> F:
+    """``--db PATH`` (or ``FACTDIFF_DB``), default ``factdiff.db``."""
+    return click.option(
+        "--db",
+        envvar="FACTDIFF_DB",
+        default=DEFAULT_DB,
+        show_default=True,
+        help="SQLite store file (or FACTDIFF_DB).",
+    )(function)
+
+
+def json_option(function: F) -> F:
+    """``--json``: print JSON instead of a table."""
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(function)
+
+
+def open_store(db: str, *, create: bool = True) -> MemoryStore:
+    """Open the store at ``db`` (creating and migrating a new file)."""
+    return MemoryStore.open(db, create=create)
+
+
+def parse_time(value: str | None, option: str) -> datetime:
+    """An ISO time (UTC if no zone); now when omitted."""
+    if value is None:
+        return datetime.now(UTC)
+    try:
+        parsed = datetime.fromisoformat(value)
+    except ValueError:
+        raise InputError(f"{option} {value!r} is not an ISO time like 2026-03-14T14:32Z") from None
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+
+
+def parse_duration(value: str, option: str) -> timedelta:
+    """``14d``, ``2w``, ``12h``, ``1d12h``..."""
+    cleaned = value.strip().lower()
+    parts = _DURATION.findall(cleaned)
+    if not parts or "".join(a + u for a, u in parts) != cleaned.replace(" ", ""):
+        raise InputError(f"{option} {value!r} is not a duration like 14d, 2w or 12h")
+    total = timedelta()
+    for amount, unit in parts:
+        total += timedelta(**{_UNITS[unit]: float(amount)})
+    return total

@@ -1,0 +1,37 @@
+"""Fakes for testing code built on factdiff: one per pipeline stage.
+
+* ``FixedSummarizer`` returns the texts it was given, one per call (then repeats the last);
+* ``FixedExtractor`` returns a prepared record for each text it knows, else delegates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import date
+
+from factdiff.extract.base import Extractor
+from factdiff.extract.rules import RulesExtractor
+from factdiff.record import FactRecord
+from factdiff.schema.model import FactSchema
+from factdiff.summarize.base import FixedSummarizer
+
+
+class FixedExtractor:
+    """An extractor that answers from a table of prepared records."""
+
+    identity = "fixed"
+
+    def __init__(
+        self, records: Mapping[str, FactRecord], fallback: Extractor | None = None
+    ) -> None:
+        self.records = dict(records)
+        self.fallback = fallback or RulesExtractor()
+
+    def extract(self, text: str, schema: FactSchema, reference: date | None = None) -> FactRecord:
+        """The prepared record for ``text``, else the fallback extractor's."""
+        if text in self.records:
+            return self.records[text]
+        return self.fallback.extract(text, schema, reference)
+
+
+__all__ = ["FixedExtractor", "FixedSummarizer"]
