@@ -1,0 +1,1 @@
+"""Benchmarks of the verification engine on real labelled dialogue data (not shipped)."""
