@@ -19,7 +19,7 @@ from factdiff.retry import RetryPolicy
 
 
 def build_settings(
-    older_than: str, ladder: str | None, max_attempts: int | None
+    older_than: str, ladder: str | None, max_attempts: int | None, backoff: str
 ) -> DemotionSettings:
     """Demotion settings from CLI options."""
     rungs = ladder_from_spec(ladder) if ladder else default_ladder()
@@ -27,7 +27,7 @@ def build_settings(
     return DemotionSettings(
         older_than=parse_duration(older_than, "--older-than"),
         ladder=rungs,
-        retry=RetryPolicy(max_attempts=attempts),
+        retry=RetryPolicy(max_attempts=attempts, base_delay=parse_duration(backoff, "--backoff")),
     )
 
 
@@ -38,6 +38,9 @@ def build_settings(
 @click.option("--limit", type=int, help="At most this many entries.")
 @click.option("--ladder", help="Retry ladder, e.g. 'extractive:0.35x,extractive:0.6x:strict'.")
 @click.option("--max-attempts", type=int, help="Attempts before operator review (default: rungs).")
+@click.option(
+    "--backoff", default="1h", show_default=True, help="First retry delay (x4 per failure)."
+)
 @click.option("--dry-run", is_flag=True, help="List what would be attempted; change nothing.")
 @db_option
 @json_option
@@ -48,13 +51,14 @@ def demote_command(
     limit: int | None,
     ladder: str | None,
     max_attempts: int | None,
+    backoff: str,
     dry_run: bool,
     db: str,
     as_json: bool,
 ) -> None:
     """Compress dormant hot entries; only verified summaries reach the warm tier."""
     moment = parse_time(now, "--now")
-    settings = build_settings(older_than, ladder, max_attempts)
+    settings = build_settings(older_than, ladder, max_attempts, backoff)
     with open_store(db, create=False) as store:
         demoter = Demoter(store, settings)
         if dry_run:

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+from pathlib import Path
+
 import click
 
+from factdiff.catalog import SchemaCatalog
 from factdiff.cli.inputs import resolve_schema
+from factdiff.cli.options import db_option, open_store
 from factdiff.cli.render import echo_json
 from factdiff.schema.export import json_schema, summary_constraints
+from factdiff.schema.loader import load_schema
 
 
 @click.group("schema")
@@ -47,3 +53,29 @@ def show_command(path: str, as_json_schema: bool, constraints: bool, as_json: bo
             click.echo(f"  {spec.name}: {spec.type.value} {spec.criticality.value}{extra}")
         for fact_type, criticality in sorted(schema.inventory.items()):
             click.echo(f"  inventory.{fact_type.value}: {criticality.value}")
+
+
+@schema_group.command("register")
+@click.argument("path")
+@db_option
+def register_command(path: str, db: str) -> None:
+    """Register a schema file's version in the store (a new version needs a new number)."""
+    schema = load_schema(path)
+    source_text = Path(path).read_text(encoding="utf-8")
+    with open_store(db) as store:
+        new = SchemaCatalog(store).register(schema, datetime.now(UTC), source_text)
+    state = "registered" if new else "already registered"
+    click.echo(f"{state}: {schema.name} v{schema.version} {schema.hash}")
+
+
+@schema_group.command("assign")
+@click.argument("agent")
+@click.argument("name")
+@click.option("--tag", help="Only for this agent's entries with this capability tag.")
+@db_option
+def assign_command(agent: str, name: str, tag: str | None, db: str) -> None:
+    """Use schema NAME for AGENT's entries (optionally only those tagged --tag)."""
+    with open_store(db) as store:
+        SchemaCatalog(store).get(name, datetime.now(UTC))
+        store.set_agent_schema(agent, name, tag)
+    click.echo(f"{agent}{f' [{tag}]' if tag else ''} -> {name}")

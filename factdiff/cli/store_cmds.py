@@ -49,7 +49,10 @@ def entry_json(entry: Entry) -> dict[str, Any]:
 @click.command("add")
 @click.argument("file")
 @click.option("--agent", required=True, help="The agent this memory belongs to.")
-@click.option("--occurred-at", help="When it happened (ISO); resolves relative dates.")
+@click.option(
+    "--occurred-at",
+    help="When it happened (ISO): resolves relative dates and starts the dormancy clock.",
+)
 @click.option("--schema", "schema_name", help="Fact schema name (default: the agent's).")
 @click.option("--tag", "tags", multiple=True, help="Capability tag (repeatable).")
 @click.option("--metadata", help="JSON object of metadata.")
@@ -74,6 +77,7 @@ def add_command(
         if not isinstance(meta, dict):
             raise InputError("--metadata must be a JSON object")
     content = read_text(file)
+    occurred = parse_time(occurred_at, "--occurred-at") if occurred_at else None
     with open_store(db) as store:
         if schema_name is not None:
             SchemaCatalog(store).get(schema_name, now)
@@ -81,7 +85,8 @@ def add_command(
             agent,
             content,
             now=now,
-            occurred_at=parse_time(occurred_at, "--occurred-at") if occurred_at else None,
+            occurred_at=occurred,
+            last_used_at=min(occurred, now) if occurred else None,
             metadata=meta,
             schema=schema_name,
             tags=tags,

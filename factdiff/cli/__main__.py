@@ -1,0 +1,5 @@
+"""``python -m factdiff.cli``."""
+
+from factdiff.cli.main import main
+
+main()
