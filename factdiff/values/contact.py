@@ -4,15 +4,20 @@ Decisions (all deterministic, both sides of a diff normalise the same way):
 
 * **Identifiers are exact.** ``INV-9182`` and ``inv-9182`` differ; a leading ``#`` is kept
   (``#W4923227`` is not ``W4923227``). The only normalisation is whitespace, and for
-  "noun + number" references (``Room 12`` -> ``room 12``) the reference noun is lowercased,
-  because the noun is ordinary language, not part of the code.
+  "noun + number" references (``Room 12`` -> ``room 12``, ``order #12`` -> ``order 12``) the
+  noun is lowercased and the marker (``#``, ``number``, ``no.``, ``ID``) dropped, because
+  they are ordinary language, not part of the code. The noun is kept only for short numbers
+  (below :data:`LONG_REFERENCE_DIGITS` digits), where it carries the meaning: ``item ID:
+  2872451762`` is ``2872451762``, the same key as that ID bare in JSON.
 * **Emails** are lowercased entirely (local part too): RFC 5321 allows case-sensitive local
   parts, but no real mail system uses that, and a summary that recases an address has not
   changed the fact.
 * **Phones** compare in E.164 (``+14082478880``). Numbers are parsed in
   ``ExtractionContext.default_region``; a national number with a trunk ``0`` that is invalid
-  there is tried in :data:`FALLBACK_REGIONS` (``GB``: MultiWOZ writes ``01223356354``). A number
-  no region accepts keeps a digits-only form ``digits:5551234``.
+  there is tried in :data:`FALLBACK_REGIONS` (``GB``: MultiWOZ writes ``01223356354``); where
+  a possible (not only a valid) number is enough, a trunk-``0`` number possible in a fallback
+  region is read there (``07642 970234`` is ``+447642970234``, as ``+44 7642 970234`` is). A
+  number no region accepts keeps a digits-only form ``digits:5551234``.
 * **URLs**: scheme and host lowercased, default port and trailing path slash dropped, trailing
   punctuation stripped. The key ignores the scheme: ``http://``, ``https://`` and a bare
   ``www.`` address of the same host and path are the same fact.
@@ -20,6 +25,7 @@ Decisions (all deterministic, both sides of a diff normalise the same way):
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 from collections.abc import Iterable, Iterator
@@ -39,7 +45,9 @@ from factdiff.values.base import (
 )
 
 __all__ = [
+    "CUED_GROUPED_DIGITS",
     "FALLBACK_REGIONS",
+    "LONG_REFERENCE_DIGITS",
     "REFERENCE_NOUNS",
     "STRICT_REFERENCE_NOUNS",
     "EmailRecognizer",
@@ -309,7 +317,7 @@ def parse_url(text: str, context: ExtractionContext) -> UrlValue | None:
 
 _E164 = phonenumbers.PhoneNumberFormat.E164
 _NANP = re.compile(
-    r"(?<![\w$€£#/.,+-])(?:\+?1[\s.-]?)?(?:\(\d{3}\)[ ]?|\d{3}[\s.-])\d{3}[\s.-]\d{4}"
+    r"(?<![\w$€£#/,+-])(?<![\d.]\.)(?:\+?1[\s.-]?)?(?:\(\d{3}\)[ ]?|\d{3}[\s.-])\d{3}[\s.-]\d{4}"
     r"(?![\w%/]|[.,-]\d)"
 )
 _INTL = re.compile(r"(?<![\w$€£#/.,+-])\+\d[\d ().-]{5,20}\d(?![\w%/]|[.,-]\d)")
@@ -318,9 +326,13 @@ _NATIONAL0 = re.compile(
 )
 _BARE = re.compile(r"(?<![\w$€£#/.,+-])\d{7,15}(?![\w%/]|[.,-]\d)")
 _LOCAL7 = re.compile(r"(?<![\w$€£#/.,+-])\d{3}[-.]\d{4}(?![\w%/]|[.,-]\d)")
+_GROUPED = re.compile(r"(?<![\w$€£#/.,+-])\+?\d{1,5}(?:[ .-]\d{2,8}){1,4}(?![\w%/]|[.,-]\d)")
+CUED_GROUPED_DIGITS = (9, 15)
+"""Digit count of a grouped number (``07683 609856``, ``1793 414926``, ``+872 208 000``)
+that reads as a phone after a phone cue even when no region validates it."""
 _CONTEXT_WORDS = re.compile(
     r"(?i)(?<![a-z])(?:(phone|telephone|tel|call|calling|fax|mobile|cell|reach|reached|dial|"
-    r"text|sms|whatsapp|contact|number)|(order|reference|ref|account|item|product|confirmation|"
+    r"text|sms|whatsapp|contact(?:ing|ed)?|number)|(order|reference|ref|account|item|product|confirmation|"
     r"booking|tracking|invoice|ticket|case|customer|card|id|serial|model|zip|postal|postcode|"
     r"routing|flight|train|user|transaction|policy|claim|price|amount|total|cost))(?![a-z])"
 )
@@ -397,9 +409,11 @@ def normalize_phone(text: str, region: str, *, strict: bool = False) -> str | No
                 return valid
     if strict:
         return None
-    number = _parse_in(text, region)
-    if number is not None and _fully_possible(number):
-        return _e164(number)
+    trunk = digits.startswith("0") and not digits.startswith("00")
+    for candidate in (*(FALLBACK_REGIONS if trunk else ()), region):
+        number = _parse_in(text, candidate)
+        if number is not None and _fully_possible(number):
+            return _e164(number)
     return "digits:" + digits
 
 
@@ -427,7 +441,9 @@ class PhoneRecognizer:
     8880``); ``+`` international numbers valid in their country; trunk-``0`` national
     numbers valid in the default or a fallback region (``01223 356354``); unseparated
     digit runs per :func:`bare_digits_are_phone`; 7-digit ``555-1234`` after a phone
-    cue. Dates, prices, decimals and digit runs glued to letters never match.
+    cue; after a phone cue, any number written in 2+ digit groups with 9-15 digits
+    (``07683 609856``, ``1793 414926``) that no other shape took. Dates, prices, decimals
+    and digit runs glued to letters never match.
     """
 
     fact_type = FactType.PHONE
@@ -442,6 +458,20 @@ class PhoneRecognizer:
                 yield match
 
     def _candidates(self, text: str, region: str) -> Iterator[Match]:
+        shaped = list(self._shaped(text, region))
+        yield from shaped
+        spans = sorted((m.start, m.end) for m in shaped)
+        for m in _GROUPED.finditer(text):
+            low, high = CUED_GROUPED_DIGITS
+            if not low <= len(_digits(m.group())) <= high or _overlaps(spans, m.start(), m.end()):
+                continue
+            if in_phone_context(text, m.start()):
+                e164 = normalize_phone(m.group(), region)
+                if e164 is not None:
+                    yield Match(m.start(), m.end(), PhoneValue(e164))
+
+    @staticmethod
+    def _shaped(text: str, region: str) -> Iterator[Match]:
         for m in _NANP.finditer(text):
             e164 = normalize_phone(m.group(), region)
             if e164 is not None:
@@ -460,6 +490,12 @@ class PhoneRecognizer:
             e164 = normalize_phone(m.group(), region)
             if e164 is not None and in_phone_context(text, m.start()):
                 yield Match(m.start(), m.end(), PhoneValue(e164))
+
+
+def _overlaps(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether ``[start, end)`` overlaps one of the sorted ``spans``."""
+    i = bisect.bisect_left(spans, (end, end))
+    return any(s < end and start < e for s, e in spans[max(0, i - 8) : i])
 
 
 def _trim_phone(raw: str) -> str:
@@ -519,33 +555,71 @@ _COUNTED = (
     r"nights?|days?|hours?|minutes?|weeks?|months?|years?|times|seats?|tickets?|rooms?|"
     r"tables?|items?|pieces?|stars?|x|or|to|and|through|thru"
 )
+_NOT_A_REFERENCE_AFTER = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|"
+    r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|may\s{1,3}\d|[ap]\.?m\b"
+)
+"""After the number: a month (``apartment 5 Mar 2019`` states a date) or am/pm (a time)."""
 _NOUN_REF = re.compile(
     r"(?i)(?<![\w-])(?P<noun>[a-z]{2,12})"
-    r"(?P<word>\s{1,3}(?:number|num|no\.?|nr\.?|id)(?![a-z]):?)?(?:\s{1,3}#?|\s{0,3}#)"
-    rf"(?P<num>\d{{1,12}})(?![\w$%/]|[.,:]\d|-\w|\s{{0,3}}-|\s{{1,3}}(?:{_COUNTED})\b)"
+    r"(?P<word>\s{1,3}(?:number|num|no\.?|nr\.?|id)(?![a-z]):?)?"
+    r"(?:\s{1,3}#?|\s{0,3}#)(?:(?<=#)[ \t])?"
+    rf"(?P<num>\d{{1,12}})(?![\w$%/]|[.,:]\d|-\w|\s{{0,3}}-|\s{{1,3}}(?:{_COUNTED})\b"
+    rf"|\s{{1,3}}(?:{_NOT_A_REFERENCE_AFTER}))"
 )
 _TWO_WORD_BEFORE = re.compile(r"(?i)(line|purchase)\s{1,3}\Z")
 
+LONG_REFERENCE_DIGITS = 4
+"""From this many digits on, the number after a reference noun is the identifier on its own
+(``item ID: 2872451762`` is ``2872451762``, as it is in a JSON ``"item_id"``)."""
+
 
 def _noun_ref(text: str, m: re.Match[str]) -> tuple[int, str] | None:
-    """(start, value) of a "noun + number" reference match, or None if the noun is not one."""
-    noun = m.group("noun").lower()
+    """(start, value) of a short "noun + number" reference match, or None if it is not one.
+
+    The value is ``noun number``: the noun lowercased, the marker (``#``, ``number``,
+    ``no.``, ``id``) dropped, so ``Order #12`` and ``order number 12`` are one reference.
+    """
+    noun, num = m.group("noun").lower(), m.group("num")
     marked = m.group("word") is not None or "#" in text[m.end("noun") : m.start("num")]
-    if noun not in _POS_NOUNS and not (
-        noun in _STRICT_NOUNS and (marked or len(m.group("num")) >= 3)
-    ):
+    if noun not in _POS_NOUNS and not (noun in _STRICT_NOUNS and (marked or len(num) >= 3)):
         return None
     start = m.start()
     before = _TWO_WORD_BEFORE.search(text, max(0, start - 12), start)
     if before is not None and _TWO_WORD_NOUNS.get(noun) == before.group(1).lower():
         start, noun = before.start(), f"{before.group(1).lower()} {noun}"
-    return start, _collapse(noun + text[m.end("noun") : m.end()])
+    return start, f"{noun} {num}"
 
 
+def _long_ref(text: str, m: re.Match[str], region: str) -> Match | None:
+    """The bare number (``#`` kept when glued) of a long reference; phones are left alone."""
+    start = _long_ref_start(text, m)
+    if start is None or bare_digits_are_phone(text, m.start("num"), m.group("num"), region):
+        return None
+    return Match(start, m.end("num"), IdentifierValue(text[start : m.end("num")]))
+
+
+def _long_ref_start(text: str, m: re.Match[str]) -> int | None:
+    """Start of the bare number of a long reference after a reference noun or ``ID``."""
+    noun, word = m.group("noun").lower(), (m.group("word") or "").strip(" \t:").lower()
+    if noun not in _POS_NOUNS and noun not in _STRICT_NOUNS and word != "id":
+        return None
+    start = m.start("num")
+    return start - 1 if text[start - 1] == "#" else start
+
+
+_ROLE_WORDS = frozenset({
+    "SYSTEM", "USER", "ASSISTANT", "AGENT", "CUSTOMER", "TOOL", "BOT", "HUMAN", "CALLER",
+    "OPERATOR", "PLEASE", "NUMBER", "PENDING", "UNKNOWN", "NONE", "NULL", "INVALID", "ERROR",
+    "CONFIRMED", "CANCELLED", "CANCELED", "NOTE", "BELOW", "ABOVE",
+})  # fmt: skip
+"""All-caps words that follow a reference cue without being a code (speaker labels...)."""
 _REF_CUE = re.compile(
-    r"(?i:\b(?:reference|ref\.?|confirmation\s(?:number|code|no\.?|\#)|booking\s(?:reference|"
+    r"(?i:\b(?:reference|ref\.?|(?:confirmation|reservation)\s(?:number|code|no\.?|\#)|"
+    r"booking\s(?:reference|"
     r"ref|code|number|id)|record\slocator|locator|pnr)(?![A-Za-z])(?:\s(?:number|no\.?|code|id|\#))?)"
-    r"(?:\s{0,3}(?:is|was|will\s be|:|=|\#)){0,3}\s{0,3}(?P<code>[A-Z0-9]{5,12})(?![\w@/-])"
+    r"(?:[ \t]{0,8}(?:is|was|will\sbe|now|:|=|\#)){0,3}[ \t]{0,8}(?P<code>[A-Z0-9]{5,12})"
+    r"(?![\w@/:-])"
 )
 _TOKEN = re.compile(
     r"(?<![\w.:/@#$€£¥+&=%-])#?[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*(?![\w@/%]|[.,:][A-Za-z0-9]|[-_]\w)"
@@ -608,11 +682,14 @@ class IdentifierRecognizer:
     * Digit runs of 8+ digits (``1008292230``), 6+ digits with a leading zero
       (``00000013``), ``#`` + 3+ digits; a run that reads as a phone number is left to
       :class:`PhoneRecognizer`.
-    * All-caps codes of 5-12 characters after a reference cue ("reference number is
-      ZVHHCNYU").
-    * "Noun + number" references (:data:`REFERENCE_NOUNS` with any number,
-      :data:`STRICT_REFERENCE_NOUNS` with ``#``/``number``/``no.`` or 3+ digits); the value is
-      ``room 12``/``order #123`` with the noun lowercased and whitespace collapsed.
+    * All-caps codes of 5-12 characters after a reference cue on the same line ("reference
+      number is now ZVHHCNYU"); never a speaker label (``SYSTEM:``) or a status word.
+    * "Noun + number" references with a short number (:data:`REFERENCE_NOUNS` with any
+      number, :data:`STRICT_REFERENCE_NOUNS` with ``#``/``number``/``no.`` or 3 digits); the
+      value is ``room 12``/``order 123``: noun lowercased, marker dropped. From
+      :data:`LONG_REFERENCE_DIGITS` digits on, a number after such a noun or after ``ID``
+      is the identifier alone (``#`` kept when glued), unless it reads as a phone. A number
+      followed by a month or am/pm is a date or time, not a reference.
 
     Never: dates, times, money, decimals, ordinals (``3rd``), units (``10kg``, ``5pm``,
     ``2x``), compounds like ``3-bedroom`` or ``covid-19``, words, or text inside an email
@@ -642,11 +719,17 @@ class IdentifierRecognizer:
 
     def _candidates(self, text: str, context: ExtractionContext) -> Iterator[Match]:
         for m in _NOUN_REF.finditer(text):
+            if len(m.group("num")) >= LONG_REFERENCE_DIGITS:
+                long_ref = _long_ref(text, m, context.default_region)
+                if long_ref is not None:
+                    yield long_ref
+                continue
             ref = _noun_ref(text, m)
             if ref is not None:
                 yield Match(ref[0], m.end(), IdentifierValue(ref[1]))
         for m in _REF_CUE.finditer(text):
-            yield Match(m.start("code"), m.end("code"), IdentifierValue(m.group("code")))
+            if m.group("code") not in _ROLE_WORDS:
+                yield Match(m.start("code"), m.end("code"), IdentifierValue(m.group("code")))
         for m in _TOKEN.finditer(text):
             token = m.group()
             if not token_is_identifier(token):
@@ -659,9 +742,14 @@ class IdentifierRecognizer:
 
 
 def _lower_noun(text: str) -> str:
-    """``Room 12`` -> ``room 12`` when the whole text is a noun reference."""
+    """``Room 12`` -> ``room 12``, ``item ID 2872451762`` -> ``2872451762`` (see the recognizer)."""
     m = _NOUN_REF.match(text)
-    ref = _noun_ref(text, m) if m is not None and m.end() == len(text) else None
+    if m is None or m.end() != len(text):
+        return text
+    if len(m.group("num")) >= LONG_REFERENCE_DIGITS:
+        start = _long_ref_start(text, m)
+        return text[start:] if start is not None else text
+    ref = _noun_ref(text, m)
     return ref[1] if ref is not None else text
 
 

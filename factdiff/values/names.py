@@ -106,7 +106,8 @@ _PLACE_TOKENS = _words(
     "street st road rd avenue ave drive boulevard blvd lane ln suite way place court square "
     "parkway highway hotel restaurant house college museum church school hospital airport "
     "station centre center park theatre theater university hostel inn lodge gallery bridge "
-    "market cafe bar pub shop store mall plaza hall club stadium arena"
+    "market cafe bar pub shop store mall plaza hall club stadium arena clinic dental medical "
+    "healthcare salon airline airlines"
 )
 _ORG_TOKENS = LEGAL_SUFFIXES | _ORG_HEADS | frozenset({"university", "bank", "hotel"})
 
@@ -380,7 +381,7 @@ _PHRASE_CUE = re.compile(
     r"(?i)\b(?:(?P<name>(?:(?:my|his|her|your|their|our|the|full|customer's|caller's|"
     r"client's|patient's|guest's)\s+|(?<![\w'’]\s)(?<![\w'’]))name(?:\s+is|'s|\s*:))|(?P<greet>this\s+is)|"
     r"(?P<self>i'm|i\s+am|i’m)|(?:spoke|speaking|talked|talking|spoken|met|meeting)\s+"
-    r"(?:with|to)|ask(?:ed)?\s+for|contact(?:\s+person)?\s*:|contact|signed\s+by|assigned\s+to|"
+    r"(?:with|to)|(?:appointment|consultation)\s+with|ask(?:ed)?\s+for|contact(?:\s+person)?\s*:|contact|signed\s+by|assigned\s+to|"
     r"(?:guy|man|woman|lady|gentleman|person|someone|somebody|agent|rep|representative|"
     r"customer|user|employee|colleague|friend|doctor|technician|manager|girl|boy)\s+"
     r"(?:named|called))(?=[ \t])"
@@ -415,7 +416,8 @@ class PersonRecognizer:
 
     Cues: a title (``Mr.``, ``Dr``...), a role (``CTO``, ``manager``, ``agent``...), "my name
     is"/"name:" (also ``Last, First``), "this is X" after a greeting and before "from"/
-    punctuation, "I'm X" before punctuation/"from", "spoke with/to", "ask for", "contact",
+    punctuation, "I'm X" before punctuation/"from", "spoke with/to", "appointment with",
+    "consultation with", "ask for", "contact",
     "a man named", and JSON ``first_name``/``last_name`` pairs. Months, days, common words
     and organisation words (Corp, Inc, Bank...) are never name tokens.
     """

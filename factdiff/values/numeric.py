@@ -20,6 +20,13 @@ Decimal separators are a per-text convention (``ExtractionContext.decimal_comma`
   cannot be a thousands separator (``54.04``, ``1234.5``) is still read as a decimal point,
   because machine output (JSON) inside such texts always uses one.
 
+Bare amounts are money in the context's default currency in two places only: under a money
+key in JSON or keyword arguments (``"price": 54.04``), and right after a price word in prose
+(``The fee is 150.19``, ``costs 16.5``, ``a total of 600.79``; after ``total``, ``amount``,
+``balance`` or ``pay`` only with a decimal point). The rule is the same for a source and its
+summary, so a kept bare price compares equal and an altered one is a changed fact; a summary
+that adds a currency other than the default (``£150.19``) reads as a changed amount.
+
 Metric quantities convert exactly to a base unit (g, m, ml); imperial units (lb, mi, ft, ...)
 keep their own unit, and ``oz`` is never converted (mass or fluid is ambiguous).
 """
@@ -765,6 +772,21 @@ _JSON_KEY_RE: Final = re.compile(
     re.IGNORECASE,
 )
 _JSON_AFTER_RE: Final = re.compile(r"[ \t]*(?:[,}\]);\r\n]|\Z)")
+_AFTER_NUMBER_RE: Final = re.compile(r"[0-9][ \t]?\Z")
+_PRICE_CUE_RE: Final = re.compile(
+    r"(?<![\w-])(?:(?P<strong>price|fee|cost|fare|charge|rent)s?|costing"
+    r"|(?P<weak>total|amount|subtotal|balance|pay|paying|paid))"
+    r"(?:[ \t]+(?:for|of)[ \t]+(?:(?:the|a|an|your|each|one|per)[ \t]+)?[a-z]+[ \t]*"
+    r"(?::|=|is|was|will[ \t]+be|would[ \t]+be|comes[ \t]+to)"
+    r"|[ \t]*(?::|=|is|was|will[ \t]+be|would[ \t]+be|comes[ \t]+to|of))?"
+    r"(?:[ \t]+(?:only|just))?[ \t]*\Z",
+    re.IGNORECASE,
+)
+"""A price word directly before a bare number, with at most a copula, ``of`` or ``:``
+between (``The fee is``, ``costs``, ``a total of``), or ``for``/``of`` + one noun + a copula
+(``the cost for the ticket is``; not ``the fee of the first 3``). After
+``total``/``amount``/``balance``/``pay`` the number needs a decimal point (``total of 5``
+counts, ``paid 3 times`` too)."""
 _PREFIX_MARKS: Final = frozenset("$€£¥₹-−")
 _SCALE_MARKS: Final = frozenset("kKmMbB")
 _SUFFIX_FIRST: Final = frozenset(
@@ -836,17 +858,27 @@ def _before(text: str, pos: int, limit: int = 2) -> str:
     return text[pos - 1] if pos > 0 else ""
 
 
+def _prefix(text: str, tok: _Num, floor: int) -> re.Match[str] | None:
+    """The currency symbol or code right before ``tok``; a code right after another number
+    is that number's suffix (``2050 USD 1 bed``), not a prefix of ``tok``."""
+    mark = _before(text, tok.start, 1)
+    if not (mark in _PREFIX_MARKS or "A" <= mark <= "Z"):
+        return None
+    prefix = _PREFIX_RE.search(text, max(floor, tok.start - 8), tok.start)
+    if prefix and prefix["code"] and _AFTER_NUMBER_RE.search(text, 0, prefix.start()):
+        return None
+    return prefix
+
+
 def _money_at(text: str, tok: _Num, ctx: ExtractionContext, floor: int) -> Match | None:
     """The money amount built around ``tok``, if a currency marks it."""
     start, end, amount, currency = tok.start, tok.end, tok.value, ""
     negative = amount < 0
-    mark = _before(text, tok.start, 1)
-    if mark in _PREFIX_MARKS or "A" <= mark <= "Z":
-        prefix = _PREFIX_RE.search(text, max(floor, tok.start - 8), tok.start)
-        if prefix:
-            start = prefix.start()
-            negative = negative or bool(prefix["neg"])
-            currency = _symbol_currency(prefix["sym"], ctx) if prefix["sym"] else prefix["code"]
+    prefix = _prefix(text, tok, floor)
+    if prefix:
+        start = prefix.start()
+        negative = negative or bool(prefix["neg"])
+        currency = _symbol_currency(prefix["sym"], ctx) if prefix["sym"] else prefix["code"]
     if not tok.words and not tok.scaled and text[end : end + 1] in _SCALE_MARKS:
         scale = _LETTER_SCALE_RE.match(text, end)
         if scale:
@@ -864,7 +896,7 @@ def _money_at(text: str, tok: _Num, ctx: ExtractionContext, floor: int) -> Match
         elif found == currency and factor == 1:
             end = suffix.end()
     if not currency:
-        return _json_money(text, tok, ctx)
+        return _json_money(text, tok, ctx) or _cued_money(text, tok, ctx)
     if end < len(text) and (text[end].isalnum() or text[end] == "_"):
         return None
     start, end, negative = _accounting(text, start, end, floor, negative)
@@ -901,10 +933,28 @@ def _json_money(text: str, tok: _Num, ctx: ExtractionContext) -> Match | None:
     return Match(tok.start, tok.end, value)
 
 
+def _cued_money(text: str, tok: _Num, ctx: ExtractionContext) -> Match | None:
+    """A bare amount right after a price cue (``The fee is 150.19``, ``costs 16.5``,
+    ``a total of 600.79``), in the default currency; see :data:`_PRICE_CUE_RE`."""
+    if tok.words or tok.scaled or tok.value < 0 or not _digit_number_ok(text, tok):
+        return None
+    cue = _PRICE_CUE_RE.search(text, max(0, tok.start - 64), tok.start)
+    if cue is None or (cue["weak"] and "." not in tok.raw) or _UNIT_RE.match(text, tok.end):
+        return None
+    currency = _default_currency(ctx)
+    return Match(tok.start, tok.end, MoneyValue(tok.value, currency)) if currency else None
+
+
 class MoneyRecognizer:
     """Money: ``$14,250``, ``14,250 USD``, ``USD 14250.00``, ``$14.25k``, ``10.50 pounds``,
-    ``fourteen thousand dollars``, ``-$2,400``, ledger-style ``($2,400)``, and bare numbers
-    under money keys in JSON or keyword arguments (``"price": 54.04``, default currency)."""
+    ``fourteen thousand dollars``, ``-$2,400``, ledger-style ``($2,400)``, bare numbers
+    under money keys in JSON or keyword arguments (``"price": 54.04``), and bare numbers
+    right after a price cue in prose (``The fee is 150.19``); the last two are in the
+    context's default currency.
+
+    A currency code between two numbers belongs to the first (``2050 USD 1 bed``), and a
+    list dash before an amount (``- $50.88``) is not a minus sign.
+    """
 
     fact_type: FactType = FactType.MONEY
 
@@ -951,13 +1001,20 @@ def _unit_of(match: re.Match[str]) -> str:
 
 class QuantityRecognizer:
     """Quantities: a number and a unit or count noun (``2 kg``, ``two people``, ``4-star``,
-    ``5 pounds of coffee``). Durations (hours, days...) are not quantities."""
+    ``5 pounds of coffee``). Durations (hours, days...) are not quantities, and neither is
+    an amount with a currency before it (``a $81 ticket`` is money)."""
 
     fact_type: FactType = FactType.QUANTITY
 
     def find(self, text: str, context: ExtractionContext) -> Iterator[Match]:
         """Yield every quantity in ``text``."""
+        money = iter(MoneyRecognizer().find(text, context))
+        amount = next(money, None)
         for tok in _scan(text, context):
+            while amount is not None and amount.end <= tok.start:
+                amount = next(money, None)
+            if amount is not None and amount.start < tok.start < amount.end:
+                continue  # "$81 ticket": the currency before the number makes it money
             nxt = text[tok.end : tok.end + 1]
             if not (nxt in _UNIT_MARKS or nxt.isalpha()):
                 continue

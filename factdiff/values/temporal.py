@@ -532,7 +532,7 @@ def _extend_left(low: str, start: int, prefix: re.Pattern[str]) -> int:
 
 
 _S = r"\s{1,4}"
-_FOLLOW_RE = re.compile(r"\s{0,4}([a-z]+)")
+_FOLLOW_RE = re.compile(r"[ \t]{0,4}([a-z]+)")
 _FOLLOW_WORDS = (
     "at to from until till through thru and or for in on please if instead is works work "
     "would will then but so around by as because since when with thanks thank that i we "

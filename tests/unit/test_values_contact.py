@@ -66,19 +66,78 @@ def test_identifier_shapes_are_found_exactly(text: str) -> None:
     ("text", "expected"),
     [
         ("It is on line item 3 of the bill", "line item 3"),
-        ("about order #123 today", "order #123"),
-        ("Ticket 4521 is open", "ticket 4521"),
+        ("about order #123 today", "order 123"),
+        ("Ticket 452 is open", "ticket 452"),
         ("we are in room 12", "room 12"),
         ("book table 7 please", "table 7"),
-        ("see case 88231", "case 88231"),
+        ("book table #7 please", "table 7"),
         ("go to step 2", "step 2"),
         ("from platform  4", "platform 4"),
-        ("order number 55", "order number 55"),
-        ("purchase order 12345", "purchase order 12345"),
+        ("order number 55", "order 55"),
+        ("Order No. 55 is late", "order 55"),
+        ("purchase order 123", "purchase order 123"),
     ],
 )
 def test_noun_references(text: str, expected: str) -> None:
     assert ids(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Item ID: 2872451762 - Type: Canister", ("2872451762", "2872451762")),
+        ("the item 3788616824 is back", ("3788616824", "3788616824")),
+        ("I have train ID 2001 leaving at 16:40", ("2001", "2001")),
+        ("Ticket 4521 is open", ("4521", "4521")),
+        ("see case 88231", ("88231", "88231")),
+        ("purchase order 12345", ("12345", "12345")),
+        ("the tracking ID 840887978435 for", ("840887978435", "840887978435")),
+        ("about order #1234 today", ("#1234", "#1234")),
+        ("Product ID 10292", ("10292", "10292")),
+    ],
+)
+def test_long_reference_numbers_stand_alone(text: str, expected: tuple[str, str]) -> None:
+    assert found(IdentifierRecognizer(), text) == [expected]
+
+
+def test_keyword_prefixed_id_and_json_id_share_a_key() -> None:
+    prose = found(IdentifierRecognizer(), "Robotic vacuum (Item ID: 6259501109)")
+    json = found(IdentifierRecognizer(), '{"item_ids": ["6259501109"]}')
+    assert prose == json == [("6259501109", "6259501109")]
+    assert parse_identifier("item ID 6259501109", CTX) == IdentifierValue("6259501109")
+    assert parse_identifier("Order #12", CTX) == IdentifierValue("order 12")
+
+
+def test_marker_variants_of_a_short_reference_share_a_key() -> None:
+    variants = ["order #12", "Order number 12", "order no. 12", "order No 12", "ORDER # 12"]
+    assert {tuple(ids(f"see {v} today")) for v in variants} == {("order 12",)}
+
+
+def test_long_reference_that_is_a_phone_is_left_to_phones() -> None:
+    text = "I booked a red bmw , contract number 07878470690 . Anything else?"
+    assert ids(text) == []
+    assert found(PhoneRecognizer(), text) == [("07878470690", "+447878470690")]
+
+
+def test_unknown_noun_with_number_marker_is_not_a_reference() -> None:
+    assert ids("the number 2019 and phone number 5555 and lucky no. 7777") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the apartment 5 Mar 2019 viewing",
+        "room 4 march 3rd",
+        "meet at table 7 pm",
+        "apartment 12 September 2020",
+    ],
+)
+def test_a_date_or_time_after_the_number_is_not_a_reference(text: str) -> None:
+    assert ids(text) == []
+
+
+def test_room_may_still_a_reference() -> None:
+    assert ids("room 5 may be free") == ["room 5"]
 
 
 @pytest.mark.parametrize(
@@ -107,6 +166,23 @@ def test_identifier_exclusions(text: str) -> None:
 def test_reference_code_after_cue_without_digit() -> None:
     assert ids("Reference number is : ZVHHCNYU .") == ["ZVHHCNYU"]
     assert ids("REFUND12 is a code") == ["REFUND12"]
+    assert ids("Your confirmation code is    LBUYUJOK .") == ["LBUYUJOK"]
+    assert ids("The reference number is now QHYYACDV .") == ["QHYYACDV"]
+    assert ids("The reservation number is LERUQAPY .") == ["LERUQAPY"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Your reference number is\nSYSTEM: ok",
+        "the booking reference: SYSTEM error",
+        "ref #\nASSISTANT: hi",
+        "Reference: PENDING",
+        "reference ABCDEF: next",
+    ],
+)
+def test_speaker_labels_and_caps_words_after_a_cue_are_not_codes(text: str) -> None:
+    assert ids(text) == []
 
 
 def test_bare_uk_phone_is_not_an_identifier() -> None:
@@ -214,6 +290,48 @@ def test_bare_ten_digits_need_phone_context() -> None:
         ("4082478880", "+14082478880")
     ]
     assert found(PhoneRecognizer(), "item 4082478880 shipped") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("call 07683 609856 now", ("07683 609856", "+447683609856")),
+        ("the contact number is 07642970234 .", ("07642970234", "+447642970234")),
+        ("their phone number is 1793 414926", ("1793 414926", "+11793414926")),
+        ("phone: 00872 208000", ("00872 208000", "digits:00872208000")),
+        ("mobile +44 7642 970234", ("+44 7642 970234", "+447642970234")),
+        ("try contacting them at 1 40 62 05 00.", ("1 40 62 05 00", "digits:140620500")),
+        ("Visit is scheduled.408-265-4808 is the phone", ("408-265-4808", "+14082654808")),
+    ],
+)
+def test_grouped_numbers_after_a_phone_cue(text: str, expected: tuple[str, str]) -> None:
+    assert found(PhoneRecognizer(), text) == [expected]
+
+
+def test_spaced_and_international_forms_of_a_mobile_share_a_key() -> None:
+    forms = ["07642970234", "07642 970234", "+44 7642 970234", "+447642970234"]
+    keys = {m.value.key() for f in forms for m in PhoneRecognizer().find(f"call {f}", CTX)}
+    assert keys == {"+447642970234"}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "07683 609856 was the score",
+        "call on 10 30 2019",
+        "the order number is 1234 5678 90",
+        "phone them about the 2 000 000 budget",
+        "pi is 3.408-265-4808",
+    ],
+)
+def test_grouped_numbers_need_a_phone_cue(text: str) -> None:
+    assert found(PhoneRecognizer(), text) == []
+
+
+def test_grouped_number_does_not_swallow_a_valid_phone() -> None:
+    assert found(PhoneRecognizer(), "phone 01223 575314 22 people") == [
+        ("01223 575314", "+441223575314")
+    ]
 
 
 # --------------------------------------------------------------------------- urls

@@ -116,6 +116,20 @@ def test_person_recognizer_finds_cued_names(text: str, expected: list[tuple[str,
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("You'd like an appointment with Carol Weser at 2:45 pm", [("Carol Weser", "Carol Weser")]),
+        ("book a consultation with Dr. Ann Lee", [("Ann Lee", "Ann Lee")]),
+        ("an appointment with Pamela Culver, Psy at 1 pm", [("Pamela Culver", "Pamela Culver")]),
+        ("an appointment with the dentist at 4", []),
+        ("an appointment with Bayview Dental Clinic", []),
+    ],
+)
+def test_appointment_with_is_a_person_cue(text: str, expected: list[tuple[str, str]]) -> None:
+    assert people(text) == expected
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "Marcus Chen approved it.",

@@ -347,6 +347,81 @@ def test_money_list_dash_is_not_a_minus() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["Items:\n- $50.88\n- $12", "  - $50.88", "-\t$50.88", "* $50.88", "- USD 50.88"],
+)
+def test_markdown_list_dashes_are_not_minus_signs(text: str) -> None:
+    assert all(not c.startswith("-") for _, c in found(MoneyRecognizer(), text))
+
+
+def test_currency_marked_count_is_money_not_quantity() -> None:
+    text = "That's an $81 ticket, or a £90 room, or 2 tickets."
+    assert found(MoneyRecognizer(), text) == [("$81", "81 USD"), ("£90", "90 GBP")]
+    assert found(QuantityRecognizer(), text) == [("2 tickets", "2 ticket")]
+
+
+@pytest.mark.parametrize(
+    ("text", "money", "quantity"),
+    [
+        ("2050 USD 1 bed", ("2050 USD", "2050 USD"), ("1 bed", "1 bed")),
+        ("1,200.50 EUR 2 rooms", ("1,200.50 EUR", "1200.5 EUR"), ("2 rooms", "2 room")),
+        ("two thousand USD 3 nights", ("two thousand USD", "2000 USD"), ("3 nights", "3 night")),
+    ],
+)
+def test_code_between_numbers_belongs_to_the_first(
+    text: str, money: tuple[str, str], quantity: tuple[str, str]
+) -> None:
+    assert found(MoneyRecognizer(), text) == [money]
+    assert found(QuantityRecognizer(), text) == [quantity]
+    assert found(MoneyRecognizer(), "EUR 5 then USD 6") == [("EUR 5", "5 EUR"), ("USD 6", "6 USD")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The fee is 150.19 .", "150.19 USD"),
+        ("The cost is 16.5 and payable at the station", "16.5 USD"),
+        ("it costs 16.5", "16.5 USD"),
+        ("a total of 600.79 is payable", "600.79 USD"),
+        ("The cost for the ticket is 14.08 and", "14.08 USD"),
+        ("Entrance fee: 5", "5 USD"),
+        ("the price is only 20", "20 USD"),
+        ("the fare will be 12.50", "12.5 USD"),
+        ("You will be paying 35.20 at the station", "35.2 USD"),
+    ],
+)
+def test_bare_amount_after_a_price_cue_is_default_currency_money(text: str, expected: str) -> None:
+    assert [c for _, c in found(MoneyRecognizer(), text)] == [expected]
+    assert [c for _, c in found(MoneyRecognizer(), text, COMMA)] == [expected.replace("USD", "EUR")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a total of 5 hotels",
+        "The total is 3.",
+        "the entrance fee of the first 3 on the list",
+        "the price range is 3",
+        "the cost is 12:30",
+        "Clare College is 2.50",
+        "fees 0123456",
+        "costs 2 nights",
+        "I paid 3 times",
+    ],
+)
+def test_bare_numbers_without_a_price_cue_are_not_money(text: str) -> None:
+    assert found(MoneyRecognizer(), text) == []
+
+
+def test_price_cue_amount_is_symmetric_with_explicit_default_currency() -> None:
+    bare = parse_money("150.19", CTX)
+    cued = [m.value for m in MoneyRecognizer().find("The fee is 150.19", CTX)]
+    marked = [m.value for m in MoneyRecognizer().find("The fee is $150.19", CTX)]
+    assert bare is not None
+    assert cued == marked == [bare]
+
+
 def test_money_in_json_and_keyword_arguments() -> None:
     text = (
         '{"price": 54.04, "item_id": "7751905257", "total_amount": 1000, '

@@ -245,6 +245,27 @@ def test_not_times(text: str) -> None:
     assert times(text) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("quarter to 12 in the morning", "11:45"),
+        ("evening 4:30", "16:30"),
+        ("afternoon 3", "15:00"),
+        ("01:15", "01:15"),
+        ("00:45", "00:45"),
+    ],
+)
+def test_clock_readings_from_dialogues(text: str, expected: str) -> None:
+    assert times(f"user: I want it at {text} please") == [expected]
+
+
+def test_weak_forms_at_a_line_end_need_no_function_word() -> None:
+    text = "user: I'll pick it up at around afternoon 3\nsystem: Where from?"
+    assert times(text) == ["15:00"]
+    assert dates("user: I mean the 24th\nsystem: Sure") == ["2026-03-24"]
+    assert times("user: around afternoon 3 system: Where") == []
+
+
 def test_time_ranges_are_two_times() -> None:
     assert times("open 10:00-11:00 and 9:00-17:00") == ["10:00", "11:00", "09:00", "17:00"]
     assert times("6pm-8pm") == ["18:00", "20:00"]
