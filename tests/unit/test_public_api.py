@@ -47,4 +47,10 @@ def test_public_names_are_pinned() -> None:
     )
     for name in factdiff.__all__:
         assert hasattr(factdiff, name), name
-    assert sorted(factdiff.testing.__all__) == ["FixedExtractor", "FixedSummarizer"]
+    assert sorted(factdiff.testing.__all__) == [
+        "Answer",
+        "FixedExtractor",
+        "FixedSummarizer",
+        "RecordedRequest",
+        "ScriptedLLMServer",
+    ]

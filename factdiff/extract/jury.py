@@ -1,0 +1,133 @@
+"""The jury extractor: the rules extractor and an LLM extractor, merged.
+
+The union of both records: per field, every value either found (a value both found once,
+with the evidence spans of both); the inventory is the rules extractor's, less any atom that
+a field now holds. A **disagreement** is a field where both found something but not the same
+values (for a single-valued field, two different values): it is kept in the record (so the
+diff checks both) and reported by ``extract_with_report``.
+
+Recommended when a model is configured: rules find what patterns find reliably (ids, money,
+dates), the model finds what they cannot (who disputed, what was agreed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from factdiff.extract.base import Extractor
+from factdiff.extract.llm import LLMExtractor
+from factdiff.extract.rules import RulesExtractor, infer_reference
+from factdiff.providers import runtime
+from factdiff.record import Fact, FactRecord
+from factdiff.schema.model import FactSchema
+from factdiff.values.base import JSON, FactType
+
+__all__ = ["Disagreement", "JuryExtractor", "JuryResult", "merge_records"]
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """A field both extractors filled, differently."""
+
+    field: str
+    rules: tuple[Fact, ...]
+    llm: tuple[Fact, ...]
+
+    def to_json(self) -> dict[str, JSON]:
+        """``{"field", "rules": [canonical...], "llm": [canonical...]}``."""
+        return {
+            "field": self.field,
+            "rules": [f.value.canonical() for f in self.rules],
+            "llm": [f.value.canonical() for f in self.llm],
+        }
+
+
+@dataclass(frozen=True)
+class JuryResult:
+    """The merged record and where the two extractors disagreed."""
+
+    record: FactRecord
+    disagreements: tuple[Disagreement, ...]
+
+
+class JuryExtractor:
+    """``jury:provider:model``: rules + LLM, union with disagreements recorded."""
+
+    def __init__(self, llm: LLMExtractor, rules: Extractor | None = None) -> None:
+        self.llm = llm
+        self.rules = rules or RulesExtractor()
+        self.identity = f"jury({self.rules.identity}+{llm.identity})"
+
+    def extract(self, text: str, schema: FactSchema, reference: date | None = None) -> FactRecord:
+        """The merged record (blocks on the model call)."""
+        return self.extract_with_report(text, schema, reference).record
+
+    def extract_with_report(
+        self, text: str, schema: FactSchema, reference: date | None = None
+    ) -> JuryResult:
+        """The merged record and the disagreements."""
+        return runtime.run(self._aextract_with_report(text, schema, reference))
+
+    async def aextract(
+        self, text: str, schema: FactSchema, reference: date | None = None
+    ) -> FactRecord:
+        """The merged record, from any event loop."""
+        result = await runtime.run_async(self._aextract_with_report(text, schema, reference))
+        return result.record
+
+    async def _aextract_with_report(
+        self, text: str, schema: FactSchema, reference: date | None
+    ) -> JuryResult:
+        reference = reference if reference is not None else infer_reference(text)
+        rules = await asyncio.to_thread(self.rules.extract, text, schema, reference)
+        llm = await self.llm.aextract(text, schema, reference)
+        return merge_records(rules, llm, schema, identity=self.identity)
+
+
+def merge_records(
+    rules: FactRecord, llm: FactRecord, schema: FactSchema, *, identity: str = "jury"
+) -> JuryResult:
+    """Union of two records of one schema, and their disagreements."""
+    fields: dict[str, tuple[Fact, ...]] = {}
+    disagreements: list[Disagreement] = []
+    for spec in schema.fields:
+        left = rules.fields.get(spec.name, ())
+        right = llm.fields.get(spec.name, ())
+        fields[spec.name] = _union(left, right)
+        if left and right and {f.value.key() for f in left} != {f.value.key() for f in right}:
+            disagreements.append(Disagreement(spec.name, left, right))
+    held = {(spec.type, f.value.key()) for spec in schema.fields for f in fields[spec.name]}
+    inventory: dict[FactType, tuple[Fact, ...]] = {}
+    for fact_type, facts in rules.inventory.items():
+        free = tuple(f for f in facts if (fact_type, f.value.key()) not in held)
+        if free:
+            inventory[fact_type] = free
+    record = FactRecord(
+        schema=rules.schema,
+        fields=fields,
+        inventory=inventory,
+        reference=rules.reference or llm.reference,
+        extractor=identity,
+    )
+    return JuryResult(record, tuple(disagreements))
+
+
+def _union(left: tuple[Fact, ...], right: tuple[Fact, ...]) -> tuple[Fact, ...]:
+    merged: dict[object, Fact] = {}
+    for fact in (*left, *right):
+        key = fact.value.key()
+        found = merged.get(key)
+        if found is None:
+            merged[key] = fact
+        else:
+            spans = tuple(sorted(set(found.spans) | set(fact.spans)))
+            merged[key] = Fact(found.value, spans, found.text)
+    return tuple(merged.values())
+
+
+def disagreements_json(result: JuryResult) -> Mapping[str, JSON]:
+    """``{"disagreements": [...]}`` for events and reports."""
+    return {"disagreements": [d.to_json() for d in result.disagreements]}

@@ -1,0 +1,109 @@
+"""Map an SDK exception or an HTTP status to a failure class."""
+
+from __future__ import annotations
+
+import email.utils
+import math
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from factdiff.providers.errors import (
+    ContextTooLong,
+    ProviderConfigurationError,
+    ProviderError,
+    QuotaExhausted,
+    RateLimited,
+    TransientProviderError,
+)
+
+_CONTEXT_HINTS = (
+    "context_length_exceeded",
+    "context length",
+    "context window",
+    "prompt is too long",
+    "maximum context",
+    "too many tokens",
+)
+_QUOTA_HINTS = ("insufficient_quota", "credit balance", "billing")
+
+
+def retry_after(headers: Mapping[str, str]) -> float | None:
+    """Seconds from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date)."""
+    lowered = {k.lower(): v for k, v in headers.items()}
+    raw_ms = lowered.get("retry-after-ms")
+    if raw_ms is not None:
+        try:
+            value = float(raw_ms) / 1000
+            if math.isfinite(value) and value >= 0:
+                return value
+        except ValueError:
+            pass
+    raw = lowered.get("retry-after")
+    if raw is None:
+        return None
+    try:
+        value = float(raw)
+        return value if math.isfinite(value) and value >= 0 else None
+    except ValueError:
+        parsed = email.utils.parsedate_tz(raw)
+        if parsed is None:
+            return None
+        return max(0.0, float(email.utils.mktime_tz(parsed) - time.time()))
+
+
+def _text_of(body: Any) -> str:
+    if isinstance(body, Mapping):
+        inner = body.get("error", body)
+        if isinstance(inner, Mapping):
+            parts = [str(inner.get(k, "")) for k in ("type", "code", "message")]
+            return " ".join(parts).lower()
+        return str(inner).lower()
+    return str(body or "").lower()
+
+
+def from_status(
+    status: int,
+    body: Any,
+    headers: Mapping[str, str],
+    *,
+    model: str,
+    http_calls: int,
+) -> ProviderError:
+    """The failure class of an HTTP error response."""
+    text = _text_of(body)
+    kwargs: dict[str, Any] = {"model": model, "http_calls": http_calls, "status_code": status}
+    if status == 429:
+        if "insufficient_quota" in text:
+            return QuotaExhausted(
+                "quota exhausted (429 insufficient_quota): add credit or raise the limit; "
+                "pausing is better than burning attempts",
+                **kwargs,
+            )
+        wait = retry_after(headers)
+        return RateLimited(
+            f"rate limited (429), retry after {wait if wait is not None else 'unknown'} s",
+            retry_after=wait,
+            **kwargs,
+        )
+    if status == 402 or (status in (400, 403) and any(h in text for h in _QUOTA_HINTS)):
+        return QuotaExhausted(f"quota or billing problem ({status}): {text[:200]}", **kwargs)
+    if status == 413 or (status == 400 and any(h in text for h in _CONTEXT_HINTS)):
+        return ContextTooLong(
+            f"the input does not fit the model's context ({status}): chunk the entry or use a "
+            "model with a larger window",
+            **kwargs,
+        )
+    if status in (401, 403):
+        return ProviderConfigurationError(
+            f"the provider rejected the credentials ({status}): check the API key", **kwargs
+        )
+    if status == 404:
+        return ProviderConfigurationError(
+            f"not found (404): check the model name and the base URL: {text[:200]}", **kwargs
+        )
+    if status in (408, 409) or status >= 500:
+        return TransientProviderError(f"provider error {status}: retry later", **kwargs)
+    return ProviderConfigurationError(
+        f"the provider refused the request ({status}): {text[:200]}", **kwargs
+    )

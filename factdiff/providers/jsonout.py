@@ -1,0 +1,99 @@
+"""Strict reading of model output: one JSON document, no duplicate keys, no NaN, and a small
+validator for the JSON Schema subset that ``factdiff.schema.export.json_schema`` produces.
+
+Partial JSON is never repaired. The one leniency: a reply that is exactly one fenced code
+block (```json ... ```) is unwrapped, since nothing is guessed; prose around JSON is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["OutputError", "loads_strict", "validate"]
+
+_FENCE = re.compile(r"\A\s*```(?:json|JSON)?[ \t]*\n(?P<body>.*?)\n?```\s*\Z", re.S)
+
+
+class OutputError(ValueError):
+    """The text is not one strict JSON document."""
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise OutputError(f"duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
+def _no_constants(name: str) -> Any:
+    raise OutputError(f"{name} is not JSON")
+
+
+def loads_strict(text: str) -> Any:
+    """Parse ``text`` as exactly one JSON document; ``OutputError`` says why not."""
+    fenced = _FENCE.match(text)
+    body = fenced.group("body") if fenced else text
+    try:
+        return json.loads(body, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
+    except OutputError:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise OutputError(f"not one JSON document: {exc}") from None
+
+
+_TYPES: Mapping[str, tuple[type, ...]] = {
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "boolean": (bool,),
+    "null": (type(None),),
+    "integer": (int,),
+    "number": (int, float),
+}
+
+
+def validate(instance: Any, schema: Mapping[str, Any], path: str = "$") -> list[str]:
+    """Errors of ``instance`` against ``schema`` (type, enum, pattern, properties, required,
+    additionalProperties, items, anyOf). Empty when valid."""
+    if "anyOf" in schema:
+        options = [validate(instance, option, path) for option in schema["anyOf"]]
+        if any(not errors for errors in options):
+            return []
+        return [f"{path}: matches none of the allowed forms ({'; '.join(options[0])})"]
+    errors: list[str] = []
+    expected = schema.get("type")
+    if isinstance(expected, str):
+        kinds = _TYPES.get(expected, ())
+        ok = isinstance(instance, kinds) and not (
+            expected in ("integer", "number") and isinstance(instance, bool)
+        )
+        if not ok:
+            return [f"{path}: expected {expected}, got {type(instance).__name__}"]
+    if "enum" in schema and instance not in schema["enum"]:
+        errors.append(f"{path}: {instance!r} is not one of {schema['enum']!r}")
+    pattern = schema.get("pattern")
+    if isinstance(instance, str) and pattern is not None and re.search(pattern, instance) is None:
+        errors.append(f"{path}: {instance!r} does not match {schema['pattern']!r}")
+    if isinstance(instance, dict):
+        properties: Mapping[str, Any] = schema.get("properties", {})
+        errors.extend(
+            f"{path}: missing required key {key!r}"
+            for key in schema.get("required", ())
+            if key not in instance
+        )
+        if schema.get("additionalProperties") is False:
+            errors.extend(
+                f"{path}: unexpected key {key!r}" for key in instance if key not in properties
+            )
+        for key, sub in properties.items():
+            if key in instance:
+                errors.extend(validate(instance[key], sub, f"{path}.{key}"))
+    if isinstance(instance, list) and "items" in schema:
+        for index, item in enumerate(instance):
+            errors.extend(validate(item, schema["items"], f"{path}[{index}]"))
+    return errors

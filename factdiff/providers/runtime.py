@@ -1,0 +1,134 @@
+"""One event loop thread per process that owns every SDK client and provider semaphore.
+
+Model calls run on this loop whatever the caller is: synchronous code (``run``) blocks on a
+future, asynchronous code on another loop (``run_async``) awaits it. So there is one client
+per (provider, endpoint, key) per process, connection pools are shared, and the per-provider
+concurrency bound holds across every caller. ``shutdown()`` closes the clients and the loop
+(tests call it; an ``atexit`` hook does too).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import threading
+from collections.abc import Callable, Coroutine
+from concurrent.futures import Future
+from typing import Any, TypeVar
+
+from factdiff.providers.base import Adapter
+
+__all__ = ["DEFAULT_PROVIDER_LIMIT", "run", "run_async", "set_provider_limit", "shutdown"]
+
+T = TypeVar("T")
+
+DEFAULT_PROVIDER_LIMIT = 16
+"""HTTP requests in flight per provider endpoint unless ``set_provider_limit`` says more."""
+
+
+class _Runtime:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self.adapters: dict[tuple[str, ...], Adapter] = {}
+        self.semaphores: dict[tuple[str, str], asyncio.Semaphore] = {}
+        self.limits: dict[tuple[str, str], int] = {}
+
+    def loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None:
+                loop = asyncio.new_event_loop()
+                ready = threading.Event()
+
+                def serve() -> None:
+                    asyncio.set_event_loop(loop)
+                    loop.call_soon(ready.set)
+                    loop.run_forever()
+
+                thread = threading.Thread(target=serve, name="factdiff-llm", daemon=True)
+                thread.start()
+                ready.wait()
+                self._loop, self._thread = loop, thread
+            return self._loop
+
+    def submit(self, coro: Coroutine[Any, Any, T]) -> Future[T]:
+        return asyncio.run_coroutine_threadsafe(coro, self.loop())
+
+    def on_loop(self) -> bool:
+        try:
+            return asyncio.get_running_loop() is self._loop
+        except RuntimeError:
+            return False
+
+    def shutdown(self) -> None:
+        with self._lock:
+            loop, thread = self._loop, self._thread
+            self._loop = self._thread = None
+        if loop is None or thread is None:
+            return
+        adapters = list(self.adapters.values())
+        self.adapters.clear()
+        self.semaphores.clear()
+
+        async def close() -> None:
+            for adapter in adapters:
+                await adapter.aclose()
+
+        asyncio.run_coroutine_threadsafe(close(), loop).result(timeout=30)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(timeout=30)
+        loop.close()
+
+
+_RUNTIME = _Runtime()
+atexit.register(_RUNTIME.shutdown)
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    """Run ``coro`` on the model loop and wait for it (from synchronous code)."""
+    if _RUNTIME.on_loop():
+        coro.close()
+        raise RuntimeError("run() called on the model loop itself; await the coroutine instead")
+    return _RUNTIME.submit(coro).result()
+
+
+async def run_async(coro: Coroutine[Any, Any, T]) -> T:
+    """Await ``coro`` on the model loop from any event loop (cancellation propagates)."""
+    if _RUNTIME.on_loop():
+        return await coro
+    return await asyncio.wrap_future(_RUNTIME.submit(coro))
+
+
+def adapter(key: tuple[str, ...], factory: Callable[[], Adapter]) -> Adapter:
+    """The cached adapter for ``key``, created on first use (call on the model loop)."""
+    found = _RUNTIME.adapters.get(key)
+    if found is None:
+        found = _RUNTIME.adapters[key] = factory()
+    return found
+
+
+def semaphore(provider: str, endpoint: str) -> asyncio.Semaphore:
+    """The in-flight bound of one provider endpoint (call on the model loop)."""
+    key = (provider, endpoint)
+    found = _RUNTIME.semaphores.get(key)
+    if found is None:
+        limit = _RUNTIME.limits.get(key, _RUNTIME.limits.get((provider, "*"), 0))
+        found = _RUNTIME.semaphores[key] = asyncio.Semaphore(limit or DEFAULT_PROVIDER_LIMIT)
+    return found
+
+
+def set_provider_limit(provider: str, limit: int, endpoint: str = "*") -> None:
+    """At most ``limit`` HTTP requests in flight to ``provider`` (at ``endpoint``, a base URL,
+    or every endpoint with ``*``). Takes effect for semaphores not created yet."""
+    if limit < 1:
+        raise ValueError("a provider limit must be at least 1")
+    _RUNTIME.limits[(provider, endpoint)] = limit
+    for key in [k for k in _RUNTIME.semaphores if k[0] == provider]:
+        if endpoint in ("*", key[1]):
+            del _RUNTIME.semaphores[key]
+
+
+def shutdown() -> None:
+    """Close every client and stop the model loop; the next call starts a fresh one."""
+    _RUNTIME.shutdown()

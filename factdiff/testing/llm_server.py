@@ -1,0 +1,489 @@
+"""A scripted LLM server on 127.0.0.1 that speaks the OpenAI chat completions and the Anthropic
+messages wire formats, for testing model pipelines through the real SDK clients, offline.
+
+::
+
+    from factdiff.testing import Answer, ScriptedLLMServer
+
+    with ScriptedLLMServer([Answer.rate_limited(0), Answer.json({"customer_id": None})]) as s:
+        client = openai.OpenAI(base_url=s.openai_url, api_key="test", max_retries=0)
+        ...
+        assert s.request_count == 2
+
+Each request takes the next ``Answer`` of the script; when the script is empty, the
+``responder`` (a function of the ``RecordedRequest``) answers, else a 500 says the script ran
+out. ``Answer.json`` is structured output (OpenAI: the message content; Anthropic: the forced
+tool's input); ``Answer.text`` plain text; the other constructors are failures: statuses with
+provider-shaped bodies, a dropped connection, a slow trickle, truncation, refusal. Every answer
+may wait ``delay_s`` first (fixed latency). Requests are recorded in ``requests``.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Literal
+
+__all__ = ["Answer", "RecordedRequest", "ScriptedLLMServer"]
+
+Kind = Literal["json", "raw_json", "text", "status", "drop", "trickle", "truncated", "refusal"]
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the server does for one request."""
+
+    kind: Kind
+    payload: Any = None
+    status: int = 200
+    headers: Mapping[str, str] = field(default_factory=dict)
+    error_type: str = ""
+    error_code: str | None = None
+    delay_s: float = 0.0
+    tokens_in: int | None = None
+    """Reported input tokens; default: the request body's characters / 4."""
+    tokens_out: int | None = None
+    """Reported output tokens; default: the answer's characters / 4."""
+    trickle_interval_s: float = 0.05
+
+    # -- successful answers -------------------------------------------------------------
+    @classmethod
+    def json(cls, data: Any, *, delay_s: float = 0.0) -> Answer:
+        """Valid structured output: ``data`` serialized as JSON."""
+        return cls("json", data, delay_s=delay_s)
+
+    @classmethod
+    def raw_json(cls, text: str, *, delay_s: float = 0.0) -> Answer:
+        """Structured output given as raw JSON text (duplicate keys, NaN...): sent verbatim."""
+        return cls("raw_json", text, delay_s=delay_s)
+
+    @classmethod
+    def text(cls, text: str, *, delay_s: float = 0.0) -> Answer:
+        """A plain text answer (a summary; or prose or code fences around JSON)."""
+        return cls("text", text, delay_s=delay_s)
+
+    # -- failures -----------------------------------------------------------------------
+    @classmethod
+    def error(
+        cls,
+        status: int,
+        error_type: str,
+        message: str = "scripted error",
+        *,
+        code: str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> Answer:
+        """An HTTP error with a provider-shaped JSON body."""
+        return cls(
+            "status",
+            message,
+            status=status,
+            headers=dict(headers or {}),
+            error_type=error_type,
+            error_code=code,
+        )
+
+    @classmethod
+    def rate_limited(cls, retry_after: float | None = None) -> Answer:
+        """429 rate limit, with ``Retry-After`` seconds when given."""
+        headers = {} if retry_after is None else {"retry-after": f"{retry_after:g}"}
+        return cls.error(429, "rate_limit_error", "Rate limit reached", headers=headers)
+
+    @classmethod
+    def quota_exhausted(cls) -> Answer:
+        """429 ``insufficient_quota`` (OpenAI's out-of-credit answer)."""
+        return cls.error(
+            429, "insufficient_quota", "You exceeded your current quota", code="insufficient_quota"
+        )
+
+    @classmethod
+    def server_error(cls, status: int = 500) -> Answer:
+        """A 5xx."""
+        return cls.error(status, "api_error", "Internal server error")
+
+    @classmethod
+    def overloaded(cls) -> Answer:
+        """529 overloaded (Anthropic)."""
+        return cls.error(529, "overloaded_error", "Overloaded")
+
+    @classmethod
+    def context_too_long(cls) -> Answer:
+        """400 context length exceeded."""
+        return cls.error(
+            400,
+            "invalid_request_error",
+            "prompt is too long: maximum context length exceeded",
+            code="context_length_exceeded",
+        )
+
+    @classmethod
+    def unauthorized(cls) -> Answer:
+        """401 bad API key."""
+        return cls.error(401, "authentication_error", "invalid x-api-key")
+
+    @classmethod
+    def model_not_found(cls) -> Answer:
+        """404 unknown model."""
+        return cls.error(404, "not_found_error", "model: no-such-model", code="model_not_found")
+
+    @classmethod
+    def drop(cls) -> Answer:
+        """Close the connection without answering."""
+        return cls("drop")
+
+    @classmethod
+    def trickle(cls, text: str = "", *, interval_s: float = 0.05) -> Answer:
+        """Send headers, then the body one byte every ``interval_s`` (a per-read timeout never
+        fires; only an overall deadline stops it)."""
+        return cls("trickle", text or "x" * 2000, trickle_interval_s=interval_s)
+
+    @classmethod
+    def truncated(cls, partial: str) -> Answer:
+        """Output cut at the token limit: ``finish_reason=length`` / ``stop_reason=max_tokens``."""
+        return cls("truncated", partial)
+
+    @classmethod
+    def refusal(cls, message: str = "I can't help with that.") -> Answer:
+        """A refusal: OpenAI ``message.refusal``; Anthropic ``stop_reason=refusal``."""
+        return cls("refusal", message)
+
+    def after(self, delay_s: float) -> Answer:
+        """This answer after a fixed latency."""
+        return replace(self, delay_s=delay_s)
+
+    def with_usage(self, tokens_in: int, tokens_out: int) -> Answer:
+        """This answer reporting the given token counts."""
+        return replace(self, tokens_in=tokens_in, tokens_out=tokens_out)
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request the server received."""
+
+    provider: Literal["openai", "anthropic"]
+    path: str
+    body: Mapping[str, Any]
+    headers: Mapping[str, str]
+    """Lower-cased names."""
+
+    @property
+    def structured(self) -> bool:
+        """Whether the request constrains the output (response_format or tools)."""
+        return "response_format" in self.body or "tools" in self.body
+
+    @property
+    def prompt(self) -> str:
+        """System prompt and every message's text, joined."""
+        parts: list[str] = []
+        system = self.body.get("system")
+        if isinstance(system, str):
+            parts.append(system)
+        for message in self.body.get("messages", []):
+            content = message.get("content")
+            if isinstance(content, str):
+                parts.append(content)
+            elif isinstance(content, list):
+                parts.extend(str(b.get("text", "")) for b in content if isinstance(b, dict))
+        return "\n".join(parts)
+
+    @property
+    def last_user_message(self) -> str:
+        """The text of the last user message."""
+        for message in reversed(list(self.body.get("messages", []))):
+            if message.get("role") == "user" and isinstance(message.get("content"), str):
+                return str(message["content"])
+        return ""
+
+
+Responder = Callable[[RecordedRequest], Answer]
+
+
+class ScriptedLLMServer:
+    """A threaded HTTP server on 127.0.0.1 (a free port) answering from a script."""
+
+    def __init__(
+        self,
+        script: Iterable[Answer] = (),
+        *,
+        responder: Responder | None = None,
+        model_echo: bool = True,
+    ) -> None:
+        self._script: deque[Answer] = deque(script)
+        self.responder = responder
+        self.model_echo = model_echo
+        self.requests: list[RecordedRequest] = []
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._counter = 0
+        self._httpd = _Server(("127.0.0.1", 0), _Handler)
+        self._httpd.owner = self
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle ----------------------------------------------------------------------
+    def start(self) -> ScriptedLLMServer:
+        """Serve in a background thread."""
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving (slow answers in progress stop too) and close the socket."""
+        self._stop.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    def __enter__(self) -> ScriptedLLMServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- addresses and counters ---------------------------------------------------------
+    @property
+    def port(self) -> int:
+        """The port the server listens on."""
+        return int(self._httpd.server_address[1])
+
+    @property
+    def openai_url(self) -> str:
+        """``base_url`` for the openai SDK."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def anthropic_url(self) -> str:
+        """``base_url`` for the anthropic SDK."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def request_count(self) -> int:
+        """Requests received so far (dropped and failed ones included)."""
+        with self._lock:
+            return len(self.requests)
+
+    def push(self, *answers: Answer) -> None:
+        """Append answers to the script."""
+        with self._lock:
+            self._script.extend(answers)
+
+    def reset(self) -> None:
+        """Forget recorded requests (the script stays)."""
+        with self._lock:
+            self.requests.clear()
+
+    # -- internals ----------------------------------------------------------------------
+    def _next(self, request: RecordedRequest) -> Answer:
+        with self._lock:
+            self.requests.append(request)
+            self._counter += 1
+            if self._script:
+                return self._script.popleft()
+        if self.responder is not None:
+            return self.responder(request)
+        return Answer.error(500, "api_error", "the test script has no answer left")
+
+    def _sleep(self, seconds: float) -> bool:
+        """Wait; False when the server is stopping."""
+        return not self._stop.wait(seconds) if seconds > 0 else not self._stop.is_set()
+
+    def _next_id(self) -> int:
+        with self._lock:
+            return self._counter
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+    request_queue_size = 1024  # many clients connect at once (the default backlog is 5)
+    owner: ScriptedLLMServer
+
+
+def _estimate_tokens(text: str) -> int:
+    return max(1, len(text) // 4)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet."""
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("content-length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            body = {}
+        provider: Literal["openai", "anthropic"] = (
+            "anthropic" if self.path.rstrip("/").endswith("/messages") else "openai"
+        )
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        request = RecordedRequest(provider, self.path, body, headers)
+        owner = self.server.owner
+        answer = owner._next(request)
+        if not owner._sleep(answer.delay_s):
+            self.close_connection = True
+            return
+        try:
+            self._answer(request, answer)
+        except OSError:  # the client went away (broken pipe, reset, timeout)
+            self.close_connection = True
+
+    def _answer(self, request: RecordedRequest, answer: Answer) -> None:
+        if answer.kind == "drop":
+            self.close_connection = True
+            self.connection.shutdown(socket.SHUT_RDWR)
+            return
+        if answer.kind == "status":
+            self._send(answer.status, self._error_body(request, answer), answer.headers)
+            return
+        if answer.kind == "trickle":
+            self._trickle(answer)
+            return
+        body = (
+            self._openai_body(request, answer)
+            if request.provider == "openai"
+            else self._anthropic_body(request, answer)
+        )
+        self._send(200, body, answer.headers)
+
+    def _send(self, status: int, body: bytes, headers: Mapping[str, str]) -> None:
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        for key, value in headers.items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(body)
+        self.wfile.flush()
+
+    def _trickle(self, answer: Answer) -> None:
+        body = str(answer.payload).encode()
+        self.send_response(200)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.flush()
+        owner = self.server.owner
+        for index in range(len(body)):
+            if not owner._sleep(answer.trickle_interval_s):
+                break
+            self.wfile.write(body[index : index + 1])
+            self.wfile.flush()
+        self.close_connection = True
+
+    @staticmethod
+    def _error_body(request: RecordedRequest, answer: Answer) -> bytes:
+        if request.provider == "anthropic":
+            error: dict[str, Any] = {
+                "type": "error",
+                "error": {"type": answer.error_type, "message": answer.payload},
+            }
+        else:
+            error = {
+                "error": {
+                    "message": answer.payload,
+                    "type": answer.error_type,
+                    "param": None,
+                    "code": answer.error_code,
+                }
+            }
+        return json.dumps(error).encode()
+
+    def _usage(self, request: RecordedRequest, answer: Answer, output: str) -> tuple[int, int]:
+        tokens_in = answer.tokens_in
+        if tokens_in is None:
+            tokens_in = _estimate_tokens(json.dumps(request.body))
+        tokens_out = answer.tokens_out
+        if tokens_out is None:
+            tokens_out = _estimate_tokens(output)
+        return tokens_in, tokens_out
+
+    def _openai_body(self, request: RecordedRequest, answer: Answer) -> bytes:
+        content: str | None
+        refusal: str | None = None
+        finish = "stop"
+        if answer.kind == "json":
+            content = json.dumps(answer.payload)
+        elif answer.kind == "refusal":
+            content, refusal = None, str(answer.payload)
+        else:
+            content = str(answer.payload)
+            if answer.kind == "truncated":
+                finish = "length"
+        tokens_in, tokens_out = self._usage(request, answer, content or refusal or "")
+        model = request.body.get("model", "scripted")
+        data = {
+            "id": f"chatcmpl-{self.server.owner._next_id()}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": model,
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content, "refusal": refusal},
+                    "finish_reason": finish,
+                    "logprobs": None,
+                }
+            ],
+            "usage": {
+                "prompt_tokens": tokens_in,
+                "completion_tokens": tokens_out,
+                "total_tokens": tokens_in + tokens_out,
+            },
+        }
+        return json.dumps(data).encode()
+
+    def _anthropic_body(self, request: RecordedRequest, answer: Answer) -> bytes:
+        tool = None
+        choice = request.body.get("tool_choice")
+        if isinstance(choice, dict):
+            tool = choice.get("name")
+        stop = "end_turn"
+        raw_input: str | None = None
+        text = ""
+        if answer.kind in ("json", "raw_json") and tool:
+            raw_input = json.dumps(answer.payload) if answer.kind == "json" else str(answer.payload)
+            stop = "tool_use"
+        elif answer.kind == "json":
+            text = json.dumps(answer.payload)
+        elif answer.kind == "refusal":
+            text, stop = str(answer.payload), "refusal"
+        elif answer.kind == "truncated":
+            text, stop = str(answer.payload), "max_tokens"
+        else:
+            text = str(answer.payload)
+        tokens_in, tokens_out = self._usage(request, answer, raw_input or text)
+        placeholder = "__FACTDIFF_TOOL_INPUT__"
+        content: list[dict[str, Any]] = []
+        if raw_input is not None:
+            content.append(
+                {"type": "tool_use", "id": "toolu_1", "name": tool, "input": placeholder}
+            )
+        else:
+            content.append({"type": "text", "text": text})
+        data = {
+            "id": f"msg_{self.server.owner._next_id()}",
+            "type": "message",
+            "role": "assistant",
+            "model": request.body.get("model", "scripted"),
+            "content": content,
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": {"input_tokens": tokens_in, "output_tokens": tokens_out},
+        }
+        encoded = json.dumps(data)
+        if raw_input is not None:
+            encoded = encoded.replace(json.dumps(placeholder), raw_input, 1)
+        return encoded.encode()
