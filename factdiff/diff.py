@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from factdiff.record import Fact, FactRecord
 from factdiff.schema.model import Criticality, FactSchema, SchemaRef
 from factdiff.values.base import EXACT, JSON, FactType, Tolerance, Value
+from factdiff.values.contact import IdentifierValue, PhoneValue
 from factdiff.values.temporal import DateTimeValue
 from factdiff.values.toolcall import ToolCallValue, missing_parts
 
@@ -149,6 +150,12 @@ class _Side:
         if isinstance(value, DateTimeValue):
             has_date = self.states(value.date, tolerance)
             return has_date and self.states(value.time, tolerance)
+        twin = _DIGIT_TWINS.get(value.type)
+        if twin is not None and (digits := _digits(value)) is not None:
+            for fact in self.by_type.get(twin, ()):
+                other = _digits(fact.value)
+                if other is not None and _same_number(digits, other):
+                    return True
         if isinstance(value, ToolCallValue):
             return any(
                 missing_parts(value, f.value) == []
@@ -156,6 +163,25 @@ class _Side:
                 if isinstance(f.value, ToolCallValue)
             )
         return False
+
+
+_DIGIT_TWINS = {FactType.IDENTIFIER: FactType.PHONE, FactType.PHONE: FactType.IDENTIFIER}
+"""A long digit string is one fact whether a recognizer read it as an ID or as a phone."""
+
+
+def _digits(value: Value) -> str | None:
+    if isinstance(value, IdentifierValue):
+        text = value.text.removeprefix("#")
+        return text if text.isdigit() and len(text) >= 7 else None
+    if isinstance(value, PhoneValue):
+        return value.e164.removeprefix("digits:").removeprefix("+")
+    return None
+
+
+def _same_number(a: str, b: str) -> bool:
+    """Equal digits, allowing a country code (up to 3 digits) and a national trunk 0."""
+    short, long = sorted((a.lstrip("0"), b.lstrip("0")), key=len)
+    return bool(short) and long.endswith(short) and len(long) - len(short) <= 3
 
 
 def diff(source: FactRecord, summary: FactRecord, schema: FactSchema) -> FactDiff:

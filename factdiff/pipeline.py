@@ -22,6 +22,7 @@ from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
 from factdiff.record import Fact, FactRecord
 from factdiff.schema.model import FactSchema
 from factdiff.summarize.base import Summarizer, SummaryRequest
+from factdiff.summarize.text_units import count_words
 from factdiff.values.base import JSON
 
 NUL_REPLACEMENT = "\ufffd"
@@ -44,7 +45,7 @@ class Rung:
         """The word budget for one source text."""
         if self.budget_words is not None:
             return self.budget_words
-        return max(self.min_words, round(len(text.split()) * self.budget_ratio))
+        return max(self.min_words, round(count_words(text) * self.budget_ratio))
 
     def describe(self) -> str:
         """``extractive budget=0.35x strict=1``."""

@@ -82,3 +82,16 @@ def test_dropping_the_whole_text_loses_every_critical_fact(text: str) -> None:
     critical = [t for t, c in schema.inventory.items() if c.value == "critical"]
     if any(record.inventory.get(t) for t in critical):
         assert result.outcome is Outcome.FAILED
+
+
+def test_a_digit_string_read_as_id_in_one_text_and_phone_in_the_other_is_kept() -> None:
+    from factdiff.values.base import FactType
+
+    schema = generic_schema()
+    source = 'tool: {"product_id": "3377618313", "status": "pending"}'
+    result = check(source, "Call 3377618313 about the pending product.", schema)
+    assert result.source_facts.inventory[FactType.IDENTIFIER]
+    assert result.summary_facts.inventory[FactType.PHONE]
+    assert result.diff.findings == ()
+    changed = check(source, "Call 3377618314 about the pending product.", schema)
+    assert changed.outcome is Outcome.FAILED
