@@ -8,7 +8,9 @@ One pass makes at most one attempt per entry, on the ladder rung its attempt cou
 
 No transaction is open while compressing. Every write is fenced by the attempt count read
 before compressing, so rerunning after a crash at any point, or two demoters at once, never
-applies an outcome twice, skips an attempt record or loses a source.
+applies an outcome twice, skips an attempt record or loses a source. A worker that leased the
+entry (``MemoryStore.claim``) passes ``lease_token`` to ``demote_entry``: the outcome then
+commits only while that lease is still held (see ``factdiff.worker``).
 """
 
 from __future__ import annotations
@@ -139,15 +141,24 @@ class Demoter:
         return report
 
     def demote_entry(
-        self, entry: Entry, now: datetime, seconds: dict[str, float] | None = None
+        self,
+        entry: Entry,
+        now: datetime,
+        seconds: dict[str, float] | None = None,
+        *,
+        lease_token: str | None = None,
     ) -> EntryResult:
-        """Make the entry's next attempt and apply its outcome."""
+        """Make the entry's next attempt and apply its outcome.
+
+        With ``lease_token`` the outcome is fenced by that lease: ``applied`` is ``False``
+        when the lease was lost (nothing written).
+        """
         seconds = seconds if seconds is not None else {}
         text = entry.content or ""
         schema = self.catalog.for_entry(entry, now)
         problem = self._refusal(entry, text)
         if problem is not None:
-            return self._apply_error(entry, schema, problem, now, seconds)
+            return self._apply_error(entry, schema, problem, now, seconds, lease_token)
         started = time.perf_counter()
         source_facts = self._source_facts(entry, text, schema)
         seconds["extract"] = seconds.get("extract", 0.0) + time.perf_counter() - started
@@ -167,15 +178,15 @@ class Demoter:
             )
         except Exception as exc:  # a summarizer bug must not stop the pass or lose the entry
             message = f"{type(exc).__name__}: {exc}".splitlines()[0][:500]
-            return self._apply_error(entry, schema, message, now, seconds)
+            return self._apply_error(entry, schema, message, now, seconds, lease_token)
         finally:
             key = "summarize+verify"
             seconds[key] = seconds.get(key, 0.0) + time.perf_counter() - started
         started = time.perf_counter()
         try:
             if attempt.outcome.passed:
-                return self._apply_passed(entry, schema, source_facts, attempt, now)
-            return self._apply_failed(entry, schema, source_facts, attempt, now)
+                return self._apply_passed(entry, schema, source_facts, attempt, now, lease_token)
+            return self._apply_failed(entry, schema, source_facts, attempt, now, lease_token)
         finally:
             seconds["sql"] = seconds.get("sql", 0.0) + time.perf_counter() - started
 
@@ -259,6 +270,7 @@ class Demoter:
         source_facts: FactRecord,
         attempt: AttemptResult,
         now: datetime,
+        lease_token: str | None = None,
     ) -> EntryResult:
         outcome = AttemptOutcome(attempt.outcome.value)
         lost = [f.field for f in self.settings.policy.notes(attempt.diff)]
@@ -294,6 +306,7 @@ class Demoter:
             attempt=self._attempt_record(schema, attempt, outcome, now),
             events=events,
             now=now,
+            lease_token=lease_token,
         )
         return EntryResult(entry.id, entry.agent_id, outcome, applied, attempt=attempt)
 
@@ -304,6 +317,7 @@ class Demoter:
         source_facts: FactRecord,
         attempt: AttemptResult,
         now: datetime,
+        lease_token: str | None = None,
     ) -> EntryResult:
         decision = self.settings.retry.decide(entry.id, entry.attempt_count + 1, now)
         events = [
@@ -330,6 +344,7 @@ class Demoter:
             escalate=decision.escalate,
             events=events,
             now=now,
+            lease_token=lease_token,
         )
         return EntryResult(
             entry.id, entry.agent_id, AttemptOutcome.FAILED, applied, decision.escalate, attempt
@@ -342,6 +357,7 @@ class Demoter:
         message: str,
         now: datetime,
         seconds: dict[str, float],
+        lease_token: str | None = None,
     ) -> EntryResult:
         started = time.perf_counter()
         escalate = True
@@ -357,6 +373,7 @@ class Demoter:
             escalate=escalate,
             events=events,
             now=now,
+            lease_token=lease_token,
         )
         seconds["sql"] = seconds.get("sql", 0.0) + time.perf_counter() - started
         return EntryResult(

@@ -35,7 +35,7 @@ def main() -> None:
 
 
 def _register() -> None:
-    from factdiff.cli import check_cmd, demo_cmd, demote_cmd, schema_cmd, store_cmds
+    from factdiff.cli import check_cmd, demo_cmd, demote_cmd, schema_cmd, store_cmds, worker_cmd
 
     for command in (
         check_cmd.check_command,
@@ -54,6 +54,7 @@ def _register() -> None:
         store_cmds.verify_command,
         store_cmds.review_group,
         demo_cmd.demo_command,
+        worker_cmd.worker_command,
     ):
         main.add_command(command)
 

@@ -11,6 +11,7 @@ import click
 
 from factdiff.errors import InputError
 from factdiff.store import MemoryStore
+from factdiff.store import open_store as _open_store
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_DB = "factdiff.db"
@@ -19,13 +20,13 @@ _UNITS = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes", "s": "seconds
 
 
 def db_option(function: F) -> F:
-    """``--db PATH`` (or ``FACTDIFF_DB``), default ``factdiff.db``."""
+    """``--db PATH|DSN`` (or ``FACTDIFF_DB``), default ``factdiff.db``."""
     return click.option(
         "--db",
         envvar="FACTDIFF_DB",
         default=DEFAULT_DB,
         show_default=True,
-        help="SQLite store file (or FACTDIFF_DB).",
+        help="SQLite store file or postgresql:// DSN (or FACTDIFF_DB).",
     )(function)
 
 
@@ -34,9 +35,10 @@ def json_option(function: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(function)
 
 
-def open_store(db: str, *, create: bool = True) -> MemoryStore:
-    """Open the store at ``db`` (creating and migrating a new file)."""
-    return MemoryStore.open(db, create=create)
+def open_store(db: str, *, create: bool = True, **options: Any) -> MemoryStore:
+    """Open the store at ``db``: a SQLite path (a new file is created and migrated) or a
+    ``postgresql://`` DSN (an empty schema is migrated)."""
+    return _open_store(db, create=create, **options)
 
 
 def parse_time(value: str | None, option: str) -> datetime:

@@ -14,7 +14,7 @@ from factdiff.cli.inputs import read_text
 from factdiff.cli.options import db_option, json_option, open_store, parse_time
 from factdiff.cli.render import console, echo_json
 from factdiff.errors import InputError
-from factdiff.store import Entry, EventType, MemoryStore, Tier
+from factdiff.store import Entry, EventType, Tier
 
 
 def entry_json(entry: Entry) -> dict[str, Any]:
@@ -353,7 +353,7 @@ def print_stats(stats: dict[str, Any]) -> None:
 @db_option
 def migrate_command(db: str) -> None:
     """Create or upgrade the store's tables."""
-    store = MemoryStore.open(db, check_version=False)
+    store = open_store(db, check_version=False)
     try:
         applied = store.migrate()
         click.echo(f"{db}: {applied} migration(s) applied; schema version {store.schema_version()}")

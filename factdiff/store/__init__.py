@@ -1,8 +1,8 @@
-"""The tiered memory store: hot entries, warm summaries, cold archives, on embedded SQLite.
+"""The tiered memory store: hot entries, warm summaries, cold archives, on SQLite or PostgreSQL.
 
 ::
 
-    with MemoryStore.open("memory.db") as store:      # creates and migrates a new file
+    with MemoryStore.open("memory.db") as store:      # or "postgresql://host/db"
         entry_id = store.add("agent-1", text, now=now)
         for entry in store.due_for_demotion(now, timedelta(days=14)):
             ...                                        # compress() outside any transaction
@@ -11,14 +11,19 @@
 An entry is ``hot`` (full source) or ``warm`` (narrative + fact record + meta, with its
 source archived ``cold``). Outcomes are applied in one transaction each, guarded by the
 attempt count the caller read, so replays and concurrent workers never double-apply.
+Workers on many machines share a PostgreSQL store through leases: ``claim`` ->
+``heartbeat`` -> ``apply_*(..., lease_token=...)`` (see ``factdiff.worker``).
 SQL lives in ``sql/<dialect>/`` and ``migrations/<dialect>/``; see ``codec`` for the storage
 contracts (times, ids, hashes, NUL handling).
 """
 
+from factdiff.store.base import DEFAULT_MAX_ENTRY_BYTES, MemoryStore
 from factdiff.store.codec import content_hash
+from factdiff.store.factory import is_postgres, open_store
 from factdiff.store.model import (
     AttemptOutcome,
     AttemptRecord,
+    Claim,
     Entry,
     EntryNotFound,
     EntryStatus,
@@ -34,12 +39,13 @@ from factdiff.store.model import (
     WarmView,
     WrongTier,
 )
-from factdiff.store.sqlite import DEFAULT_MAX_ENTRY_BYTES, MemoryStore
+from factdiff.store.sqlite import SqliteStore
 
 __all__ = [
     "DEFAULT_MAX_ENTRY_BYTES",
     "AttemptOutcome",
     "AttemptRecord",
+    "Claim",
     "Entry",
     "EntryNotFound",
     "EntryStatus",
@@ -50,10 +56,13 @@ __all__ = [
     "NewEvent",
     "SchemaNotRegistered",
     "SchemaVersionConflict",
+    "SqliteStore",
     "StoreBusy",
     "StoredSchema",
     "Tier",
     "WarmView",
     "WrongTier",
     "content_hash",
+    "is_postgres",
+    "open_store",
 ]

@@ -3,7 +3,9 @@
 Each dialect keeps its statements in ``sql/<dialect>/queries.sql`` as named blocks
 (``-- name: <key>``) with named parameters (``:name``), its declared schema in
 ``sql/<dialect>/schema.sql``, and its migrations in ``migrations/<dialect>/NNNN_<name>.sql``.
-The store's Python code never spells SQL itself; a PostgreSQL dialect supplies the same keys.
+The store's Python code never spells SQL itself; the PostgreSQL dialect supplies the same keys
+(its ``:name`` parameters become psycopg's ``%(name)s`` when loaded), and both dialects number
+their migrations alike, so a schema version means the same tables on either backend.
 """
 
 from __future__ import annotations
@@ -19,6 +21,9 @@ from factdiff.errors import StoreError
 
 _NAME = re.compile(r"^--\s*name:\s*(\w+)\s*$", re.MULTILINE)
 _MIGRATION = re.compile(r"^(\d{4})_(\w+)\.sql$")
+_PARAM = re.compile(r"(?<![:\w]):([A-Za-z_]\w*)")
+PYFORMAT_DIALECTS = frozenset({"postgres"})
+"""Dialects whose driver takes ``%(name)s`` parameters: their ``:name`` text is converted."""
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,11 @@ def parse_queries(text: str) -> dict[str, str]:
         lines = [ln for ln in body.strip().splitlines() if not ln.lstrip().startswith("--")]
         queries[key] = "\n".join(lines).strip()
     return queries
+
+
+def to_pyformat(sql: str) -> str:
+    """``:name`` parameters as ``%(name)s`` (``::type`` casts and literal ``%`` kept)."""
+    return _PARAM.sub(r"%(\1)s", sql.replace("%", "%%"))
 
 
 def load_migrations(folder: Traversable | Path) -> tuple[Migration, ...]:
@@ -79,12 +89,15 @@ class Dialect:
 
 
 def load_dialect(name: str) -> Dialect:
-    """The packaged dialect ``name`` (``sqlite``)."""
+    """The packaged dialect ``name`` (``sqlite`` or ``postgres``)."""
     root = resources.files("factdiff.store")
     sql_dir = root / "sql" / name
+    queries = parse_queries((sql_dir / "queries.sql").read_text("utf-8"))
+    if name in PYFORMAT_DIALECTS:
+        queries = {key: to_pyformat(sql) for key, sql in queries.items()}
     return Dialect(
         name=name,
-        queries=parse_queries((sql_dir / "queries.sql").read_text("utf-8")),
+        queries=queries,
         schema_sql=(sql_dir / "schema.sql").read_text("utf-8"),
         migrations=load_migrations(root / "migrations" / name),
     )

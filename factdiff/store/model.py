@@ -136,6 +136,17 @@ class Event:
     payload: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Claim:
+    """A leased entry: only the holder of ``token`` may apply its outcome until
+    ``expires_at`` (database clock), unless a ``heartbeat`` extends it."""
+
+    entry: Entry
+    token: str
+    expires_at: datetime
+    claimed_at: datetime
+
+
 class StoredSchema(NamedTuple):
     """A registered fact schema version (unpacks as ``version, hash, definition, source``)."""
 

@@ -1,61 +1,34 @@
-"""``MemoryStore``: the tiered memory store on an embedded SQLite file.
+"""``SqliteStore``: the memory store on an embedded SQLite file.
 
 Every write runs in ``BEGIN IMMEDIATE`` (the write lock is taken before the first read, so a
 busy database waits for ``busy_timeout`` instead of failing at once), retried a bounded
 number of times when SQLite still reports the database busy. The file runs in WAL mode with
 ``synchronous=FULL`` (a commit that returned survives a crash) and ``foreign_keys=ON``.
+Several processes on one host may share a file: SQLite has one writer at a time, and each
+claim, heartbeat and outcome is one short write transaction.
 
 Listings stream with keyset pagination: each page is one short statement, so no read
 transaction stays open while the caller works, and memory stays flat as the store grows.
-One ``MemoryStore`` belongs to one thread; open another for another thread or process.
+One ``SqliteStore`` belongs to one thread; open another for another thread or process.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import time
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import replace
-from datetime import datetime, timedelta
-from functools import partial
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
 
-from factdiff.errors import InputError, MigrationRequired, StoreError
-from factdiff.store import codec
-from factdiff.store import rows as rowmap
-from factdiff.store.dialect import Dialect, Migration, load_dialect
-from factdiff.store.model import (
-    AttemptOutcome,
-    AttemptRecord,
-    Entry,
-    EntryNotFound,
-    EntryStatus,
-    Event,
-    EventType,
-    IntegrityError,
-    NewEvent,
-    SchemaNotRegistered,
-    SchemaVersionConflict,
-    StoreBusy,
-    StoredSchema,
-    Tier,
-    WrongTier,
-)
+from factdiff.errors import StoreError
+from factdiff.store.base import DEFAULT_MAX_ENTRY_BYTES, MemoryStore, Row
+from factdiff.store.dialect import Dialect, load_dialect
+from factdiff.store.model import StoreBusy
 
 T = TypeVar("T")
-Row = rowmap.Row
 
-DEFAULT_MAX_ENTRY_BYTES = 16 * 1024 * 1024
-"""Entries larger than this (UTF-8 bytes) are rejected with ``InputError``, never truncated."""
-
-PAGE_SIZE = 256
-_MIN_KEY = -(2**63)
 _BUSY_CODES = frozenset({5, 6})  # SQLITE_BUSY, SQLITE_LOCKED (primary codes)
-_DONE = frozenset({AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES})
 
 
 def _is_busy(exc: sqlite3.Error) -> bool:
@@ -75,13 +48,8 @@ def split_statements(script: str) -> Iterator[str]:
             buffer = ""
 
 
-class MemoryStore:
-    """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
-
-    Open with ``MemoryStore.open(path)``; use as a context manager or call ``close()``.
-    Every method that records a time takes ``now`` (timezone-aware): the store never reads
-    the wall clock.
-    """
+class SqliteStore(MemoryStore):
+    """The store on one SQLite file (see the module docstring)."""
 
     def __init__(
         self,
@@ -92,16 +60,13 @@ class MemoryStore:
         max_entry_bytes: int,
         busy_retries: int,
     ) -> None:
+        super().__init__(dialect, max_entry_bytes=max_entry_bytes)
         self._conn = conn
         self._path = path
-        self._dialect = dialect
-        self._max_entry_bytes = max_entry_bytes
         self._busy_retries = busy_retries
 
-    # -- lifecycle -------------------------------------------------------------------------
-
     @classmethod
-    def open(
+    def connect(
         cls,
         path: str | Path,
         *,
@@ -111,7 +76,7 @@ class MemoryStore:
         busy_timeout_ms: int = 5000,
         busy_retries: int = 5,
         dialect: Dialect | None = None,
-    ) -> MemoryStore:
+    ) -> SqliteStore:
         """Open the store at ``path``.
 
         ``create``: a missing or empty file is created and migrated; otherwise a missing
@@ -150,35 +115,9 @@ class MemoryStore:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot use store {self._path}: {exc}") from exc
 
-    def _check_version(self, create: bool) -> None:
-        current, expected = self.schema_version(), self._dialect.version
-        if current == 0 and create and self._object_count() == 0:
-            self.migrate()
-        elif current < expected:
-            raise MigrationRequired(
-                f"store {self._path} is at schema version {current}, this factdiff needs "
-                f"{expected}: run `factdiff migrate`"
-            )
-        elif current > expected:
-            raise StoreError(
-                f"store {self._path} is at schema version {current}, newer than this "
-                f"factdiff ({expected}): upgrade factdiff"
-            )
-
     def close(self) -> None:
         """Close the connection (idempotent)."""
         self._conn.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
 
     @property
     def path(self) -> Path:
@@ -186,56 +125,18 @@ class MemoryStore:
         return self._path
 
     @property
-    def max_entry_bytes(self) -> int:
-        """The largest entry ``add`` accepts, in UTF-8 bytes."""
-        return self._max_entry_bytes
-
-    # -- migrations ------------------------------------------------------------------------
-
-    def schema_version(self) -> int:
-        """The version of the last migration applied to the file (0 for an empty file)."""
-        if not self._one("has_migrations_table"):
-            return 0
-        return int(self._one("schema_version"))
-
-    def _object_count(self) -> int:
-        return int(self._one("user_object_count"))
-
-    def migrate(self) -> int:
-        """Apply every pending migration, each in its own transaction; returns how many."""
-        applied = 0
-        for migration in self._dialect.migrations:
-            if self._write(partial(self._apply_migration, migration)):
-                applied += 1
-        return applied
-
-    def _apply_migration(self, migration: Migration) -> bool:
-        current = self.schema_version()
-        if current == 0 and self._object_count() > 0:
-            raise StoreError(f"{self._path} is not a factdiff store: choose another file")
-        if current > self._dialect.version:
-            raise StoreError(
-                f"store {self._path} is at schema version {current}, newer than this "
-                f"factdiff ({self._dialect.version}): upgrade factdiff"
-            )
-        if migration.version <= current:
-            return False
-        for statement in split_statements(migration.sql):
-            self._conn.execute(statement)
-        self._exec("record_migration", version=migration.version, name=migration.name)
-        return True
+    def location(self) -> str:
+        """The store's file, as text."""
+        return str(self._path)
 
     # -- plumbing --------------------------------------------------------------------------
 
-    def _sql(self, key: str, **filters: bool) -> str:
-        return self._dialect.sql(key, **filters)
+    def _run_script(self, script: str) -> None:
+        for statement in split_statements(script):
+            self._conn.execute(statement)
 
     def _exec(self, key: str, **params: Any) -> sqlite3.Cursor:
         return self._conn.execute(self._sql(key), params)
-
-    def _one(self, key: str, **params: Any) -> Any:
-        row = self._row(key, **params)
-        return None if row is None else row[0]
 
     def _row(self, key: str, **params: Any) -> Row | None:
         try:
@@ -290,602 +191,3 @@ class MemoryStore:
             raise StoreError(f"store {self._path}: {exc}") from exc
         finally:
             self._rollback()
-
-    def _append_events(
-        self, events: list[NewEvent], entry_id: str | None, agent_id: str | None, now: int
-    ) -> None:
-        for event in events:
-            self._exec(
-                "insert_event",
-                type=EventType(event.type).value,
-                entry_id=entry_id,
-                agent_id=agent_id,
-                at=now,
-                payload=codec.dump_json(event.payload, f"{event.type} event payload"),
-            )
-
-    # -- entries ---------------------------------------------------------------------------
-
-    def add(
-        self,
-        agent_id: str,
-        content: str,
-        *,
-        now: datetime,
-        occurred_at: datetime | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        schema: str | None = None,
-        tags: tuple[str, ...] = (),
-        last_used_at: datetime | None = None,
-    ) -> str:
-        """Store a new hot entry and return its id (a ULID from ``now``).
-
-        ``last_used_at`` defaults to ``now`` (imports may pass an older time). Raises
-        ``InputError`` for an empty agent id, lone surrogates, or content over the limit.
-        """
-        if not agent_id.strip():
-            raise InputError("agent id must not be empty")
-        data = codec.encode_content(content, self._max_entry_bytes)
-        now_us = codec.to_micros(now, "now")
-        params = {
-            "id": codec.new_entry_id(now),
-            "agent_id": codec.check_text(agent_id, "agent id"),
-            "occurred_at": codec.opt_micros(occurred_at, "occurred_at"),
-            "created_at": now_us,
-            "last_used_at": codec.to_micros(last_used_at or now, "last_used_at"),
-            "metadata": codec.dump_json(dict(metadata or {}), "metadata"),
-            "schema_name": None if schema is None else codec.check_text(schema, "schema name"),
-            "tags": codec.dump_json([codec.check_text(t, "tag") for t in tags], "tags"),
-            "content_hash": codec.content_hash(data),
-            "size_bytes": len(data),
-        }
-
-        def work() -> str:
-            self._exec("insert_entry", **params)
-            self._exec("insert_hot", id=params["id"], content=data)
-            return str(params["id"])
-
-        return self._write(work)
-
-    def get(self, entry_id: str) -> Entry:
-        """The entry with its hot content or warm view; ``EntryNotFound`` if unknown."""
-        entry = self._load(entry_id)
-        if entry is None:
-            raise EntryNotFound(entry_id)
-        return entry
-
-    def _load(self, entry_id: str) -> Entry | None:
-        with self._read():
-            row = self._row("select_entry", id=entry_id)
-            if row is None:
-                return None
-            entry = rowmap.entry(row)
-            if entry.tier is Tier.HOT:
-                data = self._one("select_hot", id=entry_id)
-                content = None if data is None else codec.decode_content(data)
-                return replace(entry, content=content)
-            warm = self._row("select_warm", id=entry_id)
-            return replace(entry, warm=None if warm is None else rowmap.warm(warm))
-
-    def touch(self, entry_id: str, now: datetime) -> None:
-        """Record a use of the entry: its dormancy clock restarts at ``now``."""
-        now_us = codec.to_micros(now, "now")
-
-        def work() -> int:
-            return self._exec("touch", id=entry_id, now=now_us).rowcount
-
-        if self._write(work) == 0:
-            raise EntryNotFound(entry_id)
-
-    def entries(
-        self,
-        agent: str | None = None,
-        tier: Tier | None = None,
-        status: EntryStatus | None = None,
-        limit: int | None = None,
-        *,
-        with_content: bool = True,
-    ) -> Iterator[Entry]:
-        """Entries in id order (creation order), streamed page by page.
-
-        With ``with_content`` each entry is re-read with its content or warm view as it is
-        yielded; without, ``content`` and ``warm`` stay ``None`` (cheap listings).
-        """
-        if tier is Tier.COLD:
-            raise InputError("entries live in the hot or warm tier; cold holds their archives")
-        sql = self._sql(
-            "entries_page",
-            agent=agent is not None,
-            tier=tier is not None,
-            status=status is not None,
-        )
-        params: dict[str, Any] = {
-            "agent": agent,
-            "tier": None if tier is None else Tier(tier).value,
-            "status": None if status is None else EntryStatus(status).value,
-        }
-        return self._stream(sql, params, limit, with_content, due=False)
-
-    def due_for_demotion(
-        self,
-        now: datetime,
-        older_than: timedelta,
-        agent: str | None = None,
-        limit: int | None = None,
-        *,
-        with_content: bool = True,
-    ) -> Iterator[Entry]:
-        """Hot, active entries unused since ``now - older_than`` whose backoff has expired.
-
-        Ordered by ``last_used_at`` then id, streamed through a partial index. With
-        ``with_content`` each entry is re-read as it is yielded and skipped if it has left
-        the hot tier or active status meanwhile.
-        """
-        now_us = codec.to_micros(now, "now")
-        params: dict[str, Any] = {
-            "threshold": now_us - older_than // timedelta(microseconds=1),
-            "now": now_us,
-            "agent": agent,
-        }
-        sql = self._sql("due_page" if agent is None else "due_page_agent")
-        return self._stream(sql, params, limit, with_content, due=True)
-
-    def _stream(
-        self, sql: str, params: dict[str, Any], limit: int | None, with_content: bool, due: bool
-    ) -> Iterator[Entry]:
-        remaining = limit
-        keys: dict[str, Any] = {"after": "", "after_used": _MIN_KEY, "after_id": ""}
-        while remaining is None or remaining > 0:
-            page = PAGE_SIZE if remaining is None else min(PAGE_SIZE, remaining)
-            rows = self._rows(sql, {**params, **keys, "limit": page})
-            for row in rows:
-                entry = rowmap.entry(row)
-                keys = {"after": entry.id, "after_used": row[6], "after_id": entry.id}
-                if with_content:
-                    fresh = self._load(entry.id)
-                    if fresh is None or (due and not rowmap.is_due(fresh)):
-                        continue
-                    entry = fresh
-                yield entry
-                if remaining is not None:
-                    remaining -= 1
-                    if remaining == 0:
-                        return
-            if len(rows) < page:
-                return
-
-    # -- compression outcomes --------------------------------------------------------------
-
-    def apply_compressed(
-        self,
-        entry_id: str,
-        *,
-        expected_attempts: int,
-        narrative: str,
-        record: Mapping[str, Any],
-        meta: Mapping[str, Any],
-        attempt: AttemptRecord,
-        events: list[NewEvent],
-        now: datetime,
-    ) -> bool:
-        """Demote a hot entry to warm in one transaction; ``False`` (no change) if stale.
-
-        Stale means the entry is no longer hot and active, or its attempt count differs
-        from ``expected_attempts`` (another run already applied an outcome). Otherwise:
-        the attempt is recorded as number ``expected_attempts + 1``, the warm row written,
-        the source archived to cold (verified against its hash before commit), the hot
-        content removed, the tier set to warm, and ``events`` appended.
-        """
-        if not narrative.strip():
-            raise InputError(f"entry {entry_id}: refusing to write an empty warm narrative")
-        if AttemptOutcome(attempt.outcome) not in _DONE:
-            raise InputError(
-                f"apply_compressed needs a clean or acceptable attempt, not {attempt.outcome}"
-            )
-        now_us = codec.to_micros(now, "now")
-        warm = {
-            "id": entry_id,
-            "narrative": codec.check_text(narrative, "narrative"),
-            "record": codec.dump_json(dict(record), "fact record"),
-            "meta": codec.dump_json(dict(meta), "compression meta"),
-            "attempt_no": expected_attempts + 1,
-            "now": now_us,
-        }
-        attempt_params = rowmap.attempt_params(entry_id, expected_attempts + 1, attempt)
-        rowmap.check_events(events)
-        state = self._load(entry_id)
-        if state is None:
-            raise EntryNotFound(entry_id)
-        if not rowmap.is_current(state, expected_attempts) or state.content is None:
-            return False
-        data = codec.encode_content(state.content, max_bytes=2**63)
-        packed = self._verified_archive(entry_id, data, state.content_hash)
-
-        def work() -> bool:
-            row = self._row("select_entry", id=entry_id)
-            if row is None or not rowmap.is_current(rowmap.entry(row), expected_attempts):
-                return False
-            self._exec("insert_attempt", **attempt_params)
-            self._exec("insert_warm", **warm)
-            self._exec(
-                "insert_cold",
-                id=entry_id,
-                codec=codec.COLD_CODEC,
-                data=packed,
-                content_hash=state.content_hash,
-                size_bytes=len(data),
-                now=now_us,
-            )
-            self._exec("delete_hot", id=entry_id)
-            if self._exec("set_warm", id=entry_id, expected=expected_attempts).rowcount != 1:
-                raise StoreError(f"entry {entry_id} changed during demotion")
-            self._append_events(events, entry_id, state.agent_id, now_us)
-            return True
-
-        return self._write(work)
-
-    def _verified_archive(self, entry_id: str, data: bytes, expected_hash: str) -> bytes:
-        if codec.content_hash(data) != expected_hash:
-            raise IntegrityError(entry_id, "hot content does not match its content hash")
-        packed = codec.archive(data)
-        if codec.content_hash(codec.unarchive(codec.COLD_CODEC, packed)) != expected_hash:
-            raise IntegrityError(entry_id, "cold archive does not round-trip")  # pragma: no cover
-        return packed
-
-    def apply_failed(
-        self,
-        entry_id: str,
-        *,
-        expected_attempts: int,
-        attempt: AttemptRecord,
-        next_attempt_at: datetime | None,
-        escalate: bool,
-        events: list[NewEvent],
-        now: datetime,
-    ) -> bool:
-        """Record a failed attempt in one transaction; ``False`` (no change) if stale.
-
-        The entry stays hot with its content; ``next_attempt_at`` is its backoff (``None``:
-        due again at once); ``escalate`` sets its status to ``review`` so that demotion
-        skips it until ``resolve_review``.
-        """
-        if AttemptOutcome(attempt.outcome) in _DONE:
-            raise InputError(f"apply_failed needs a failed or error attempt, not {attempt.outcome}")
-        now_us = codec.to_micros(now, "now")
-        attempt_params = rowmap.attempt_params(entry_id, expected_attempts + 1, attempt)
-        next_us = codec.opt_micros(next_attempt_at, "next_attempt_at")
-        rowmap.check_events(events)
-
-        def work() -> bool:
-            row = self._row("select_entry", id=entry_id)
-            if row is None:
-                raise EntryNotFound(entry_id)
-            entry = rowmap.entry(row)
-            if not rowmap.is_current(entry, expected_attempts):
-                return False
-            self._exec("insert_attempt", **attempt_params)
-            self._exec(
-                "set_failed",
-                id=entry_id,
-                expected=expected_attempts,
-                next_attempt_at=next_us,
-                escalate=int(escalate),
-            )
-            self._append_events(events, entry_id, entry.agent_id, now_us)
-            return True
-
-        return self._write(work)
-
-    def resolve_review(self, entry_id: str, now: datetime, note: str = "") -> bool:
-        """Return a ``review`` entry to ``active`` (due again at once) with a
-        ``review_resolved`` event; ``False`` if it was not in review."""
-        now_us = codec.to_micros(now, "now")
-        payload = {"note": codec.check_text(note, "note")}
-
-        def work() -> bool:
-            row = self._row("select_entry", id=entry_id)
-            if row is None:
-                raise EntryNotFound(entry_id)
-            if self._exec("set_resolved", id=entry_id).rowcount != 1:
-                return False
-            event = NewEvent(EventType.REVIEW_RESOLVED, payload)
-            self._append_events([event], entry_id, str(row[1]), now_us)
-            return True
-
-        return self._write(work)
-
-    def attempts(self, entry_id: str) -> list[AttemptRecord]:
-        """The entry's compression history, oldest first."""
-        with self._read():
-            if self._row("select_entry", id=entry_id) is None:
-                raise EntryNotFound(entry_id)
-            rows = self._rows(self._sql("select_attempts"), {"id": entry_id})
-        return [rowmap.attempt(row) for row in rows]
-
-    # -- cold tier -------------------------------------------------------------------------
-
-    def read_cold(self, entry_id: str) -> str:
-        """The archived source of a warm entry, checked against its hash on every read."""
-        with self._read():
-            row = self._row("select_entry", id=entry_id)
-            if row is None:
-                raise EntryNotFound(entry_id)
-            cold = self._row("select_cold", id=entry_id)
-        if cold is None:
-            raise WrongTier(f"entry {entry_id} is {row[2]}: it has no cold archive")
-        return codec.decode_content(rowmap.checked_cold(entry_id, cold, str(row[10])))
-
-    def restore(self, entry_id: str, now: datetime) -> None:
-        """Bring a warm entry back to hot from its verified cold archive, in one transaction.
-
-        The warm row and the archive are removed, ``last_used_at`` becomes ``now`` and a
-        ``restored`` event is appended. ``WrongTier`` if the entry is already hot.
-        """
-        now_us = codec.to_micros(now, "now")
-
-        def work() -> None:
-            row = self._row("select_entry", id=entry_id)
-            if row is None:
-                raise EntryNotFound(entry_id)
-            entry = rowmap.entry(row)
-            if entry.tier is not Tier.WARM:
-                raise WrongTier(f"entry {entry_id} is {entry.tier}: nothing to restore")
-            cold = self._row("select_cold", id=entry_id)
-            if cold is None:
-                raise IntegrityError(entry_id, "warm entry has no cold archive")
-            data = rowmap.checked_cold(entry_id, cold, entry.content_hash)
-            self._exec("insert_hot", id=entry_id, content=data)
-            self._exec("delete_warm", id=entry_id)
-            self._exec("delete_cold", id=entry_id)
-            self._exec("set_restored", id=entry_id, now=now_us)
-            payload = {"content_hash": entry.content_hash, "size_bytes": len(data)}
-            event = NewEvent(EventType.RESTORED, payload)
-            self._append_events([event], entry_id, entry.agent_id, now_us)
-
-        self._write(work)
-
-    # -- events ----------------------------------------------------------------------------
-
-    def events(
-        self,
-        entry_id: str | None = None,
-        *,
-        agent: str | None = None,
-        type: EventType | None = None,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        limit: int | None = None,
-    ) -> Iterator[Event]:
-        """Events in append order, filtered (``since`` inclusive, ``until`` exclusive)."""
-        sql = self._sql(
-            "events_page",
-            entry=entry_id is not None,
-            agent=agent is not None,
-            type=type is not None,
-            since=since is not None,
-            until=until is not None,
-        )
-        params: dict[str, Any] = {
-            "entry_id": entry_id,
-            "agent": agent,
-            "type": None if type is None else EventType(type).value,
-            "since": codec.opt_micros(since, "since"),
-            "until": codec.opt_micros(until, "until"),
-        }
-        return self._stream_events(sql, params, limit)
-
-    def _stream_events(
-        self, sql: str, params: dict[str, Any], limit: int | None
-    ) -> Iterator[Event]:
-        after, remaining = 0, limit
-        while remaining is None or remaining > 0:
-            page = PAGE_SIZE if remaining is None else min(PAGE_SIZE, remaining)
-            rows = self._rows(sql, {**params, "after": after, "limit": page})
-            for row in rows:
-                after = int(row[0])
-                yield rowmap.event(row)
-            if remaining is not None:
-                remaining -= len(rows)
-            if len(rows) < page:
-                return
-
-    # -- schemas ---------------------------------------------------------------------------
-
-    def register_schema(
-        self,
-        name: str,
-        version: int,
-        hash: str,
-        definition: Mapping[str, Any],
-        *,
-        source_text: str | None = None,
-        now: datetime,
-    ) -> bool:
-        """Register a schema version; ``True`` if new, ``False`` if already registered.
-
-        The same name and version with another hash raises ``SchemaVersionConflict``.
-        A new registration appends a ``schema_registered`` event.
-        """
-        now_us = codec.to_micros(now, "now")
-        params: dict[str, Any] = {
-            "name": codec.check_text(name, "schema name"),
-            "version": int(version),
-            "hash": hash,
-            "definition": codec.dump_json(dict(definition), "schema definition"),
-            "source_text": None
-            if source_text is None
-            else codec.check_text(source_text, "schema source"),
-            "now": now_us,
-        }
-
-        def work() -> bool:
-            row = self._row("select_schema", name=name, version=int(version))
-            if row is not None:
-                if row[2] == hash:
-                    return False
-                raise SchemaVersionConflict(
-                    f"schema {name!r} version {version} is already registered with hash "
-                    f"{row[2]}, not {hash}: bump the schema's version"
-                )
-            self._exec("insert_schema", **params)
-            payload = {"name": name, "version": int(version), "hash": hash}
-            event = NewEvent(EventType.SCHEMA_REGISTERED, payload)
-            self._append_events([event], None, None, now_us)
-            return True
-
-        return self._write(work)
-
-    def get_schema_definition(self, name: str, version: int | None = None) -> StoredSchema:
-        """A registered schema version (the latest when ``version`` is ``None``)."""
-        if version is None:
-            row = self._row("select_latest_schema", name=name)
-        else:
-            row = self._row("select_schema", name=name, version=int(version))
-        if row is None:
-            which = "any version" if version is None else f"version {version}"
-            raise SchemaNotRegistered(
-                f"schema {name!r} ({which}) is not registered in this store: register it first"
-            )
-        source = None if row[4] is None else str(row[4])
-        return StoredSchema(int(row[1]), str(row[2]), codec.load_json(row[3]), source)
-
-    def set_agent_schema(
-        self, agent_id: str, schema_name: str | None, tag: str | None = None
-    ) -> None:
-        """Map an agent (or one of its tags) to a schema name; ``None`` removes the mapping."""
-        key = "" if tag is None else codec.check_text(tag, "tag")
-
-        def work() -> None:
-            if schema_name is None:
-                self._exec("delete_agent_schema", agent=agent_id, tag=key)
-            else:
-                name = codec.check_text(schema_name, "schema name")
-                self._exec("upsert_agent_schema", agent=agent_id, tag=key, schema_name=name)
-
-        self._write(work)
-
-    def schema_for(self, agent_id: str, tags: tuple[str, ...] = ()) -> str | None:
-        """The schema for an agent's entry: the first of ``tags`` with a mapping wins, then
-        the agent's default, else ``None``."""
-        rows = self._rows(self._sql("select_agent_schemas"), {"agent": agent_id})
-        mapping = {str(tag): str(name) for tag, name in rows}
-        for tag in tags:
-            if tag and tag in mapping:
-                return mapping[tag]
-        return mapping.get("")
-
-    # -- extraction cache ------------------------------------------------------------------
-
-    def cached_extraction(
-        self, content_hash: str, schema_hash: str, extractor_id: str
-    ) -> dict[str, Any] | None:
-        """The cached fact record for this source, schema and extractor, if any."""
-        text = self._one(
-            "select_extraction",
-            content_hash=content_hash,
-            schema_hash=schema_hash,
-            extractor_id=extractor_id,
-        )
-        if text is None:
-            return None
-        record: dict[str, Any] = codec.load_json(text)
-        return record
-
-    def put_extraction(
-        self, content_hash: str, schema_hash: str, extractor_id: str, record: Mapping[str, Any]
-    ) -> None:
-        """Cache a fact record; the first record stored for a key is kept."""
-        params = {
-            "content_hash": content_hash,
-            "schema_hash": schema_hash,
-            "extractor_id": extractor_id,
-            "record": codec.dump_json(dict(record), "fact record"),
-        }
-        self._write(lambda: self._exec("insert_extraction", **params))
-
-    # -- reporting -------------------------------------------------------------------------
-
-    def stats(self) -> dict[str, Any]:
-        """Counts for ``factdiff stats``.
-
-        ``tiers`` (entries per tier; ``cold`` counts archives), ``entries`` (tier -> status
-        -> count), ``attempts`` (outcome -> count, and ``total``), ``failure_rate`` (per
-        schema name and version: attempts, failed-or-error attempts, rate), ``facts_lost``
-        (field -> missing/changed/added counts over failed and acceptable attempts),
-        ``events`` (type -> count).
-        """
-        with self._read():
-            by_status = self._rows(self._sql("count_entries"), {})
-            cold = int(self._one("count_cold"))
-            outcomes = self._rows(self._sql("count_attempts"), {})
-            rates = self._rows(self._sql("failure_by_schema"), {})
-            event_counts = self._rows(self._sql("count_events"), {})
-        entries: dict[str, dict[str, int]] = {t.value: {} for t in (Tier.HOT, Tier.WARM)}
-        for tier, status, count in by_status:
-            entries.setdefault(str(tier), {})[str(status)] = int(count)
-        attempts = {o.value: 0 for o in AttemptOutcome}
-        attempts.update({str(o): int(n) for o, n in outcomes})
-        attempts["total"] = sum(attempts.values())
-        return {
-            "tiers": {t: sum(s.values()) for t, s in entries.items()} | {Tier.COLD.value: cold},
-            "entries": entries,
-            "attempts": attempts,
-            "failure_rate": [
-                {
-                    "schema": name,
-                    "version": version,
-                    "attempts": int(total),
-                    "failed": int(failed),
-                    "rate": int(failed) / int(total),
-                }
-                for name, version, total, failed in rates
-            ],
-            "facts_lost": self._facts_lost(),
-            "events": {str(t): int(n) for t, n in event_counts},
-        }
-
-    def _facts_lost(self) -> dict[str, dict[str, int]]:
-        counts: dict[str, Counter[str]] = {}
-        sql, after = self._sql("lossy_diffs_page"), 0
-        while True:
-            rows = self._rows(sql, {"after": after, "limit": PAGE_SIZE})
-            for attempt_id, diff_text in rows:
-                after = int(attempt_id)
-                for kind, name in rowmap.diff_fields(codec.load_json(diff_text)):
-                    counts.setdefault(name, Counter())[kind] += 1
-            if len(rows) < PAGE_SIZE:
-                break
-        ordered = sorted(counts.items(), key=lambda kv: (-sum(kv[1].values()), kv[0]))
-        return {
-            name: {kind: c[kind] for kind in ("missing", "changed", "added")} for name, c in ordered
-        }
-
-    def verify(self) -> list[str]:
-        """Re-derive every hot and cold content hash and check that every entry is in exactly
-        one tier; returns one line per problem (empty when the store is sound)."""
-        problems: list[str] = []
-        for entry_id, data, expected in self._pages("hot_page", 32):
-            if codec.content_hash(bytes(data)) != expected:
-                problems.append(f"entry {entry_id}: hot content does not match its hash")
-        for entry_id, cold_codec, data, cold_hash, expected in self._pages("cold_page", 32):
-            cold = (cold_codec, data, cold_hash, None)
-            try:
-                rowmap.checked_cold(str(entry_id), cold, str(expected))
-            except IntegrityError as exc:
-                problems.append(str(exc))
-        for entry_id, tier, hot, warm, cold in self._rows(self._sql("tier_violations"), {}):
-            problems.append(
-                f"entry {entry_id}: tier {tier} but hot={bool(hot)} warm={bool(warm)} "
-                f"cold={bool(cold)}"
-            )
-        return problems
-
-    def _pages(self, key: str, size: int) -> Iterator[Row]:
-        sql, after = self._sql(key), ""
-        while True:
-            rows = self._rows(sql, {"after": after, "limit": size})
-            for row in rows:
-                after = str(row[0])
-                yield row
-            if len(rows) < size:
-                return

@@ -1,10 +1,10 @@
-"""The memory store on a real SQLite file: entries, tiers, attempts, events, schemas, cache."""
+"""The memory store on SQLite and PostgreSQL (one parametrized fixture, see conftest.py):
+entries, tiers, attempts, events, schemas, cache, with identical results on both."""
 
 from __future__ import annotations
 
 import sqlite3
 import zlib
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
@@ -28,17 +28,13 @@ from factdiff.store import (
     Tier,
     WrongTier,
     content_hash,
+    open_store,
 )
+from tests.integration.conftest import raw, raw_error
 
 NOW = datetime(2026, 3, 25, 12, 0, tzinfo=UTC)
 LATER = NOW + timedelta(days=15)
 AGE = timedelta(days=14)
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[MemoryStore]:
-    with MemoryStore.open(tmp_path / "memory.db") as s:
-        yield s
 
 
 def attempt(outcome: AttemptOutcome = AttemptOutcome.CLEAN, **kw: Any) -> AttemptRecord:
@@ -109,15 +105,15 @@ def test_round_trip_hot_and_cold(store: MemoryStore, content: str) -> None:
     assert store.get(entry_id).content == content
 
 
-def test_ten_megabyte_entry_and_size_limit(tmp_path: Path) -> None:
-    big = ("Invoice INV-2231 for $14,250 due 2026-03-25. " * 240_000)[: 10 * 1024 * 1024]
-    with MemoryStore.open(tmp_path / "m.db") as store:
+def test_ten_megabyte_entry_and_size_limit(target: str) -> None:
+    big = ("Invoice INV-2231 for $14,250 due 2026-03-25. 😀\0" * 200_000)[: 10 * 1024 * 1024]
+    with open_store(target) as store:
         entry_id = store.add("a", big, now=NOW)
         assert store.get(entry_id).content == big
         assert compress(store, entry_id)
         assert store.read_cold(entry_id) == big
         assert store.verify() == []
-    with MemoryStore.open(tmp_path / "m.db", max_entry_bytes=1000) as store:
+    with open_store(target, max_entry_bytes=1000) as store:
         with pytest.raises(InputError, match="over the store's limit of 1000"):
             store.add("a", "x" * 1001, now=NOW)
         assert sum(1 for _ in store.entries(with_content=False)) == 1
@@ -165,8 +161,10 @@ def test_touch_and_due_for_demotion(store: MemoryStore) -> None:
     assert listed[0].content is None
 
 
-def test_due_query_uses_partial_index(store: MemoryStore) -> None:
-    conn = sqlite3.connect(store.path)
+def test_due_query_uses_partial_index(tmp_path: Path) -> None:
+    store = open_store(tmp_path / "m.db")
+    store.close()
+    conn = sqlite3.connect(tmp_path / "m.db")
     params = {"threshold": 0, "now": 0, "after_used": 0, "after_id": "", "limit": 1, "agent": "a"}
     try:
         for key, index in (("due_page", "entries_due"), ("due_page_agent", "entries_due_agent")):
@@ -309,10 +307,7 @@ def test_restore(store: MemoryStore) -> None:
 
 
 def corrupt_cold(store: MemoryStore, entry_id: str, data: bytes) -> None:
-    conn = sqlite3.connect(store.path)
-    with conn:
-        conn.execute("UPDATE cold_archive SET data = ? WHERE entry_id = ?", (data, entry_id))
-    conn.close()
+    raw(store, "UPDATE cold_archive SET data = ? WHERE entry_id = ?", data, entry_id)
 
 
 def test_cold_corruption_detected(store: MemoryStore) -> None:
@@ -336,11 +331,8 @@ def test_verify_finds_hot_corruption_and_tier_violations(store: MemoryStore) -> 
     hot = store.add("a", "hot source", now=NOW)
     warm = store.add("a", "warm source", now=NOW)
     assert compress(store, warm)
-    conn = sqlite3.connect(store.path)
-    with conn:
-        conn.execute("UPDATE hot_content SET content = ? WHERE entry_id = ?", (b"x", hot))
-        conn.execute("DELETE FROM warm_entries WHERE entry_id = ?", (warm,))
-    conn.close()
+    raw(store, "UPDATE hot_content SET content = ? WHERE entry_id = ?", b"x", hot)
+    raw(store, "DELETE FROM warm_entries WHERE entry_id = ?", warm)
     problems = store.verify()
     assert any(hot in p and "hot content" in p for p in problems)
     assert any(warm in p and "tier warm" in p for p in problems)
@@ -364,14 +356,10 @@ def test_events_are_append_only_and_queryable(store: MemoryStore) -> None:
     assert len(list(store.events(until=NOW + timedelta(days=2)))) == 2
     assert len(list(store.events(limit=2))) == 2
     assert not hasattr(store, "delete_event")
-    conn = sqlite3.connect(store.path)
-    try:
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            conn.execute("UPDATE events SET type = 'demoted'")
-        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            conn.execute("DELETE FROM events")
-    finally:
-        conn.close()
+    with pytest.raises(raw_error(), match="append-only"):
+        raw(store, "UPDATE events SET type = 'demoted'")
+    with pytest.raises(raw_error(), match="append-only"):
+        raw(store, "DELETE FROM events")
     assert len(list(store.events())) == 3
 
 
@@ -441,3 +429,26 @@ def test_stats(store: MemoryStore) -> None:
         "phone": {"missing": 1, "changed": 0, "added": 0},
     }
     assert stats["events"]["compression_clean"] == 2
+
+
+def test_text_fields_reject_nul_and_surrogates_identically(store: MemoryStore) -> None:
+    """PostgreSQL text cannot hold NUL: both backends refuse it in text columns with the
+    same typed error (content is bytes, so NUL round-trips there), and refuse lone
+    surrogates everywhere."""
+    entry_id = store.add("a", "4-byte 😀🏳️‍🌈 and NUL \0 kept", now=NOW, tags=("😀",))
+    assert store.get(entry_id).content == "4-byte 😀🏳️‍🌈 and NUL \0 kept"
+    assert store.get(entry_id).tags == ("😀",)
+    for call in (
+        lambda: store.add("a\0b", "x", now=NOW),
+        lambda: store.add("a", "x", now=NOW, tags=("t\0",)),
+        lambda: store.add("a", "x", now=NOW, schema="s\udc80"),
+        lambda: compress(store, entry_id, narrative="nul \0 narrative"),
+        lambda: store.resolve_review(entry_id, NOW, "note \0"),
+    ):
+        with pytest.raises(InputError):
+            call()
+    assert compress(store, entry_id, narrative="emoji 😀 narrative", meta={"k": "\0😀"})
+    warm = store.get(entry_id).warm
+    assert warm is not None
+    assert warm.narrative == "emoji 😀 narrative"
+    assert warm.meta == {"k": "\0😀"}

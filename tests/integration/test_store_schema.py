@@ -1,4 +1,5 @@
-"""Migrations: from an empty file, against the declared schema snapshot, and version checks."""
+"""Migrations: from an empty store, against the declared schema snapshot, and version checks,
+per dialect (SQLite files and PostgreSQL schemas)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from typing import Any
 import pytest
 
 from factdiff.errors import MigrationRequired, StoreError
-from factdiff.store import MemoryStore
+from factdiff.store import MemoryStore, open_store
 from factdiff.store.dialect import Migration, load_dialect
 from factdiff.store.sqlite import split_statements
+from tests.integration.conftest import admin_dsn, create_schema, drop_schema
 
 
 def schema_shape(path: Path) -> dict[str, Any]:
@@ -73,7 +75,7 @@ def test_migrate_is_idempotent(tmp_path: Path) -> None:
     with MemoryStore.open(path) as store:
         assert store.migrate() == 0
     with MemoryStore.open(path, create=False) as store:
-        assert store.schema_version() == 1
+        assert store.schema_version() == load_dialect("sqlite").version
 
 
 def test_empty_file_is_migrated_explicitly(tmp_path: Path) -> None:
@@ -118,15 +120,16 @@ def test_old_store_requires_migration_and_newer_store_is_refused(tmp_path: Path)
         current.version + 1, "add_note", "ALTER TABLE entries ADD COLUMN note TEXT;\n"
     )
     newer = replace(current, migrations=(*current.migrations, extra))
+    v = current.version
     with pytest.raises(
-        MigrationRequired, match=r"version 1, this factdiff needs 2: run `factdiff migrate`"
+        MigrationRequired, match=rf"version {v}, this factdiff needs {v + 1}: run `factdiff"
     ):
         MemoryStore.open(path, dialect=newer)
     with MemoryStore.open(path, dialect=newer, check_version=False) as store:
         assert store.migrate() == 1
         assert store.migrate() == 0
     with MemoryStore.open(path, dialect=newer) as store:
-        assert store.schema_version() == 2
+        assert store.schema_version() == v + 1
         assert [e.content for e in store.entries()] == ["kept across the migration"]
     with pytest.raises(StoreError, match="upgrade factdiff"):
         MemoryStore.open(path)
@@ -154,3 +157,80 @@ def test_failed_migration_rolls_back(tmp_path: Path) -> None:
 
 def _now() -> datetime:
     return datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def pg_shape(dsn: str, schema: str) -> dict[str, Any]:
+    """Tables, columns, constraints, indexes, triggers and functions of one PostgreSQL schema."""
+    import psycopg
+
+    queries = {
+        "columns": "SELECT table_name, column_name, ordinal_position, data_type, is_nullable, "
+        "column_default, collation_name, is_identity FROM information_schema.columns "
+        "WHERE table_schema = %(s)s ORDER BY 1, 3",
+        "constraints": "SELECT c.conrelid::regclass::text, c.conname, "
+        "pg_get_constraintdef(c.oid) FROM pg_constraint c "
+        "JOIN pg_namespace n ON n.oid = c.connamespace WHERE n.nspname = %(s)s ORDER BY 1, 2",
+        "indexes": "SELECT tablename, indexname, indexdef FROM pg_indexes "
+        "WHERE schemaname = %(s)s ORDER BY 1, 2",
+        "triggers": "SELECT t.tgname, pg_get_triggerdef(t.oid) FROM pg_trigger t "
+        "JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "WHERE n.nspname = %(s)s AND NOT t.tgisinternal ORDER BY 1",
+        "functions": "SELECT p.proname, pg_get_functiondef(p.oid) FROM pg_proc p "
+        "JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = %(s)s ORDER BY 1",
+    }
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f"SET search_path = {schema}")
+        shape = {k: conn.execute(q, {"s": schema}).fetchall() for k, q in queries.items()}
+    text = repr(shape).replace(schema + ".", "").replace(schema, "<schema>")
+    return {"text": text, "tables": sorted({row[0] for row in shape["columns"]})}
+
+
+@pytest.mark.postgres
+def test_postgres_migrations_produce_the_declared_schema() -> None:
+    base = admin_dsn()
+    migrated_name, migrated_dsn = create_schema(base)
+    declared_name, declared_dsn = create_schema(base)
+    try:
+        with open_store(migrated_dsn) as store:
+            assert store.schema_version() == load_dialect("postgres").version
+            assert store.migrate() == 0
+        import psycopg
+
+        with psycopg.connect(declared_dsn, autocommit=True) as conn:
+            conn.execute(load_dialect("postgres").schema_sql.encode())
+        migrated = pg_shape(base, migrated_name)
+        declared = pg_shape(base, declared_name)
+        assert "entries" in migrated["tables"]
+        assert "events_no_update" in migrated["text"]
+        assert migrated == declared
+    finally:
+        drop_schema(base, migrated_name)
+        drop_schema(base, declared_name)
+
+
+def test_dialects_share_migration_numbers() -> None:
+    sqlite, postgres = load_dialect("sqlite"), load_dialect("postgres")
+    assert [(m.version, m.name) for m in sqlite.migrations] == [
+        (m.version, m.name) for m in postgres.migrations
+    ]
+    assert set(sqlite.queries) == set(postgres.queries)
+
+
+@pytest.mark.postgres
+def test_postgres_version_checks(pg_dsn: str) -> None:
+    with open_store(pg_dsn) as store:
+        store.add("a", "kept", now=_now())
+    current = load_dialect("postgres")
+    extra = Migration(current.version + 1, "add_note", "ALTER TABLE entries ADD COLUMN note text;")
+    newer = replace(current, migrations=(*current.migrations, extra))
+    with pytest.raises(MigrationRequired, match="run `factdiff migrate`"):
+        open_store(pg_dsn, dialect=newer)
+    with open_store(pg_dsn, dialect=newer, check_version=False) as store:
+        assert store.migrate() == 1
+    with pytest.raises(StoreError, match="upgrade factdiff"):
+        open_store(pg_dsn)
+
+
+def test_unreachable_postgres_is_a_store_error() -> None:
+    with pytest.raises(StoreError, match="cannot reach PostgreSQL"):
+        open_store("postgresql://nobody:secret@127.0.0.1:1/none", connect_timeout=1)

@@ -30,6 +30,10 @@ SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'
 -- name: schema_version
 SELECT coalesce(max(version), 0) FROM factdiff_migrations
 
+-- name: lock_migrations
+-- BEGIN IMMEDIATE already serialises migrations on SQLite.
+SELECT 1
+
 -- name: record_migration
 INSERT INTO factdiff_migrations (version, name) VALUES (:version, :name)
 
@@ -136,23 +140,31 @@ DELETE FROM warm_entries WHERE entry_id = :id
 DELETE FROM cold_archive WHERE entry_id = :id
 
 -- name: set_warm
+-- Fenced: with a token the entry must hold that unexpired lease; without, no live lease.
 UPDATE entries
-SET tier = 'warm', attempt_count = attempt_count + 1, next_attempt_at = NULL
+SET tier = 'warm', attempt_count = attempt_count + 1, next_attempt_at = NULL,
+    lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
 WHERE id = :id AND tier = 'hot' AND status = 'active' AND attempt_count = :expected
+  AND CASE WHEN :token IS NULL THEN coalesce(lease_expires_at <= CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER), 1)
+           ELSE lease_token = :token AND lease_expires_at > CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER) END
 
 -- name: set_failed
 UPDATE entries
 SET attempt_count = attempt_count + 1,
     next_attempt_at = :next_attempt_at,
-    status = CASE WHEN :escalate THEN 'review' ELSE status END
+    status = CASE WHEN :escalate THEN 'review' ELSE status END,
+    lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
 WHERE id = :id AND tier = 'hot' AND status = 'active' AND attempt_count = :expected
+  AND CASE WHEN :token IS NULL THEN coalesce(lease_expires_at <= CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER), 1)
+           ELSE lease_token = :token AND lease_expires_at > CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER) END
 
 -- name: set_resolved
 UPDATE entries SET status = 'active', next_attempt_at = NULL
 WHERE id = :id AND status = 'review'
 
 -- name: set_restored
-UPDATE entries SET tier = 'hot', last_used_at = :now, next_attempt_at = NULL
+UPDATE entries SET tier = 'hot', last_used_at = :now, next_attempt_at = NULL,
+    lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
 WHERE id = :id AND tier = 'warm'
 
 -- name: insert_event
@@ -192,6 +204,7 @@ WHERE name = :name ORDER BY version DESC LIMIT 1
 -- name: insert_schema
 INSERT INTO schemas (name, version, hash, definition, source_text, registered_at)
 VALUES (:name, :version, :hash, :definition, :source_text, :now)
+ON CONFLICT (name, version) DO NOTHING
 
 -- name: upsert_agent_schema
 INSERT INTO agent_schemas (agent_id, tag, schema_name) VALUES (:agent, :tag, :schema_name)
@@ -264,3 +277,57 @@ ORDER BY e.id
 
 -- name: count_cold
 SELECT count(*) FROM cold_archive
+
+-- name: claim
+-- One statement: pick due, unleased (or expired) entries in due order and lease them.
+UPDATE entries
+SET lease_token = lower(hex(randomblob(16))),
+    lease_owner = :owner,
+    lease_expires_at = CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER) + :lease
+WHERE id IN (
+    SELECT id FROM entries INDEXED BY entries_due
+    WHERE tier = 'hot' AND status = 'active'
+      AND last_used_at <= coalesce(:now, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)) - :older_than
+      AND (next_attempt_at IS NULL OR next_attempt_at <= coalesce(:now, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)))
+      AND (lease_expires_at IS NULL OR lease_expires_at <= CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER))
+    ORDER BY last_used_at, id
+    LIMIT :limit
+)
+RETURNING id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
+          schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
+          lease_token, lease_expires_at, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)
+
+-- name: claim_agent
+-- One statement: pick due, unleased (or expired) entries in due order and lease them.
+UPDATE entries
+SET lease_token = lower(hex(randomblob(16))),
+    lease_owner = :owner,
+    lease_expires_at = CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER) + :lease
+WHERE id IN (
+    SELECT id FROM entries INDEXED BY entries_due_agent
+    WHERE tier = 'hot' AND status = 'active' AND agent_id = :agent
+      AND last_used_at <= coalesce(:now, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)) - :older_than
+      AND (next_attempt_at IS NULL OR next_attempt_at <= coalesce(:now, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)))
+      AND (lease_expires_at IS NULL OR lease_expires_at <= CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER))
+    ORDER BY last_used_at, id
+    LIMIT :limit
+)
+RETURNING id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
+          schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
+          lease_token, lease_expires_at, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)
+
+-- name: heartbeat
+UPDATE entries SET lease_expires_at = CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER) + :lease
+WHERE lease_token = :token AND lease_expires_at > CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)
+RETURNING lease_expires_at
+
+-- name: release
+UPDATE entries SET lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
+WHERE lease_token = :token
+
+-- name: select_leases
+SELECT id, lease_owner, lease_token, lease_expires_at FROM entries
+WHERE lease_token IS NOT NULL ORDER BY id
+
+-- name: db_now
+SELECT CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)

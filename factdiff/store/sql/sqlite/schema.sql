@@ -20,7 +20,10 @@ CREATE TABLE entries (
     content_hash    TEXT NOT NULL,
     size_bytes      INTEGER NOT NULL CHECK (size_bytes >= 0),
     attempt_count   INTEGER NOT NULL DEFAULT 0 CHECK (attempt_count >= 0),
-    next_attempt_at INTEGER
+    next_attempt_at INTEGER,
+    lease_token     TEXT,
+    lease_owner     TEXT,
+    lease_expires_at INTEGER
 );
 
 CREATE INDEX entries_agent ON entries (agent_id, id);
@@ -29,6 +32,9 @@ CREATE INDEX entries_due ON entries (last_used_at, id)
     WHERE tier = 'hot' AND status = 'active';
 CREATE INDEX entries_due_agent ON entries (agent_id, last_used_at, id)
     WHERE tier = 'hot' AND status = 'active';
+
+CREATE UNIQUE INDEX entries_lease ON entries (lease_token)
+    WHERE lease_token IS NOT NULL;
 
 CREATE TABLE hot_content (
     entry_id TEXT PRIMARY KEY REFERENCES entries (id),

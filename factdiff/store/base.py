@@ -1,0 +1,906 @@
+"""``MemoryStore``: the tiered memory store's logic, shared by every backend.
+
+A backend (``SqliteStore`` on an embedded file, ``PostgresStore`` on a server) supplies the
+plumbing: running a named statement of its dialect, one write transaction (``_write``), one
+read snapshot (``_read``) and migrations. Everything else (tiers, outcomes fenced by attempt
+count and lease token, events, schemas, cache, statistics) lives here once, so both backends
+behave alike and one test suite runs against both.
+
+Open a store with ``MemoryStore.open(path_or_dsn)`` (see ``factdiff.store.open_store``).
+
+Leases (``claim``/``heartbeat``/``release``) let many workers share one store: a claim marks
+due entries with a fresh token and an expiry computed on the database clock; an outcome
+applied with ``lease_token=`` commits only while that lease is still held and unexpired.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager
+from dataclasses import replace
+from datetime import datetime, timedelta
+from functools import partial
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+from factdiff.errors import InputError, MigrationRequired, StoreError
+from factdiff.store import codec
+from factdiff.store import rows as rowmap
+from factdiff.store.dialect import Dialect, Migration
+from factdiff.store.model import (
+    AttemptOutcome,
+    AttemptRecord,
+    Claim,
+    Entry,
+    EntryNotFound,
+    EntryStatus,
+    Event,
+    EventType,
+    IntegrityError,
+    NewEvent,
+    SchemaNotRegistered,
+    SchemaVersionConflict,
+    StoredSchema,
+    Tier,
+    WrongTier,
+)
+
+T = TypeVar("T")
+Row = rowmap.Row
+
+DEFAULT_MAX_ENTRY_BYTES = 16 * 1024 * 1024
+"""Entries larger than this (UTF-8 bytes) are rejected with ``InputError``, never truncated."""
+
+PAGE_SIZE = 256
+_MIN_KEY = -(2**63)
+_DONE = frozenset({AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES})
+
+
+class MemoryStore(abc.ABC):
+    """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
+
+    Open with ``MemoryStore.open(path_or_dsn)``; use as a context manager or call
+    ``close()``. Every method that records a time takes ``now`` (timezone-aware): the store
+    never reads the wall clock, except the database clock for lease arithmetic.
+    """
+
+    thread_safe: bool = False
+    """Whether several threads may share this object (else open one store per thread)."""
+
+    def __init__(self, dialect: Dialect, *, max_entry_bytes: int) -> None:
+        self._dialect = dialect
+        self._max_entry_bytes = max_entry_bytes
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, target: str | Path, **options: Any) -> MemoryStore:
+        """Open the store at ``target``: a ``postgresql://`` DSN or a SQLite file path.
+
+        ``options`` go to the backend (``create``, ``check_version``, ``max_entry_bytes``...).
+        """
+        from factdiff.store.factory import open_store
+
+        return open_store(target, **options)
+
+    @property
+    @abc.abstractmethod
+    def location(self) -> str:
+        """Where the store lives, for messages (a path, or a DSN without its password)."""
+
+    @property
+    def dialect(self) -> Dialect:
+        """The backend's SQL."""
+        return self._dialect
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Release the connection(s) (idempotent)."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def max_entry_bytes(self) -> int:
+        """The largest entry ``add`` accepts, in UTF-8 bytes."""
+        return self._max_entry_bytes
+
+    def _check_version(self, create: bool) -> None:
+        current, expected = self.schema_version(), self._dialect.version
+        if current == 0 and create and self._object_count() == 0:
+            self.migrate()
+        elif current < expected:
+            raise MigrationRequired(
+                f"store {self.location} is at schema version {current}, this factdiff needs "
+                f"{expected}: run `factdiff migrate`"
+            )
+        elif current > expected:
+            raise StoreError(
+                f"store {self.location} is at schema version {current}, newer than this "
+                f"factdiff ({expected}): upgrade factdiff"
+            )
+
+    # -- migrations ------------------------------------------------------------------------
+
+    def schema_version(self) -> int:
+        """The version of the last migration applied to the store (0 for an empty one)."""
+        if not self._one("has_migrations_table"):
+            return 0
+        return int(self._one("schema_version"))
+
+    def _object_count(self) -> int:
+        return int(self._one("user_object_count"))
+
+    def migrate(self) -> int:
+        """Apply every pending migration, each in its own transaction; returns how many."""
+        applied = 0
+        for migration in self._dialect.migrations:
+            if self._write(partial(self._apply_migration, migration)):
+                applied += 1
+        return applied
+
+    def _apply_migration(self, migration: Migration) -> bool:
+        self._lock_migrations()
+        current = self.schema_version()
+        if current == 0 and self._object_count() > 0:
+            raise StoreError(f"{self.location} is not a factdiff store: choose another one")
+        if current > self._dialect.version:
+            raise StoreError(
+                f"store {self.location} is at schema version {current}, newer than this "
+                f"factdiff ({self._dialect.version}): upgrade factdiff"
+            )
+        if migration.version <= current:
+            return False
+        self._run_script(migration.sql)
+        self._exec("record_migration", version=migration.version, name=migration.name)
+        return True
+
+    def _lock_migrations(self) -> None:
+        """Serialise concurrent migrations (inside the migration's transaction)."""
+        self._exec("lock_migrations").fetchall()
+
+    # -- plumbing (the backend's part) -----------------------------------------------------
+
+    def _sql(self, key: str, **filters: bool) -> str:
+        return self._dialect.sql(key, **filters)
+
+    @abc.abstractmethod
+    def _run_script(self, script: str) -> None:
+        """Run a migration script inside the current write transaction."""
+
+    @abc.abstractmethod
+    def _exec(self, key: str, **params: Any) -> Any:
+        """Run statement ``key`` inside the current transaction; returns a cursor-like
+        object whose ``rowcount`` and ``fetchone()`` the store uses."""
+
+    @abc.abstractmethod
+    def _row(self, key: str, **params: Any) -> Row | None:
+        """The first row of statement ``key`` (in the current transaction, if any)."""
+
+    @abc.abstractmethod
+    def _rows(self, sql: str, params: Mapping[str, Any]) -> list[Row]:
+        """All rows of ``sql`` (in the current transaction, if any)."""
+
+    @abc.abstractmethod
+    def _write(self, work: Callable[[], T]) -> T:
+        """Run ``work`` in one write transaction, retried a bounded number of times while the
+        backend reports contention; rolled back on any error."""
+
+    @abc.abstractmethod
+    def _read(self) -> AbstractContextManager[None]:
+        """A read transaction: one consistent snapshot for several statements."""
+
+    def _one(self, key: str, **params: Any) -> Any:
+        row = self._row(key, **params)
+        return None if row is None else row[0]
+
+    def _count(self, key: str, **params: Any) -> int:
+        return int(self._exec(key, **params).rowcount)
+
+    def _append_events(
+        self, events: list[NewEvent], entry_id: str | None, agent_id: str | None, now: int
+    ) -> None:
+        for event in events:
+            self._exec(
+                "insert_event",
+                type=EventType(event.type).value,
+                entry_id=entry_id,
+                agent_id=agent_id,
+                at=now,
+                payload=codec.dump_json(event.payload, f"{event.type} event payload"),
+            )
+
+    # -- entries ---------------------------------------------------------------------------
+
+    def add(
+        self,
+        agent_id: str,
+        content: str,
+        *,
+        now: datetime,
+        occurred_at: datetime | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        schema: str | None = None,
+        tags: tuple[str, ...] = (),
+        last_used_at: datetime | None = None,
+    ) -> str:
+        """Store a new hot entry and return its id (a ULID from ``now``).
+
+        ``last_used_at`` defaults to ``now`` (imports may pass an older time). Raises
+        ``InputError`` for an empty agent id, lone surrogates, or content over the limit.
+        """
+        if not agent_id.strip():
+            raise InputError("agent id must not be empty")
+        data = codec.encode_content(content, self._max_entry_bytes)
+        now_us = codec.to_micros(now, "now")
+        params = {
+            "id": codec.new_entry_id(now),
+            "agent_id": codec.check_text(agent_id, "agent id"),
+            "occurred_at": codec.opt_micros(occurred_at, "occurred_at"),
+            "created_at": now_us,
+            "last_used_at": codec.to_micros(last_used_at or now, "last_used_at"),
+            "metadata": codec.dump_json(dict(metadata or {}), "metadata"),
+            "schema_name": None if schema is None else codec.check_text(schema, "schema name"),
+            "tags": codec.dump_json([codec.check_text(t, "tag") for t in tags], "tags"),
+            "content_hash": codec.content_hash(data),
+            "size_bytes": len(data),
+        }
+
+        def work() -> str:
+            self._exec("insert_entry", **params)
+            self._exec("insert_hot", id=params["id"], content=data)
+            return str(params["id"])
+
+        return self._write(work)
+
+    def get(self, entry_id: str) -> Entry:
+        """The entry with its hot content or warm view; ``EntryNotFound`` if unknown."""
+        entry = self._load(entry_id)
+        if entry is None:
+            raise EntryNotFound(entry_id)
+        return entry
+
+    def _load(self, entry_id: str) -> Entry | None:
+        with self._read():
+            row = self._row("select_entry", id=entry_id)
+            if row is None:
+                return None
+            entry = rowmap.entry(row)
+            if entry.tier is Tier.HOT:
+                data = self._one("select_hot", id=entry_id)
+                content = None if data is None else codec.decode_content(data)
+                return replace(entry, content=content)
+            warm = self._row("select_warm", id=entry_id)
+            return replace(entry, warm=None if warm is None else rowmap.warm(warm))
+
+    def touch(self, entry_id: str, now: datetime) -> None:
+        """Record a use of the entry: its dormancy clock restarts at ``now``."""
+        now_us = codec.to_micros(now, "now")
+
+        def work() -> int:
+            return self._count("touch", id=entry_id, now=now_us)
+
+        if self._write(work) == 0:
+            raise EntryNotFound(entry_id)
+
+    def entries(
+        self,
+        agent: str | None = None,
+        tier: Tier | None = None,
+        status: EntryStatus | None = None,
+        limit: int | None = None,
+        *,
+        with_content: bool = True,
+    ) -> Iterator[Entry]:
+        """Entries in id order (creation order), streamed page by page.
+
+        With ``with_content`` each entry is re-read with its content or warm view as it is
+        yielded; without, ``content`` and ``warm`` stay ``None`` (cheap listings).
+        """
+        if tier is Tier.COLD:
+            raise InputError("entries live in the hot or warm tier; cold holds their archives")
+        sql = self._sql(
+            "entries_page",
+            agent=agent is not None,
+            tier=tier is not None,
+            status=status is not None,
+        )
+        params: dict[str, Any] = {
+            "agent": agent,
+            "tier": None if tier is None else Tier(tier).value,
+            "status": None if status is None else EntryStatus(status).value,
+        }
+        return self._stream(sql, params, limit, with_content, due=False)
+
+    def due_for_demotion(
+        self,
+        now: datetime,
+        older_than: timedelta,
+        agent: str | None = None,
+        limit: int | None = None,
+        *,
+        with_content: bool = True,
+    ) -> Iterator[Entry]:
+        """Hot, active entries unused since ``now - older_than`` whose backoff has expired.
+
+        Ordered by ``last_used_at`` then id, streamed through a partial index. With
+        ``with_content`` each entry is re-read as it is yielded and skipped if it has left
+        the hot tier or active status meanwhile.
+        """
+        now_us = codec.to_micros(now, "now")
+        params: dict[str, Any] = {
+            "threshold": now_us - older_than // timedelta(microseconds=1),
+            "now": now_us,
+            "agent": agent,
+        }
+        sql = self._sql("due_page" if agent is None else "due_page_agent")
+        return self._stream(sql, params, limit, with_content, due=True)
+
+    def _stream(
+        self, sql: str, params: dict[str, Any], limit: int | None, with_content: bool, due: bool
+    ) -> Iterator[Entry]:
+        remaining = limit
+        keys: dict[str, Any] = {"after": "", "after_used": _MIN_KEY, "after_id": ""}
+        while remaining is None or remaining > 0:
+            page = PAGE_SIZE if remaining is None else min(PAGE_SIZE, remaining)
+            rows = self._rows(sql, {**params, **keys, "limit": page})
+            for row in rows:
+                entry = rowmap.entry(row)
+                keys = {"after": entry.id, "after_used": row[6], "after_id": entry.id}
+                if with_content:
+                    fresh = self._load(entry.id)
+                    if fresh is None or (due and not rowmap.is_due(fresh)):
+                        continue
+                    entry = fresh
+                yield entry
+                if remaining is not None:
+                    remaining -= 1
+                    if remaining == 0:
+                        return
+            if len(rows) < page:
+                return
+
+    # -- compression outcomes --------------------------------------------------------------
+
+    def apply_compressed(
+        self,
+        entry_id: str,
+        *,
+        expected_attempts: int,
+        narrative: str,
+        record: Mapping[str, Any],
+        meta: Mapping[str, Any],
+        attempt: AttemptRecord,
+        events: list[NewEvent],
+        now: datetime,
+        lease_token: str | None = None,
+    ) -> bool:
+        """Demote a hot entry to warm in one transaction; ``False`` (no change) if stale.
+
+        Stale means the entry is no longer hot and active, its attempt count differs from
+        ``expected_attempts`` (another run already applied an outcome), or the lease is
+        lost: with ``lease_token`` the entry must still hold that unexpired lease (database
+        clock); without, it must hold no live lease at all. The first statement is that
+        fenced update, so a refused outcome writes nothing. Otherwise: the attempt is
+        recorded as number ``expected_attempts + 1``, the warm row written, the source
+        archived to cold (verified against its hash before commit), the hot content
+        removed, the tier set to warm, the lease cleared, and ``events`` appended.
+        """
+        if not narrative.strip():
+            raise InputError(f"entry {entry_id}: refusing to write an empty warm narrative")
+        if AttemptOutcome(attempt.outcome) not in _DONE:
+            raise InputError(
+                f"apply_compressed needs a clean or acceptable attempt, not {attempt.outcome}"
+            )
+        now_us = codec.to_micros(now, "now")
+        warm = {
+            "id": entry_id,
+            "narrative": codec.check_text(narrative, "narrative"),
+            "record": codec.dump_json(dict(record), "fact record"),
+            "meta": codec.dump_json(dict(meta), "compression meta"),
+            "attempt_no": expected_attempts + 1,
+            "now": now_us,
+        }
+        attempt_params = rowmap.attempt_params(entry_id, expected_attempts + 1, attempt)
+        rowmap.check_events(events)
+        state = self._load(entry_id)
+        if state is None:
+            raise EntryNotFound(entry_id)
+        if not rowmap.is_current(state, expected_attempts) or state.content is None:
+            return False
+        data = codec.encode_content(state.content, max_bytes=2**63)
+        packed = self._verified_archive(entry_id, data, state.content_hash)
+
+        def work() -> bool:
+            fenced = self._count(
+                "set_warm", id=entry_id, expected=expected_attempts, token=lease_token
+            )
+            if fenced != 1:
+                return False
+            self._exec("insert_attempt", **attempt_params)
+            self._exec("insert_warm", **warm)
+            self._exec(
+                "insert_cold",
+                id=entry_id,
+                codec=codec.COLD_CODEC,
+                data=packed,
+                content_hash=state.content_hash,
+                size_bytes=len(data),
+                now=now_us,
+            )
+            self._exec("delete_hot", id=entry_id)
+            self._append_events(events, entry_id, state.agent_id, now_us)
+            return True
+
+        return self._write(work)
+
+    def _verified_archive(self, entry_id: str, data: bytes, expected_hash: str) -> bytes:
+        if codec.content_hash(data) != expected_hash:
+            raise IntegrityError(entry_id, "hot content does not match its content hash")
+        packed = codec.archive(data)
+        if codec.content_hash(codec.unarchive(codec.COLD_CODEC, packed)) != expected_hash:
+            raise IntegrityError(entry_id, "cold archive does not round-trip")  # pragma: no cover
+        return packed
+
+    def apply_failed(
+        self,
+        entry_id: str,
+        *,
+        expected_attempts: int,
+        attempt: AttemptRecord,
+        next_attempt_at: datetime | None,
+        escalate: bool,
+        events: list[NewEvent],
+        now: datetime,
+        lease_token: str | None = None,
+    ) -> bool:
+        """Record a failed attempt in one transaction; ``False`` (no change) if stale.
+
+        Stale as for ``apply_compressed`` (attempt count, tier, status, lease). The entry
+        stays hot with its content; ``next_attempt_at`` is its backoff (``None``: due again
+        at once); ``escalate`` sets its status to ``review`` so that demotion skips it until
+        ``resolve_review``. The lease is cleared.
+        """
+        if AttemptOutcome(attempt.outcome) in _DONE:
+            raise InputError(f"apply_failed needs a failed or error attempt, not {attempt.outcome}")
+        now_us = codec.to_micros(now, "now")
+        attempt_params = rowmap.attempt_params(entry_id, expected_attempts + 1, attempt)
+        next_us = codec.opt_micros(next_attempt_at, "next_attempt_at")
+        rowmap.check_events(events)
+
+        def work() -> bool:
+            row = self._row("select_entry", id=entry_id)
+            if row is None:
+                raise EntryNotFound(entry_id)
+            fenced = self._count(
+                "set_failed",
+                id=entry_id,
+                expected=expected_attempts,
+                next_attempt_at=next_us,
+                escalate=bool(escalate),
+                token=lease_token,
+            )
+            if fenced != 1:
+                return False
+            self._exec("insert_attempt", **attempt_params)
+            self._append_events(events, entry_id, str(row[1]), now_us)
+            return True
+
+        return self._write(work)
+
+    # -- leases ----------------------------------------------------------------------------
+
+    def claim(
+        self,
+        worker_id: str,
+        *,
+        now: datetime | None = None,
+        older_than: timedelta = timedelta(days=14),
+        lease_seconds: float = 60.0,
+        limit: int = 1,
+        agent: str | None = None,
+        with_content: bool = True,
+    ) -> list[Claim]:
+        """Lease up to ``limit`` due entries to ``worker_id`` in one short statement.
+
+        Due means hot, active, unused since ``now - older_than``, past its backoff, and not
+        under a live lease (an expired lease is simply claimed again). ``now`` defaults to
+        the database clock; the lease expiry is always the database clock plus
+        ``lease_seconds``. Each claim gets its own random token. On PostgreSQL the rows are
+        picked with ``FOR UPDATE SKIP LOCKED`` so concurrent claimers never wait on or
+        share an entry; the claim commits at once. With ``with_content`` every claimed
+        entry is then re-read with its hot content (outside the claim's transaction).
+        Claims come in due order (``last_used_at``, id).
+        """
+        if limit < 1:
+            return []
+        if lease_seconds <= 0:
+            raise InputError(f"lease_seconds must be positive (got {lease_seconds})")
+        params: dict[str, Any] = {
+            "owner": codec.check_text(worker_id, "worker id"),
+            "now": codec.opt_micros(now, "now"),
+            "older_than": older_than // timedelta(microseconds=1),
+            "lease": round(lease_seconds * 1_000_000),
+            "limit": int(limit),
+            "agent": agent,
+        }
+        key = "claim" if agent is None else "claim_agent"
+        rows = self._write(lambda: self._exec(key, **params).fetchall())
+        claims = sorted(
+            (
+                Claim(
+                    entry=rowmap.entry(row),
+                    token=str(row[14]),
+                    expires_at=codec.from_micros(row[15]),
+                    claimed_at=codec.from_micros(row[16]),
+                )
+                for row in rows
+            ),
+            key=lambda c: (c.entry.last_used_at, c.entry.id),
+        )
+        if not with_content:
+            return claims
+        loaded: list[Claim] = []
+        for claim in claims:
+            fresh = self._load(claim.entry.id)
+            if fresh is None or not rowmap.is_due(fresh):  # pragma: no cover - leased rows
+                self.release(claim.token)
+                continue
+            loaded.append(replace(claim, entry=fresh))
+        return loaded
+
+    def heartbeat(self, token: str, lease_seconds: float = 60.0) -> datetime | None:
+        """Extend a live lease to the database clock plus ``lease_seconds``.
+
+        Returns the new expiry, or ``None`` when the lease is lost (expired, released, or
+        its outcome already applied): an expired lease is never revived, so two workers
+        never hold one entry at the same time.
+        """
+        lease = round(lease_seconds * 1_000_000)
+        row = self._write(lambda: self._exec("heartbeat", token=token, lease=lease).fetchone())
+        return None if row is None else codec.from_micros(row[0])
+
+    def release(self, token: str) -> bool:
+        """Give a lease back (the entry is due again at once); ``False`` if it was not held."""
+        return self._write(lambda: self._count("release", token=token)) == 1
+
+    def leases(self) -> list[tuple[str, str, str, datetime]]:
+        """Live and expired leases: ``(entry_id, worker_id, token, expires_at)``."""
+        rows = self._rows(self._sql("select_leases"), {})
+        return [(str(r[0]), str(r[1]), str(r[2]), codec.from_micros(r[3])) for r in rows]
+
+    def db_now(self) -> datetime:
+        """The database clock (the one leases are measured on)."""
+        return codec.from_micros(int(self._one("db_now")))
+
+    def resolve_review(self, entry_id: str, now: datetime, note: str = "") -> bool:
+        """Return a ``review`` entry to ``active`` (due again at once) with a
+        ``review_resolved`` event; ``False`` if it was not in review."""
+        now_us = codec.to_micros(now, "now")
+        payload = {"note": codec.check_text(note, "note")}
+
+        def work() -> bool:
+            row = self._row("select_entry", id=entry_id)
+            if row is None:
+                raise EntryNotFound(entry_id)
+            if self._count("set_resolved", id=entry_id) != 1:
+                return False
+            event = NewEvent(EventType.REVIEW_RESOLVED, payload)
+            self._append_events([event], entry_id, str(row[1]), now_us)
+            return True
+
+        return self._write(work)
+
+    def attempts(self, entry_id: str) -> list[AttemptRecord]:
+        """The entry's compression history, oldest first."""
+        with self._read():
+            if self._row("select_entry", id=entry_id) is None:
+                raise EntryNotFound(entry_id)
+            rows = self._rows(self._sql("select_attempts"), {"id": entry_id})
+        return [rowmap.attempt(row) for row in rows]
+
+    # -- cold tier -------------------------------------------------------------------------
+
+    def read_cold(self, entry_id: str) -> str:
+        """The archived source of a warm entry, checked against its hash on every read."""
+        with self._read():
+            row = self._row("select_entry", id=entry_id)
+            if row is None:
+                raise EntryNotFound(entry_id)
+            cold = self._row("select_cold", id=entry_id)
+        if cold is None:
+            raise WrongTier(f"entry {entry_id} is {row[2]}: it has no cold archive")
+        return codec.decode_content(rowmap.checked_cold(entry_id, cold, str(row[10])))
+
+    def restore(self, entry_id: str, now: datetime) -> None:
+        """Bring a warm entry back to hot from its verified cold archive, in one transaction.
+
+        The warm row and the archive are removed, ``last_used_at`` becomes ``now`` and a
+        ``restored`` event is appended. ``WrongTier`` if the entry is already hot.
+        """
+        now_us = codec.to_micros(now, "now")
+
+        def work() -> None:
+            row = self._row("select_entry", id=entry_id)
+            if row is None:
+                raise EntryNotFound(entry_id)
+            entry = rowmap.entry(row)
+            if entry.tier is not Tier.WARM:
+                raise WrongTier(f"entry {entry_id} is {entry.tier}: nothing to restore")
+            cold = self._row("select_cold", id=entry_id)
+            if cold is None:
+                raise IntegrityError(entry_id, "warm entry has no cold archive")
+            data = rowmap.checked_cold(entry_id, cold, entry.content_hash)
+            self._exec("insert_hot", id=entry_id, content=data)
+            self._exec("delete_warm", id=entry_id)
+            self._exec("delete_cold", id=entry_id)
+            self._exec("set_restored", id=entry_id, now=now_us)
+            payload = {"content_hash": entry.content_hash, "size_bytes": len(data)}
+            event = NewEvent(EventType.RESTORED, payload)
+            self._append_events([event], entry_id, entry.agent_id, now_us)
+
+        self._write(work)
+
+    # -- events ----------------------------------------------------------------------------
+
+    def events(
+        self,
+        entry_id: str | None = None,
+        *,
+        agent: str | None = None,
+        type: EventType | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        limit: int | None = None,
+    ) -> Iterator[Event]:
+        """Events in append order, filtered (``since`` inclusive, ``until`` exclusive)."""
+        sql = self._sql(
+            "events_page",
+            entry=entry_id is not None,
+            agent=agent is not None,
+            type=type is not None,
+            since=since is not None,
+            until=until is not None,
+        )
+        params: dict[str, Any] = {
+            "entry_id": entry_id,
+            "agent": agent,
+            "type": None if type is None else EventType(type).value,
+            "since": codec.opt_micros(since, "since"),
+            "until": codec.opt_micros(until, "until"),
+        }
+        return self._stream_events(sql, params, limit)
+
+    def _stream_events(
+        self, sql: str, params: dict[str, Any], limit: int | None
+    ) -> Iterator[Event]:
+        after, remaining = 0, limit
+        while remaining is None or remaining > 0:
+            page = PAGE_SIZE if remaining is None else min(PAGE_SIZE, remaining)
+            rows = self._rows(sql, {**params, "after": after, "limit": page})
+            for row in rows:
+                after = int(row[0])
+                yield rowmap.event(row)
+            if remaining is not None:
+                remaining -= len(rows)
+            if len(rows) < page:
+                return
+
+    # -- schemas ---------------------------------------------------------------------------
+
+    def register_schema(
+        self,
+        name: str,
+        version: int,
+        hash: str,
+        definition: Mapping[str, Any],
+        *,
+        source_text: str | None = None,
+        now: datetime,
+    ) -> bool:
+        """Register a schema version; ``True`` if new, ``False`` if already registered.
+
+        The same name and version with another hash raises ``SchemaVersionConflict``.
+        A new registration appends a ``schema_registered`` event.
+        """
+        now_us = codec.to_micros(now, "now")
+        params: dict[str, Any] = {
+            "name": codec.check_text(name, "schema name"),
+            "version": int(version),
+            "hash": hash,
+            "definition": codec.dump_json(dict(definition), "schema definition"),
+            "source_text": None
+            if source_text is None
+            else codec.check_text(source_text, "schema source"),
+            "now": now_us,
+        }
+
+        def registered() -> bool:
+            row = self._row("select_schema", name=name, version=int(version))
+            if row is None:
+                return False
+            if row[2] == hash:
+                return True
+            raise SchemaVersionConflict(
+                f"schema {name!r} version {version} is already registered with hash "
+                f"{row[2]}, not {hash}: bump the schema's version"
+            )
+
+        def work() -> bool:
+            if registered():
+                return False
+            if self._count("insert_schema", **params) != 1:
+                registered()  # a concurrent registration won: same hash, or a conflict
+                return False
+            payload = {"name": name, "version": int(version), "hash": hash}
+            event = NewEvent(EventType.SCHEMA_REGISTERED, payload)
+            self._append_events([event], None, None, now_us)
+            return True
+
+        return self._write(work)
+
+    def get_schema_definition(self, name: str, version: int | None = None) -> StoredSchema:
+        """A registered schema version (the latest when ``version`` is ``None``)."""
+        if version is None:
+            row = self._row("select_latest_schema", name=name)
+        else:
+            row = self._row("select_schema", name=name, version=int(version))
+        if row is None:
+            which = "any version" if version is None else f"version {version}"
+            raise SchemaNotRegistered(
+                f"schema {name!r} ({which}) is not registered in this store: register it first"
+            )
+        source = None if row[4] is None else str(row[4])
+        return StoredSchema(int(row[1]), str(row[2]), codec.load_json(row[3]), source)
+
+    def set_agent_schema(
+        self, agent_id: str, schema_name: str | None, tag: str | None = None
+    ) -> None:
+        """Map an agent (or one of its tags) to a schema name; ``None`` removes the mapping."""
+        key = "" if tag is None else codec.check_text(tag, "tag")
+
+        def work() -> None:
+            if schema_name is None:
+                self._exec("delete_agent_schema", agent=agent_id, tag=key)
+            else:
+                name = codec.check_text(schema_name, "schema name")
+                self._exec("upsert_agent_schema", agent=agent_id, tag=key, schema_name=name)
+
+        self._write(work)
+
+    def schema_for(self, agent_id: str, tags: tuple[str, ...] = ()) -> str | None:
+        """The schema for an agent's entry: the first of ``tags`` with a mapping wins, then
+        the agent's default, else ``None``."""
+        rows = self._rows(self._sql("select_agent_schemas"), {"agent": agent_id})
+        mapping = {str(tag): str(name) for tag, name in rows}
+        for tag in tags:
+            if tag and tag in mapping:
+                return mapping[tag]
+        return mapping.get("")
+
+    # -- extraction cache ------------------------------------------------------------------
+
+    def cached_extraction(
+        self, content_hash: str, schema_hash: str, extractor_id: str
+    ) -> dict[str, Any] | None:
+        """The cached fact record for this source, schema and extractor, if any."""
+        text = self._one(
+            "select_extraction",
+            content_hash=content_hash,
+            schema_hash=schema_hash,
+            extractor_id=extractor_id,
+        )
+        if text is None:
+            return None
+        record: dict[str, Any] = codec.load_json(text)
+        return record
+
+    def put_extraction(
+        self, content_hash: str, schema_hash: str, extractor_id: str, record: Mapping[str, Any]
+    ) -> None:
+        """Cache a fact record; the first record stored for a key is kept."""
+        params = {
+            "content_hash": content_hash,
+            "schema_hash": schema_hash,
+            "extractor_id": extractor_id,
+            "record": codec.dump_json(dict(record), "fact record"),
+        }
+        self._write(lambda: self._exec("insert_extraction", **params))
+
+    # -- reporting -------------------------------------------------------------------------
+
+    def stats(self) -> dict[str, Any]:
+        """Counts for ``factdiff stats``.
+
+        ``tiers`` (entries per tier; ``cold`` counts archives), ``entries`` (tier -> status
+        -> count), ``attempts`` (outcome -> count, and ``total``), ``failure_rate`` (per
+        schema name and version: attempts, failed-or-error attempts, rate), ``facts_lost``
+        (field -> missing/changed/added counts over failed and acceptable attempts),
+        ``events`` (type -> count).
+        """
+        with self._read():
+            by_status = self._rows(self._sql("count_entries"), {})
+            cold = int(self._one("count_cold"))
+            outcomes = self._rows(self._sql("count_attempts"), {})
+            rates = self._rows(self._sql("failure_by_schema"), {})
+            event_counts = self._rows(self._sql("count_events"), {})
+        entries: dict[str, dict[str, int]] = {t.value: {} for t in (Tier.HOT, Tier.WARM)}
+        for tier, status, count in by_status:
+            entries.setdefault(str(tier), {})[str(status)] = int(count)
+        attempts = {o.value: 0 for o in AttemptOutcome}
+        attempts.update({str(o): int(n) for o, n in outcomes})
+        attempts["total"] = sum(attempts.values())
+        return {
+            "tiers": {t: sum(s.values()) for t, s in entries.items()} | {Tier.COLD.value: cold},
+            "entries": entries,
+            "attempts": attempts,
+            "failure_rate": [
+                {
+                    "schema": name,
+                    "version": version,
+                    "attempts": int(total),
+                    "failed": int(failed),
+                    "rate": int(failed) / int(total),
+                }
+                for name, version, total, failed in rates
+            ],
+            "facts_lost": self._facts_lost(),
+            "events": {str(t): int(n) for t, n in event_counts},
+        }
+
+    def _facts_lost(self) -> dict[str, dict[str, int]]:
+        counts: dict[str, Counter[str]] = {}
+        sql, after = self._sql("lossy_diffs_page"), 0
+        while True:
+            rows = self._rows(sql, {"after": after, "limit": PAGE_SIZE})
+            for attempt_id, diff_text in rows:
+                after = int(attempt_id)
+                for kind, name in rowmap.diff_fields(codec.load_json(diff_text)):
+                    counts.setdefault(name, Counter())[kind] += 1
+            if len(rows) < PAGE_SIZE:
+                break
+        ordered = sorted(counts.items(), key=lambda kv: (-sum(kv[1].values()), kv[0]))
+        return {
+            name: {kind: c[kind] for kind in ("missing", "changed", "added")} for name, c in ordered
+        }
+
+    def verify(self) -> list[str]:
+        """Re-derive every hot and cold content hash and check that every entry is in exactly
+        one tier; returns one line per problem (empty when the store is sound)."""
+        problems: list[str] = []
+        for entry_id, data, expected in self._pages("hot_page", 32):
+            if codec.content_hash(bytes(data)) != expected:
+                problems.append(f"entry {entry_id}: hot content does not match its hash")
+        for entry_id, cold_codec, data, cold_hash, expected in self._pages("cold_page", 32):
+            cold = (cold_codec, data, cold_hash, None)
+            try:
+                rowmap.checked_cold(str(entry_id), cold, str(expected))
+            except IntegrityError as exc:
+                problems.append(str(exc))
+        for entry_id, tier, hot, warm, cold in self._rows(self._sql("tier_violations"), {}):
+            problems.append(
+                f"entry {entry_id}: tier {tier} but hot={bool(hot)} warm={bool(warm)} "
+                f"cold={bool(cold)}"
+            )
+        return problems
+
+    def _pages(self, key: str, size: int) -> Iterator[Row]:
+        sql, after = self._sql(key), ""
+        while True:
+            rows = self._rows(sql, {"after": after, "limit": size})
+            for row in rows:
+                after = str(row[0])
+                yield row
+            if len(rows) < size:
+                return

@@ -1,0 +1,143 @@
+-- Declared schema of the factdiff store (PostgreSQL), as the migrations must produce it.
+-- Keep in step with migrations/postgres/: tests/integration/test_store_schema.py compares them.
+
+CREATE FUNCTION factdiff_now_us() RETURNS bigint LANGUAGE sql STABLE AS $$
+    SELECT (extract(epoch FROM statement_timestamp()) * 1000000)::bigint
+$$;
+
+CREATE TABLE factdiff_migrations (
+    version integer PRIMARY KEY,
+    name    text NOT NULL
+);
+
+CREATE TABLE entries (
+    id              text COLLATE "C" PRIMARY KEY,
+    agent_id        text COLLATE "C" NOT NULL,
+    tier            text NOT NULL DEFAULT 'hot' CHECK (tier IN ('hot', 'warm')),
+    status          text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'review')),
+    occurred_at     bigint,
+    created_at      bigint NOT NULL,
+    last_used_at    bigint NOT NULL,
+    metadata        text NOT NULL DEFAULT '{}',
+    schema_name     text,
+    tags            text NOT NULL DEFAULT '[]',
+    content_hash    text NOT NULL,
+    size_bytes      bigint NOT NULL CHECK (size_bytes >= 0),
+    attempt_count   integer NOT NULL DEFAULT 0 CHECK (attempt_count >= 0),
+    next_attempt_at bigint,
+    lease_token     text COLLATE "C",
+    lease_owner     text,
+    lease_expires_at bigint
+);
+
+CREATE INDEX entries_agent ON entries (agent_id, id);
+CREATE INDEX entries_tier_status ON entries (tier, status, id);
+CREATE INDEX entries_due ON entries (last_used_at, id)
+    WHERE tier = 'hot' AND status = 'active';
+CREATE INDEX entries_due_agent ON entries (agent_id, last_used_at, id)
+    WHERE tier = 'hot' AND status = 'active';
+
+CREATE UNIQUE INDEX entries_lease ON entries (lease_token)
+    WHERE lease_token IS NOT NULL;
+
+CREATE TABLE hot_content (
+    entry_id text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
+    content  bytea NOT NULL
+);
+
+CREATE TABLE warm_entries (
+    entry_id      text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
+    narrative     text NOT NULL,
+    record        text NOT NULL,
+    meta          text NOT NULL,
+    attempt_no    integer NOT NULL,
+    compressed_at bigint NOT NULL
+);
+
+CREATE TABLE cold_archive (
+    entry_id     text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
+    codec        text NOT NULL CHECK (codec IN ('zlib')),
+    data         bytea NOT NULL,
+    content_hash text NOT NULL,
+    size_bytes   bigint NOT NULL,
+    archived_at  bigint NOT NULL
+);
+
+CREATE TABLE attempts (
+    id             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    entry_id       text COLLATE "C" NOT NULL REFERENCES entries (id),
+    attempt_no     integer NOT NULL CHECK (attempt_no >= 1),
+    rung           integer NOT NULL,
+    summarizer     text NOT NULL,
+    extractor      text NOT NULL,
+    method_version text NOT NULL,
+    budget_words   integer,
+    outcome        text NOT NULL
+        CHECK (outcome IN ('clean', 'acceptable_with_notes', 'failed', 'error')),
+    diff           text NOT NULL,
+    summary        text NOT NULL,
+    started_at     bigint NOT NULL,
+    finished_at    bigint NOT NULL,
+    duration_ms    double precision NOT NULL,
+    tokens_in      integer,
+    tokens_out     integer,
+    cost_usd       text,
+    error          text,
+    schema_name    text,
+    schema_version integer,
+    schema_hash    text,
+    UNIQUE (entry_id, attempt_no)
+);
+
+CREATE INDEX attempts_outcome ON attempts (outcome, id);
+
+CREATE TABLE events (
+    id       bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    type     text NOT NULL,
+    entry_id text COLLATE "C" REFERENCES entries (id),
+    agent_id text COLLATE "C",
+    at       bigint NOT NULL,
+    payload  text NOT NULL
+);
+
+CREATE INDEX events_entry ON events (entry_id, id);
+CREATE INDEX events_agent ON events (agent_id, id);
+CREATE INDEX events_type ON events (type, id);
+CREATE INDEX events_at ON events (at, id);
+
+CREATE FUNCTION factdiff_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    RAISE EXCEPTION 'events are append-only';
+END;
+$$;
+
+CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+    FOR EACH ROW EXECUTE FUNCTION factdiff_events_append_only();
+
+CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+    FOR EACH ROW EXECUTE FUNCTION factdiff_events_append_only();
+
+CREATE TABLE schemas (
+    name          text NOT NULL,
+    version       integer NOT NULL,
+    hash          text NOT NULL,
+    definition    text NOT NULL,
+    source_text   text,
+    registered_at bigint NOT NULL,
+    PRIMARY KEY (name, version)
+);
+
+CREATE TABLE agent_schemas (
+    agent_id    text COLLATE "C" NOT NULL,
+    tag         text NOT NULL DEFAULT '',
+    schema_name text NOT NULL,
+    PRIMARY KEY (agent_id, tag)
+);
+
+CREATE TABLE extraction_cache (
+    content_hash text NOT NULL,
+    schema_hash  text NOT NULL,
+    extractor_id text NOT NULL,
+    record       text NOT NULL,
+    PRIMARY KEY (content_hash, schema_hash, extractor_id)
+);
