@@ -185,3 +185,28 @@ def _apply_option(rung: Rung, option: str, part: str) -> Rung:
         raise UsageError(
             f"bad rung option {option!r} in {part!r}: use words (60), a share (0.35x) or strict"
         ) from None
+
+
+def pipeline_components(
+    *,
+    extractor: str | None = None,
+    summarizer: str | None = None,
+    ladder: str | None = None,
+    allow_same_model: bool = False,
+    environ: Mapping[str, str] | None = None,
+) -> tuple[Extractor, tuple[Rung, ...]]:
+    """The extractor and retry ladder from flags, then environment, then defaults.
+
+    ``ladder`` wins over ``summarizer``; a summarizer alone climbs the default ladder shape
+    (35%, 60%, 100% of the source). The extractor and summarizers must be different models.
+    """
+    extractor_spec = resolve_extractor_spec(extractor, environ)
+    if ladder:
+        summarizer_specs = ladder_summarizer_specs(ladder)
+        rungs = ladder_from_spec(ladder)
+    else:
+        summarizer_spec = resolve_summarizer_spec(summarizer, environ)
+        summarizer_specs = [summarizer_spec]
+        rungs = ladder_for_summarizer(summarizer_spec)
+    check_distinct_models(extractor_spec, summarizer_specs, allow_same_model=allow_same_model)
+    return extractor_from_spec(extractor_spec), rungs

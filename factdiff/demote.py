@@ -25,10 +25,12 @@ from typing import Any
 
 from factdiff.catalog import SchemaCatalog
 from factdiff.diff import Verdict
+from factdiff.errors import RuntimeFailure
 from factdiff.extract.base import Extractor
 from factdiff.extract.rules import RulesExtractor, infer_reference
 from factdiff.pipeline import AttemptResult, Rung, run_attempt
 from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
+from factdiff.providers.errors import ProviderError
 from factdiff.record import Fact, FactRecord
 from factdiff.retry import RetryPolicy
 from factdiff.schema.model import FactSchema
@@ -41,6 +43,14 @@ from factdiff.store import (
     NewEvent,
 )
 from factdiff.summarize import ExtractiveSummarizer
+
+PAUSING_FAILURES = frozenset({"quota_exhausted", "configuration"})
+"""Provider failures that no entry can get past: the whole pass stops without using attempts."""
+
+
+class DemotionPaused(RuntimeFailure):
+    """A provider refuses every call (quota exhausted, bad credentials or model)."""
+
 
 MAX_SOURCE_BYTES = 1_048_576
 """Entries above this size are not compressed (they go to review with a clear message)."""
@@ -160,8 +170,12 @@ class Demoter:
         if problem is not None:
             return self._apply_error(entry, schema, problem, now, seconds, lease_token)
         started = time.perf_counter()
-        source_facts = self._source_facts(entry, text, schema)
-        seconds["extract"] = seconds.get("extract", 0.0) + time.perf_counter() - started
+        try:
+            source_facts = self._source_facts(entry, text, schema)
+        except ProviderError as exc:
+            return self._provider_failure(entry, schema, exc, now, seconds, lease_token)
+        finally:
+            seconds["extract"] = seconds.get("extract", 0.0) + time.perf_counter() - started
         rung_index = min(entry.attempt_count, len(self.settings.ladder) - 1)
         must_keep = self._lost_last_time(entry, source_facts)
         started = time.perf_counter()
@@ -176,6 +190,8 @@ class Demoter:
                 extractor=self.settings.extractor,
                 policy=self.settings.policy,
             )
+        except ProviderError as exc:
+            return self._provider_failure(entry, schema, exc, now, seconds, lease_token)
         except Exception as exc:  # a summarizer bug must not stop the pass or lose the entry
             message = f"{type(exc).__name__}: {exc}".splitlines()[0][:500]
             return self._apply_error(entry, schema, message, now, seconds, lease_token)
@@ -350,6 +366,37 @@ class Demoter:
             entry.id, entry.agent_id, AttemptOutcome.FAILED, applied, decision.escalate, attempt
         )
 
+    def _provider_failure(
+        self,
+        entry: Entry,
+        schema: FactSchema,
+        exc: ProviderError,
+        now: datetime,
+        seconds: dict[str, float],
+        lease_token: str | None,
+    ) -> EntryResult:
+        """A model call failed: stop the pass (quota, credentials) or retry this entry later."""
+        if exc.failure_class in PAUSING_FAILURES:
+            raise DemotionPaused(
+                f"{exc} ({exc.failure_class}): demotion paused, no attempt was used; "
+                "fix the provider account or configuration, then run demotion again"
+            ) from exc
+        retry_at = None
+        if exc.retry_after is not None:
+            retry_at = now + timedelta(seconds=exc.retry_after)
+        message = f"{exc.failure_class}: {exc}".splitlines()[0][:500]
+        return self._apply_error(
+            entry,
+            schema,
+            message,
+            now,
+            seconds,
+            lease_token,
+            retry=True,
+            not_before=retry_at,
+            failure_class=exc.failure_class,
+        )
+
     def _apply_error(
         self,
         entry: Entry,
@@ -358,18 +405,35 @@ class Demoter:
         now: datetime,
         seconds: dict[str, float],
         lease_token: str | None = None,
+        *,
+        retry: bool = False,
+        not_before: datetime | None = None,
+        failure_class: str = "refused_input",
     ) -> EntryResult:
+        """Record an attempt that produced no summary; retry later, or go to review at once."""
         started = time.perf_counter()
+        retry_at: datetime | None = None
         escalate = True
-        events = [
-            NewEvent(EventType.COMPRESSION_FAILURE, {"error": message, "summary": None}),
-            NewEvent(EventType.ESCALATED_TO_REVIEW, {"reason": message}),
-        ]
+        reason = message
+        if retry:
+            decision = self.settings.retry.decide(
+                entry.id, entry.attempt_count + 1, now, not_before
+            )
+            retry_at, escalate, reason = decision.retry_at, decision.escalate, decision.reason
+        payload = {
+            "error": message,
+            "failure_class": failure_class,
+            "summary": None,
+            "next_attempt_at": retry_at.isoformat() if retry_at else None,
+        }
+        events = [NewEvent(EventType.COMPRESSION_FAILURE, payload)]
+        if escalate:
+            events.append(NewEvent(EventType.ESCALATED_TO_REVIEW, {"reason": reason}))
         applied = self.store.apply_failed(
             entry.id,
             expected_attempts=entry.attempt_count,
             attempt=self._attempt_record(schema, None, AttemptOutcome.ERROR, now, message),
-            next_attempt_at=None,
+            next_attempt_at=retry_at,
             escalate=escalate,
             events=events,
             now=now,

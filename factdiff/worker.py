@@ -26,6 +26,7 @@ nothing stays claimed after a clean stop.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
@@ -36,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from factdiff.demote import Demoter, DemotionSettings
+from factdiff.demote import Demoter, DemotionPaused, DemotionSettings
 from factdiff.errors import FactdiffError, StoreError
 from factdiff.store import Claim, MemoryStore, open_store
 
@@ -239,6 +240,13 @@ class Worker:
             else:
                 self._count("lease_lost")
                 log.warning("lease lost on entry %s: outcome not committed", claim.entry.id)
+        except DemotionPaused as exc:
+            error = str(exc)
+            self._count("paused")
+            log.error("pausing the worker pool: %s", exc)
+            self._stopping.set()
+            with contextlib.suppress(StoreError):  # else the lease expires on its own
+                store.release(token)
         except StoreError as exc:
             error = str(exc)
             self._count("store_error")

@@ -12,23 +12,61 @@ from rich.table import Table
 from factdiff.cli.inputs import read_text, resolve_schema
 from factdiff.cli.options import db_option, json_option, open_store, parse_duration, parse_time
 from factdiff.cli.render import console, diff_table, echo_json, outcome_line
-from factdiff.config import extractor_from_spec, ladder_for_summarizer, ladder_from_spec
-from factdiff.demote import Demoter, DemotionReport, DemotionSettings, default_ladder
+from factdiff.config import pipeline_components
+from factdiff.demote import Demoter, DemotionReport, DemotionSettings
 from factdiff.pipeline import compress
 from factdiff.retry import RetryPolicy
 
 
 def build_settings(
-    older_than: str, ladder: str | None, max_attempts: int | None, backoff: str
+    older_than: str,
+    components: tuple[str | None, str | None, str | None, bool],
+    max_attempts: int | None,
+    backoff: str,
 ) -> DemotionSettings:
-    """Demotion settings from CLI options."""
-    rungs = ladder_from_spec(ladder) if ladder else default_ladder()
+    """Demotion settings from CLI options (extractor, summarizer, ladder, allow same model)."""
+    extractor_flag, summarizer_flag, ladder_flag, allow_same = components
+    extractor, rungs = pipeline_components(
+        extractor=extractor_flag,
+        summarizer=summarizer_flag,
+        ladder=ladder_flag,
+        allow_same_model=allow_same,
+    )
     attempts = max_attempts if max_attempts is not None else len(rungs)
     return DemotionSettings(
         older_than=parse_duration(older_than, "--older-than"),
         ladder=rungs,
+        extractor=extractor,
         retry=RetryPolicy(max_attempts=attempts, base_delay=parse_duration(backoff, "--backoff")),
     )
+
+
+def component_options(function: Any) -> Any:
+    """``--extractor``, ``--summarizer``, ``--ladder``, ``--allow-same-model``."""
+    options = [
+        click.option(
+            "--extractor",
+            help="rules, provider:model or jury:provider:model "
+            "(default: FACTDIFF_EXTRACTOR, else rules).",
+        ),
+        click.option(
+            "--summarizer",
+            help="extractive, naive or provider:model for every rung "
+            "(default: FACTDIFF_SUMMARIZER, else extractive).",
+        ),
+        click.option(
+            "--ladder",
+            help="Full retry ladder, e.g. 'extractive:0.35x,openai:gpt-4.1-mini:0.6x:strict'.",
+        ),
+        click.option(
+            "--allow-same-model",
+            is_flag=True,
+            help="Allow the extractor and a summarizer to be the same model.",
+        ),
+    ]
+    for option in reversed(options):
+        function = option(function)
+    return function
 
 
 @click.command("demote")
@@ -36,7 +74,7 @@ def build_settings(
 @click.option("--older-than", default="14d", show_default=True, help="Dormancy threshold.")
 @click.option("--agent", help="Only this agent.")
 @click.option("--limit", type=int, help="At most this many entries.")
-@click.option("--ladder", help="Retry ladder, e.g. 'extractive:0.35x,extractive:0.6x:strict'.")
+@component_options
 @click.option("--max-attempts", type=int, help="Attempts before operator review (default: rungs).")
 @click.option(
     "--backoff", default="1h", show_default=True, help="First retry delay (x4 per failure)."
@@ -49,7 +87,10 @@ def demote_command(
     older_than: str,
     agent: str | None,
     limit: int | None,
+    extractor: str | None,
+    summarizer: str | None,
     ladder: str | None,
+    allow_same_model: bool,
     max_attempts: int | None,
     backoff: str,
     dry_run: bool,
@@ -58,7 +99,9 @@ def demote_command(
 ) -> None:
     """Compress dormant hot entries; only verified summaries reach the warm tier."""
     moment = parse_time(now, "--now")
-    settings = build_settings(older_than, ladder, max_attempts, backoff)
+    settings = build_settings(
+        older_than, (extractor, summarizer, ladder, allow_same_model), max_attempts, backoff
+    )
     with open_store(db, create=False) as store:
         demoter = Demoter(store, settings)
         if dry_run:
@@ -143,16 +186,15 @@ def print_report(report: DemotionReport) -> None:
 @click.command("compress")
 @click.argument("file")
 @click.option("--schema", "schema_option", help="YAML schema file or built-in name.")
-@click.option("--summarizer", help="Summarizer for every rung (extractive, naive).")
-@click.option("--ladder", help="Full retry ladder, e.g. 'naive:40,extractive:0.35x'.")
-@click.option("--extractor", default="rules", show_default=True, help="Extractor spec.")
+@component_options
 @json_option
 def compress_command(
     file: str,
     schema_option: str | None,
+    extractor: str | None,
     summarizer: str | None,
     ladder: str | None,
-    extractor: str,
+    allow_same_model: bool,
     as_json: bool,
 ) -> None:
     """Run the whole pipeline with its retry ladder on FILE (no store).
@@ -160,13 +202,10 @@ def compress_command(
     Exit 0 clean, 3 acceptable with notes, 1 failed on every rung, 2 usage or input error.
     """
     schema = resolve_schema(schema_option)
-    if ladder:
-        rungs = ladder_from_spec(ladder)
-    elif summarizer:
-        rungs = ladder_for_summarizer(summarizer)
-    else:
-        rungs = default_ladder()
-    result = compress(read_text(file), schema, rungs, extractor=extractor_from_spec(extractor))
+    chosen_extractor, rungs = pipeline_components(
+        extractor=extractor, summarizer=summarizer, ladder=ladder, allow_same_model=allow_same_model
+    )
+    result = compress(read_text(file), schema, rungs, extractor=chosen_extractor)
     if as_json:
         echo_json(result.to_json())
     else:

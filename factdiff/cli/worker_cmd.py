@@ -8,7 +8,7 @@ from types import FrameType
 
 import click
 
-from factdiff.cli.demote_cmd import build_settings
+from factdiff.cli.demote_cmd import build_settings, component_options
 from factdiff.cli.options import db_option, json_option, parse_duration
 from factdiff.cli.render import echo_json
 from factdiff.errors import InputError
@@ -23,7 +23,7 @@ from factdiff.worker import Worker, WorkerSettings
 @click.option("--poll", default="1s", show_default=True, help="Wait when nothing is due.")
 @click.option("--older-than", default="14d", show_default=True, help="Dormancy threshold.")
 @click.option("--agent", help="Only this agent's entries.")
-@click.option("--ladder", help="Retry ladder, e.g. 'extractive:0.35x,extractive:0.6x:strict'.")
+@component_options
 @click.option("--max-attempts", type=int, help="Attempts before operator review (default: rungs).")
 @click.option("--backoff", default="1h", show_default=True, help="First retry delay.")
 @click.option("--worker-id", help="Name in leases (default: host:pid).")
@@ -37,7 +37,10 @@ def worker_command(
     poll: str,
     older_than: str,
     agent: str | None,
+    extractor: str | None,
+    summarizer: str | None,
     ladder: str | None,
+    allow_same_model: bool,
     max_attempts: int | None,
     backoff: str,
     worker_id: str | None,
@@ -66,7 +69,9 @@ def worker_command(
     )
     if settings.heartbeat_every >= settings.lease_seconds:
         raise InputError("--heartbeat must be shorter than --lease")
-    demotion = build_settings(older_than, ladder, max_attempts, backoff)
+    demotion = build_settings(
+        older_than, (extractor, summarizer, ladder, allow_same_model), max_attempts, backoff
+    )
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     worker = Worker(db, settings, demotion, worker_id=worker_id)
 
