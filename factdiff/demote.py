@@ -171,7 +171,7 @@ class Demoter:
             return self._apply_error(entry, schema, problem, now, seconds, lease_token)
         started = time.perf_counter()
         try:
-            source_facts = self._source_facts(entry, text, schema)
+            source_facts, from_cache = self._source_facts(entry, text, schema)
         except ProviderError as exc:
             return self._provider_failure(entry, schema, exc, now, seconds, lease_token)
         finally:
@@ -191,6 +191,8 @@ class Demoter:
                 policy=self.settings.policy,
             )
         except ProviderError as exc:
+            if not from_cache:
+                self._remember_source(entry, schema, source_facts)
             return self._provider_failure(entry, schema, exc, now, seconds, lease_token)
         except Exception as exc:  # a summarizer bug must not stop the pass or lose the entry
             message = f"{type(exc).__name__}: {exc}".splitlines()[0][:500]
@@ -202,7 +204,10 @@ class Demoter:
         try:
             if attempt.outcome.passed:
                 return self._apply_passed(entry, schema, source_facts, attempt, now, lease_token)
-            return self._apply_failed(entry, schema, source_facts, attempt, now, lease_token)
+            result = self._apply_failed(entry, schema, source_facts, attempt, now, lease_token)
+            if result.applied and not result.escalated and not from_cache:
+                self._remember_source(entry, schema, source_facts)
+            return result
         finally:
             seconds["sql"] = seconds.get("sql", 0.0) + time.perf_counter() - started
 
@@ -217,16 +222,19 @@ class Demoter:
             )
         return None
 
-    def _source_facts(self, entry: Entry, text: str, schema: FactSchema) -> FactRecord:
+    def _source_facts(self, entry: Entry, text: str, schema: FactSchema) -> tuple[FactRecord, bool]:
+        """The source's record and whether it came from the extraction cache."""
         extractor = self.settings.extractor
         cached = self.store.cached_extraction(entry.content_hash, schema.hash, extractor.identity)
         if cached is not None:
-            return FactRecord.from_json(cached)
-        record = extractor.extract(text, schema, reference_of(entry, text))
+            return FactRecord.from_json(cached), True
+        return extractor.extract(text, schema, reference_of(entry, text)), False
+
+    def _remember_source(self, entry: Entry, schema: FactSchema, record: FactRecord) -> None:
+        """Cache the source's record for the retry (only entries that stay hot need it)."""
         self.store.put_extraction(
-            entry.content_hash, schema.hash, extractor.identity, record.to_json()
+            entry.content_hash, schema.hash, self.settings.extractor.identity, record.to_json()
         )
-        return record
 
     def _lost_last_time(self, entry: Entry, source: FactRecord) -> tuple[Fact, ...]:
         if entry.attempt_count == 0:
