@@ -14,7 +14,7 @@ A value is a frozen dataclass that knows three things about itself:
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -156,6 +156,15 @@ class Match:
     value: Value
     claims: tuple[tuple[int, int], ...] = field(default=())
     """Extra spans this match consumes (a datetime claims its date and time parts)."""
+
+
+def leftmost_longest(matches: Iterable[Match]) -> Iterator[Match]:
+    """Non-overlapping matches in text order: the earliest start wins, then the longer span."""
+    last_end = -1
+    for match in sorted(matches, key=lambda m: (m.start, m.start - m.end)):
+        if match.start >= last_end:
+            last_end = match.end
+            yield match
 
 
 class Recognizer(Protocol):

@@ -41,6 +41,7 @@ from factdiff.values.base import (
     FactType,
     Match,
     Value,
+    leftmost_longest,
     register_decoder,
 )
 
@@ -450,12 +451,7 @@ class PhoneRecognizer:
 
     def find(self, text: str, context: ExtractionContext) -> Iterable[Match]:
         """Yield non-overlapping phone matches in text order."""
-        found = sorted(self._candidates(text, context.default_region), key=_span_order)
-        last_end = -1
-        for match in found:
-            if match.start >= last_end:
-                last_end = match.end
-                yield match
+        return leftmost_longest(self._candidates(text, context.default_region))
 
     def _candidates(self, text: str, region: str) -> Iterator[Match]:
         shaped = list(self._shaped(text, region))

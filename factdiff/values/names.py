@@ -31,6 +31,7 @@ from factdiff.values.base import (
     Match,
     Tolerance,
     Value,
+    leftmost_longest,
     register_decoder,
 )
 
@@ -426,12 +427,7 @@ class PersonRecognizer:
 
     def find(self, text: str, context: ExtractionContext) -> Iterable[Match]:
         """Yield non-overlapping person matches in text order."""
-        found = sorted(self._candidates(text), key=lambda m: (m.start, -(m.end - m.start)))
-        last_end = -1
-        for match in found:
-            if match.start >= last_end:
-                last_end = match.end
-                yield match
+        return leftmost_longest(self._candidates(text))
 
     def _candidates(self, text: str) -> Iterator[Match]:
         for m in _TITLE_CUE.finditer(text):
@@ -555,12 +551,7 @@ class OrganizationRecognizer:
 
     def find(self, text: str, context: ExtractionContext) -> Iterable[Match]:
         """Yield non-overlapping organisation matches in text order."""
-        found = sorted(self._candidates(text), key=lambda m: (m.start, -(m.end - m.start)))
-        last_end = -1
-        for match in found:
-            if match.start >= last_end:
-                last_end = match.end
-                yield match
+        return leftmost_longest(self._candidates(text))
 
     def _candidates(self, text: str) -> Iterator[Match]:
         for m in _SUFFIX_WORD.finditer(text):
