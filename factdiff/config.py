@@ -13,8 +13,9 @@
   anyway (it is told the facts the previous diff lost); ``strict`` raises strictness further.
 
 Precedence (``resolve_extractor_spec`` / ``resolve_summarizer_spec``): a CLI flag, then the
-environment (``FACTDIFF_EXTRACTOR``, ``FACTDIFF_SUMMARIZER``), then the default (``rules``,
-``extractive``). Provider keys and endpoints come from their usual variables
+environment (``FACTDIFF_EXTRACTOR``, ``FACTDIFF_SUMMARIZER``), then the settings file
+(``factdiff.toml`` or ``FACTDIFF_CONFIG``, see ``factdiff.settings``), then the default
+(``rules``, ``extractive``). Provider keys and endpoints come from their usual variables
 (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``, ``ANTHROPIC_API_KEY``, ``ANTHROPIC_BASE_URL``).
 The extractor and the summarizer must be different models, so that their failures are not
 correlated: ``check_distinct_models`` refuses the same model unless ``allow_same_model``.
@@ -31,6 +32,7 @@ from factdiff.extract.base import Extractor
 from factdiff.extract.rules import RulesExtractor
 from factdiff.pipeline import Rung
 from factdiff.providers.spec import PROVIDERS, is_model_spec, parse_model_spec
+from factdiff.settings import load_settings
 from factdiff.summarize import ExtractiveSummarizer, NaiveSummarizer, Summarizer
 
 EXTRACTORS = {"rules": RulesExtractor}
@@ -83,13 +85,15 @@ def summarizer_from_spec(spec: str) -> Summarizer:
 
 
 def resolve_extractor_spec(flag: str | None, environ: Mapping[str, str] | None = None) -> str:
-    """The extractor spec: the CLI flag, else ``FACTDIFF_EXTRACTOR``, else ``rules``."""
-    return _resolve(flag, EXTRACTOR_ENV, DEFAULT_EXTRACTOR, environ)
+    """The extractor spec: flag, ``FACTDIFF_EXTRACTOR``, settings file, else ``rules``."""
+    configured = load_settings(environ).extractor
+    return _resolve(flag, EXTRACTOR_ENV, configured or DEFAULT_EXTRACTOR, environ)
 
 
 def resolve_summarizer_spec(flag: str | None, environ: Mapping[str, str] | None = None) -> str:
-    """The summarizer spec: the CLI flag, else ``FACTDIFF_SUMMARIZER``, else ``extractive``."""
-    return _resolve(flag, SUMMARIZER_ENV, DEFAULT_SUMMARIZER, environ)
+    """The summarizer spec: flag, ``FACTDIFF_SUMMARIZER``, settings file, else ``extractive``."""
+    configured = load_settings(environ).summarizer
+    return _resolve(flag, SUMMARIZER_ENV, configured or DEFAULT_SUMMARIZER, environ)
 
 
 def _resolve(
@@ -105,7 +109,10 @@ def _resolve(
 def model_of(spec: str) -> str | None:
     """The ``provider:model`` a component spec calls, if any (``jury:`` stripped)."""
     name = spec.strip().removeprefix(JURY_PREFIX)
-    return parse_model_spec(name).name if is_model_spec(name) else None
+    if not is_model_spec(name):
+        return None
+    provider, _, model = name.partition(":")
+    return f"{provider}:{model.strip()}"
 
 
 def check_distinct_models(
@@ -200,13 +207,13 @@ def pipeline_components(
     ``ladder`` wins over ``summarizer``; a summarizer alone climbs the default ladder shape
     (35%, 60%, 100% of the source). The extractor and summarizers must be different models.
     """
+    settings = load_settings(environ)
     extractor_spec = resolve_extractor_spec(extractor, environ)
-    if ladder:
-        summarizer_specs = ladder_summarizer_specs(ladder)
-        rungs = ladder_from_spec(ladder)
-    else:
-        summarizer_spec = resolve_summarizer_spec(summarizer, environ)
-        summarizer_specs = [summarizer_spec]
-        rungs = ladder_for_summarizer(summarizer_spec)
+    if not ladder and not summarizer:
+        ladder = settings.ladder
+    allow_same_model = allow_same_model or settings.allow_same_model
+    summarizer_spec = None if ladder else resolve_summarizer_spec(summarizer, environ)
+    summarizer_specs = ladder_summarizer_specs(ladder) if ladder else [str(summarizer_spec)]
     check_distinct_models(extractor_spec, summarizer_specs, allow_same_model=allow_same_model)
+    rungs = ladder_from_spec(ladder) if ladder else ladder_for_summarizer(str(summarizer_spec))
     return extractor_from_spec(extractor_spec), rungs

@@ -347,6 +347,18 @@ def print_stats(stats: dict[str, Any]) -> None:
             str(counts.get("added", 0)),
         )
     out.print(lost)
+    usage = Table(title="model usage per summarizer", title_justify="left")
+    for column in ("summarizer", "attempts", "tokens in", "tokens out", "cost USD"):
+        usage.add_column(column)
+    for row in stats.get("usage", []):
+        usage.add_row(
+            row["summarizer"],
+            str(row["attempts"]),
+            str(row["tokens_in"]),
+            str(row["tokens_out"]),
+            row["cost_usd"] or "-",
+        )
+    out.print(usage)
 
 
 @click.command("migrate")

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from datetime import datetime, timedelta
+from decimal import Decimal
 from functools import partial
 from pathlib import Path
 from types import TracebackType
@@ -827,7 +828,8 @@ class MemoryStore(abc.ABC):
         -> count), ``attempts`` (outcome -> count, and ``total``), ``failure_rate`` (per
         schema name and version: attempts, failed-or-error attempts, rate), ``facts_lost``
         (field -> missing/changed/added counts over failed and acceptable attempts),
-        ``events`` (type -> count).
+        ``events`` (type -> count), ``usage`` (per summarizer: attempts, tokens in and out,
+        cost in USD where models reported it; summed in floating point on SQLite).
         """
         with self._read():
             by_status = self._rows(self._sql("count_entries"), {})
@@ -835,6 +837,7 @@ class MemoryStore(abc.ABC):
             outcomes = self._rows(self._sql("count_attempts"), {})
             rates = self._rows(self._sql("failure_by_schema"), {})
             event_counts = self._rows(self._sql("count_events"), {})
+            usage = self._rows(self._sql("usage_by_summarizer"), {})
         entries: dict[str, dict[str, int]] = {t.value: {} for t in (Tier.HOT, Tier.WARM)}
         for tier, status, count in by_status:
             entries.setdefault(str(tier), {})[str(status)] = int(count)
@@ -857,6 +860,16 @@ class MemoryStore(abc.ABC):
             ],
             "facts_lost": self._facts_lost(),
             "events": {str(t): int(n) for t, n in event_counts},
+            "usage": [
+                {
+                    "summarizer": str(name),
+                    "attempts": int(count),
+                    "tokens_in": int(tokens_in),
+                    "tokens_out": int(tokens_out),
+                    "cost_usd": None if cost is None else f"{Decimal(str(cost)):.6f}",
+                }
+                for name, count, tokens_in, tokens_out, cost in usage
+            ],
         }
 
     def _facts_lost(self) -> dict[str, dict[str, int]]:

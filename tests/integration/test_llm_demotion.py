@@ -63,6 +63,10 @@ def test_faithful_llm_summary_is_demoted_with_tokens_and_cost(
         assert attempt.cost_usd is not None
         assert attempt.cost_usd > 0
         assert store.get(entry_id).tier is Tier.WARM
+        (usage,) = store.stats()["usage"]
+        assert usage["tokens_in"] == 400
+        assert usage["tokens_out"] == 120
+        assert float(usage["cost_usd"]) == float(attempt.cost_usd)
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)

@@ -232,6 +232,11 @@ SELECT tier, status, count(*) FROM entries GROUP BY tier, status ORDER BY tier, 
 -- name: count_attempts
 SELECT outcome, count(*) FROM attempts GROUP BY outcome ORDER BY outcome
 
+-- name: usage_by_summarizer
+SELECT summarizer, count(*), coalesce(sum(tokens_in), 0), coalesce(sum(tokens_out), 0),
+       sum(CAST(cost_usd AS REAL))
+FROM attempts GROUP BY summarizer ORDER BY summarizer
+
 -- name: count_events
 SELECT type, count(*) FROM events GROUP BY type ORDER BY type
 
