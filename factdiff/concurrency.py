@@ -22,17 +22,18 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, cast
 
-from factdiff.check import check
 from factdiff.errors import UsageError
 from factdiff.extract.base import Extractor
 from factdiff.extract.rules import RulesExtractor, infer_reference
 from factdiff.pipeline import (
-    NUL_REPLACEMENT,
     AttemptResult,
     CompressionResult,
     Rung,
-    _merge,
     facts_to_keep,
+    merge_facts,
+    narrative_of,
+    summary_request,
+    verify_summary,
 )
 from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
 from factdiff.record import Fact, FactRecord
@@ -95,41 +96,13 @@ async def arun_attempt(
 ) -> AttemptResult:
     """``factdiff.pipeline.run_attempt`` on asyncio: summarize, extract the summary, verify."""
     started = time.perf_counter()
-    budget = rung.budget_for(text)
-    request = SummaryRequest(
-        text=text,
-        schema=schema,
-        source_record=source_facts,
-        budget_words=budget,
-        must_keep=must_keep,
-        strictness=rung.strictness,
-    )
+    request = summary_request(text, schema, rung, source_facts, must_keep)
     summary = await asummarize(rung.summarizer, request)
-    narrative = summary.text.replace("\0", NUL_REPLACEMENT)
+    narrative = narrative_of(summary)
     summary_facts = await aextract(extractor, narrative, schema, source_facts.reference)
-    result = check(
-        text,
-        narrative,
-        schema,
-        reference=source_facts.reference,
-        extractor=_Prepared(narrative, summary_facts, extractor.identity),
-        policy=policy,
-        source_facts=source_facts,
-    )
-    return AttemptResult(
-        rung=rung_index,
-        summarizer=summary.summarizer,
-        method_version=summary.method_version,
-        budget_words=budget,
-        summary=narrative,
-        outcome=result.outcome,
-        diff=result.diff,
-        summary_facts=result.summary_facts,
-        must_keep=must_keep,
-        duration_ms=(time.perf_counter() - started) * 1000,
-        tokens_in=summary.tokens_in,
-        tokens_out=summary.tokens_out,
-        cost_usd=summary.cost_usd,
+    prepared = _Prepared(narrative, summary_facts, extractor.identity)
+    return verify_summary(
+        request, summary, rung_index, extractor=prepared, policy=policy, started=started
     )
 
 
@@ -247,7 +220,7 @@ async def acompress(
             return CompressionResult(
                 attempt.outcome, attempt.summary, tuple(attempts), source_facts
             )
-        must_keep = _merge(must_keep, facts_to_keep(attempt.diff))
+        must_keep = merge_facts(must_keep, facts_to_keep(attempt.diff))
     return CompressionResult(Outcome.FAILED, None, tuple(attempts), source_facts)
 
 

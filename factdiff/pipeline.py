@@ -21,7 +21,7 @@ from factdiff.extract.rules import RulesExtractor, infer_reference
 from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
 from factdiff.record import Fact, FactRecord
 from factdiff.schema.model import FactSchema
-from factdiff.summarize.base import Summarizer, SummaryRequest
+from factdiff.summarize.base import Summarizer, Summary, SummaryRequest
 from factdiff.summarize.text_units import count_words
 from factdiff.values.base import JSON
 
@@ -121,6 +121,66 @@ def facts_to_keep(diff: FactDiff) -> tuple[Fact, ...]:
     )
 
 
+def summary_request(
+    text: str,
+    schema: FactSchema,
+    rung: Rung,
+    source_facts: FactRecord,
+    must_keep: tuple[Fact, ...] = (),
+) -> SummaryRequest:
+    """What one rung asks its summarizer for: always the source text, never a summary."""
+    return SummaryRequest(
+        text=text,
+        schema=schema,
+        source_record=source_facts,
+        budget_words=rung.budget_for(text),
+        must_keep=must_keep,
+        strictness=rung.strictness,
+    )
+
+
+def narrative_of(summary: Summary) -> str:
+    """The text that is verified and stored (NUL replaced, see ``NUL_REPLACEMENT``)."""
+    return summary.text.replace("\0", NUL_REPLACEMENT)
+
+
+def verify_summary(
+    request: SummaryRequest,
+    summary: Summary,
+    rung_index: int,
+    *,
+    extractor: Extractor,
+    policy: Policy = DEFAULT_POLICY,
+    started: float,
+) -> AttemptResult:
+    """Extract the summary, diff it against the source's facts and decide."""
+    narrative = narrative_of(summary)
+    result = check(
+        request.text,
+        narrative,
+        request.schema,
+        reference=request.source_record.reference,
+        extractor=extractor,
+        policy=policy,
+        source_facts=request.source_record,
+    )
+    return AttemptResult(
+        rung=rung_index,
+        summarizer=summary.summarizer,
+        method_version=summary.method_version,
+        budget_words=request.budget_words,
+        summary=narrative,
+        outcome=result.outcome,
+        diff=result.diff,
+        summary_facts=result.summary_facts,
+        must_keep=request.must_keep,
+        duration_ms=(time.perf_counter() - started) * 1000,
+        tokens_in=summary.tokens_in,
+        tokens_out=summary.tokens_out,
+        cost_usd=summary.cost_usd,
+    )
+
+
 def run_attempt(
     text: str,
     schema: FactSchema,
@@ -134,40 +194,10 @@ def run_attempt(
 ) -> AttemptResult:
     """Summarize with one rung and verify the summary against the source's facts."""
     started = time.perf_counter()
-    budget = rung.budget_for(text)
-    request = SummaryRequest(
-        text=text,
-        schema=schema,
-        source_record=source_facts,
-        budget_words=budget,
-        must_keep=must_keep,
-        strictness=rung.strictness,
-    )
+    request = summary_request(text, schema, rung, source_facts, must_keep)
     summary = rung.summarizer.summarize(request)
-    narrative = summary.text.replace("\0", NUL_REPLACEMENT)
-    result = check(
-        text,
-        narrative,
-        schema,
-        reference=source_facts.reference,
-        extractor=extractor,
-        policy=policy,
-        source_facts=source_facts,
-    )
-    return AttemptResult(
-        rung=rung_index,
-        summarizer=summary.summarizer,
-        method_version=summary.method_version,
-        budget_words=budget,
-        summary=narrative,
-        outcome=result.outcome,
-        diff=result.diff,
-        summary_facts=result.summary_facts,
-        must_keep=must_keep,
-        duration_ms=(time.perf_counter() - started) * 1000,
-        tokens_in=summary.tokens_in,
-        tokens_out=summary.tokens_out,
-        cost_usd=summary.cost_usd,
+    return verify_summary(
+        request, summary, rung_index, extractor=extractor, policy=policy, started=started
     )
 
 
@@ -205,10 +235,11 @@ def compress(
             return CompressionResult(
                 attempt.outcome, attempt.summary, tuple(attempts), source_facts
             )
-        must_keep = _merge(must_keep, facts_to_keep(attempt.diff))
+        must_keep = merge_facts(must_keep, facts_to_keep(attempt.diff))
     return CompressionResult(Outcome.FAILED, None, tuple(attempts), source_facts)
 
 
-def _merge(kept: tuple[Fact, ...], new: tuple[Fact, ...]) -> tuple[Fact, ...]:
+def merge_facts(kept: tuple[Fact, ...], new: tuple[Fact, ...]) -> tuple[Fact, ...]:
+    """``kept`` plus the facts of ``new`` it does not hold yet (by type and value)."""
     seen = {(f.value.type, f.value.key()) for f in kept}
     return kept + tuple(f for f in new if (f.value.type, f.value.key()) not in seen)
