@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from factdiff.errors import UsageError
-from factdiff.schema.builtin import builtin_schema, builtin_schema_names
-from factdiff.schema.loader import schema_from_definition
+from factdiff.schema.builtin import builtin_schema, builtin_schema_names, builtin_schema_source
+from factdiff.schema.loader import schema_from_definition, schema_from_yaml
 from factdiff.schema.model import FactSchema
 from factdiff.store import Entry, MemoryStore, SchemaNotRegistered
 
@@ -42,7 +43,7 @@ class SchemaCatalog:
             return self._cache[key]
         try:
             stored = self.store.get_schema_definition(name, version)
-            schema = schema_from_definition(stored.definition, f"<store>/{name}")
+            schema = _rebuild(name, stored.definition, stored.source_text, stored.hash)
         except SchemaNotRegistered:
             if name != GENERIC and name not in builtin_schema_names():
                 raise UsageError(
@@ -51,7 +52,7 @@ class SchemaCatalog:
             schema = builtin_schema(name)
             if version is not None and schema.version != version:
                 raise UsageError(f"schema {name!r} has no version {version}") from None
-            self.register(schema, now)
+            self.register(schema, now, builtin_schema_source(name))
         self._cache[key] = schema
         return schema
 
@@ -62,3 +63,14 @@ class SchemaCatalog:
     def for_entry(self, entry: Entry, now: datetime) -> FactSchema:
         """The schema an entry is compressed with."""
         return self.get(self.name_for(entry), now)
+
+
+def _rebuild(
+    name: str, definition: dict[str, Any], source_text: str | None, digest: str
+) -> FactSchema:
+    """The stored schema, from its YAML when kept (field order as written), else its definition."""
+    if source_text:
+        schema = schema_from_yaml(source_text, f"<store>/{name}.yaml")
+        if schema.hash == digest:
+            return schema
+    return schema_from_definition(definition, f"<store>/{name}")

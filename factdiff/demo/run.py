@@ -41,12 +41,12 @@ def run_demo(db: Path, console: Console, count: int = 300) -> DemoSummary:
     """Load the corpus, age it, demote it, and narrate each step."""
     started = time.perf_counter()
     console.print(
-        Panel.fit(
-            "factdiff compresses old agent memories and verifies every summary with a fact diff:\n"
-            "facts are extracted from the source and from the summary, compared field by field,\n"
-            "and a summary only replaces its source when no critical fact was lost.\n"
-            f"Store: {db} (embedded SQLite).\n"
-            "No model and no network: the offline extractor and summarizers.",
+        Panel(
+            "factdiff compresses old agent memories and verifies every summary with a fact "
+            "diff: facts are extracted from the source and from the summary, compared field "
+            "by field, and a summary only replaces its source when no critical fact was lost."
+            f"\nStore: {db} (embedded SQLite). No model and no network: the offline "
+            "extractor and summarizers.",
             title="factdiff demo",
         )
     )

@@ -43,13 +43,19 @@ def builtin_schema_names() -> list[str]:
     )
 
 
+def builtin_schema_source(name: str) -> str | None:
+    """The YAML text of a shipped schema (None for the Python-built ``generic``)."""
+    resource = resources.files("factdiff.schema") / "data" / f"{name}.yaml"
+    return resource.read_text(encoding="utf-8") if resource.is_file() else None
+
+
 @cache
 def builtin_schema(name: str) -> FactSchema:
     """A shipped schema by name; ``generic`` is the inventory-only default."""
     if name == "generic":
         return generic_schema()
-    resource = resources.files("factdiff.schema") / "data" / f"{name}.yaml"
-    if not resource.is_file():
+    source = builtin_schema_source(name)
+    if source is None:
         known = ", ".join(["generic", *builtin_schema_names()])
         raise KeyError(f"no built-in schema {name!r}; known: {known}")
-    return schema_from_yaml(resource.read_text(encoding="utf-8"), f"<builtin>/{name}.yaml")
+    return schema_from_yaml(source, f"<builtin>/{name}.yaml")
