@@ -7,8 +7,9 @@ a fixed latency L. Extraction answers are what the rules extractor finds in the 
 text (grounded quotes, typed values: an oracle model); a summary answer is the entry itself,
 so every compression is clean in 3 calls (extract source, summarize, extract summary). The
 extractor is ``openai:bench-extractor`` and the summarizer ``anthropic:bench-summarizer``,
-both through the real SDK clients. Everything (server, clients, pipeline) shares this one
-process and its 2 cores, so CPU per request bounds the top end.
+both through the real SDK clients. The server runs in its own process (``multiprocessing``,
+spawned), so the client side (SDK clients, pipeline, event loop) does not compete with it for
+one GIL; both still share the machine's cores.
 
 1. Throughput for C = 1, 8, 32, 128 compressions in flight: achieved entries/s against the
    ideal C / (calls per entry x L).
@@ -22,9 +23,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import re
 import sys
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +47,7 @@ from factdiff.testing import Answer, RecordedRequest, ScriptedLLMServer
 from factdiff.values.base import FactType
 
 ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = ROOT / "schemas" / "customer_service.yaml"
 TEMPLATE = (ROOT / "tests" / "fixtures" / "worked_example" / "source.txt").read_text().strip()
 FILLER = (
     "The agent reviewed the account history, confirmed the contact details on file and "
@@ -120,7 +124,50 @@ def lossy(text: str) -> str:
     return text.split(" Tool call:", maxsplit=1)[0]
 
 
-def components(server: ScriptedLLMServer, latency: float) -> tuple[LLMExtractor, LLMSummarizer]:
+def _serve(
+    conn: Connection, schema_path: str, texts: list[str], latency: float, lossy_first: bool
+) -> None:
+    """The server process: answer until told to stop, then report the request count."""
+    oracle = Oracle(load_schema(schema_path), lossy_first)
+    oracle.prepare(texts)
+    server = ScriptedLLMServer(responder=lambda r: oracle(r).after(latency)).start()
+    try:
+        conn.send(server.port)
+        conn.recv()
+        conn.send(server.request_count)
+    finally:
+        server.stop()
+
+
+class ServerProcess:
+    """``ScriptedLLMServer`` with the oracle responder, in a spawned process."""
+
+    def __init__(self, texts: list[str], latency: float, lossy_first: bool) -> None:
+        context = multiprocessing.get_context("spawn")
+        self._conn, child = context.Pipe()
+        self._process = context.Process(
+            target=_serve, args=(child, str(SCHEMA), texts, latency, lossy_first), daemon=True
+        )
+        self._process.start()
+        self.port: int = self._conn.recv()
+
+    @property
+    def openai_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def anthropic_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> int:
+        """Stop the server; the requests it received."""
+        self._conn.send("stop")
+        count: int = self._conn.recv()
+        self._process.join(timeout=30)
+        return count
+
+
+def components(server: ServerProcess, latency: float) -> tuple[LLMExtractor, LLMSummarizer]:
     policy = CallPolicy(deadline_s=60 + 10 * latency, max_attempts=1)
     extractor = LLMExtractor(
         ModelSpec("openai", "bench-extractor", server.openai_url, "sk-bench"), policy=policy
@@ -135,9 +182,8 @@ def components(server: ScriptedLLMServer, latency: float) -> tuple[LLMExtractor,
 def run(
     schema: FactSchema, texts: list[str], concurrency: int, latency: float, lossy_first: bool
 ) -> tuple[float, int, list[Any], LLMExtractor, LLMSummarizer]:
-    oracle = Oracle(schema, lossy_first)
-    oracle.prepare(texts)
-    server = ScriptedLLMServer(responder=lambda r: oracle(r).after(latency)).start()
+    server = ServerProcess(texts, latency, lossy_first)
+    calls = 0
     try:
         extractor, summarizer = components(server, latency)
         ladder = (Rung(summarizer, budget_ratio=0.5), Rung(summarizer, 1.0, strictness=1))
@@ -146,10 +192,10 @@ def run(
             compress_many(texts, schema, ladder, extractor=extractor, concurrency=concurrency)
         )
         seconds = time.perf_counter() - started
-        return seconds, server.request_count, results, extractor, summarizer
     finally:
         shutdown()
-        server.stop()
+        calls = server.stop()
+    return seconds, calls, results, extractor, summarizer
 
 
 def main() -> None:
@@ -158,7 +204,7 @@ def main() -> None:
     parser.add_argument("--entries-per-slot", type=int, default=4)
     args = parser.parse_args()
     latency = args.latency
-    schema = load_schema(ROOT / "schemas" / "customer_service.yaml")
+    schema = load_schema(SCHEMA)
     for provider in ("openai", "anthropic"):
         set_provider_limit(provider, 1024)
     run(schema, [entry(0, 1024)], 1, 0.0, False)  # warm up: SDK imports stay out of timings

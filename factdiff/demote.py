@@ -15,17 +15,20 @@ commits only while that lease is still held (see ``factdiff.worker``).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from decimal import Decimal
+from itertools import islice
 from typing import Any
 
 from factdiff.catalog import SchemaCatalog
+from factdiff.concurrency import aextract, arun_attempt
 from factdiff.diff import Verdict
-from factdiff.errors import RuntimeFailure
+from factdiff.errors import RuntimeFailure, UsageError
 from factdiff.extract.base import Extractor
 from factdiff.extract.rules import RulesExtractor, infer_reference
 from factdiff.pipeline import AttemptResult, Rung, run_attempt
@@ -164,42 +167,198 @@ class Demoter:
         when the lease was lost (nothing written).
         """
         seconds = seconds if seconds is not None else {}
-        text = entry.content or ""
-        schema = self.catalog.for_entry(entry, now)
-        problem = self._refusal(entry, text)
-        if problem is not None:
-            return self._apply_error(entry, schema, problem, now, seconds, lease_token)
+        prepared = self._prepare(entry, now)
+        if prepared.refusal is not None:
+            return self._apply_error(
+                entry, prepared.schema, prepared.refusal, now, seconds, lease_token
+            )
         started = time.perf_counter()
         try:
-            source_facts, from_cache = self._source_facts(entry, text, schema)
+            source_facts, from_cache = prepared.cached, True
+            if source_facts is None:
+                source_facts, from_cache = self._source_facts(entry, prepared.text, prepared.schema)
         except ProviderError as exc:
-            return self._provider_failure(entry, schema, exc, now, seconds, lease_token)
+            return self._provider_failure(entry, prepared.schema, exc, now, seconds, lease_token)
         finally:
             seconds["extract"] = seconds.get("extract", 0.0) + time.perf_counter() - started
-        rung_index = min(entry.attempt_count, len(self.settings.ladder) - 1)
-        must_keep = self._lost_last_time(entry, source_facts)
         started = time.perf_counter()
+        attempt: AttemptResult | None = None
+        error: Exception | None = None
         try:
             attempt = run_attempt(
-                text,
-                schema,
-                self.settings.ladder[rung_index],
-                rung_index,
+                prepared.text,
+                prepared.schema,
+                self.settings.ladder[prepared.rung_index],
+                prepared.rung_index,
                 source_facts,
-                must_keep=must_keep,
+                must_keep=prepared.must_keep(source_facts),
                 extractor=self.settings.extractor,
                 policy=self.settings.policy,
             )
-        except ProviderError as exc:
-            if not from_cache:
-                self._remember_source(entry, schema, source_facts)
-            return self._provider_failure(entry, schema, exc, now, seconds, lease_token)
         except Exception as exc:  # a summarizer bug must not stop the pass or lose the entry
-            message = f"{type(exc).__name__}: {exc}".splitlines()[0][:500]
-            return self._apply_error(entry, schema, message, now, seconds, lease_token)
+            error = exc
         finally:
             key = "summarize+verify"
             seconds[key] = seconds.get(key, 0.0) + time.perf_counter() - started
+        return self._apply_attempt(
+            prepared, source_facts, from_cache, attempt, error, now, seconds, lease_token
+        )
+
+    def run_concurrent(
+        self,
+        now: datetime,
+        concurrency: int,
+        *,
+        agent: str | None = None,
+        limit: int | None = None,
+        on_result: Callable[[EntryResult], None] | None = None,
+        keep_results: bool = True,
+        batch_size: int | None = None,
+    ) -> DemotionReport:
+        """``run`` with up to ``concurrency`` compressions in flight (asyncio).
+
+        Due entries are streamed in batches of ``batch_size`` (default ``4 x concurrency``).
+        Everything touching the store (preparing an entry, applying its outcome) happens in
+        the calling thread; no transaction is open while the models run. Outcomes are applied
+        as they complete, with the same fencing, events and provider-failure handling as
+        ``demote_entry``: ``DemotionPaused`` stops the pass (the attempts still in flight are
+        cancelled, unused).
+        """
+        if concurrency < 1:
+            raise UsageError("concurrency must be at least 1")
+        size = batch_size or 4 * concurrency
+        report = DemotionReport(keep_results=keep_results)
+
+        def add(result: EntryResult) -> None:
+            report.add(result)
+            if on_result is not None:
+                on_result(result)
+
+        entries = self.due(now, agent, limit)
+        while batch := list(islice(entries, size)):
+            asyncio.run(self._run_batch(batch, now, concurrency, report.seconds, add))
+        return report
+
+    async def _run_batch(
+        self,
+        batch: Sequence[Entry],
+        now: datetime,
+        concurrency: int,
+        seconds: dict[str, float],
+        add: Callable[[EntryResult], None],
+    ) -> None:
+        """Prepare, compress (concurrently) and apply one batch of entries."""
+        gate = asyncio.Semaphore(concurrency)
+        tasks: list[asyncio.Task[_Compressed]] = []
+        for entry in batch:
+            prepared = self._prepare(entry, now)
+            if prepared.refusal is not None:
+                add(self._apply_error(entry, prepared.schema, prepared.refusal, now, seconds))
+                continue
+            tasks.append(asyncio.create_task(self._compress(prepared, gate)))
+        try:
+            for next_done in asyncio.as_completed(tasks):
+                done = await next_done
+                seconds["extract"] = seconds.get("extract", 0.0) + done.extract_seconds
+                key = "summarize+verify"
+                seconds[key] = seconds.get(key, 0.0) + done.attempt_seconds
+                entry, schema = done.prepared.entry, done.prepared.schema
+                if done.source_facts is None:  # the source extraction failed
+                    if not isinstance(done.error, ProviderError):
+                        raise done.error or RuntimeError("no source facts")
+                    add(self._provider_failure(entry, schema, done.error, now, seconds, None))
+                    continue
+                add(
+                    self._apply_attempt(
+                        done.prepared,
+                        done.source_facts,
+                        done.from_cache,
+                        done.attempt,
+                        done.error,
+                        now,
+                        seconds,
+                    )
+                )
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _compress(self, prepared: _PreparedEntry, gate: asyncio.Semaphore) -> _Compressed:
+        """Extract the source (unless cached) and run the attempt; errors are returned."""
+        async with gate:
+            extractor = self.settings.extractor
+            source, from_cache = prepared.cached, prepared.cached is not None
+            started = time.perf_counter()
+            try:
+                if source is None:
+                    reference = reference_of(prepared.entry, prepared.text)
+                    source = await aextract(extractor, prepared.text, prepared.schema, reference)
+            except Exception as exc:
+                return _Compressed(prepared, None, False, None, exc, time.perf_counter() - started)
+            extract_seconds = time.perf_counter() - started
+            started = time.perf_counter()
+            attempt: AttemptResult | None = None
+            error: Exception | None = None
+            try:
+                attempt = await arun_attempt(
+                    prepared.text,
+                    prepared.schema,
+                    self.settings.ladder[prepared.rung_index],
+                    prepared.rung_index,
+                    source,
+                    must_keep=prepared.must_keep(source),
+                    extractor=extractor,
+                    policy=self.settings.policy,
+                )
+            except Exception as exc:  # applied as an error attempt, like demote_entry
+                error = exc
+            return _Compressed(
+                prepared,
+                source,
+                from_cache,
+                attempt,
+                error,
+                extract_seconds,
+                time.perf_counter() - started,
+            )
+
+    def _prepare(self, entry: Entry, now: datetime) -> _PreparedEntry:
+        """Everything an attempt needs from the store, read before any model runs."""
+        text = entry.content or ""
+        schema = self.catalog.for_entry(entry, now)
+        refusal = self._refusal(entry, text)
+        cached: FactRecord | None = None
+        wanted: frozenset[tuple[Any, str]] = frozenset()
+        if refusal is None:
+            found = self.store.cached_extraction(
+                entry.content_hash, schema.hash, self.settings.extractor.identity
+            )
+            cached = FactRecord.from_json(found) if found is not None else None
+            wanted = self._lost_keys(entry)
+        rung_index = min(entry.attempt_count, len(self.settings.ladder) - 1)
+        return _PreparedEntry(entry, text, schema, rung_index, refusal, cached, wanted)
+
+    def _apply_attempt(
+        self,
+        prepared: _PreparedEntry,
+        source_facts: FactRecord,
+        from_cache: bool,
+        attempt: AttemptResult | None,
+        error: Exception | None,
+        now: datetime,
+        seconds: dict[str, float],
+        lease_token: str | None = None,
+    ) -> EntryResult:
+        """Apply an attempt's outcome, or the error that stopped it."""
+        entry, schema = prepared.entry, prepared.schema
+        if isinstance(error, ProviderError):
+            if not from_cache:
+                self._remember_source(entry, schema, source_facts)
+            return self._provider_failure(entry, schema, error, now, seconds, lease_token)
+        if error is not None or attempt is None:
+            message = f"{type(error).__name__}: {error}".splitlines()[0][:500]
+            return self._apply_error(entry, schema, message, now, seconds, lease_token)
         started = time.perf_counter()
         try:
             if attempt.outcome.passed:
@@ -237,25 +396,22 @@ class Demoter:
         )
 
     def _lost_last_time(self, entry: Entry, source: FactRecord) -> tuple[Fact, ...]:
+        return _facts_for(source, self._lost_keys(entry))
+
+    def _lost_keys(self, entry: Entry) -> frozenset[tuple[Any, str]]:
+        """(field, value) of the facts the previous attempt lost or changed."""
         if entry.attempt_count == 0:
-            return ()
+            return frozenset()
         attempts = self.store.attempts(entry.id)
         if not attempts:
-            return ()
+            return frozenset()
         diff = attempts[-1].diff
-        wanted = {
+        return frozenset(
             (item.get("field"), _json_key(item.get("source_value")))
             for verdict in (Verdict.MISSING, Verdict.CHANGED)
             for item in diff.get(verdict.value, [])
             if isinstance(item, dict) and "source_value" in item
-        }
-        facts = [
-            fact
-            for name, found in _named_facts(source)
-            for fact in found
-            if (name, _json_key(fact.value.canonical())) in wanted
-        ]
-        return tuple(facts)
+        )
 
     def _attempt_record(
         self,
@@ -451,6 +607,49 @@ class Demoter:
         return EntryResult(
             entry.id, entry.agent_id, AttemptOutcome.ERROR, applied, escalate, error=message
         )
+
+
+@dataclass(frozen=True)
+class _PreparedEntry:
+    """An entry ready for its attempt: what the store said before any model ran."""
+
+    entry: Entry
+    text: str
+    schema: FactSchema
+    rung_index: int
+    refusal: str | None
+    cached: FactRecord | None
+    """The source's record from the extraction cache, if there."""
+    wanted: frozenset[tuple[Any, str]]
+    """(field, value) the previous attempt lost: the next summary must keep them."""
+
+    def must_keep(self, source: FactRecord) -> tuple[Fact, ...]:
+        return _facts_for(source, self.wanted)
+
+
+@dataclass(frozen=True)
+class _Compressed:
+    """One entry's attempt (or the error that stopped it), ready to apply."""
+
+    prepared: _PreparedEntry
+    source_facts: FactRecord | None
+    """None: the source extraction itself failed with ``error``."""
+    from_cache: bool
+    attempt: AttemptResult | None
+    error: Exception | None
+    extract_seconds: float = 0.0
+    attempt_seconds: float = 0.0
+
+
+def _facts_for(source: FactRecord, wanted: frozenset[tuple[Any, str]]) -> tuple[Fact, ...]:
+    if not wanted:
+        return ()
+    return tuple(
+        fact
+        for name, found in _named_facts(source)
+        for fact in found
+        if (name, _json_key(fact.value.canonical())) in wanted
+    )
 
 
 def reference_of(entry: Entry, text: str) -> date | None:

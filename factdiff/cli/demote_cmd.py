@@ -14,6 +14,7 @@ from factdiff.cli.options import db_option, json_option, open_store, parse_durat
 from factdiff.cli.render import console, diff_table, echo_json, outcome_line
 from factdiff.config import pipeline_components
 from factdiff.demote import Demoter, DemotionReport, DemotionSettings
+from factdiff.errors import InputError
 from factdiff.pipeline import compress
 from factdiff.retry import RetryPolicy
 
@@ -79,6 +80,13 @@ def component_options(function: Any) -> Any:
 @click.option(
     "--backoff", default="1h", show_default=True, help="First retry delay (x4 per failure)."
 )
+@click.option(
+    "--concurrency",
+    type=int,
+    default=1,
+    show_default=True,
+    help="Compressions in flight at once (asyncio; bounded per provider too).",
+)
 @click.option("--dry-run", is_flag=True, help="List what would be attempted; change nothing.")
 @db_option
 @json_option
@@ -93,12 +101,15 @@ def demote_command(
     allow_same_model: bool,
     max_attempts: int | None,
     backoff: str,
+    concurrency: int,
     dry_run: bool,
     db: str,
     as_json: bool,
 ) -> None:
     """Compress dormant hot entries; only verified summaries reach the warm tier."""
     moment = parse_time(now, "--now")
+    if concurrency < 1:
+        raise InputError("--concurrency must be at least 1")
     settings = build_settings(
         older_than, (extractor, summarizer, ladder, allow_same_model), max_attempts, backoff
     )
@@ -142,13 +153,23 @@ def demote_command(
             transient=True,
         ) as progress:
             task = progress.add_task("demote", total=total)
-            report = demoter.run(
-                moment,
-                agent=agent,
-                limit=limit,
-                keep_results=False,
-                on_result=lambda _: progress.advance(task),
-            )
+            if concurrency == 1:
+                report = demoter.run(
+                    moment,
+                    agent=agent,
+                    limit=limit,
+                    keep_results=False,
+                    on_result=lambda _: progress.advance(task),
+                )
+            else:
+                report = demoter.run_concurrent(
+                    moment,
+                    concurrency,
+                    agent=agent,
+                    limit=limit,
+                    keep_results=False,
+                    on_result=lambda _: progress.advance(task),
+                )
     if as_json:
         echo_json(report_json(report))
     else:

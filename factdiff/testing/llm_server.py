@@ -15,7 +15,8 @@ Each request takes the next ``Answer`` of the script; when the script is empty, 
 out. ``Answer.json`` is structured output (OpenAI: the message content; Anthropic: the forced
 tool's input); ``Answer.text`` plain text; the other constructors are failures: statuses with
 provider-shaped bodies, a dropped connection, a slow trickle, truncation, refusal. Every answer
-may wait ``delay_s`` first (fixed latency). Requests are recorded in ``requests``.
+may wait ``delay_s`` first (fixed latency). Requests are recorded in ``requests``, and
+``max_in_flight`` is the most requests answered at once (how much the clients overlapped).
 """
 
 from __future__ import annotations
@@ -221,6 +222,9 @@ class ScriptedLLMServer:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._counter = 0
+        self._in_flight = 0
+        self.max_in_flight = 0
+        """The most requests being answered at once so far (observed overlap)."""
         self._httpd = _Server(("127.0.0.1", 0), _Handler)
         self._httpd.owner = self
         self._thread: threading.Thread | None = None
@@ -291,6 +295,15 @@ class ScriptedLLMServer:
             return self.responder(request)
         return Answer.error(500, "api_error", "the test script has no answer left")
 
+    def _enter(self) -> None:
+        with self._lock:
+            self._in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self._in_flight)
+
+    def _leave(self) -> None:
+        with self._lock:
+            self._in_flight -= 1
+
     def _sleep(self, seconds: float) -> bool:
         """Wait; False when the server is stopping."""
         return not self._stop.wait(seconds) if seconds > 0 else not self._stop.is_set()
@@ -331,14 +344,18 @@ class _Handler(BaseHTTPRequestHandler):
         headers = {k.lower(): v for k, v in self.headers.items()}
         request = RecordedRequest(provider, self.path, body, headers)
         owner = self.server.owner
-        answer = owner._next(request)
-        if not owner._sleep(answer.delay_s):
-            self.close_connection = True
-            return
+        owner._enter()
         try:
-            self._answer(request, answer)
-        except OSError:  # the client went away (broken pipe, reset, timeout)
-            self.close_connection = True
+            answer = owner._next(request)
+            if not owner._sleep(answer.delay_s):
+                self.close_connection = True
+                return
+            try:
+                self._answer(request, answer)
+            except OSError:  # the client went away (broken pipe, reset, timeout)
+                self.close_connection = True
+        finally:
+            owner._leave()
 
     def _answer(self, request: RecordedRequest, answer: Answer) -> None:
         if answer.kind == "drop":

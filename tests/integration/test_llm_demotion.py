@@ -166,3 +166,82 @@ def test_quota_exhaustion_stops_the_worker_pool_and_releases_its_claims(tmp_path
             assert store.attempts(entry_id) == []
             assert store.get(entry_id).tier is Tier.HOT
         assert store.leases() == []
+
+
+def outcomes(store: MemoryStore, ids: list[str]) -> list[tuple[object, ...]]:
+    """Per entry: tier, attempt outcomes, event types and warm content (ids aside)."""
+    return [
+        (
+            store.get(i).tier,
+            [a.outcome for a in store.attempts(i)],
+            [e.type for e in store.events(i)],
+            store.get(i).content,
+        )
+        for i in ids
+    ]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_concurrent_pass_overlaps_requests_and_matches_the_sequential_one(
+    tmp_path: Path, provider: str
+) -> None:
+    def answer(_: object) -> Answer:
+        return Answer.text(worked("faithful")).after(0.2)
+
+    results = []
+    for name, concurrency in (("seq", 1), ("conc", 8)):
+        with (
+            MemoryStore.open(tmp_path / f"{name}.db") as store,
+            scripted(responder=answer) as server,
+        ):
+            ids = [add(store) for _ in range(8)]
+            run = demoter(store, server, provider)
+            if concurrency == 1:
+                report = run.run(NOW)
+            else:
+                report = run.run_concurrent(NOW, concurrency, batch_size=32)
+            assert report.counts == {"clean": 8}
+            assert server.request_count == 8
+            assert {r.entry_id for r in report.results} == set(ids)
+            results.append((outcomes(store, ids), server.max_in_flight))
+            assert all(store.get(i).tier is Tier.WARM for i in ids)
+    (sequential, seq_overlap), (concurrent, conc_overlap) = results
+    assert concurrent == sequential
+    assert seq_overlap == 1
+    assert conc_overlap > 1
+
+
+def test_concurrent_pass_fails_and_retries_like_the_sequential_one(tmp_path: Path) -> None:
+    answers = [Answer.text(worked("fluent")), Answer.rate_limited(retry_after=86_400)] * 3
+    results = []
+    for name, concurrency in (("seq", 1), ("conc", 4)):
+        with (
+            MemoryStore.open(tmp_path / f"{name}.db") as store,
+            scripted(*answers) as server,
+        ):
+            ids = [add(store) for _ in range(6)]
+            run = demoter(store, server, "openai")
+            if concurrency == 1:
+                report = run.run(NOW)
+            else:
+                report = run.run_concurrent(NOW, concurrency, batch_size=2)
+            results.append(report.counts)
+            for entry_id in ids:
+                entry = store.get(entry_id)
+                assert entry.tier is Tier.HOT
+                assert entry.attempt_count == 1
+                assert entry.next_attempt_at is not None
+    assert results[0] == results[1] == {"failed": 3, "error": 3}
+
+
+def test_concurrent_pass_pauses_on_quota_without_using_attempts(tmp_path: Path) -> None:
+    with (
+        MemoryStore.open(tmp_path / "m.db") as store,
+        scripted(responder=lambda _: Answer.quota_exhausted()) as server,
+    ):
+        ids = [add(store) for _ in range(5)]
+        with pytest.raises(DemotionPaused, match="no attempt was used"):
+            demoter(store, server, "openai").run_concurrent(NOW, 4)
+        for entry_id in ids:
+            assert store.attempts(entry_id) == []
+            assert store.get(entry_id).attempt_count == 0
