@@ -34,8 +34,10 @@ from factdiff.pipeline import (
     narrative_of,
     summary_request,
     verify_summary,
+    with_usage,
 )
 from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
+from factdiff.providers.meter import metered
 from factdiff.record import Fact, FactRecord
 from factdiff.schema.model import FactSchema
 from factdiff.summarize.base import Summarizer, Summary, SummaryRequest
@@ -96,14 +98,16 @@ async def arun_attempt(
 ) -> AttemptResult:
     """``factdiff.pipeline.run_attempt`` on asyncio: summarize, extract the summary, verify."""
     started = time.perf_counter()
-    request = summary_request(text, schema, rung, source_facts, must_keep)
-    summary = await asummarize(rung.summarizer, request)
-    narrative = narrative_of(summary)
-    summary_facts = await aextract(extractor, narrative, schema, source_facts.reference)
-    prepared = _Prepared(narrative, summary_facts, extractor.identity)
-    return verify_summary(
-        request, summary, rung_index, extractor=prepared, policy=policy, started=started
-    )
+    with metered() as usage:
+        request = summary_request(text, schema, rung, source_facts, must_keep)
+        summary = await asummarize(rung.summarizer, request)
+        narrative = narrative_of(summary)
+        summary_facts = await aextract(extractor, narrative, schema, source_facts.reference)
+        prepared = _Prepared(narrative, summary_facts, extractor.identity)
+        attempt = verify_summary(
+            request, summary, rung_index, extractor=prepared, policy=policy, started=started
+        )
+    return with_usage(attempt, usage)
 
 
 @dataclass(frozen=True)

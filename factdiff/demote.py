@@ -31,9 +31,11 @@ from factdiff.diff import Verdict
 from factdiff.errors import RuntimeFailure, UsageError
 from factdiff.extract.base import Extractor
 from factdiff.extract.rules import RulesExtractor, infer_reference
-from factdiff.pipeline import AttemptResult, Rung, run_attempt
+from factdiff.pipeline import AttemptResult, Rung, run_attempt, with_usage
 from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
+from factdiff.providers.base import Usage
 from factdiff.providers.errors import ProviderError
+from factdiff.providers.meter import metered
 from factdiff.record import Fact, FactRecord
 from factdiff.retry import RetryPolicy
 from factdiff.schema.model import FactSchema
@@ -172,15 +174,31 @@ class Demoter:
             return self._apply_error(
                 entry, prepared.schema, prepared.refusal, now, seconds, lease_token
             )
-        started = time.perf_counter()
-        try:
-            source_facts, from_cache = prepared.cached, True
-            if source_facts is None:
-                source_facts, from_cache = self._source_facts(entry, prepared.text, prepared.schema)
-        except ProviderError as exc:
-            return self._provider_failure(entry, prepared.schema, exc, now, seconds, lease_token)
-        finally:
-            seconds["extract"] = seconds.get("extract", 0.0) + time.perf_counter() - started
+        with metered() as usage:  # the source extraction's model calls belong to the attempt
+            started = time.perf_counter()
+            try:
+                source_facts, from_cache = prepared.cached, True
+                if source_facts is None:
+                    source_facts, from_cache = self._source_facts(
+                        entry, prepared.text, prepared.schema
+                    )
+            except ProviderError as exc:
+                return self._provider_failure(
+                    entry, prepared.schema, exc, now, seconds, lease_token
+                )
+            finally:
+                seconds["extract"] = seconds.get("extract", 0.0) + time.perf_counter() - started
+            attempt, error = self._timed_attempt(prepared, source_facts, seconds)
+        if attempt is not None:
+            attempt = with_usage(attempt, usage)
+        return self._apply_attempt(
+            prepared, source_facts, from_cache, attempt, error, now, seconds, lease_token
+        )
+
+    def _timed_attempt(
+        self, prepared: _PreparedEntry, source_facts: FactRecord, seconds: dict[str, float]
+    ) -> tuple[AttemptResult | None, Exception | None]:
+        """Run the entry's rung; an exception is returned, to be applied as an error attempt."""
         started = time.perf_counter()
         attempt: AttemptResult | None = None
         error: Exception | None = None
@@ -200,9 +218,7 @@ class Demoter:
         finally:
             key = "summarize+verify"
             seconds[key] = seconds.get(key, 0.0) + time.perf_counter() - started
-        return self._apply_attempt(
-            prepared, source_facts, from_cache, attempt, error, now, seconds, lease_token
-        )
+        return attempt, error
 
     def run_concurrent(
         self,
@@ -287,41 +303,46 @@ class Demoter:
     async def _compress(self, prepared: _PreparedEntry, gate: asyncio.Semaphore) -> _Compressed:
         """Extract the source (unless cached) and run the attempt; errors are returned."""
         async with gate:
-            extractor = self.settings.extractor
-            source, from_cache = prepared.cached, prepared.cached is not None
-            started = time.perf_counter()
-            try:
-                if source is None:
-                    reference = reference_of(prepared.entry, prepared.text)
-                    source = await aextract(extractor, prepared.text, prepared.schema, reference)
-            except Exception as exc:
-                return _Compressed(prepared, None, False, None, exc, time.perf_counter() - started)
-            extract_seconds = time.perf_counter() - started
-            started = time.perf_counter()
-            attempt: AttemptResult | None = None
-            error: Exception | None = None
-            try:
-                attempt = await arun_attempt(
-                    prepared.text,
-                    prepared.schema,
-                    self.settings.ladder[prepared.rung_index],
-                    prepared.rung_index,
-                    source,
-                    must_keep=prepared.must_keep(source),
-                    extractor=extractor,
-                    policy=self.settings.policy,
-                )
-            except Exception as exc:  # applied as an error attempt, like demote_entry
-                error = exc
-            return _Compressed(
-                prepared,
+            with metered() as usage:
+                return await self._compress_metered(prepared, usage)
+
+    async def _compress_metered(self, prepared: _PreparedEntry, usage: Usage) -> _Compressed:
+        """``_compress`` inside its meter: the source extraction's calls count too."""
+        extractor = self.settings.extractor
+        source, from_cache = prepared.cached, prepared.cached is not None
+        started = time.perf_counter()
+        try:
+            if source is None:
+                reference = reference_of(prepared.entry, prepared.text)
+                source = await aextract(extractor, prepared.text, prepared.schema, reference)
+        except Exception as exc:
+            return _Compressed(prepared, None, False, None, exc, time.perf_counter() - started)
+        extract_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        attempt: AttemptResult | None = None
+        error: Exception | None = None
+        try:
+            attempt = await arun_attempt(
+                prepared.text,
+                prepared.schema,
+                self.settings.ladder[prepared.rung_index],
+                prepared.rung_index,
                 source,
-                from_cache,
-                attempt,
-                error,
-                extract_seconds,
-                time.perf_counter() - started,
+                must_keep=prepared.must_keep(source),
+                extractor=extractor,
+                policy=self.settings.policy,
             )
+        except Exception as exc:  # applied as an error attempt, like demote_entry
+            error = exc
+        return _Compressed(
+            prepared,
+            source,
+            from_cache,
+            None if attempt is None else with_usage(attempt, usage),
+            error,
+            extract_seconds,
+            time.perf_counter() - started,
+        )
 
     def _prepare(self, entry: Entry, now: datetime) -> _PreparedEntry:
         """Everything an attempt needs from the store, read before any model runs."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from factdiff.check import check
@@ -19,6 +19,8 @@ from factdiff.errors import UsageError
 from factdiff.extract.base import Extractor
 from factdiff.extract.rules import RulesExtractor, infer_reference
 from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
+from factdiff.providers.base import Usage
+from factdiff.providers.meter import metered
 from factdiff.record import Fact, FactRecord
 from factdiff.schema.model import FactSchema
 from factdiff.summarize.base import Summarizer, Summary, SummaryRequest
@@ -194,10 +196,28 @@ def run_attempt(
 ) -> AttemptResult:
     """Summarize with one rung and verify the summary against the source's facts."""
     started = time.perf_counter()
-    request = summary_request(text, schema, rung, source_facts, must_keep)
-    summary = rung.summarizer.summarize(request)
-    return verify_summary(
-        request, summary, rung_index, extractor=extractor, policy=policy, started=started
+    with metered() as usage:
+        request = summary_request(text, schema, rung, source_facts, must_keep)
+        summary = rung.summarizer.summarize(request)
+        attempt = verify_summary(
+            request, summary, rung_index, extractor=extractor, policy=policy, started=started
+        )
+    return with_usage(attempt, usage)
+
+
+def with_usage(attempt: AttemptResult, usage: Usage) -> AttemptResult:
+    """The attempt with the tokens and cost of every model call metered for it.
+
+    Metered calls cover the summarizer and any model extractor; without metered calls the
+    summarizer's own report stands (a summarizer that is not one of our clients).
+    """
+    if usage.calls == 0:
+        return attempt
+    return replace(
+        attempt,
+        tokens_in=usage.tokens_in,
+        tokens_out=usage.tokens_out,
+        cost_usd=str(usage.cost_usd),
     )
 
 

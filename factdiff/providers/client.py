@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from decimal import Decimal
 
-from factdiff.providers import runtime
+from factdiff.providers import meter, runtime
 from factdiff.providers.base import Adapter, CallPolicy, ChatRequest, ChatResult, Usage
 from factdiff.providers.errors import (
     DeadlineExceeded,
@@ -68,11 +68,15 @@ class LLMClient:
 
     def complete(self, request: ChatRequest) -> ChatResult:
         """One logical call from synchronous code."""
-        return runtime.run(self._call(request))
+        result = runtime.run(self._call(request))
+        meter.record(result)
+        return result
 
     async def acomplete(self, request: ChatRequest) -> ChatResult:
         """One logical call from any event loop."""
-        return await runtime.run_async(self._call(request))
+        result = await runtime.run_async(self._call(request))
+        meter.record(result)
+        return result
 
     async def _call(self, request: ChatRequest) -> ChatResult:
         http_calls = 0
