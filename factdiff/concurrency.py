@@ -28,15 +28,15 @@ from factdiff.extract.rules import RulesExtractor, infer_reference
 from factdiff.pipeline import (
     AttemptResult,
     CompressionResult,
+    LadderClimb,
     Rung,
-    facts_to_keep,
-    merge_facts,
+    check_compressible,
     narrative_of,
     summary_request,
     verify_summary,
     with_usage,
 )
-from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
+from factdiff.policy import DEFAULT_POLICY, Policy
 from factdiff.providers.meter import metered
 from factdiff.record import Fact, FactRecord
 from factdiff.schema.model import FactSchema
@@ -200,32 +200,24 @@ async def acompress(
     reference: date | None = None,
 ) -> CompressionResult:
     """``factdiff.compress`` on asyncio: climb the ladder until a summary passes."""
-    if not ladder:
-        raise UsageError("the retry ladder is empty; configure at least one rung")
-    if not text.strip():
-        raise UsageError("the source is empty or whitespace: there is nothing to compress")
+    check_compressible(text, ladder)
     extractor = extractor or RulesExtractor()
     source_facts = await aextract(extractor, text, schema, reference or infer_reference(text))
-    attempts: list[AttemptResult] = []
-    must_keep: tuple[Fact, ...] = ()
+    climb = LadderClimb(source_facts)
     for index, rung in enumerate(ladder):
         attempt = await arun_attempt(
             text,
             schema,
             rung,
             index,
-            source_facts,
-            must_keep=must_keep,
+            climb.source_facts,
+            must_keep=climb.must_keep,
             extractor=extractor,
             policy=policy,
         )
-        attempts.append(attempt)
-        if attempt.outcome.passed:
-            return CompressionResult(
-                attempt.outcome, attempt.summary, tuple(attempts), source_facts
-            )
-        must_keep = merge_facts(must_keep, facts_to_keep(attempt.diff))
-    return CompressionResult(Outcome.FAILED, None, tuple(attempts), source_facts)
+        if climb.record(attempt):
+            break
+    return climb.result()
 
 
 async def compress_many(

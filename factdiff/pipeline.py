@@ -231,32 +231,58 @@ def compress(
     reference: date | None = None,
 ) -> CompressionResult:
     """Climb the ladder until a summary passes the diff or the rungs run out."""
-    if not ladder:
-        raise UsageError("the retry ladder is empty; configure at least one rung")
-    if not text.strip():
-        raise UsageError("the source is empty or whitespace: there is nothing to compress")
+    check_compressible(text, ladder)
     extractor = extractor or RulesExtractor()
-    source_facts = extractor.extract(text, schema, reference or infer_reference(text))
-    attempts: list[AttemptResult] = []
-    must_keep: tuple[Fact, ...] = ()
+    climb = LadderClimb(extractor.extract(text, schema, reference or infer_reference(text)))
     for index, rung in enumerate(ladder):
         attempt = run_attempt(
             text,
             schema,
             rung,
             index,
-            source_facts,
-            must_keep=must_keep,
+            climb.source_facts,
+            must_keep=climb.must_keep,
             extractor=extractor,
             policy=policy,
         )
-        attempts.append(attempt)
+        if climb.record(attempt):
+            break
+    return climb.result()
+
+
+def check_compressible(text: str, ladder: Sequence[Rung]) -> None:
+    """Refuse an empty ladder or an empty source before any work is done."""
+    if not ladder:
+        raise UsageError("the retry ladder is empty; configure at least one rung")
+    if not text.strip():
+        raise UsageError("the source is empty or whitespace: there is nothing to compress")
+
+
+class LadderClimb:
+    """The bookkeeping of one climb, shared by ``compress`` and its asyncio twin: the
+    attempts so far and the facts the next rung must keep."""
+
+    def __init__(self, source_facts: FactRecord) -> None:
+        self.source_facts = source_facts
+        self.attempts: list[AttemptResult] = []
+        self.must_keep: tuple[Fact, ...] = ()
+
+    def record(self, attempt: AttemptResult) -> bool:
+        """Add an attempt; True when it passed (stop climbing)."""
+        self.attempts.append(attempt)
         if attempt.outcome.passed:
+            return True
+        self.must_keep = merge_facts(self.must_keep, facts_to_keep(attempt.diff))
+        return False
+
+    def result(self) -> CompressionResult:
+        """The passing attempt's summary, or failed when no rung passed."""
+        last = self.attempts[-1]
+        if last.outcome.passed:
             return CompressionResult(
-                attempt.outcome, attempt.summary, tuple(attempts), source_facts
+                last.outcome, last.summary, tuple(self.attempts), self.source_facts
             )
-        must_keep = merge_facts(must_keep, facts_to_keep(attempt.diff))
-    return CompressionResult(Outcome.FAILED, None, tuple(attempts), source_facts)
+        return CompressionResult(Outcome.FAILED, None, tuple(self.attempts), self.source_facts)
 
 
 def merge_facts(kept: tuple[Fact, ...], new: tuple[Fact, ...]) -> tuple[Fact, ...]:
