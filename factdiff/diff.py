@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from factdiff.record import Fact, FactRecord
 from factdiff.schema.model import Criticality, FactSchema, SchemaRef
 from factdiff.values.base import EXACT, JSON, FactType, Tolerance, Value
-from factdiff.values.contact import IdentifierValue, PhoneValue
+from factdiff.values.contact import PhoneValue
+from factdiff.values.identifier import IdentifierValue
 from factdiff.values.temporal import DateTimeValue
 from factdiff.values.toolcall import ToolCallValue, missing_parts
 

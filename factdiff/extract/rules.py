@@ -17,10 +17,11 @@ from datetime import date
 
 from factdiff.extract.cues import CueIndex, cue_pattern, sentence_ends
 from factdiff.extract.overlap import resolve_overlaps
+from factdiff.extract.recognizers import registry
+from factdiff.extract.recognizers.base import ExtractionContext, Match
 from factdiff.record import Fact, FactRecord
 from factdiff.schema.model import FactSchema, FieldSpec
-from factdiff.values import registry
-from factdiff.values.base import ExtractionContext, FactType, Match, Value
+from factdiff.values.base import FactType, Value
 from factdiff.values.fieldtypes import BooleanValue, EnumValue, TextValue, fold
 from factdiff.values.temporal import DateValue
 

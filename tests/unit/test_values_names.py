@@ -6,15 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factdiff.values.base import ExtractionContext, Value, value_from_json
-from factdiff.values.names import (
-    OrganizationRecognizer,
-    OrganizationValue,
-    PersonRecognizer,
-    PersonValue,
-    parse_organization,
-    parse_person,
-)
+from factdiff.extract.recognizers.base import ExtractionContext
+from factdiff.extract.recognizers.organizations import OrganizationRecognizer, parse_organization
+from factdiff.extract.recognizers.people import PersonRecognizer, parse_person
+from factdiff.values.base import Value, value_from_json
+from factdiff.values.names import OrganizationValue, PersonValue
 
 CTX = ExtractionContext()
 

@@ -10,27 +10,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factdiff.values.base import (
-    ExtractionContext,
-    FactType,
-    Precision,
-    Tolerance,
-    value_from_json,
-)
-from factdiff.values.temporal import (
-    TIMEZONE_OFFSETS,
-    DateRecognizer,
-    DateTimeRecognizer,
-    DateTimeValue,
-    DateValue,
-    DurationRecognizer,
-    DurationValue,
-    TimeRecognizer,
-    TimeValue,
+from factdiff.extract.recognizers.base import ExtractionContext
+from factdiff.extract.recognizers.dates import DateRecognizer
+from factdiff.extract.recognizers.datetimes import DateTimeRecognizer
+from factdiff.extract.recognizers.durations import DurationRecognizer
+from factdiff.extract.recognizers.temporal_parsers import (
     parse_date,
     parse_datetime,
     parse_duration,
     parse_time,
+)
+from factdiff.extract.recognizers.times import TimeRecognizer
+from factdiff.values.base import FactType, Precision, Tolerance, value_from_json
+from factdiff.values.temporal import (
+    TIMEZONE_OFFSETS,
+    DateTimeValue,
+    DateValue,
+    DurationValue,
+    TimeValue,
 )
 
 REF = ExtractionContext(reference=date(2026, 3, 20))  # a Friday
