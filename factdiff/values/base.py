@@ -112,6 +112,27 @@ class Value:
         canonical = self.canonical()
         return canonical if isinstance(canonical, str) else str(canonical)
 
+    def parts(self) -> tuple[Value, ...]:
+        """Values that together state this one when written apart (a datetime: its date and
+        its time); empty for values that are not composite."""
+        return ()
+
+    def digit_key(self) -> str | None:
+        """The digits that identify this value across types (a long numeric ID and a phone
+        number written with the same digits are one fact), or None."""
+        return None
+
+    def unstated_parts(self, other: Value) -> list[str] | None:
+        """Which parts of this value ``other`` does not state (``[]``: all stated), or None
+        when ``other`` is not comparable part by part (the default)."""
+        return None
+
+    @property
+    def is_mention(self) -> bool:
+        """A value only mentioned in prose (a tool name), whose missing parts are losses,
+        not changes."""
+        return False
+
 
 _DECODERS: dict[str, Callable[[dict[str, JSON]], Value]] = {}
 

@@ -79,6 +79,10 @@ class PhoneValue(Value):
         """The normalised number."""
         return self.e164
 
+    def digit_key(self) -> str | None:
+        """The number's digits (it may also be read as a numeric identifier)."""
+        return self.e164.removeprefix("digits:").removeprefix("+")
+
     def to_json(self) -> dict[str, JSON]:
         """Tagged JSON form."""
         return {"type": self.type.value, "e164": self.e164}

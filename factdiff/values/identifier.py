@@ -25,6 +25,11 @@ class IdentifierValue(Value):
         """The exact text."""
         return self.text
 
+    def digit_key(self) -> str | None:
+        """The digits of an all-digit identifier of 7+ digits (it may be a phone number)."""
+        text = self.text.removeprefix("#")
+        return text if text.isdigit() and len(text) >= 7 else None
+
     def to_json(self) -> dict[str, JSON]:
         """Tagged JSON form."""
         return {"type": self.type.value, "text": self.text}

@@ -315,6 +315,10 @@ class DateTimeValue(Value):
             moment = moment.replace(minute=0)
         return (None if day.year is None else moment.year), moment
 
+    def parts(self) -> tuple[Value, ...]:
+        """The date and the time written apart state the datetime."""
+        return (self.date, self.time)
+
     def key(self) -> object:
         year, moment = self._instant(None)
         zone = "local" if self.time.offset_minutes is None else "utc"

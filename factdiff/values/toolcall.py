@@ -191,6 +191,15 @@ class ToolCallValue(Value):
         except (_Reject, RecursionError) as exc:
             raise InvalidValue(str(exc)) from None
 
+    def unstated_parts(self, other: Value) -> list[str] | None:
+        """``missing_parts(self, other)`` when ``other`` is a tool call, else None."""
+        return missing_parts(self, other) if isinstance(other, ToolCallValue) else None
+
+    @property
+    def is_mention(self) -> bool:
+        """A tool name mentioned in prose rather than a call."""
+        return self.form == "mention"
+
     def canonical(self) -> JSON:
         """``{"name", "arguments", "result"}`` for a call, ``{"name", "mention": true}``."""
         if self.form == "mention":

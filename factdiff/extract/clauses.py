@@ -1,0 +1,52 @@
+"""Clause and sentence boundaries: where a cue, a negation or a role stops applying.
+
+A sentence ends at ``.``/``!``/``?`` before a blank, at ``;`` and at a line break. A clause
+also ends at ``,``, ``:``, ``(``, ``)`` and before ``and``, ``but``, ``or``, ``whereas``,
+``while``, ``although``, ``because``, ``if``, ``unless``. Both lists are computed once per
+text in one regex pass and queried with ``bisect``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass
+
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|\n")
+_CLAUSE_END = re.compile(
+    r"[.!?;](?=\s|$)|\n|[,:()\[\]]"
+    r"|(?<![\w-])(?i:and|but|or|whereas|while|although|because|if|unless|then)(?![\w-])"
+)
+
+
+@dataclass(frozen=True)
+class Boundaries:
+    """Sentence and clause boundary offsets of one text."""
+
+    sentences: list[int]
+    clauses: list[int]
+
+    @classmethod
+    def of(cls, text: str) -> Boundaries:
+        """Both boundary lists of ``text`` (one regex pass each)."""
+        sentences = [m.start() for m in _SENTENCE_END.finditer(text)]
+        clauses = [m.start() for m in _CLAUSE_END.finditer(text)]
+        return cls(sentences, clauses)
+
+    def same_sentence(self, left: int, right: int) -> bool:
+        """No sentence boundary in ``[left, right)``."""
+        return _none_between(self.sentences, left, right)
+
+    def same_clause(self, left: int, right: int) -> bool:
+        """No clause boundary in ``[left, right)``."""
+        return _none_between(self.clauses, left, right)
+
+    def clause_start(self, pos: int) -> int:
+        """Offset just after the last clause boundary before ``pos`` (0 if none)."""
+        i = bisect.bisect_left(self.clauses, pos)
+        return self.clauses[i - 1] + 1 if i > 0 else 0
+
+
+def _none_between(points: list[int], left: int, right: int) -> bool:
+    i = bisect.bisect_left(points, left)
+    return i >= len(points) or points[i] >= right
