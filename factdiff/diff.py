@@ -230,7 +230,12 @@ def diff(source: FactRecord, summary: FactRecord, schema: FactSchema) -> FactDif
             is_field=False,
         )
         inventory_findings += _role_changes(
-            name, criticality, fact_type, source_facts, summary_facts, source_side
+            name,
+            criticality,
+            fact_type,
+            _with_parts(source, fact_type, source_facts),
+            _with_parts(summary, fact_type, summary_facts),
+            source_side,
         )
         findings.extend(inventory_findings)
         if source_facts or summary_facts:
@@ -343,6 +348,25 @@ def _name_exchanges(
 
 _POLARITY_TYPES = frozenset({FactType.BOOLEAN, FactType.ENUM})
 """Values shared by unrelated fields (``true``): equal values name no other field."""
+
+
+def _with_parts(
+    record: FactRecord, fact_type: FactType, facts: tuple[Fact, ...]
+) -> tuple[Fact, ...]:
+    """``facts`` plus the parts of type ``fact_type`` of the record's composite inventory
+    atoms (a datetime's time), carrying the composite's roles."""
+    extra = [
+        Fact(part, fact.spans, fact.text, fact.binding, fact.roles)
+        for composites in (record.inventory.get(c, ()) for c in _PART_OF.get(fact_type, ()))
+        for fact in composites
+        if fact.roles
+        for part in fact.value.parts()
+        if part.type is fact_type
+    ]
+    return (*facts, *extra) if extra else facts
+
+
+_PART_OF = {FactType.DATE: (FactType.DATETIME,), FactType.TIME: (FactType.DATETIME,)}
 
 
 def _role_changes(

@@ -33,6 +33,19 @@ class Boundaries:
         clauses = [m.start() for m in _CLAUSE_END.finditer(text)]
         return cls(sentences, clauses)
 
+    def outside(self, spans: list[tuple[int, int]]) -> Boundaries:
+        """The same boundaries less the clause boundaries inside ``spans`` (sorted): the comma
+        of ``March 8, 2019`` does not end a clause."""
+        if not spans:
+            return self
+        starts = [s for s, _ in spans]
+        kept = []
+        for point in self.clauses:
+            i = bisect.bisect_right(starts, point) - 1
+            if i < 0 or point >= spans[i][1]:
+                kept.append(point)
+        return Boundaries(self.sentences, kept)
+
     def same_sentence(self, left: int, right: int) -> bool:
         """No sentence boundary in ``[left, right)``."""
         return _none_between(self.sentences, left, right)

@@ -9,6 +9,11 @@ role, and ``leaves at 10:11 and arrives at 11:01`` gives each time only its own 
 before a date or time (``from March 2nd``; ``from Phoenix to Sydney today`` gives ``today`` no
 role), and ``to`` only after such a ``from`` (``from 10:00 to 12:00``).
 
+A value under a key (JSON ``"price": 54.04``, keyword ``amount=-2400``) takes the role of the
+key's words (``total_price`` is ``price+total``); under a key without a role word
+(``"amount"``), the role of the key that holds its object (``"payment_history": [{...,
+"amount": 4777.75}]`` is a ``payment``).
+
 A role is written as its sorted cue classes joined by ``+`` (``departure``, ``return``,
 ``departure+return`` for "the return flight departs at"). Cue classes group synonyms, so a
 summary that writes ``departs`` for ``leaves`` keeps the role; a value written without any
@@ -38,7 +43,8 @@ TEMPORAL_ROLES: Mapping[str, tuple[str, ...]] = MappingProxyType(
         ),
         "arrival": (
             "arrive", "arrives", "arriving", "arrival", "arrived", "land", "lands", "landing",
-            "landed", "get in", "gets in", "get there", "gets there", "get you there",
+            "landed", "get in", "gets in", "getting in", "got in", "get there", "gets there",
+            "getting there", "get you there",
         ),
         "return": (
             "return", "returns", "returning", "returned", "come back", "coming back",
@@ -105,6 +111,21 @@ def _cue_regex() -> tuple[re.Pattern[str], dict[str, tuple[str, str]]]:
 
 _CUES, _LOOKUP = _cue_regex()
 _SPACES = re.compile(r"[ \t-]+")
+_KEY_BEFORE = re.compile(r"""["']?([A-Za-z][A-Za-z0-9_]*)["']?[ \t]*[:=][ \t]*["']?\Z""")
+_CONTAINER_KEY = re.compile(r"""["']([A-Za-z][A-Za-z0-9_]*)["'][ \t]*:[ \t]*[\[{]""")
+_KEY_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+_KEY_WINDOW = 160
+
+
+def _key_classes(key: str, family: str) -> set[str]:
+    """Role classes named by the words of a key (``total_price`` -> price, total)."""
+    classes = set()
+    for word in _KEY_WORD.findall(key):
+        found = _LOOKUP.get(word.lower())
+        same_family = found is not None and (found[0] == "money") == (family == "money")
+        if found is not None and same_family and found[0] != "adjacent":
+            classes.add(found[1])
+    return classes
 
 
 class RoleCues:
@@ -126,6 +147,7 @@ class RoleCues:
         out: list[str] = []
         last_end: dict[str, int] = {}
         previous: dict[str, Match] = {}
+        any_end = 0
         for atom in atoms:
             family = _FAMILY.get(atom.value.type)
             if family is None or not self.found:
@@ -136,14 +158,39 @@ class RoleCues:
                 last_end.get(family, 0),
                 atom.start - ROLE_WINDOW,
             )
-            out.append(self._role(atom, family, left, previous.get(family)))
+            out.append(self._role(atom, family, left, previous.get(family), any_end))
             last_end[family] = atom.end
             previous[family] = atom
+            any_end = max(any_end, atom.end)
         return out
 
-    def _role(self, atom: Match, family: str, left: int, previous: Match | None) -> str:
+    def _key_role(self, atom: Match, family: str) -> str | None:
+        """The role of a value under a key, or None when the value is not under one."""
+        key = _KEY_BEFORE.search(self.text, max(0, atom.start - 48), atom.start)
+        if key is None:
+            return None
+        classes = _key_classes(key.group(1), family)
+        if not classes:
+            window = self.text[max(0, key.start() - _KEY_WINDOW) : key.start()]
+            containers = list(_CONTAINER_KEY.finditer(window))
+            if containers:
+                classes = _key_classes(containers[-1].group(1), family)
+        return "+".join(sorted(classes))
+
+    def _role(
+        self, atom: Match, family: str, left: int, previous: Match | None, other_end: int
+    ) -> str:
+        """Cue classes in ``[left, atom.start)``; when an atom of another kind stands between
+        and cues follow it, only those (``leaving on monday arriving by 21:00``: arrival)."""
+        keyed = self._key_role(atom, family)
+        if keyed is not None:
+            return keyed
+        if left < other_end and any(
+            other_end <= f[0] and f[1] <= atom.start for f in self.found[self._at(other_end) :][:4]
+        ):
+            left = other_end
         classes: set[str] = set()
-        i = bisect.bisect_left(self.starts, left)
+        i = self._at(left)
         while i < len(self.found) and self.found[i][1] <= atom.start:
             start, end, cue_family, role = self.found[i]
             i += 1
@@ -157,6 +204,9 @@ class RoleCues:
             elif (cue_family == "money") == (family == "money"):
                 classes.add(role)
         return "+".join(sorted(classes))
+
+    def _at(self, pos: int) -> int:
+        return bisect.bisect_left(self.starts, pos)
 
     def _after_from(self, previous: Match | None, to_start: int) -> bool:
         """``to`` right after ``from <value>`` in the same clause."""

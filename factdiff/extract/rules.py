@@ -322,7 +322,10 @@ def _inventory(
         (spec.type, fact.value.key()) for spec in schema.fields for fact in fields[spec.name]
     }
     text = norm.text
-    role_cues = RoleCues(text, bounds) if set(schema.inventory) & ROLE_TYPES else None
+    role_cues = None
+    if set(schema.inventory) & ROLE_TYPES:
+        spans = sorted((m.start, m.end) for found in atoms.values() for m in found)
+        role_cues = RoleCues(text, bounds.outside(spans))
     roles_by_span: dict[tuple[int, int], str] = {}
     if role_cues is not None:
         ordered = sorted(
