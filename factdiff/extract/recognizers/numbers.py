@@ -30,11 +30,24 @@ from factdiff.values.numeric import _CTX, _MAX_LEXEME, NumberValue
 # --------------------------------------------------------------------------- scanner
 
 _DIGITS_RE: Final = re.compile(
-    r"(?=[-−0-9])(?<![\w#+.,:/@])(?<!\w-)"
+    r"(?=[-−0-9])(?<![\w#+.,:/@'’\u202f])(?<!\w-)"
     r"(?P<sign>[-−](?=[0-9]))?"
-    r"(?P<num>[0-9]++(?:[.,][0-9]++)*+)"
-    r"(?:[ \t]+(?P<scale>(?i:thousand|million|billion|trillion))\b)?"
+    r"(?P<num>[0-9]{1,3}(?P<g>[ \u202f'’])[0-9]{3}(?![0-9])(?:(?P=g)[0-9]{3}(?![0-9]))*+"
+    r"(?:[.,][0-9]++)?(?![.,]?[0-9])"
+    r"|[0-9]++(?:[.,][0-9]++)*+)"
+    r"(?:[ \t]+(?P<scale>(?i:thousand|million|billion|trillion|lakhs?|crores?))\b"
+    r"|[ \t]?(?P<abbr>Mio|Mrd|mio|mrd|bn|mn)(?:\.|\b))?"
 )
+_PLAIN_DIGITS_RE: Final = re.compile(r"[0-9]++(?:[.,][0-9]++)*+")
+_SPACED_RE: Final = re.compile(r"[0-9]{1,3}(?:[ \u202f'’][0-9]{3})+(?:[.,][0-9]+)?")
+_INDIAN_RE: Final = re.compile(r"[1-9][0-9]?(?:,[0-9]{2})+,[0-9]{3}(?:\.[0-9]+)?")
+_COMMA_FRACTION_RE: Final = re.compile(r"[0-9]+,[0-9]{1,2}")
+_CURRENCY_BEFORE_RE: Final = re.compile(r"(?:[$€£¥₹]|(?<![A-Za-z])(?:[A-Z]{3}|Rs\.?))[ \t]?\Z")
+_CURRENCY_AFTER_RE: Final = re.compile(
+    r"[ \t]?(?:[$€£¥₹%]|[A-Z]{3}(?![A-Za-z])|(?i:euros?|dollars?|pounds?|rupees?)\b)"
+)
+_ABBR_SCALES: Final = {"mio": 10**6, "mrd": 10**9, "bn": 10**9, "mn": 10**6}
+_WORD_SCALES: Final = {**_SCALES, "lakh": 10**5, "lakhs": 10**5, "crore": 10**7, "crores": 10**7}
 _WORDS_RE: Final = re.compile(
     r"(?=[abdefhmnostzABDEFHMNOSTZ])(?<![\w-])"
     r"(?:an?[ \t]+(?=(?:hundred|thousand|million|billion|trillion|dozen)\b))?"
@@ -48,17 +61,33 @@ _GROUPED_COMMA_RE: Final = re.compile(r"[1-9][0-9]{0,2}(?:\.[0-9]{3})+(?:,[0-9]+
 _PLAIN_COMMA_RE: Final = re.compile(r"[0-9]+(?:,[0-9]+)?")
 
 
-def _lexeme_value(lexeme: str, decimal_comma: bool) -> Decimal | None:
-    """Read a digit lexeme (``1,234.5``) under the text's separator convention."""
+def _lexeme_value(lexeme: str, decimal_comma: bool, local_comma: bool = False) -> Decimal | None:
+    """Read a digit lexeme (``1,234.5``) under the text's separator convention.
+
+    Whatever the convention: digits grouped by a space, a narrow no-break space or an
+    apostrophe (``1 250,50``, ``1'250.50``) end with their decimal part after the last ``.``
+    or ``,``; Indian grouping (``1,25,000``) is read in decimal-point texts; and with
+    ``local_comma`` (a currency or scale beside the number) a comma before 1-2 final digits
+    is a decimal comma (``250,50 €``, ``3,5 Mio.``).
+    """
     if len(lexeme) > _MAX_LEXEME:
         return None
+    if _SPACED_RE.fullmatch(lexeme):
+        body = "".join(c for c in lexeme if c in "0123456789.,")
+        return Decimal(body.replace(",", "."))
+    if local_comma and _COMMA_FRACTION_RE.fullmatch(lexeme):
+        return Decimal(lexeme.replace(",", "."))
     if decimal_comma:
         if _GROUPED_COMMA_RE.fullmatch(lexeme) or _PLAIN_COMMA_RE.fullmatch(lexeme):
             return Decimal(lexeme.replace(".", "").replace(",", "."))
         if _PLAIN_POINT_RE.fullmatch(lexeme):  # not a valid thousands grouping: a decimal point
             return Decimal(lexeme)
         return None
-    if _GROUPED_POINT_RE.fullmatch(lexeme) or _PLAIN_POINT_RE.fullmatch(lexeme):
+    if (
+        _GROUPED_POINT_RE.fullmatch(lexeme)
+        or _PLAIN_POINT_RE.fullmatch(lexeme)
+        or _INDIAN_RE.fullmatch(lexeme)
+    ):
         return Decimal(lexeme.replace(",", ""))
     return None
 
@@ -77,16 +106,31 @@ class _Num(NamedTuple):
     scaled: bool
 
 
+def _currency_beside(text: str, start: int, end: int) -> bool:
+    return bool(
+        _CURRENCY_BEFORE_RE.search(text, max(0, start - 5), start)
+        or _CURRENCY_AFTER_RE.match(text, end)
+    )
+
+
 def _scan_digits(text: str, ctx: ExtractionContext) -> Iterator[_Num]:
+    """Digit tokens. Digits grouped by plain spaces (``1 250 000``) are one number only with
+    a currency beside them; without one they may be several numbers or one, so no part of
+    them is read (never a value from half a number)."""
     for m in _DIGITS_RE.finditer(text):
-        value = _lexeme_value(m["num"], ctx.decimal_comma)
+        num, scale = m["num"], m["scale"] or m["abbr"]
+        beside = _currency_beside(text, m.start(), m.end())
+        if m["g"] == " " and not beside:
+            continue
+        value = _lexeme_value(num, ctx.decimal_comma, beside or scale is not None)
         if value is None:
             continue
-        if m["scale"]:
-            value = _CTX.multiply(value, Decimal(_SCALES[m["scale"].lower()]))
+        if scale:
+            factor = _WORD_SCALES.get(scale.lower()) or _ABBR_SCALES[scale.lower()]
+            value = _CTX.multiply(value, Decimal(factor))
         if m["sign"]:
             value = -value
-        yield _Num(m.start(), m.end(), value, False, False, m["num"], bool(m["scale"]))
+        yield _Num(m.start(), m.end(), value, False, False, num, bool(scale))
 
 
 def _scan_words(text: str) -> Iterator[_Num]:

@@ -109,6 +109,8 @@ _SYMBOLS: Final[dict[str, str | None]] = {
     "£": "GBP",
     "¥": "JPY",
     "₹": "INR",
+    "Rs.": "INR",
+    "Rs": "INR",
 }
 """Currency symbols; ``None`` is the context's default currency."""
 
@@ -128,6 +130,8 @@ _CURRENCY_WORDS: Final[dict[str, tuple[str | None, Decimal]]] = {
     "quid": ("GBP", Decimal(1)),
     "pence": ("GBP", Decimal("0.01")),
     "yen": ("JPY", Decimal(1)),
+    "rupee": ("INR", Decimal(1)),
+    "rupees": ("INR", Decimal(1)),
 }
 """Currency words -> (currency or ``None`` for the default, factor)."""
 
@@ -195,7 +199,7 @@ between (``The fee is``, ``costs``, ``a total of``), or ``for``/``of`` + one nou
 (``the cost for the ticket is``; not ``the fee of the first 3``). After
 ``total``/``amount``/``balance``/``pay`` the number needs a decimal point (``total of 5``
 counts, ``paid 3 times`` too)."""
-_PREFIX_MARKS: Final = frozenset("$€£¥₹-−")
+_PREFIX_MARKS: Final = frozenset("$€£¥₹-−.s")
 _SCALE_MARKS: Final = frozenset("kKmMbB")
 _SUFFIX_FIRST: Final = frozenset(
     c for w in (*_SYMBOLS, *_CODES, *_CURRENCY_WORDS) for c in (w[0], w[0].upper())
