@@ -162,17 +162,28 @@ def _json_int(data: Mapping[str, JSON], name: str) -> int | None:
 
 @dataclass(frozen=True)
 class DateValue(Value):
-    """A calendar date; ``year`` is ``None`` when the text gave none and no reference."""
+    """A calendar date, complete or partial.
+
+    ``year`` is ``None`` when the text gave none and there was no reference (``March 6``);
+    ``month`` too for a day of the month alone (``the 3rd``). A partial date equals only
+    the values consistent with it: ``--03-06`` is the same as ``2026-03-06`` and
+    ``---03`` as any 3rd, never as another day.
+    """
 
     type: ClassVar[FactType] = FactType.DATE
     year: int | None
-    month: int
+    month: int | None
     day: int
 
     def __post_init__(self) -> None:
         if self.year is not None and not 1 <= self.year <= 9999:
             raise InvalidValue(f"year out of range: {self.year}")
-        if not _valid_day(self.year, self.month, self.day):
+        if self.month is None:
+            if self.year is not None:
+                raise InvalidValue("a date with a year needs a month")
+            if not 1 <= self.day <= 31:
+                raise InvalidValue(f"no such day of a month: {self.day}")
+        elif not _valid_day(self.year, self.month, self.day):
             raise InvalidValue(f"no such day: {self.year}-{self.month}-{self.day}")
 
     @classmethod
@@ -181,11 +192,15 @@ class DateValue(Value):
         return cls(day.year, day.month, day.day)
 
     def to_date(self) -> date | None:
-        """The ``datetime.date``, or ``None`` without a year."""
-        return None if self.year is None else date(self.year, self.month, self.day)
+        """The ``datetime.date``, or ``None`` for a partial date."""
+        if self.year is None or self.month is None:
+            return None
+        return date(self.year, self.month, self.day)
 
     def canonical(self) -> str:
-        """``2026-03-25``, or ``--03-25`` without a year."""
+        """``2026-03-25``, ``--03-25`` without a year, ``---25`` for a day alone."""
+        if self.month is None:
+            return f"---{self.day:02d}"
         head = "-" if self.year is None else f"{self.year:04d}"
         return f"{head}-{self.month:02d}-{self.day:02d}"
 
@@ -193,24 +208,31 @@ class DateValue(Value):
         return (self.year, self.month, self.day)
 
     def same_as(self, other: Value, tolerance: Tolerance = EXACT) -> bool:
-        """Equal down to ``tolerance.precision`` (YEAR, MONTH; finer means the whole date)."""
+        """Equal down to ``tolerance.precision`` (YEAR, MONTH; finer means the whole date);
+        an unknown year or month agrees with any."""
         if not isinstance(other, DateValue):
             return False
+        years = _agree(self.year, other.year)
         if tolerance.precision is Precision.YEAR:
-            return self.year == other.year
+            return years
+        months = years and _agree(self.month, other.month)
         if tolerance.precision is Precision.MONTH:
-            return (self.year, self.month) == (other.year, other.month)
-        return self.key() == other.key()
+            return months
+        return months and self.day == other.day
 
     def to_json(self) -> dict[str, JSON]:
         return {"type": self.type.value, "year": self.year, "month": self.month, "day": self.day}
 
 
+def _agree(a: int | None, b: int | None) -> bool:
+    return a is None or b is None or a == b
+
+
 @register_decoder(FactType.DATE.value)
 def _decode_date(data: dict[str, JSON]) -> Value:
     month, day = _json_int(data, "month"), _json_int(data, "day")
-    if month is None or day is None:
-        raise InvalidValue("date needs month and day")
+    if day is None:
+        raise InvalidValue("date needs a day")
     return DateValue(_json_int(data, "year"), month, day)
 
 
@@ -306,7 +328,8 @@ class DateTimeValue(Value):
     def _instant(self, precision: Precision | None) -> tuple[int | None, datetime]:
         """(year or None, naive datetime in UTC when zoned) truncated to ``precision``."""
         day, t = self.date, self.time
-        moment = datetime(day.year or _PLACEHOLDER_YEAR, day.month, day.day, t.hour, t.minute)
+        month = day.month or 1
+        moment = datetime(day.year or _PLACEHOLDER_YEAR, month, day.day, t.hour, t.minute)
         if precision in (None, Precision.SECOND):
             moment += timedelta(seconds=t.second or 0)
         if t.offset_minutes is not None:

@@ -63,6 +63,8 @@ _DATE_ORD_MONTH = re.compile(
     rf"(?P<d>[0-9]{{1,2}}){_ORD}{_S}of{_S}(?P<rel>this|next|last|the){_S}month\b"
 )
 _DATE_ORD = re.compile(rf"the{_S}(?P<d>[0-9]{{1,2}}){_ORD}\b(?!['’]?s\b)")
+_DATE_ORD_BARE = re.compile(rf"(?P<d>[0-9]{{1,2}}){_ORD}\b(?!['’]?s\b)(?!{_S}of\b)")
+_BARE_PREPOSITION_BEFORE = re.compile(r"(?<![a-z])(?:on|by|until|till|from|before|after)\s{1,3}$")
 _DATE_WORD = re.compile(
     rf"(?P<dat>day{_S}after{_S}tomorrow)|(?P<dby>day{_S}before{_S}yesterday)"
     r"|(?P<today>today)|(?P<tomorrow>tomorrow)|(?P<yesterday>yesterday)"
@@ -149,17 +151,17 @@ def _numeric(m: re.Match[str], src: _Source, ctx: ExtractionContext) -> Value | 
 def _ord_month(m: re.Match[str], src: _Source, ctx: ExtractionContext) -> Value | None:
     ref = ctx.reference
     if ref is None:
-        return None
+        return _day_alone(int(m.group("d")))
     delta = {"next": 1, "last": -1}.get(m.group("rel"), 0)
     year, month = _shift_month(ref.year, ref.month, delta)
     return _safe_date(year, month, int(m.group("d")))
 
 
 def _ordinal(m: re.Match[str], src: _Source, ctx: ExtractionContext) -> Value | None:
-    """ "the 4th": a function word follows, or a date preposition precedes and no noun follows."""
+    """ "the 4th": a function word follows, or a date preposition precedes and no noun follows.
+
+    Without a reference the date stays partial (the day alone)."""
     ref = ctx.reference
-    if ref is None:
-        return None
     if not _weak_follow_ok(src.low, m.end()):
         follow = _FOLLOW_RE.match(src.low, m.end())
         if follow is not None and follow.group(1) in _ORDINAL_NOUNS:
@@ -167,7 +169,30 @@ def _ordinal(m: re.Match[str], src: _Source, ctx: ExtractionContext) -> Value | 
         if not _DATE_PREPOSITION_BEFORE.search(src.low, max(0, m.start() - 12), m.start()):
             return None
     day = int(m.group("d"))
+    if ref is None:
+        return _day_alone(day)
     return _infer_month(day, ref) if 1 <= day <= 31 else None
+
+
+def _day_alone(day: int) -> DateValue | None:
+    """A day of the month whose month cannot be known (no reference)."""
+    return DateValue(None, None, day) if 1 <= day <= 31 else None
+
+
+def _bare_ordinal(m: re.Match[str], src: _Source, ctx: ExtractionContext) -> Value | None:
+    """ "on 12th", "by 3rd": an ordinal day right after a date preposition, no noun after."""
+    if not _BARE_PREPOSITION_BEFORE.search(src.low, max(0, m.start() - 10), m.start()):
+        return None
+    follow = _FOLLOW_RE.match(src.low, m.end())
+    if follow is not None and follow.group(1) in _ORDINAL_NOUNS:
+        return None
+    return _ordinal_day(int(m.group("d")), ctx)
+
+
+def _ordinal_day(day: int, ctx: ExtractionContext) -> DateValue | None:
+    if ctx.reference is None:
+        return _day_alone(day)
+    return _infer_month(day, ctx.reference) if 1 <= day <= 31 else None
 
 
 @functools.lru_cache(maxsize=256)
@@ -219,6 +244,7 @@ _DATE_RULES = (
     _DateRule(_DATE_DMY, _named_month, ".,/$€£:-", (_THE_BEFORE, _WEEKDAY_BEFORE)),
     _DateRule(_DATE_ORD_MONTH, _ord_month, "", (_THE_BEFORE,)),
     _DateRule(_DATE_ORD, _ordinal, "", (_WEEKDAY_BEFORE,)),
+    _DateRule(_DATE_ORD_BARE, _bare_ordinal, _NUMERIC_GUARD, (_WEEKDAY_BEFORE,)),
     _DateRule(_DATE_WORD, _relative_word, "", (_LATER_BEFORE,)),
     _DateRule(_DATE_WEEKDAY, _weekday, ""),
 )

@@ -56,6 +56,11 @@ def _pair(first: Match, second: Match) -> Match:
     return Match(first.start, second.end, DateTimeValue(day.value, time.value), claims)
 
 
+def _full_month(match: Match) -> bool:
+    """A day alone (month unknown) does not make a datetime."""
+    return isinstance(match.value, DateValue) and match.value.month is not None
+
+
 def _datetime_candidates(src: _Source, ctx: ExtractionContext, lenient: bool) -> list[Match]:
     found: list[Match] = []
     for m in _DATETIME_ISO.finditer(src.low):
@@ -64,7 +69,7 @@ def _datetime_candidates(src: _Source, ctx: ExtractionContext, lenient: bool) ->
             if cand is not None:
                 found.append(cand)
     times = _time_candidates(src, lenient)
-    dates = _date_candidates(src, ctx) if times else []
+    dates = [d for d in _date_candidates(src, ctx) if _full_month(d)] if times else []
     dates_at = {d.start: d for d in dates}
     times_at = {t.start: t for t in times}
     for d in dates:

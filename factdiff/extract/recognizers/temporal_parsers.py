@@ -16,7 +16,7 @@ from factdiff.values.temporal import DateTimeValue, DateValue, DurationValue, Ti
 
 # --------------------------------------------------------------------------- parsers
 
-_PARTIAL_DATE = re.compile(r"--(?P<m>[0-9]{2})-(?P<d>[0-9]{2})")
+_PARTIAL_DATE = re.compile(r"--(?P<m>[0-9]{2})-(?P<d>[0-9]{2})|---(?P<day>[0-9]{2})")
 _ISO_DURATION = re.compile(
     r"P(?:(?P<y>[0-9.]+)Y)?(?:(?P<mo>[0-9.]+)M)?(?:(?P<w>[0-9.]+)W)?"
     r"(?:(?P<d>[0-9.]+)(?P<b>B)?D)?(?:T(?:(?P<h>[0-9.]+)H)?(?:(?P<mi>[0-9.]+)M)?"
@@ -41,6 +41,9 @@ def parse_date(text: str, context: ExtractionContext) -> DateValue | None:
     (its date), or "in 3 days" / "3 days ago" (resolved against the reference)."""
     s = _whole(text)
     if (m := _PARTIAL_DATE.fullmatch(s)) is not None:
+        if m.group("day"):
+            day = int(m.group("day"))
+            return DateValue(None, None, day) if 1 <= day <= 31 else None
         return _safe_date(None, int(m.group("m")), int(m.group("d")))
     src = _source(s)
     value = _only(_date_candidates(src, context), s)
