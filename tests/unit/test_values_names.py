@@ -227,3 +227,20 @@ def test_large_input_completes() -> None:
     for recognizer in (PersonRecognizer(), OrganizationRecognizer()):
         for _ in recognizer.find(text, CTX):
             pass
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Guest Priya Raman (member ID 88231) called about her stay.", ["Priya Raman"]),
+        ("Our guest John Smith arrived late.", ["John Smith"]),
+        ("Patient Ana Ruiz is waiting.", ["Ana Ruiz"]),
+        ("Guest Services Desk is closed.", []),
+        ("Customer Service Team called back.", []),
+        ("Patient Zero was never found.", []),
+        ("Customer disputes line item 3.", []),
+    ],
+)
+def test_holder_nouns_before_a_full_name(text: str, expected: list[str]) -> None:
+    found = [m.value.canonical() for m in PersonRecognizer().find(text, ExtractionContext())]
+    assert found == expected

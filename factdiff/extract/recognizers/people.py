@@ -98,6 +98,15 @@ _ROLE_CUE = re.compile(
     r"[Cc]oordinator|[Ss]pecialist|[Aa]dministrator|[Aa]ccountant|[Cc]hampion|[Ss]ponsor|"
     r"on-call|[Oo]n call)(?:,(?=[ \t]))?(?=[ \t])"
 )
+_HOLDER_CUE = re.compile(
+    r"(?<![\w-])(?:[Gg]uest|[Pp]atient|[Cc]lient|[Mm]ember|[Pp]assenger|[Tt]enant|[Cc]aller"
+    r"|[Cc]ustomer|[Dd]river|[Hh]ost|[Cc]hef|[Cc]aptain|[Pp]ilot|[Rr]esident|[Tt]raveler"
+    r"|[Tt]raveller|[Ss]tudent|[Tt]eacher|[Ee]mployee|[Cc]ontractor|[Vv]endor|[Oo]wner"
+    r"|[Bb]uyer|[Ss]eller|[Aa]pplicant|[Cc]andidate|[Vv]isitor|[Ww]itness)(?=[ \t])"
+)
+"""Nouns for the person holding a role in a transaction (``Guest Priya Raman``): weaker than a
+title, so the name after them needs a first and a last name and must not run on into more
+capitalised words (``Guest Services Desk`` is not a person)."""
 _PHRASE_CUE = re.compile(
     r"(?i)\b(?:(?P<name>(?:(?:my|his|her|your|their|our|the|full|customer's|caller's|"
     r"client's|patient's|guest's)\s+|(?<![\w'’]\s)(?<![\w'’]))name(?:\s+is|'s|\s*:))|(?P<greet>this\s+is)|"
@@ -123,6 +132,15 @@ _JSON_NAME = re.compile(
 _PREV_WORD = re.compile(r"([^\W\d_]+|\d+)\W{0,2}\Z")
 
 
+_NOT_NAMES = _STOP | _PLACE_TOKENS | _ORG_TOKENS | ROLES | HONORIFICS
+
+
+def _common(token: str) -> bool:
+    """A capitalised word that is a common word, a place or organisation word (or its plural)."""
+    folded = _fold(token)
+    return folded in _NOT_NAMES or (folded.endswith("s") and folded[:-1] in _NOT_NAMES)
+
+
 def _street_abbreviation(text: str, start: int) -> bool:
     """``Dr``/``St`` after a capitalised word or number reads as a street (``Lassen Dr``)."""
     prev = _PREV_WORD.search(text, max(0, start - 40), start)
@@ -135,7 +153,8 @@ def _street_abbreviation(text: str, start: int) -> bool:
 class PersonRecognizer:
     """Finds person names (1-4 capitalised tokens) in clear person contexts only.
 
-    Cues: a title (``Mr.``, ``Dr``...), a role (``CTO``, ``manager``, ``agent``...), "my name
+    Cues: a title (``Mr.``, ``Dr``...), a role (``CTO``, ``manager``, ``agent``...), a holder
+    noun before a first and last name (``Guest Priya Raman``, ``patient Ana Ruiz``), "my name
     is"/"name:" (also ``Last, First``), "this is X" after a greeting and before "from"/
     punctuation, "I'm X" before punctuation/"from", "spoke with/to", "appointment with",
     "consultation with", "ask for", "contact",
@@ -156,6 +175,8 @@ class PersonRecognizer:
             yield from self._emit(text, m.end(), cue=m.group())
         for m in _ROLE_CUE.finditer(text):
             yield from self._emit(text, m.end())
+        for m in _HOLDER_CUE.finditer(text):
+            yield from self._holder(text, m.end())
         for m in _PHRASE_CUE.finditer(text):
             yield from self._phrase(text, m)
         for m in _JSON_NAME.finditer(text):
@@ -190,6 +211,17 @@ class PersonRecognizer:
             if name is not None:
                 yield Match(span.start, first.end, PersonValue(name))
                 return
+        yield from self._emit_span(span)
+
+    def _holder(self, text: str, pos: int) -> Iterator[Match]:
+        span = _scan_name(text, pos, max_tokens=3)
+        if span is None or len(span.tokens) < 2:
+            return
+        if any(_common(token) for token in span.tokens):
+            return
+        after = _WORD.match(text, span.end + 1) if text[span.end : span.end + 1] == " " else None
+        if after is not None and _capitalised(after.group()):
+            return  # "Guest Services Desk Team": a run of capitals, not a name
         yield from self._emit_span(span)
 
     def _emit(self, text: str, pos: int, cue: str = "") -> Iterator[Match]:
