@@ -29,6 +29,7 @@ from types import MappingProxyType
 
 from factdiff.extract.clauses import Boundaries
 from factdiff.extract.recognizers.base import Match
+from factdiff.extract.wordtrie import flexible_char, trie_alternation
 from factdiff.values.base import FactType
 
 ROLE_WINDOW = 72
@@ -102,10 +103,7 @@ def _cue_regex() -> tuple[re.Pattern[str], dict[str, tuple[str, str]]]:
                 lookup[word] = (family, role)
     for word, role in _ADJACENT.items():
         lookup.setdefault(word, ("adjacent", role))
-    ordered = sorted(lookup, key=len, reverse=True)
-    alternation = "|".join(
-        re.escape(w).replace(r"\ ", r"[ \t]+").replace(r"\-", r"[ \t-]?") for w in ordered
-    )
+    alternation = trie_alternation(lookup, flexible_char)
     return re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])", re.IGNORECASE), lookup
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
@@ -52,3 +53,17 @@ class Recognizer(Protocol):
     def find(self, text: str, context: ExtractionContext) -> Iterable[Match]:
         """Yield the matches in ``text``; overlaps with other recognizers are resolved later."""
         ...
+
+
+_LETTERS = re.compile(r"[a-z]+")
+_last_vocabulary: list[tuple[str, frozenset[str]]] = []
+
+
+def vocabulary(text: str) -> frozenset[str]:
+    """Every lower-cased letter run of ``text``: a recognizer whose patterns need one of a few
+    words skips texts without them (the last text's set is kept for the next recognizer)."""
+    if _last_vocabulary and _last_vocabulary[0][0] is text:
+        return _last_vocabulary[0][1]
+    words = frozenset(_LETTERS.findall(text.lower()))
+    _last_vocabulary[:] = [(text, words)]
+    return words

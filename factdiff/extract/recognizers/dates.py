@@ -16,6 +16,7 @@ from factdiff.extract.recognizers.temporal_text import (
     _alternation,
     _extend_left,
     _guard_ok,
+    _needs,
     _select,
     _Source,
     _source,
@@ -235,24 +236,56 @@ class _DateRule(NamedTuple):
     build: Callable[[re.Match[str], _Source, ExtractionContext], Value | None]
     guard: str
     prefixes: tuple[re.Pattern[str], ...] = ()
+    words: frozenset[str] | None = None
+    """The rule can only match a text containing one of these words."""
+    digits: bool = False
+    """The rule can only match a text with digits."""
+
+
+_MONTH_WORDS = frozenset(_MONTHS)
+_ORDINAL_SUFFIXES = frozenset({"st", "nd", "rd", "th"})
+_WEEKDAY_WORDS = frozenset(w for w in _WEEKDAYS if w.endswith("day"))
+_RELATIVE_WORDS = frozenset({"today", "tomorrow", "yesterday"})
 
 
 _DATE_RULES = (
-    _DateRule(_DATE_ISO, _iso, _NUMERIC_GUARD),
-    _DateRule(_DATE_NUMERIC, _numeric, _NUMERIC_GUARD),
-    _DateRule(_DATE_MDY, _named_month, "", (_WEEKDAY_BEFORE,)),
-    _DateRule(_DATE_DMY, _named_month, ".,/$€£:-", (_THE_BEFORE, _WEEKDAY_BEFORE)),
-    _DateRule(_DATE_ORD_MONTH, _ord_month, "", (_THE_BEFORE,)),
-    _DateRule(_DATE_ORD, _ordinal, "", (_WEEKDAY_BEFORE,)),
-    _DateRule(_DATE_ORD_BARE, _bare_ordinal, _NUMERIC_GUARD, (_WEEKDAY_BEFORE,)),
-    _DateRule(_DATE_WORD, _relative_word, "", (_LATER_BEFORE,)),
-    _DateRule(_DATE_WEEKDAY, _weekday, ""),
+    _DateRule(_DATE_ISO, _iso, _NUMERIC_GUARD, digits=True),
+    _DateRule(_DATE_NUMERIC, _numeric, _NUMERIC_GUARD, digits=True),
+    _DateRule(_DATE_MDY, _named_month, "", (_WEEKDAY_BEFORE,), _MONTH_WORDS, True),
+    _DateRule(
+        _DATE_DMY, _named_month, ".,/$€£:-", (_THE_BEFORE, _WEEKDAY_BEFORE), _MONTH_WORDS, True
+    ),
+    _DateRule(_DATE_ORD_MONTH, _ord_month, "", (_THE_BEFORE,), frozenset({"month"}), True),
+    _DateRule(_DATE_ORD, _ordinal, "", (_WEEKDAY_BEFORE,), _ORDINAL_SUFFIXES, True),
+    _DateRule(
+        _DATE_ORD_BARE, _bare_ordinal, _NUMERIC_GUARD, (_WEEKDAY_BEFORE,), _ORDINAL_SUFFIXES, True
+    ),
+    _DateRule(
+        _DATE_WORD,
+        _relative_word,
+        "",
+        (_LATER_BEFORE,),
+        frozenset({"today", "tomorrow", "yesterday"}),
+    ),
+    _DateRule(_DATE_WEEKDAY, _weekday, "", words=_WEEKDAY_WORDS),
 )
+_cache: list[tuple[str, ExtractionContext, list[Match]]] = []
+"""The previous text's dates (the datetime recognizer needs them too)."""
 
 
 def _date_candidates(src: _Source, ctx: ExtractionContext) -> list[Match]:
+    if _cache and _cache[0][0] is src.text and _cache[0][1] == ctx:
+        return _cache[0][2]
+    found = _date_matches(src, ctx)
+    _cache[:] = [(src.text, ctx, found)]
+    return found
+
+
+def _date_matches(src: _Source, ctx: ExtractionContext) -> list[Match]:
     found: list[Match] = []
     for rule in _DATE_RULES:
+        if not _needs(src, rule.words, rule.digits):
+            continue
         for m in rule.pattern.finditer(src.low):
             if not _guard_ok(src.low, m.start(), rule.guard):
                 continue

@@ -83,6 +83,37 @@ _DURATION = re.compile(
     rf"(?P<half2>{_AND_HALF})?"
 )
 _DURATION_GUARD = ".,$€£/+-"
+_UNIT_WORDS = frozenset(
+    [
+        "second",
+        "seconds",
+        "sec",
+        "secs",
+        "minute",
+        "minutes",
+        "min",
+        "mins",
+        "hour",
+        "hours",
+        "hr",
+        "hrs",
+        "day",
+        "days",
+        "week",
+        "weeks",
+        "wk",
+        "wks",
+        "fortnight",
+        "fortnights",
+        "month",
+        "months",
+        "year",
+        "years",
+        "yr",
+        "yrs",
+    ]
+)
+"""A duration needs one of these words: texts without any skip the duration regex."""
 _DURATION_BEFORE = re.compile(r"(?P<word>in|within)\s{1,4}$")
 _DURATION_AFTER = re.compile(rf"{_S}(?P<word>from{_S}(?:now|today)|ago)\b")
 _ARTICLE_CONTEXT = re.compile(
@@ -193,6 +224,8 @@ def _duration_value(
 def _duration_candidates(
     src: _Source, ctx: ExtractionContext, allow_weak: bool = False
 ) -> list[Match]:
+    if _UNIT_WORDS.isdisjoint(src.vocab):
+        return []
     low = src.low
     spans = [
         s

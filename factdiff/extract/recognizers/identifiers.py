@@ -7,9 +7,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
-from factdiff.extract.recognizers.base import ExtractionContext, Match
+from factdiff.extract.recognizers.base import ExtractionContext, Match, vocabulary
 from factdiff.extract.recognizers.emails_urls import EmailRecognizer, UrlRecognizer
 from factdiff.extract.recognizers.phones import _span_order, bare_digits_are_phone
+from factdiff.extract.wordtrie import trie_alternation
 from factdiff.values.base import FactType
 from factdiff.values.contact import _WS
 from factdiff.values.identifier import IdentifierValue
@@ -61,6 +62,19 @@ _NOUN_REF = re.compile(
     rf"(?P<num>\d{{1,12}})(?![\w$%/]|[.,:]\d|-\w|\s{{0,3}}-|\s{{1,3}}(?:{_COUNTED})\b"
     rf"|\s{{1,3}}(?:{_NOT_A_REFERENCE_AFTER}))"
 )
+_NOUN_REF_SCAN = re.compile(
+    r"(?i)(?<![\w-])(?P<noun>"
+    + trie_alternation([*REFERENCE_NOUNS, *STRICT_REFERENCE_NOUNS])
+    + r"(?![a-z])|[a-z]{2,12}(?=\s{1,3}id(?![a-z])))"
+    + _NOUN_REF.pattern.removeprefix(r"(?i)(?<![\w-])(?P<noun>[a-z]{2,12})")
+)
+"""``_NOUN_REF`` for scanning: a noun only from the reference nouns (or any before ``ID``),
+so the scan does not try every word of the text."""
+_REF_CUE_WORDS = frozenset(
+    {"reference", "ref", "confirmation", "reservation", "booking", "record", "locator", "pnr"}
+)
+_DIGIT_RUN = re.compile(r"[0-9]+")
+_TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-#")
 _TWO_WORD_BEFORE = re.compile(r"(?i)(line|purchase)\s{1,3}\Z")
 
 LONG_REFERENCE_DIGITS = 4
@@ -116,7 +130,8 @@ _REF_CUE = re.compile(
     r"(?![\w@/:-])"
 )
 _TOKEN = re.compile(
-    r"(?<![\w.:/@#$€£¥+&=%-])#?[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*(?![\w@/%]|[.,:][A-Za-z0-9]|[-_]\w)"
+    r"(?<![\w.:/@#$€£¥+&=%-])(?=#?[A-Za-z0-9_-]*[0-9])"
+    r"#?[A-Za-z0-9]+(?:[_-][A-Za-z0-9]+)*(?![\w@/%]|[.,:][A-Za-z0-9]|[-_]\w)"
 )
 _UNIT_LIKE = re.compile(r"\d+[A-Za-z]{1,3}|\d+[a-z]+|[A-Za-z]{1,2}\d{1,2}|[a-z]+\d{1,2}")
 _WORD_DIGIT = re.compile(r"[a-z]+-\d{1,2}|[A-Za-z]+[-_]\d|\d+-[a-z]+(?:-[a-z]+)*")
@@ -212,7 +227,7 @@ class IdentifierRecognizer:
                 yield match
 
     def _candidates(self, text: str, context: ExtractionContext) -> Iterator[Match]:
-        for m in _NOUN_REF.finditer(text):
+        for m in _NOUN_REF_SCAN.finditer(text):
             if len(m.group("num")) >= LONG_REFERENCE_DIGITS:
                 long_ref = _long_ref(text, m, context.default_region)
                 if long_ref is not None:
@@ -221,10 +236,11 @@ class IdentifierRecognizer:
             ref = _noun_ref(text, m)
             if ref is not None:
                 yield Match(ref[0], m.end(), IdentifierValue(ref[1]))
-        for m in _REF_CUE.finditer(text):
-            if m.group("code") not in _ROLE_WORDS:
-                yield Match(m.start("code"), m.end("code"), IdentifierValue(m.group("code")))
-        for m in _TOKEN.finditer(text):
+        if not _REF_CUE_WORDS.isdisjoint(vocabulary(text)):
+            for m in _REF_CUE.finditer(text):
+                if m.group("code") not in _ROLE_WORDS:
+                    yield Match(m.start("code"), m.end("code"), IdentifierValue(m.group("code")))
+        for m in _tokens(text):
             token = m.group()
             if not token_is_identifier(token):
                 continue
@@ -233,6 +249,24 @@ class IdentifierRecognizer:
             ):
                 continue
             yield Match(m.start(), m.end(), IdentifierValue(token))
+
+
+def _tokens(text: str) -> Iterator[re.Match[str]]:
+    """``_TOKEN`` matches, found from the digit runs (a token has a digit): the same matches
+    as ``_TOKEN.finditer`` without trying the pattern at every position."""
+    last_end = 0
+    for run in _DIGIT_RUN.finditer(text):
+        if run.start() < last_end:
+            continue
+        start = run.start()
+        while start > last_end and text[start - 1] in _TOKEN_CHARS:
+            start -= 1
+        for begin in range(start, run.start() + 1):
+            found = _TOKEN.match(text, begin)
+            if found is not None:
+                last_end = found.end()
+                yield found
+                break
 
 
 def _lower_noun(text: str) -> str:

@@ -7,12 +7,13 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Final, NamedTuple
 
-from factdiff.extract.recognizers.base import ExtractionContext, Match, Recognizer
+from factdiff.extract.recognizers.base import ExtractionContext, Match, Recognizer, vocabulary
 from factdiff.extract.recognizers.number_words import (
     _JOINERS,
     _NUMBER_WORD_ALT,
     _SCALES,
     _SMALL,
+    _TENS,
     _WORD_TOKEN_RE,
     _longest_number,
     parse_number_words,
@@ -158,6 +159,8 @@ def _scan_words(text: str) -> Iterator[_Num]:
             i = j
 
 
+_NUMBER_WORDS: Final = frozenset([*_SMALL, *_TENS, *_SCALES, "hundred", "dozen"])
+"""A text without any of these words has no number-word token."""
 _last_scan: tuple[str, bool, list[_Num]] = ("", False, [])
 """The previous scan: the four recognizers usually run one after another on one text."""
 
@@ -168,7 +171,8 @@ def _scan(text: str, ctx: ExtractionContext) -> list[_Num]:
     cached_text, cached_comma, cached = _last_scan
     if cached_comma == ctx.decimal_comma and (cached_text is text or cached_text == text):
         return cached
-    tokens = sorted([*_scan_digits(text, ctx), *_scan_words(text)], key=lambda n: n.start)
+    words = [] if _NUMBER_WORDS.isdisjoint(vocabulary(text)) else list(_scan_words(text))
+    tokens = sorted([*_scan_digits(text, ctx), *words], key=lambda n: n.start)
     result: list[_Num] = []
     for tok in tokens:
         if not result or tok.start >= result[-1].end:
@@ -260,10 +264,15 @@ _POINT_EVIDENCE_RE: Final = re.compile(
 )
 
 
+_DIGIT_COMMA_DIGIT: Final = re.compile(r"[0-9],[0-9]")
+
+
 def detect_decimal_comma(text: str) -> bool:
     """True when ``text`` writes decimals with a comma, judged from unambiguous evidence:
     ``1.234,56``, or a 1-2 digit comma fraction beside a currency or ``%`` (``3,50 €``,
     ``12,5 %``), outnumbering the same evidence for a decimal point. Otherwise False."""
+    if _DIGIT_COMMA_DIGIT.search(text) is None:
+        return False  # every piece of evidence has a digit, a comma and a digit
     commas = sum(1 for _ in _COMMA_EVIDENCE_RE.finditer(text))
     if not commas:
         return False

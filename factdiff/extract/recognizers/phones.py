@@ -27,6 +27,8 @@ _NATIONAL0 = re.compile(
 _BARE = re.compile(r"(?<![\w$€£#/.,+-])\d{7,15}(?![\w%/]|[.,-]\d)")
 _LOCAL7 = re.compile(r"(?<![\w$€£#/.,+-])\d{3}[-.]\d{4}(?![\w%/]|[.,-]\d)")
 _GROUPED = re.compile(r"(?<![\w$€£#/.,+-])\+?\d{1,5}(?:[ .-]\d{2,8}){1,4}(?![\w%/]|[.,-]\d)")
+_SEVEN_DIGITS = re.compile(r"[0-9](?:[\s().+-]{0,3}[0-9]){6}")
+"""Seven digits with at most three separators between each: every phone shape has them."""
 CUED_GROUPED_DIGITS = (9, 15)
 """Digit count of a grouped number (``07683 609856``, ``1793 414926``, ``+872 208 000``)
 that reads as a phone after a phone cue even when no region validates it."""
@@ -150,6 +152,8 @@ class PhoneRecognizer:
 
     def find(self, text: str, context: ExtractionContext) -> Iterable[Match]:
         """Yield non-overlapping phone matches in text order."""
+        if _SEVEN_DIGITS.search(text) is None:
+            return []  # every shape has 7+ digits: skip the scans
         return leftmost_longest(self._candidates(text, context.default_region))
 
     def _candidates(self, text: str, region: str) -> Iterator[Match]:

@@ -19,20 +19,43 @@ from factdiff.extract.recognizers.base import Match
 
 
 class _Source(NamedTuple):
-    """The original text and its same-length lower-case copy."""
+    """The original text, its same-length lower-case copy, and the words it contains.
+
+    ``vocab`` (every lower-case letter run) lets a rule whose pattern needs a word (a month,
+    a weekday, a unit) skip texts that do not contain one, without running its regex.
+    """
 
     text: str
     low: str
+    vocab: frozenset[str]
+    digits: bool
 
 
 _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+_LETTERS = re.compile(r"[a-z]+")
+_DIGIT = re.compile(r"[0-9]")
+_last_source: list[_Source] = []
+"""The previous text's source: the date, time, datetime and duration recognizers run one
+after another on one text."""
 
 
 def _source(text: str) -> _Source:
+    if _last_source and (_last_source[0].text is text or _last_source[0].text == text):
+        return _last_source[0]
     low = text.lower()
     if len(low) != len(text):  # a few characters lengthen when lower-cased
         low = text.translate(_ASCII_LOWER)
-    return _Source(text, low)
+    src = _Source(text, low, frozenset(_LETTERS.findall(low)), _DIGIT.search(low) is not None)
+    _last_source[:] = [src]
+    return src
+
+
+def _needs(src: _Source, words: frozenset[str] | None, digits: bool) -> bool:
+    """Whether a rule can match: the text has one of ``words`` (if given) and digits (if
+    required)."""
+    if digits and not src.digits:
+        return False
+    return words is None or not words.isdisjoint(src.vocab)
 
 
 def _select(found: Iterable[Match]) -> list[Match]:

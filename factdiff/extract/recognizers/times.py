@@ -12,6 +12,7 @@ from factdiff.extract.recognizers.temporal_text import (
     _S,
     _alternation,
     _guard_ok,
+    _needs,
     _select,
     _Source,
     _source,
@@ -203,26 +204,38 @@ class _TimeRule(NamedTuple):
     pattern: re.Pattern[str]
     build: Callable[[re.Match[str], _Source, bool], Match | None]
     guard: str
+    words: frozenset[str] | None = None
+    digits: bool = False
 
 
 _TIME_RULES = (
-    _TimeRule(_TIME_DIGITAL, _digital, _TIME_GUARD),
+    _TimeRule(_TIME_DIGITAL, _digital, _TIME_GUARD, digits=True),
     _TimeRule(_TIME_HOUR, _hourly, _TIME_GUARD),
-    _TimeRule(_TIME_FRACTION, _fraction, ""),
-    _TimeRule(_TIME_NOON, _noon, ""),
-    _TimeRule(_TIME_PREFIXED, _prefixed, ""),
+    _TimeRule(_TIME_FRACTION, _fraction, "", frozenset({"half", "quarter"})),
+    _TimeRule(_TIME_NOON, _noon, "", frozenset({"noon", "midnight", "midday", "mid"})),
+    _TimeRule(
+        _TIME_PREFIXED, _prefixed, "", frozenset({"morning", "afternoon", "evening", "night"}), True
+    ),
 )
+_cache: list[tuple[str, bool, list[Match]]] = []
+"""The previous text's times (the datetime recognizer needs them too)."""
 
 
 def _time_candidates(src: _Source, lenient: bool = False) -> list[Match]:
+    if _cache and _cache[0][0] is src.text and _cache[0][1] == lenient:
+        return _cache[0][2]
     found: list[Match] = []
     for rule in _TIME_RULES:
+        if not _needs(src, rule.words, rule.digits):
+            continue
         for m in rule.pattern.finditer(src.low):
             if _guard_ok(src.low, m.start(), rule.guard):
                 cand = rule.build(m, src, lenient)
                 if cand is not None:
                     found.append(cand)
-    return _select(found)
+    selected = _select(found)
+    _cache[:] = [(src.text, lenient, selected)]
+    return selected
 
 
 class TimeRecognizer:
