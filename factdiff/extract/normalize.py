@@ -13,6 +13,7 @@ ASCII text, and text already in NFKC without those spaces, is used as is (no cop
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -20,6 +21,7 @@ from functools import lru_cache
 GROUP_SPACE = "\u202f"
 """The digit-grouping space recognizers see (``1 250 000``)."""
 _SPACES = frozenset("\u00a0\u202f\u2009\u2007")
+_SPACE_RE = re.compile("[\u00a0\u202f\u2009\u2007]")
 
 
 @lru_cache(maxsize=4096)
@@ -49,7 +51,7 @@ class Normalized:
 def normalize(text: str) -> Normalized:
     """The NFKC form of ``text`` for recognition (see the module docstring)."""
     if text.isascii() or (
-        unicodedata.is_normalized("NFKC", text) and not any(c in _SPACES for c in text)
+        unicodedata.is_normalized("NFKC", text) and _SPACE_RE.search(text) is None
     ):
         return Normalized(text, text)
     parts: list[str] = []

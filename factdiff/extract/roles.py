@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from factdiff.extract.clauses import Boundaries
-from factdiff.extract.recognizers.base import Match
+from factdiff.extract.recognizers.base import Match, lowered
 from factdiff.extract.wordtrie import flexible_char, trie_alternation
 from factdiff.values.base import FactType
 
@@ -104,7 +104,7 @@ def _cue_regex() -> tuple[re.Pattern[str], dict[str, tuple[str, str]]]:
     for word, role in _ADJACENT.items():
         lookup.setdefault(word, ("adjacent", role))
     alternation = trie_alternation(lookup, flexible_char)
-    return re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])", re.IGNORECASE), lookup
+    return re.compile(rf"(?<![\w-])(?:{alternation})(?![\w-])"), lookup
 
 
 _CUES, _LOOKUP = _cue_regex()
@@ -133,8 +133,8 @@ class RoleCues:
         self.text = text
         self.bounds = bounds
         self.found: list[tuple[int, int, str, str]] = []
-        for m in _CUES.finditer(text):
-            key = _SPACES.sub(" ", m.group().lower())
+        for m in _CUES.finditer(lowered(text)):
+            key = _SPACES.sub(" ", m.group())
             family, role = _LOOKUP.get(key) or _LOOKUP.get(m.group().lower(), ("", ""))
             if family:
                 self.found.append((m.start(), m.end(), family, role))

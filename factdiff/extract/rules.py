@@ -326,6 +326,8 @@ def _inventory(
     if set(schema.inventory) & ROLE_TYPES:
         spans = sorted((m.start, m.end) for found in atoms.values() for m in found)
         role_cues = RoleCues(text, bounds.outside(spans))
+        if not role_cues.found:
+            role_cues = None
     roles_by_span: dict[tuple[int, int], str] = {}
     if role_cues is not None:
         ordered = sorted(

@@ -39,6 +39,8 @@ class EmailRecognizer:
 
     def find(self, text: str, context: ExtractionContext) -> Iterable[Match]:
         """Yield every address; the domain is trimmed of trailing punctuation."""
+        if "@" not in text:
+            return
         for m in _EMAIL.finditer(text):
             local, domain = m.group(1), _trim_domain(m.group(2))
             if domain is None or not _valid_local(local):
@@ -122,6 +124,8 @@ class UrlRecognizer:
 
     def find(self, text: str, context: ExtractionContext) -> Iterable[Match]:
         """Yield every URL that normalises."""
+        if "://" not in text and "www." not in text.lower():
+            return
         for m in _URL.finditer(text):
             raw = _trim_url(m.group())
             url = normalize_url(raw)

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
-from factdiff.extract.recognizers.base import ExtractionContext, Match, vocabulary
+from factdiff.extract.recognizers.base import ExtractionContext, Match, lowered, vocabulary
 from factdiff.extract.recognizers.emails_urls import EmailRecognizer, UrlRecognizer
 from factdiff.extract.recognizers.phones import _span_order, bare_digits_are_phone
 from factdiff.extract.wordtrie import trie_alternation
@@ -63,13 +63,16 @@ _NOUN_REF = re.compile(
     rf"|\s{{1,3}}(?:{_NOT_A_REFERENCE_AFTER}))"
 )
 _NOUN_REF_SCAN = re.compile(
-    r"(?i)(?<![\w-])(?P<noun>"
+    r"(?<![\w-])(?P<noun>"
     + trie_alternation([*REFERENCE_NOUNS, *STRICT_REFERENCE_NOUNS])
-    + r"(?![a-z])|[a-z]{2,12}(?=\s{1,3}id(?![a-z])))"
+    + r")(?![a-z])"
     + _NOUN_REF.pattern.removeprefix(r"(?i)(?<![\w-])(?P<noun>[a-z]{2,12})")
 )
-"""``_NOUN_REF`` for scanning: a noun only from the reference nouns (or any before ``ID``),
-so the scan does not try every word of the text."""
+"""``_NOUN_REF`` for scanning, run case-sensitively on the lower-cased text: the noun only
+from the reference nouns, so the scan does not try every word; any other noun counts only
+before ``ID`` (found by :data:`_ID_WORD`)."""
+_ID_WORD = re.compile(r"(?<![a-z])id(?![a-z])")
+_NOUN_BEFORE_ID = re.compile(r"(?i)(?<![\w-])[a-z]{2,12}\s{1,3}\Z")
 _REF_CUE_WORDS = frozenset(
     {"reference", "ref", "confirmation", "reservation", "booking", "record", "locator", "pnr"}
 )
@@ -227,7 +230,7 @@ class IdentifierRecognizer:
                 yield match
 
     def _candidates(self, text: str, context: ExtractionContext) -> Iterator[Match]:
-        for m in _NOUN_REF_SCAN.finditer(text):
+        for m in _noun_refs(text):
             if len(m.group("num")) >= LONG_REFERENCE_DIGITS:
                 long_ref = _long_ref(text, m, context.default_region)
                 if long_ref is not None:
@@ -249,6 +252,28 @@ class IdentifierRecognizer:
             ):
                 continue
             yield Match(m.start(), m.end(), IdentifierValue(token))
+
+
+def _noun_refs(text: str) -> list[re.Match[str]]:
+    """``_NOUN_REF`` matches: after a reference noun, or after any noun followed by ``ID``."""
+    found = {}
+    for m in _NOUN_REF_SCAN.finditer(lowered(text)):
+        full = _NOUN_REF.match(text, m.start())
+        if full is not None:
+            found[m.start()] = full
+    if "id" in vocabulary(text):
+        for word in _ID_WORD.finditer(lowered(text)):
+            before = _NOUN_BEFORE_ID.search(text, max(0, word.start() - 16), word.start())
+            if before is not None and before.start() not in found:
+                full = _NOUN_REF.match(text, before.start())
+                if full is not None:
+                    found[before.start()] = full
+    ordered = sorted(found.values(), key=lambda m: m.start())
+    kept: list[re.Match[str]] = []
+    for m in ordered:
+        if not kept or m.start() >= kept[-1].end():
+            kept.append(m)
+    return kept
 
 
 def _tokens(text: str) -> Iterator[re.Match[str]]:
