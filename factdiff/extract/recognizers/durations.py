@@ -21,6 +21,7 @@ from factdiff.extract.recognizers.temporal_text import (
     _Source,
     _source,
 )
+from factdiff.extract.wordtrie import trie_alternation
 from factdiff.values.base import FactType
 from factdiff.values.temporal import DateValue, DurationValue
 
@@ -221,6 +222,26 @@ def _duration_value(
     return DurationValue(amount, unit, business, resolved)
 
 
+_UNIT_ANCHOR = re.compile(r"(?<![a-z])(?:" + trie_alternation(_UNIT_WORDS) + r")(?![a-z])")
+_BEFORE_UNIT = 64
+"""A duration's amount and words before its unit fit in this many characters."""
+
+
+def _anchored(low: str) -> list[re.Match[str]]:
+    """``_DURATION.finditer(low)``, run only around the unit words (a duration ends with one):
+    every match whose unit is one of them, in text order, without overlaps."""
+    found: dict[int, re.Match[str]] = {}
+    last_end = 0
+    for unit in _UNIT_ANCHOR.finditer(low):
+        start = max(last_end, unit.start() - _BEFORE_UNIT)
+        for m in _DURATION.finditer(low, start, min(len(low), unit.end() + 24)):
+            if m.start("unit") == unit.start():
+                found[m.start()] = m
+                last_end = m.end()
+                break
+    return [found[k] for k in sorted(found)]
+
+
 def _duration_candidates(
     src: _Source, ctx: ExtractionContext, allow_weak: bool = False
 ) -> list[Match]:
@@ -229,7 +250,7 @@ def _duration_candidates(
     low = src.low
     spans = [
         s
-        for m in _DURATION.finditer(low)
+        for m in _anchored(low)
         if _guard_ok(low, m.start(), _DURATION_GUARD) and (s := _duration_span(m)) is not None
     ]
     found: list[Match] = []

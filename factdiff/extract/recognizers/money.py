@@ -162,6 +162,10 @@ class MoneyRecognizer:
 
     def find(self, text: str, context: ExtractionContext) -> Iterator[Match]:
         """Yield every amount of money in ``text``."""
+        if _cache and _cache[0][0] is text and _cache[0][1] == context:
+            yield from _cache[0][2]
+            return
+        found = []
         floor = 0
         for tok in _scan(text, context):
             if tok.start < floor:
@@ -169,7 +173,13 @@ class MoneyRecognizer:
             match = _money_at(text, tok, context, floor)
             if match is not None:
                 floor = match.end
-                yield match
+                found.append(match)
+        _cache[:] = [(text, context, found)]
+        yield from found
+
+
+_cache: list[tuple[str, ExtractionContext, list[Match]]] = []
+"""The previous text's amounts (the quantity recognizer needs them too)."""
 
 
 _CODE_AROUND_RE: Final = re.compile(

@@ -6,6 +6,7 @@ import re
 from decimal import Decimal
 from typing import Final
 
+from factdiff.extract.wordtrie import trie_alternation
 from factdiff.values.units import _UNIT_ABBREVIATIONS, _UNIT_BY_WORD
 
 _MODIFIERS: Final = (
@@ -55,9 +56,12 @@ _DURATION_WORDS: Final = (
 
 
 def _alternation(words: list[str]) -> str:
-    """A regex alternation, longest first, spaces matching runs of blanks."""
-    ordered = sorted(set(words), key=lambda w: (-len(w), w))
-    return "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in ordered)
+    """A trie-shaped regex alternation (longest match first), spaces matching runs of blanks."""
+    return trie_alternation(words, _blank_runs)
+
+
+def _blank_runs(char: str) -> str:
+    return r"[ \t]+" if char == " " else re.escape(char)
 
 
 # --------------------------------------------------------------------------- currencies

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from factdiff.extract.recognizers.base import Match
+from factdiff.extract.wordtrie import trie_alternation
 
 # --------------------------------------------------------------------------- scanning
 #
@@ -108,4 +109,5 @@ def _weak_follow_ok(low: str, end: int) -> bool:
 
 
 def _alternation(words: Iterable[str]) -> str:
-    return "|".join(sorted(words, key=len, reverse=True))
+    """The words as one trie-shaped alternation (longest match first at every branch)."""
+    return trie_alternation(words)
