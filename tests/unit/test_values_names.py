@@ -244,3 +244,18 @@ def test_large_input_completes() -> None:
 def test_holder_nouns_before_a_full_name(text: str, expected: list[str]) -> None:
     found = [m.value.canonical() for m in PersonRecognizer().find(text, ExtractionContext())]
     assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Please send some money to Li.", ["Li"]),
+        ("Send 270 bucks to Svetlana from my contacts.", ["Svetlana"]),
+        ("So you'd like to send $780 to Li Wei, right?", ["Li Wei"]),
+        ("The order was mistakenly sent to Texas.", []),
+        ("Send it to London Bridge Station.", []),
+    ],
+)
+def test_recipients_of_money(text: str, expected: list[str]) -> None:
+    found = [m.value.canonical() for m in PersonRecognizer().find(text, ExtractionContext())]
+    assert found == expected

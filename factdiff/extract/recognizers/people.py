@@ -107,6 +107,16 @@ _HOLDER_CUE = re.compile(
 """Nouns for the person holding a role in a transaction (``Guest Priya Raman``): weaker than a
 title, so the name after them needs a first and a last name and must not run on into more
 capitalised words (``Guest Services Desk`` is not a person)."""
+_RECIPIENT_CUE = re.compile(
+    r"(?i:\b(?:send|sends|sent|sending|transfer|transfers|transferred|transferring|wire|wired"
+    r"|pay|pays|paid|paying|give|gave|owe|owes|owed|lend|lent)\b)"
+    r"(?P<what>(?:[ \t]+[\w$.,]+){0,5}?)[ \t]+(?i:to)(?=[ \t]+[A-Z])"
+)
+_MONEY_OBJECT = re.compile(r"(?i)[$€£¥₹0-9]|\b(?:money|it|funds|cash|payment|bucks|dollars)\b")
+"""Money sent to someone (``send $780 to Li``, ``transfer 270 bucks to Svetlana``, ``send it
+to Justin``): the capitalised word right after ``to`` is a person unless it is a common,
+place or organisation word. What is sent must be money (an amount, ``money``, ``it``...), so
+``the order was sent to Texas`` names no one."""
 _PHRASE_CUE = re.compile(
     r"(?i)\b(?:(?P<name>(?:(?:my|his|her|your|their|our|the|full|customer's|caller's|"
     r"client's|patient's|guest's)\s+|(?<![\w'’]\s)(?<![\w'’]))name(?:\s+is|'s|\s*:))|(?P<greet>this\s+is)|"
@@ -154,7 +164,8 @@ class PersonRecognizer:
     """Finds person names (1-4 capitalised tokens) in clear person contexts only.
 
     Cues: a title (``Mr.``, ``Dr``...), a role (``CTO``, ``manager``, ``agent``...), a holder
-    noun before a first and last name (``Guest Priya Raman``, ``patient Ana Ruiz``), "my name
+    noun before a first and last name (``Guest Priya Raman``, ``patient Ana Ruiz``), the
+    recipient of a transfer or payment (``send $780 to Li``), "my name
     is"/"name:" (also ``Last, First``), "this is X" after a greeting and before "from"/
     punctuation, "I'm X" before punctuation/"from", "spoke with/to", "appointment with",
     "consultation with", "ask for", "contact",
@@ -177,6 +188,9 @@ class PersonRecognizer:
             yield from self._emit(text, m.end())
         for m in _HOLDER_CUE.finditer(text):
             yield from self._holder(text, m.end())
+        for m in _RECIPIENT_CUE.finditer(text):
+            if _MONEY_OBJECT.search(m.group("what")):
+                yield from self._recipient(text, m.end())
         for m in _PHRASE_CUE.finditer(text):
             yield from self._phrase(text, m)
         for m in _JSON_NAME.finditer(text):
@@ -222,6 +236,15 @@ class PersonRecognizer:
         after = _WORD.match(text, span.end + 1) if text[span.end : span.end + 1] == " " else None
         if after is not None and _capitalised(after.group()):
             return  # "Guest Services Desk Team": a run of capitals, not a name
+        yield from self._emit_span(span)
+
+    def _recipient(self, text: str, pos: int) -> Iterator[Match]:
+        span = _scan_name(text, pos, max_tokens=3)
+        if span is None or any(_common(token) for token in span.tokens):
+            return
+        after = _WORD.match(text, span.end + 1) if text[span.end : span.end + 1] == " " else None
+        if after is not None and _capitalised(after.group()):
+            return
         yield from self._emit_span(span)
 
     def _emit(self, text: str, pos: int, cue: str = "") -> Iterator[Match]:
