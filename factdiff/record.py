@@ -201,15 +201,14 @@ class FactRecord:
         """The ``factdiff extract --json`` view: facts, evidence and inventory."""
         facts: dict[str, JSON] = {}
         evidence: dict[str, JSON] = {}
+        bindings: dict[str, JSON] = {}
         for name, found in self.fields.items():
             values = [f.value.canonical() for f in found]
             facts[name] = values if many.get(name, False) else (values[0] if values else None)
             evidence[name] = [list(span) for f in found for span in f.spans]
+            bindings[name] = [f.binding.to_json() for f in found]
         inventory = {
-            t.value: [
-                {"value": f.value.canonical(), "text": f.text, "spans": [list(s) for s in f.spans]}
-                for f in found
-            ]
+            t.value: [_inventory_json(f) for f in found]
             for t, found in sorted(self.inventory.items())
             if found
         }
@@ -218,5 +217,17 @@ class FactRecord:
             "reference": self.reference.isoformat() if self.reference else None,
             "facts": facts,
             "evidence": evidence,
+            "bindings": bindings,
             "inventory": inventory,
         }
+
+
+def _inventory_json(fact: Fact) -> dict[str, JSON]:
+    data: dict[str, JSON] = {
+        "value": fact.value.canonical(),
+        "text": fact.text,
+        "spans": [list(s) for s in fact.spans],
+    }
+    if fact.roles:
+        data["roles"] = list(fact.roles)
+    return data
