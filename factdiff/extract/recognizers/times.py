@@ -45,7 +45,15 @@ _TIME_DIGITAL = re.compile(
 )
 # The lookahead demands a marker after the hour: a bare number is not a time.
 _MARKER_AHEAD = rf"(?=\s?o['’\"]?\s?clock\b|\s?[ap]\.?m\b|{_S}(?:in|this|at|tonight)\b)"
-_TIME_HOUR = re.compile(rf"{_HOUR}{_MARKER_AHEAD}{_OCLOCK}?{_AMPM}?{_PERIOD}?")
+_TIME_HOUR_DIGITS = re.compile(
+    rf"(?P<h>[0-9]{{1,2}})(?![0-9]|[.,:][0-9]){_MARKER_AHEAD}{_OCLOCK}?{_AMPM}?{_PERIOD}?"
+)
+_TIME_HOUR_WORDS = re.compile(
+    rf"(?P<h>(?:{_alternation(_HOUR_WORDS)})\b)(?![0-9]|[.,:][0-9])"
+    rf"{_MARKER_AHEAD}{_OCLOCK}?{_AMPM}?{_PERIOD}?"
+)
+"""An hour with a marker after it, in two scans: digits (a fast character-class start) and
+hour words (run only on texts that contain one)."""
 _TIME_FRACTION = re.compile(
     rf"(?P<q>half|quarter){_S}(?P<dir>past|after|to|till|before){_S}{_HOUR}"
     rf"{_OCLOCK}?{_AMPM}?{_PERIOD}?"
@@ -210,7 +218,8 @@ class _TimeRule(NamedTuple):
 
 _TIME_RULES = (
     _TimeRule(_TIME_DIGITAL, _digital, _TIME_GUARD, digits=True),
-    _TimeRule(_TIME_HOUR, _hourly, _TIME_GUARD),
+    _TimeRule(_TIME_HOUR_DIGITS, _hourly, _TIME_GUARD, digits=True),
+    _TimeRule(_TIME_HOUR_WORDS, _hourly, _TIME_GUARD, frozenset(_HOUR_WORDS)),
     _TimeRule(_TIME_FRACTION, _fraction, "", frozenset({"half", "quarter"})),
     _TimeRule(_TIME_NOON, _noon, "", frozenset({"noon", "midnight", "midday", "mid"})),
     _TimeRule(
