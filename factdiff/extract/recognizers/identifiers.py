@@ -76,6 +76,9 @@ _NOUN_BEFORE_ID = re.compile(r"(?i)(?<![\w-])[a-z]{2,12}\s{1,3}\Z")
 _REF_CUE_WORDS = frozenset(
     {"reference", "ref", "confirmation", "reservation", "booking", "record", "locator", "pnr"}
 )
+_REF_CUE_START = re.compile(
+    r"(?<![a-z0-9_])(?:" + trie_alternation(_REF_CUE_WORDS) + r")(?![a-z])"
+)
 _DIGIT_RUN = re.compile(r"[0-9]+")
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-#")
 _TWO_WORD_BEFORE = re.compile(r"(?i)(line|purchase)\s{1,3}\Z")
@@ -239,10 +242,9 @@ class IdentifierRecognizer:
             ref = _noun_ref(text, m)
             if ref is not None:
                 yield Match(ref[0], m.end(), IdentifierValue(ref[1]))
-        if not _REF_CUE_WORDS.isdisjoint(vocabulary(text)):
-            for m in _REF_CUE.finditer(text):
-                if m.group("code") not in _ROLE_WORDS:
-                    yield Match(m.start("code"), m.end("code"), IdentifierValue(m.group("code")))
+        for m in _ref_cues(text):
+            if m.group("code") not in _ROLE_WORDS:
+                yield Match(m.start("code"), m.end("code"), IdentifierValue(m.group("code")))
         for m in _tokens(text):
             token = m.group()
             if not token_is_identifier(token):
@@ -252,6 +254,21 @@ class IdentifierRecognizer:
             ):
                 continue
             yield Match(m.start(), m.end(), IdentifierValue(token))
+
+
+def _ref_cues(text: str) -> Iterator[re.Match[str]]:
+    """``_REF_CUE`` matches, tried only where a reference cue word starts (found on the
+    lower-cased text), since the code after it is case-sensitive."""
+    if _REF_CUE_WORDS.isdisjoint(vocabulary(text)):
+        return
+    last_end = 0
+    for cue in _REF_CUE_START.finditer(lowered(text)):
+        if cue.start() < last_end:
+            continue
+        found = _REF_CUE.match(text, cue.start())
+        if found is not None:
+            last_end = found.end()
+            yield found
 
 
 def _noun_refs(text: str) -> list[re.Match[str]]:
