@@ -2,7 +2,8 @@
 
 Run: ``.venv/bin/python bench/swap_recall.py [--limit N] [--data DIR] [--seed S]``
 
-Entries are real dialogues (turns joined as ``speaker: text`` lines, trimmed to ~2 KB), checked
+Entries are real dialogues (turns joined as ``speaker: text`` lines, trimmed to ~2 KB; 8 KB for
+tau-retail, whose amounts come late in long transcripts), checked
 with the generic schema (no fields: only schema-free atoms and the roles the text gives them).
 Pairs come from the DATASET LABELS, never from factdiff's extraction:
 
@@ -135,43 +136,58 @@ def _kind_of_slot(dataset: str, label: Label) -> str | None:
     return None
 
 
-def tau_amount_kinds(root: Path) -> dict[Decimal, set[str]]:
-    """Every amount of the tau-retail mock database and the kinds it has there."""
+def tau_amount_kinds(root: Path) -> dict[str, dict[Decimal, set[str]]]:
+    """Per order, user and product ID of the tau-retail mock database: its amounts and the
+    kinds each has there (item price, payment, gift-card balance)."""
     base = root / "tau-retail" / "db"
-    kinds: dict[Decimal, set[str]] = defaultdict(set)
+    kinds: dict[str, dict[Decimal, set[str]]] = defaultdict(lambda: defaultdict(set))
 
-    def add(value: object, kind: str) -> None:
+    def add(owner: str, value: object, kind: str) -> None:
         try:
-            kinds[Decimal(str(value)).quantize(Decimal("0.01"))].add(kind)
+            kinds[owner][Decimal(str(value)).quantize(Decimal("0.01"))].add(kind)
         except ArithmeticError:
             return
 
     products = json.loads((base / "products.json").read_text(encoding="utf-8"))
-    for product in products.values():
+    for pid, product in products.items():
         for variant in product.get("variants", {}).values():
-            add(variant.get("price"), "price")
+            add(pid, variant.get("price"), "price")
     orders = json.loads((base / "orders.json").read_text(encoding="utf-8"))
-    for order in orders.values():
+    for oid, order in orders.items():
         for item in order.get("items", []):
-            add(item.get("price"), "price")
+            add(oid, item.get("price"), "price")
         for payment in order.get("payment_history", []):
-            add(payment.get("amount"), "payment")
+            add(oid, payment.get("amount"), "payment")
     users = json.loads((base / "users.json").read_text(encoding="utf-8"))
-    for user in users.values():
+    for uid, user in users.items():
         for method in user.get("payment_methods", {}).values():
             if "balance" in method:
-                add(method["balance"], "balance")
+                add(uid, method["balance"], "balance")
     return kinds
 
 
-def pairs_of(entry: Entry, tau_kinds: dict[Decimal, set[str]]) -> list[Pair]:
+def _entry_kinds(
+    entry: Entry, tau_kinds: dict[str, dict[Decimal, set[str]]]
+) -> dict[Decimal, set[str]]:
+    """The kinds of the amounts tied to the IDs this transcript mentions."""
+    out: dict[Decimal, set[str]] = defaultdict(set)
+    for label in entry.labels:
+        for amount, found in tau_kinds.get(label.text.lstrip("#"), {}).items():
+            out[amount] |= found
+        for amount, found in tau_kinds.get(label.text, {}).items():
+            out[amount] |= found
+    return out
+
+
+def pairs_of(entry: Entry, tau_kinds: dict[str, dict[Decimal, set[str]]]) -> list[Pair]:
     """Every pair of differently-roled labelled values of one type in ``entry``."""
     dataset = entry.dialogue.dataset
     groups: dict[tuple[str, str, object], list[Label]] = defaultdict(list)
+    kinds = _entry_kinds(entry, tau_kinds) if dataset == "tau" else {}
     for label in entry.labels:
         if dataset == "tau":
             amount = decimal_of(label.canonical or "") if label.slot == "amount" else None
-            found = tau_kinds.get(amount.quantize(Decimal("0.01"))) if amount is not None else None
+            found = kinds.get(amount.quantize(Decimal("0.01"))) if amount is not None else None
             if found is None or len(found) != 1:
                 continue
             kind, role = "money", next(iter(found))
@@ -230,7 +246,7 @@ def run(
     entries: list[Entry],
     cells: dict[tuple[str, str, str], Cell],
     seed: int,
-    tau_kinds: dict[Decimal, set[str]],
+    tau_kinds: dict[str, dict[Decimal, set[str]]],
     k: int,
 ) -> int:
     """Check every variant of every entry with a pair; returns how many checks ran."""
@@ -275,7 +291,9 @@ def main() -> None:
     """Parse flags, build entries, run every variant, print."""
     parser = base_parser(__doc__ or "", default_limit=-1)
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--max-chars", type=int, default=2000, help="entry size cap")
+    parser.add_argument(
+        "--max-chars", type=int, default=0, help="entry size cap (default 2000; tau 8000)"
+    )
     parser.add_argument("--examples", type=int, default=4, help="examples per cell")
     parser.add_argument("--datasets", default="multiwoz,sgd,tau")
     args = parser.parse_args()
@@ -286,7 +304,8 @@ def main() -> None:
         limit = DEFAULT_LIMITS[name] if args.limit < 0 else resolve_limit(args.limit)
         started = time.perf_counter()
         dialogues: list[Dialogue] = spread(LOADERS[name](args.data, None), limit)
-        entries = [build_entry(d, args.max_chars) for d in dialogues]
+        cap = args.max_chars or (8000 if name == "tau" else 2000)
+        entries = [build_entry(d, cap) for d in dialogues]
         ran = run(name, entries, cells, args.seed, tau_kinds, args.examples)
         took = time.perf_counter() - started
         print(f"{name}: {len(entries)} entries, {ran} checks, {took:.1f} s")
