@@ -76,9 +76,7 @@ _NOUN_BEFORE_ID = re.compile(r"(?i)(?<![\w-])[a-z]{2,12}\s{1,3}\Z")
 _REF_CUE_WORDS = frozenset(
     {"reference", "ref", "confirmation", "reservation", "booking", "record", "locator", "pnr"}
 )
-_REF_CUE_START = re.compile(
-    r"(?<![a-z0-9_])(?:" + trie_alternation(_REF_CUE_WORDS) + r")(?![a-z])"
-)
+_REF_CUE_START = re.compile(r"(?<![a-z0-9_])(?:" + trie_alternation(_REF_CUE_WORDS) + r")(?![a-z])")
 _DIGIT_RUN = re.compile(r"[0-9]+")
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-#")
 _TWO_WORD_BEFORE = re.compile(r"(?i)(line|purchase)\s{1,3}\Z")
