@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from bench.datasets import Label
+from factdiff.extract.recognizers.base import ExtractionContext
+from factdiff.extract.recognizers.registry import parse_value
 from factdiff.record import Fact
-from factdiff.values.base import ExtractionContext, FactType, Value
-from factdiff.values.registry import parse_value
+from factdiff.values.base import FactType, Value
 
 _CLOCK = re.compile(r"^(\d{1,2}):(\d{2})$")
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")

@@ -39,8 +39,9 @@ from bench.datasets import (
     resolve_limit,
 )
 from factdiff.check import extract
+from factdiff.extract.recognizers.base import ExtractionContext
 from factdiff.schema.builtin import generic_schema
-from factdiff.values.base import ExtractionContext, FactType
+from factdiff.values.base import FactType
 
 DEFINITIONS = """\
 Definitions (every dialogue is one entry; extraction with the generic schema, inventory only):

@@ -17,7 +17,8 @@ labelled type, one labelled value is picked with a seeded RNG and:
 * format  - every labelled value of the type is re-rendered in another format, keeping the
             fact ($45 -> 45.00 USD, March 4th -> 2019-03-04, 6:30 pm -> 18:30,
             408-247-8880 -> (408) 247-8880); values whose label cannot be re-rendered
-            unambiguously (a bare 5:15, an amount with no currency) are left as they are.
+            unambiguously (a bare 5:15, an amount with no currency, a time label whose am/pm
+            lies outside its span) are left as they are.
 
 ``check(source, summary, generic_schema())`` then decides. Person names are not in the generic
 inventory; the ``name`` rows use the generic schema plus one critical many-valued person field.
@@ -347,6 +348,11 @@ def render_phone(surface: str, rng: random.Random) -> str | None:
     return rng.choice([s for s in styles if s != surface])
 
 
+_MERIDIEM_AFTER = re.compile(r"[ \t]?[ap]\.?m\b", re.IGNORECASE)
+"""A time label followed by am/pm outside its span (``[[01:15]] pm``): re-rendering the label
+alone would change the time, so such a mention is left as it is."""
+
+
 def render_format(target: Target, rng: random.Random) -> str | None:
     """The same value in another format, or None when that cannot be done safely."""
     surface, canon = target.label.text, target.label.canonical or target.label.text
@@ -452,7 +458,9 @@ def variants(
         edits = [
             (t.label.start, t.label.end, r)
             for t in group
-            if (r := render_format(t, rng)) is not None and r != t.label.text
+            if not _MERIDIEM_AFTER.match(entry.text, t.label.end)
+            and (r := render_format(t, rng)) is not None
+            and r != t.label.text
         ]
         if edits:
             what = ", ".join(f"{entry.text[s:e]!r}->{r!r}" for s, e, r in edits[:3])

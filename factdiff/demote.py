@@ -674,7 +674,7 @@ def _facts_for(source: FactRecord, wanted: frozenset[tuple[Any, str]]) -> tuple[
 
 
 def reference_of(entry: Entry, text: str) -> date | None:
-    """The entry's own date (UTC) resolves partial and relative dates; else the text's anchor."""
+    """The entry's own local date (its occurred_at offset) resolves partial and relative dates."""
     if entry.occurred_at is not None:
         return entry.occurred_at.date()
     return infer_reference(text)

@@ -36,6 +36,11 @@ class SchemaError(UsageError):
         super().__init__(f"{where}: {message}")
 
 
+class InvalidValue(UsageError, ValueError):
+    """A typed fact value cannot be built from what was given: a bad amount, date, time, unit,
+    currency, or stored JSON. Also a ``ValueError``, so callers that parse may catch either."""
+
+
 class InputError(UsageError):
     """An input text cannot be used: unreadable, not UTF-8, or too large."""
 

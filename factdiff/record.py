@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -13,29 +14,121 @@ from factdiff.values.base import JSON, FactType, Value, value_from_json
 
 Span = tuple[int, int]
 
+NEAR_CUE_CHARS = 24
+"""A cue at most this many characters from its value, in the same sentence, binds strongly."""
+
+
+class BindingKind(enum.StrEnum):
+    """How a field fact was tied to its field."""
+
+    PATTERN = "pattern"
+    """By the field's pattern."""
+    CUE = "cue"
+    """By one of the field's cues near the value (for enum and boolean fields: the phrase)."""
+    TYPE = "type"
+    """By its type alone (the first or every value of the field's type)."""
+
+
+@dataclass(frozen=True)
+class Binding:
+    """How a fact was bound to its field: by pattern, by which cue and how far, or by type.
+
+    A binding is **strong** when it says which role the value plays: a pattern with a
+    capturing group (the pattern states the context), or a cue at most
+    :data:`NEAR_CUE_CHARS` characters away in the same sentence. Two strong bindings of one
+    field with different values are a change even when each value is stated elsewhere.
+    """
+
+    kind: BindingKind = BindingKind.TYPE
+    cue: str = ""
+    """The cue as written (lowercased), for ``CUE``."""
+    distance: int | None = None
+    """Characters between the cue and the value (a cue after the value counts farther)."""
+    same_clause: bool = False
+    """No clause boundary (``,`` ``;`` ``:``, ``and``, ``but``...) between cue and value."""
+    contextual: bool = False
+    """For ``PATTERN``: the pattern captures the value inside a wider context."""
+
+    @property
+    def strong(self) -> bool:
+        """Whether the binding states the value's role (see the class docstring)."""
+        if self.kind is BindingKind.PATTERN:
+            return self.contextual
+        if self.kind is BindingKind.CUE:
+            return self.distance is not None and self.distance <= NEAR_CUE_CHARS
+        return False
+
+    def to_json(self) -> dict[str, JSON]:
+        """``{"kind", "cue", "distance", "same_clause", "contextual"}`` (unset keys left out)."""
+        data: dict[str, JSON] = {"kind": self.kind.value}
+        if self.cue:
+            data["cue"] = self.cue
+        if self.distance is not None:
+            data["distance"] = self.distance
+        if self.same_clause:
+            data["same_clause"] = True
+        if self.contextual:
+            data["contextual"] = True
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> Binding:
+        """Inverse of ``to_json``; ``None`` (a record of an earlier version) is type-only."""
+        if not data:
+            return TYPE_ONLY
+        distance = data.get("distance")
+        return cls(
+            kind=BindingKind(str(data.get("kind", BindingKind.TYPE.value))),
+            cue=str(data.get("cue", "")),
+            distance=None if distance is None else int(distance),
+            same_clause=bool(data.get("same_clause", False)),
+            contextual=bool(data.get("contextual", False)),
+        )
+
+
+TYPE_ONLY = Binding()
+
 
 @dataclass(frozen=True)
 class Fact:
-    """One value and every place in the text that states it."""
+    """One value and every place in the text that states it.
+
+    ``binding`` says how a field fact was tied to its field (type-only for inventory atoms);
+    ``roles`` are the roles the text gives the value where it states it (``departure``,
+    ``arrival``, ``total``...; see ``factdiff.extract.roles``), one entry per distinct role.
+    """
 
     value: Value
     spans: tuple[Span, ...]
     text: str = ""
     """The surface form at the first span, for display."""
+    binding: Binding = TYPE_ONLY
+    roles: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, JSON]:
-        """Lossless JSON form."""
-        return {
+        """Lossless JSON form (``binding`` and ``roles`` only when set)."""
+        data: dict[str, JSON] = {
             "value": self.value.to_json(),
             "spans": [list(s) for s in self.spans],
             "text": self.text,
         }
+        if self.binding != TYPE_ONLY:
+            data["binding"] = self.binding.to_json()
+        if self.roles:
+            data["roles"] = list(self.roles)
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Fact:
-        """Inverse of ``to_json``."""
+        """Inverse of ``to_json``; facts stored without a binding load as type-only."""
         spans = tuple((int(s[0]), int(s[1])) for s in data["spans"])
-        return cls(value_from_json(dict(data["value"])), spans, str(data.get("text", "")))
+        return cls(
+            value_from_json(dict(data["value"])),
+            spans,
+            str(data.get("text", "")),
+            Binding.from_json(data.get("binding")),
+            tuple(str(r) for r in data.get("roles", ())),
+        )
 
 
 def _frozen(mapping: Mapping[Any, tuple[Fact, ...]]) -> Mapping[Any, tuple[Fact, ...]]:
@@ -108,15 +201,14 @@ class FactRecord:
         """The ``factdiff extract --json`` view: facts, evidence and inventory."""
         facts: dict[str, JSON] = {}
         evidence: dict[str, JSON] = {}
+        bindings: dict[str, JSON] = {}
         for name, found in self.fields.items():
             values = [f.value.canonical() for f in found]
             facts[name] = values if many.get(name, False) else (values[0] if values else None)
             evidence[name] = [list(span) for f in found for span in f.spans]
+            bindings[name] = [f.binding.to_json() for f in found]
         inventory = {
-            t.value: [
-                {"value": f.value.canonical(), "text": f.text, "spans": [list(s) for s in f.spans]}
-                for f in found
-            ]
+            t.value: [_inventory_json(f) for f in found]
             for t, found in sorted(self.inventory.items())
             if found
         }
@@ -125,5 +217,17 @@ class FactRecord:
             "reference": self.reference.isoformat() if self.reference else None,
             "facts": facts,
             "evidence": evidence,
+            "bindings": bindings,
             "inventory": inventory,
         }
+
+
+def _inventory_json(fact: Fact) -> dict[str, JSON]:
+    data: dict[str, JSON] = {
+        "value": fact.value.canonical(),
+        "text": fact.text,
+        "spans": [list(s) for s in fact.spans],
+    }
+    if fact.roles:
+        data["roles"] = list(fact.roles)
+    return data

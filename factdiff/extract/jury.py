@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from factdiff.extract.base import Extractor
@@ -124,7 +124,7 @@ def _union(left: tuple[Fact, ...], right: tuple[Fact, ...]) -> tuple[Fact, ...]:
             merged[key] = fact
         else:
             spans = tuple(sorted(set(found.spans) | set(fact.spans)))
-            merged[key] = Fact(found.value, spans, found.text)
+            merged[key] = replace(found, spans=spans)  # keeps the rules fact's binding
     return tuple(merged.values())
 
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from factdiff.extract.recognizers import registry
+from factdiff.extract.recognizers.base import ExtractionContext
 from factdiff.extract.rules import infer_reference
 from factdiff.providers import runtime
 from factdiff.providers.base import CallPolicy, ChatRequest, Message
@@ -36,8 +38,7 @@ from factdiff.providers.spec import ModelSpec
 from factdiff.record import Fact, FactRecord, Span
 from factdiff.schema.export import json_schema
 from factdiff.schema.model import FactSchema, FieldSpec
-from factdiff.values import registry
-from factdiff.values.base import ExtractionContext, FactType, Value
+from factdiff.values.base import FactType, Value
 from factdiff.values.fieldtypes import EnumValue, fold
 
 __all__ = ["PROMPT_VERSION", "LLMExtractor", "record_from_output"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Sequence
 
-from factdiff.values.base import FactType, Match
+from factdiff.extract.recognizers.base import Match
+from factdiff.values.base import FactType
 
 
 def resolve_overlaps(matches: Iterable[Match], priority: Sequence[FactType]) -> list[Match]:

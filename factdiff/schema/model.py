@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from factdiff.schema.patterns import SafePattern, compile_pattern
 from factdiff.values.base import JSON, FactType, Tolerance
 
 
@@ -71,8 +72,13 @@ class FieldSpec:
 
     @property
     def compiled_pattern(self) -> re.Pattern[str] | None:
-        """The compiled ``pattern`` (validated when the schema is built)."""
+        """The ``pattern`` compiled by Python's ``re`` (for inspection; never run on texts)."""
         return _compile(self.pattern) if self.pattern is not None else None
+
+    @property
+    def safe_pattern(self) -> SafePattern | None:
+        """The ``pattern`` on RE2, linear in the text (what extraction runs)."""
+        return compile_pattern(self.pattern, self.name) if self.pattern is not None else None
 
     def definition(self) -> dict[str, JSON]:
         """The normalised definition, the input of the schema hash."""

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from factdiff.errors import SchemaError
+from factdiff.schema.patterns import compile_pattern
 from factdiff.values.base import FactType
 
 if TYPE_CHECKING:
@@ -67,6 +68,7 @@ def validate_field(spec: FieldSpec) -> None:
             raise SchemaError("pattern may have at most one capturing group", field=spec.name)
         if compiled.match(""):
             raise SchemaError("pattern matches the empty string", field=spec.name)
+        compile_pattern(spec.pattern, spec.name)
     if len(spec.cues) > MAX_CUES:
         raise SchemaError(f"more than {MAX_CUES} cues", field=spec.name)
     if any(not cue.strip() for cue in spec.cues):

@@ -249,6 +249,7 @@ class MemoryStore(abc.ABC):
             "id": codec.new_entry_id(now),
             "agent_id": codec.check_text(agent_id, "agent id"),
             "occurred_at": codec.opt_micros(occurred_at, "occurred_at"),
+            "occurred_offset": codec.offset_minutes(occurred_at),
             "created_at": now_us,
             "last_used_at": codec.to_micros(last_used_at or now, "last_used_at"),
             "metadata": codec.dump_json(dict(metadata or {}), "metadata"),

@@ -3,6 +3,8 @@
 Contracts (shared by every backend):
 
 * times are timezone-aware datetimes, stored as integer microseconds since the Unix epoch (UTC);
+  an entry's ``occurred_at`` also keeps the UTC offset it was given with (minutes, its own
+  column), so its local date is the one the user meant;
 * entry ids are 26-character ULIDs (Crockford base32) whose time part comes from the ``now``
   given to ``add``: they sort by creation time, then randomly;
 * content is stored as its UTF-8 bytes, so NUL characters round-trip; lone surrogates cannot
@@ -19,7 +21,7 @@ import json
 import math
 import secrets
 import zlib
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 from factdiff.errors import InputError
@@ -49,6 +51,24 @@ def from_micros(micros: int) -> datetime:
 def opt_datetime(micros: int | None) -> datetime | None:
     """``from_micros`` that lets ``None`` through."""
     return None if micros is None else from_micros(micros)
+
+
+def offset_minutes(moment: datetime | None) -> int | None:
+    """Minutes east of UTC of a timezone-aware datetime (None for None)."""
+    if moment is None:
+        return None
+    offset = moment.utcoffset()
+    return None if offset is None else int(offset.total_seconds() // 60)
+
+
+def local_datetime(micros: int | None, offset: int | None) -> datetime | None:
+    """``from_micros`` in the offset it was given with (UTC when the offset is unknown)."""
+    if micros is None:
+        return None
+    moment = from_micros(micros)
+    if offset:
+        moment = moment.astimezone(timezone(timedelta(minutes=offset)))
+    return moment
 
 
 def new_entry_id(now: datetime) -> str:

@@ -25,12 +25,13 @@ Row = tuple[Any, ...]
 
 
 def entry(row: Row) -> Entry:
+    """An entry row: the 14 entry columns, optional claim columns, ``occurred_offset`` last."""
     return Entry(
         id=str(row[0]),
         agent_id=str(row[1]),
         tier=Tier(row[2]),
         status=EntryStatus(row[3]),
-        occurred_at=codec.opt_datetime(row[4]),
+        occurred_at=codec.local_datetime(row[4], row[-1]),
         created_at=codec.from_micros(row[5]),
         last_used_at=codec.from_micros(row[6]),
         metadata=codec.load_json(row[7]),

@@ -14,11 +14,12 @@ A value is a frozen dataclass that knows three things about itself:
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
-from datetime import date
+from collections.abc import Callable
+from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar
+
+from factdiff.errors import InvalidValue
 
 JSON = Any
 """A JSON-compatible Python value (dict, list, str, int, float, bool, None)."""
@@ -111,6 +112,27 @@ class Value:
         canonical = self.canonical()
         return canonical if isinstance(canonical, str) else str(canonical)
 
+    def parts(self) -> tuple[Value, ...]:
+        """Values that together state this one when written apart (a datetime: its date and
+        its time); empty for values that are not composite."""
+        return ()
+
+    def digit_key(self) -> str | None:
+        """The digits that identify this value across types (a long numeric ID and a phone
+        number written with the same digits are one fact), or None."""
+        return None
+
+    def unstated_parts(self, other: Value) -> list[str] | None:
+        """Which parts of this value ``other`` does not state (``[]``: all stated), or None
+        when ``other`` is not comparable part by part (the default)."""
+        return None
+
+    @property
+    def is_mention(self) -> bool:
+        """A value only mentioned in prose (a tool name), whose missing parts are losses,
+        not changes."""
+        return False
+
 
 _DECODERS: dict[str, Callable[[dict[str, JSON]], Value]] = {}
 
@@ -129,49 +151,5 @@ def value_from_json(data: dict[str, JSON]) -> Value:
     """Rebuild a value from ``Value.to_json()`` output."""
     tag = data.get("type")
     if not isinstance(tag, str) or tag not in _DECODERS:
-        raise ValueError(f"unknown value type tag {tag!r}")
+        raise InvalidValue(f"unknown value type tag {tag!r}")
     return _DECODERS[tag](data)
-
-
-@dataclass(frozen=True)
-class ExtractionContext:
-    """What a recognizer may know beyond the text itself. Never the wall clock."""
-
-    reference: date | None = None
-    """The entry's own date: fills missing years and resolves relative dates."""
-    default_currency: str = "USD"
-    """Currency of a bare ``$`` amount."""
-    default_region: str = "US"
-    """Region for phone numbers written without a country code."""
-    decimal_comma: bool = False
-    """The text writes ``3.350,50`` (European style); detected per text by the extractor."""
-
-
-@dataclass(frozen=True)
-class Match:
-    """One value found in a text, with its character span ``[start, end)``."""
-
-    start: int
-    end: int
-    value: Value
-    claims: tuple[tuple[int, int], ...] = field(default=())
-    """Extra spans this match consumes (a datetime claims its date and time parts)."""
-
-
-def leftmost_longest(matches: Iterable[Match]) -> Iterator[Match]:
-    """Non-overlapping matches in text order: the earliest start wins, then the longer span."""
-    last_end = -1
-    for match in sorted(matches, key=lambda m: (m.start, m.start - m.end)):
-        if match.start >= last_end:
-            last_end = match.end
-            yield match
-
-
-class Recognizer(Protocol):
-    """Finds every value of one type in a text. Pure and deterministic."""
-
-    fact_type: FactType
-
-    def find(self, text: str, context: ExtractionContext) -> Iterable[Match]:
-        """Yield the matches in ``text``; overlaps with other recognizers are resolved later."""
-        ...

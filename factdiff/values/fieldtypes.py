@@ -23,19 +23,27 @@ def fold(text: str) -> str:
 
 @dataclass(frozen=True)
 class EnumValue(Value):
-    """One of a field's allowed values (synonyms already mapped to it)."""
+    """One of a field's allowed values (synonyms already mapped to it), or its negation.
+
+    ``negated`` is the polarity the text gave it: "was not refunded" is ``not refunded``,
+    a different fact from ``refunded``.
+    """
 
     type: ClassVar[FactType] = FactType.ENUM
     value: str
+    negated: bool = False
 
     def canonical(self) -> JSON:
-        return self.value
+        return f"not {self.value}" if self.negated else self.value
 
     def key(self) -> object:
-        return fold(self.value)
+        return (fold(self.value), self.negated)
 
     def to_json(self) -> dict[str, JSON]:
-        return {"type": self.type.value, "value": self.value}
+        data: dict[str, JSON] = {"type": self.type.value, "value": self.value}
+        if self.negated:
+            data["negated"] = True
+        return data
 
 
 @dataclass(frozen=True)
@@ -77,7 +85,7 @@ class TextValue(Value):
 
 @register_decoder(FactType.ENUM.value)
 def _enum(data: dict[str, JSON]) -> Value:
-    return EnumValue(str(data["value"]))
+    return EnumValue(str(data["value"]), bool(data.get("negated", False)))
 
 
 @register_decoder(FactType.BOOLEAN.value)
@@ -88,23 +96,3 @@ def _boolean(data: dict[str, JSON]) -> Value:
 @register_decoder(FactType.TEXT.value)
 def _text(data: dict[str, JSON]) -> Value:
     return TextValue(str(data["text"]))
-
-
-TRUE_WORDS = frozenset({"true", "yes", "y", "1", "on"})
-FALSE_WORDS = frozenset({"false", "no", "n", "0", "off"})
-
-
-def parse_boolean(text: str) -> BooleanValue | None:
-    """``yes``/``true``/``1`` and ``no``/``false``/``0`` (whole string)."""
-    folded = fold(text)
-    if folded in TRUE_WORDS:
-        return BooleanValue(True)
-    if folded in FALSE_WORDS:
-        return BooleanValue(False)
-    return None
-
-
-def parse_text(text: str) -> TextValue | None:
-    """Any non-blank string, whitespace-normalised."""
-    cleaned = _SPACE.sub(" ", text).strip()
-    return TextValue(cleaned) if cleaned else None

@@ -94,7 +94,7 @@ def test_extract_json_shape() -> None:
 def test_schema_validate_and_show() -> None:
     run = factdiff("schema", "validate", SCHEMA)
     assert run.returncode == 0
-    assert "customer_service v1 sha256:" in run.stdout
+    assert "customer_service v2 sha256:" in run.stdout
     shown = factdiff("schema", "show", SCHEMA, "--json-schema")
     assert json.loads(shown.stdout)["additionalProperties"] is False
 

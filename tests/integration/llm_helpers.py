@@ -55,7 +55,7 @@ TOOL_QUOTE = (
 
 
 def worked_answer(**overrides: Any) -> dict[str, Any]:
-    """A correct extraction of the worked example's source (customer_service v1)."""
+    """A correct extraction of the worked example's source (customer_service v2)."""
     answer: dict[str, Any] = {
         "customer_id": v("cust_482", "cust_482"),
         "company_name": v("Acme Corp", "Acme Corp"),
@@ -65,6 +65,9 @@ def worked_answer(**overrides: Any) -> dict[str, Any]:
         "call_time": v("2026-03-14T14:32:00-05:00", "2026-03-14 14:32 EST"),
         "disputing_party": v("Marcus Chen", "their CTO Marcus Chen"),
         "payment_deadline": v("2026-03-25", "2026-03-25"),
+        "credit_memo_deadline": v("2026-03-15", "2026-03-15"),
+        "payment_commitment": v(True, "agreed to pay"),
+        "work_authorized": v(False, "was not authorized"),
         "credit_memo_id": v("CM-3392", "CM-3392"),
         "tool_calls": [
             v(

@@ -13,11 +13,12 @@ import pytest
 
 from factdiff import demo
 from factdiff.demo import AGENTS, WORKED_EXAMPLE, DemoEntry, generate_corpus
+from factdiff.extract.recognizers import registry
+from factdiff.extract.recognizers.base import ExtractionContext
 from factdiff.schema.builtin import builtin_schema, builtin_schema_names
 from factdiff.schema.loader import load_schema
 from factdiff.schema.model import FactSchema
-from factdiff.values import registry
-from factdiff.values.base import ExtractionContext, FactType
+from factdiff.values.base import FactType
 from factdiff.values.fieldtypes import fold
 
 DATA = Path(demo.__file__).resolve().parent.parent / "schema" / "data"

@@ -25,10 +25,10 @@ fields:
 
 def test_contract_schema_loads(customer_service: FactSchema) -> None:
     assert customer_service.name == "customer_service"
-    assert customer_service.version == 1
+    assert customer_service.version == 2
     assert customer_service.hash.startswith("sha256:")
     assert customer_service.field("tool_calls").many
-    assert customer_service.field("invoice_total").cues == ("totaling", "total")
+    assert customer_service.field("invoice_total").cues == ("totaling", "totals", "total")
     assert customer_service.inventory[FactType.TIME] is Criticality.IMPORTANT
 
 

@@ -8,22 +8,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factdiff.values.base import ExtractionContext, Value, value_from_json
-from factdiff.values.contact import (
+from factdiff.extract.recognizers.base import ExtractionContext
+from factdiff.extract.recognizers.emails_urls import (
     EmailRecognizer,
-    EmailValue,
-    IdentifierRecognizer,
-    IdentifierValue,
-    PhoneRecognizer,
-    PhoneValue,
     UrlRecognizer,
-    UrlValue,
-    find_pattern,
     parse_email,
-    parse_identifier,
-    parse_phone,
     parse_url,
 )
+from factdiff.extract.recognizers.identifiers import (
+    IdentifierRecognizer,
+    find_pattern,
+    parse_identifier,
+)
+from factdiff.extract.recognizers.phones import PhoneRecognizer, parse_phone
+from factdiff.values.base import Value, value_from_json
+from factdiff.values.contact import EmailValue, PhoneValue, UrlValue
+from factdiff.values.identifier import IdentifierValue
 
 CTX = ExtractionContext()
 RECOGNIZERS = [IdentifierRecognizer(), EmailRecognizer(), PhoneRecognizer(), UrlRecognizer()]

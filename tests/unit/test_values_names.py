@@ -6,15 +6,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factdiff.values.base import ExtractionContext, Value, value_from_json
-from factdiff.values.names import (
-    OrganizationRecognizer,
-    OrganizationValue,
-    PersonRecognizer,
-    PersonValue,
-    parse_organization,
-    parse_person,
-)
+from factdiff.extract.recognizers.base import ExtractionContext
+from factdiff.extract.recognizers.organizations import OrganizationRecognizer, parse_organization
+from factdiff.extract.recognizers.people import PersonRecognizer, parse_person
+from factdiff.values.base import Value, value_from_json
+from factdiff.values.names import OrganizationValue, PersonValue
 
 CTX = ExtractionContext()
 
@@ -231,3 +227,35 @@ def test_large_input_completes() -> None:
     for recognizer in (PersonRecognizer(), OrganizationRecognizer()):
         for _ in recognizer.find(text, CTX):
             pass
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Guest Priya Raman (member ID 88231) called about her stay.", ["Priya Raman"]),
+        ("Our guest John Smith arrived late.", ["John Smith"]),
+        ("Patient Ana Ruiz is waiting.", ["Ana Ruiz"]),
+        ("Guest Services Desk is closed.", []),
+        ("Customer Service Team called back.", []),
+        ("Patient Zero was never found.", []),
+        ("Customer disputes line item 3.", []),
+    ],
+)
+def test_holder_nouns_before_a_full_name(text: str, expected: list[str]) -> None:
+    found = [m.value.canonical() for m in PersonRecognizer().find(text, ExtractionContext())]
+    assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Please send some money to Li.", ["Li"]),
+        ("Send 270 bucks to Svetlana from my contacts.", ["Svetlana"]),
+        ("So you'd like to send $780 to Li Wei, right?", ["Li Wei"]),
+        ("The order was mistakenly sent to Texas.", []),
+        ("Send it to London Bridge Station.", []),
+    ],
+)
+def test_recipients_of_money(text: str, expected: list[str]) -> None:
+    found = [m.value.canonical() for m in PersonRecognizer().find(text, ExtractionContext())]
+    assert found == expected

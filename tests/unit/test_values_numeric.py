@@ -9,23 +9,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factdiff.values.base import ExtractionContext, Tolerance, Value, value_from_json
-from factdiff.values.numeric import (
-    MoneyRecognizer,
-    MoneyValue,
+from factdiff.extract.recognizers.base import ExtractionContext
+from factdiff.extract.recognizers.money import MoneyRecognizer, parse_money
+from factdiff.extract.recognizers.number_words import parse_number_words
+from factdiff.extract.recognizers.numbers import (
     NumberRecognizer,
-    NumberValue,
-    PercentRecognizer,
-    PercentValue,
-    QuantityRecognizer,
-    QuantityValue,
     detect_decimal_comma,
-    parse_money,
     parse_number,
-    parse_number_words,
+)
+from factdiff.extract.recognizers.quantities import (
+    PercentRecognizer,
+    QuantityRecognizer,
     parse_percent,
     parse_quantity,
 )
+from factdiff.values.base import Tolerance, Value, value_from_json
+from factdiff.values.numeric import MoneyValue, NumberValue, PercentValue, QuantityValue
 
 CTX = ExtractionContext()
 COMMA = ExtractionContext(decimal_comma=True, default_currency="EUR")

@@ -10,27 +10,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factdiff.values.base import (
-    ExtractionContext,
-    FactType,
-    Precision,
-    Tolerance,
-    value_from_json,
-)
-from factdiff.values.temporal import (
-    TIMEZONE_OFFSETS,
-    DateRecognizer,
-    DateTimeRecognizer,
-    DateTimeValue,
-    DateValue,
-    DurationRecognizer,
-    DurationValue,
-    TimeRecognizer,
-    TimeValue,
+from factdiff.extract.recognizers.base import ExtractionContext
+from factdiff.extract.recognizers.dates import DateRecognizer
+from factdiff.extract.recognizers.datetimes import DateTimeRecognizer
+from factdiff.extract.recognizers.durations import DurationRecognizer
+from factdiff.extract.recognizers.temporal_parsers import (
     parse_date,
     parse_datetime,
     parse_duration,
     parse_time,
+)
+from factdiff.extract.recognizers.times import TimeRecognizer
+from factdiff.values.base import FactType, Precision, Tolerance, value_from_json
+from factdiff.values.temporal import (
+    TIMEZONE_OFFSETS,
+    DateTimeValue,
+    DateValue,
+    DurationValue,
+    TimeValue,
 )
 
 REF = ExtractionContext(reference=date(2026, 3, 20))  # a Friday
@@ -107,7 +104,9 @@ def test_closest_year_across_new_year() -> None:
 
 def test_without_reference_year_is_unknown_never_today() -> None:
     assert dates("Mar 6", NO_REF) == ["--03-06"]
-    assert dates("today, tomorrow, next Friday, the 4th, 14th of this month", NO_REF) == []
+    assert dates("today, tomorrow, next Friday", NO_REF) == []
+    # a day of the month stays partial: the day is known, the month is not
+    assert dates("on the 4th, or the 14th of this month", NO_REF) == ["---04", "---14"]
     assert parse_date("tomorrow", NO_REF) is None
 
 
@@ -173,7 +172,12 @@ def test_date_value_rules() -> None:
     assert value.type is FactType.DATE
     assert value.to_date() == date(2026, 3, 25)
     assert DateValue(None, 3, 25).to_date() is None
-    assert not value.same_as(DateValue(None, 3, 25))
+    # a partial date equals only the values consistent with it
+    assert value.same_as(DateValue(None, 3, 25))
+    assert value.same_as(DateValue(None, None, 25))
+    assert not value.same_as(DateValue(None, 3, 24))
+    assert not value.same_as(DateValue(None, None, 24))
+    assert DateValue(None, None, 25).canonical() == "---25"
     assert value.same_as(DateValue(2026, 3, 1), Tolerance(precision=Precision.MONTH))
     assert value.same_as(DateValue(2026, 9, 1), Tolerance(precision=Precision.YEAR))
     assert not value.same_as(DateValue(2026, 3, 24), Tolerance(precision=Precision.DAY))
@@ -689,3 +693,28 @@ def test_business_days_skip_weekends(start: date, count: int) -> None:
     )
     assert weekdays == count
     assert count == 0 or end.weekday() < 5
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("check in on 4th of this month", ["2019-03-04"]),
+        ("the 9th of this month works", ["2019-03-09"]),
+        ("the 1st of next month", ["2019-04-01"]),
+        ("I leave on 12th and come back on the 15th", ["2019-03-12", "2019-03-15"]),
+        ("next Friday", ["2019-03-08"]),
+        ("on Monday", ["2019-03-04"]),
+        ("March 12", ["2019-03-12"]),
+        ("see you on 3rd floor", []),
+    ],
+)
+def test_day_of_month_and_weekday_forms(text: str, expected: list[str]) -> None:
+    assert dates(text, ExtractionContext(reference=date(2019, 3, 1))) == expected
+
+
+def test_partial_dates_round_trip_and_parse() -> None:
+    value = DateValue(None, None, 3)
+    assert value_from_json(value.to_json()) == value
+    assert parse_date("---03", NO_REF) == value
+    with pytest.raises(ValueError, match="needs a month"):
+        DateValue(2026, None, 3)

@@ -9,13 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factdiff.values.base import ExtractionContext, FactType, Tolerance, value_from_json
-from factdiff.values.toolcall import (
-    ToolCallRecognizer,
-    ToolCallValue,
-    missing_parts,
-    parse_tool_call,
-)
+from factdiff.extract.recognizers.base import ExtractionContext
+from factdiff.extract.recognizers.toolcalls import ToolCallRecognizer, parse_tool_call
+from factdiff.values.base import FactType, Tolerance, value_from_json
+from factdiff.values.toolcall import ToolCallValue, missing_parts
 
 CTX = ExtractionContext()
 RECOGNIZER = ToolCallRecognizer()

@@ -43,10 +43,10 @@ INSERT INTO factdiff_migrations (version, name) VALUES (:version, :name)
 -- name: insert_entry
 INSERT INTO entries (
     id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
-    schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at
+    schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at, occurred_offset
 ) VALUES (
     :id, :agent_id, 'hot', 'active', :occurred_at, :created_at, :last_used_at, :metadata,
-    :schema_name, :tags, :content_hash, :size_bytes, 0, NULL
+    :schema_name, :tags, :content_hash, :size_bytes, 0, NULL, :occurred_offset
 )
 
 -- name: insert_hot
@@ -54,7 +54,8 @@ INSERT INTO hot_content (entry_id, content) VALUES (:id, :content)
 
 -- name: select_entry
 SELECT id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
-       schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at
+       schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
+       occurred_offset
 FROM entries WHERE id = :id
 
 -- name: select_hot
@@ -71,7 +72,8 @@ UPDATE entries SET last_used_at = :now WHERE id = :id
 
 -- name: entries_page
 SELECT id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
-       schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at
+       schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
+       occurred_offset
 FROM entries
 WHERE id > :after {filters}
 ORDER BY id
@@ -88,7 +90,8 @@ AND status = :status
 
 -- name: due_page
 SELECT id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
-       schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at
+       schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
+       occurred_offset
 FROM entries
 WHERE tier = 'hot' AND status = 'active'
   AND last_used_at <= :threshold
@@ -99,7 +102,8 @@ LIMIT :limit
 
 -- name: due_page_agent
 SELECT id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
-       schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at
+       schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
+       occurred_offset
 FROM entries
 WHERE tier = 'hot' AND status = 'active' AND agent_id = :agent
   AND last_used_at <= :threshold
@@ -309,7 +313,7 @@ WHERE e.id = due.id
 RETURNING e.id, e.agent_id, e.tier, e.status, e.occurred_at, e.created_at, e.last_used_at,
           e.metadata, e.schema_name, e.tags, e.content_hash, e.size_bytes, e.attempt_count,
           e.next_attempt_at,
-          e.lease_token, e.lease_expires_at, factdiff_now_us()
+          e.lease_token, e.lease_expires_at, factdiff_now_us(), e.occurred_offset
 
 -- name: claim_agent
 -- One statement: pick due, unleased (or expired) entries in due order, skipping rows
@@ -334,7 +338,7 @@ WHERE e.id = due.id
 RETURNING e.id, e.agent_id, e.tier, e.status, e.occurred_at, e.created_at, e.last_used_at,
           e.metadata, e.schema_name, e.tags, e.content_hash, e.size_bytes, e.attempt_count,
           e.next_attempt_at,
-          e.lease_token, e.lease_expires_at, factdiff_now_us()
+          e.lease_token, e.lease_expires_at, factdiff_now_us(), e.occurred_offset
 
 -- name: heartbeat
 UPDATE entries SET lease_expires_at = factdiff_now_us() + :lease::bigint

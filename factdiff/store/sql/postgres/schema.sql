@@ -27,7 +27,8 @@ CREATE TABLE entries (
     next_attempt_at bigint,
     lease_token     text COLLATE "C",
     lease_owner     text,
-    lease_expires_at bigint
+    lease_expires_at bigint,
+    occurred_offset integer
 );
 
 CREATE INDEX entries_agent ON entries (agent_id, id);

@@ -40,10 +40,10 @@ INSERT INTO factdiff_migrations (version, name) VALUES (:version, :name)
 -- name: insert_entry
 INSERT INTO entries (
     id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
-    schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at
+    schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at, occurred_offset
 ) VALUES (
     :id, :agent_id, 'hot', 'active', :occurred_at, :created_at, :last_used_at, :metadata,
-    :schema_name, :tags, :content_hash, :size_bytes, 0, NULL
+    :schema_name, :tags, :content_hash, :size_bytes, 0, NULL, :occurred_offset
 )
 
 -- name: insert_hot
@@ -51,7 +51,8 @@ INSERT INTO hot_content (entry_id, content) VALUES (:id, :content)
 
 -- name: select_entry
 SELECT id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
-       schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at
+       schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
+       occurred_offset
 FROM entries WHERE id = :id
 
 -- name: select_hot
@@ -68,7 +69,8 @@ UPDATE entries SET last_used_at = :now WHERE id = :id
 
 -- name: entries_page
 SELECT id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
-       schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at
+       schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
+       occurred_offset
 FROM entries
 WHERE id > :after {filters}
 ORDER BY id
@@ -85,7 +87,8 @@ AND status = :status
 
 -- name: due_page
 SELECT id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
-       schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at
+       schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
+       occurred_offset
 FROM entries INDEXED BY entries_due
 WHERE tier = 'hot' AND status = 'active'
   AND last_used_at <= :threshold
@@ -96,7 +99,8 @@ LIMIT :limit
 
 -- name: due_page_agent
 SELECT id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
-       schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at
+       schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
+       occurred_offset
 FROM entries INDEXED BY entries_due_agent
 WHERE tier = 'hot' AND status = 'active' AND agent_id = :agent
   AND last_used_at <= :threshold
@@ -300,7 +304,8 @@ WHERE id IN (
 )
 RETURNING id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
           schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
-          lease_token, lease_expires_at, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)
+          lease_token, lease_expires_at, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER),
+          occurred_offset
 
 -- name: claim_agent
 -- One statement: pick due, unleased (or expired) entries in due order and lease them.
@@ -319,7 +324,8 @@ WHERE id IN (
 )
 RETURNING id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
           schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
-          lease_token, lease_expires_at, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)
+          lease_token, lease_expires_at, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER),
+          occurred_offset
 
 -- name: heartbeat
 UPDATE entries SET lease_expires_at = CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER) + :lease

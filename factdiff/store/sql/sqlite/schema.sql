@@ -23,7 +23,8 @@ CREATE TABLE entries (
     next_attempt_at INTEGER,
     lease_token     TEXT,
     lease_owner     TEXT,
-    lease_expires_at INTEGER
+    lease_expires_at INTEGER,
+    occurred_offset INTEGER
 );
 
 CREATE INDEX entries_agent ON entries (agent_id, id);

@@ -1,0 +1,133 @@
+"""People without cues: how precise is the person recognizer on real dialogues?
+
+Run: ``.venv/bin/python bench/person_precision.py [--limit N] [--data DIR]``
+
+Every dialogue of SGD, MultiWOZ and tau-retail (``speaker: text`` lines, whole) is extracted
+with the generic schema plus one many-valued ``person`` field. Every extracted person
+occurrence is then judged against the DATASET LABELS:
+
+* *person label*: it overlaps a slot that names a person (SGD ``therapist_name``,
+  ``recipient_name``, ``recipient_account_name``, ``contact_name``, ``stylist_name``,
+  ``doctor_name``, ``dentist_name``, ``artist``, ``director``, ``starring``, ``actors``;
+  tau-retail: the name of a user of the mock database);
+* *other label*: it overlaps a labelled slot of another kind (a restaurant, a city...):
+  certainly wrong;
+* *unlabelled*: no label at all (labels are not exhaustive: some of these are right).
+
+precision = person label / all; *strict precision* counts unlabelled as wrong too.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.datasets import (
+    LOADERS,
+    Dialogue,
+    base_parser,
+    build_entry,
+    clip,
+    fmt_ratio,
+    print_table,
+    resolve_limit,
+    spread,
+)
+from factdiff.check import extract
+from factdiff.schema.builtin import GENERIC_INVENTORY
+from factdiff.schema.model import Criticality, FactSchema, FieldSpec
+from factdiff.values.base import FactType
+
+PERSON_SLOTS = frozenset(
+    {
+        "therapist_name", "recipient_name", "recipient_account_name", "contact_name",
+        "stylist_name", "doctor_name", "dentist_name", "artist", "director", "starring", "actors",
+    }
+)  # fmt: skip
+DEFAULT_LIMITS = {"multiwoz": 999, "sgd": 2000, "tau": 69}
+
+
+def people_schema() -> FactSchema:
+    """The generic schema plus one many-valued person field (no cues, no pattern)."""
+    people = FieldSpec("people", FactType.PERSON, Criticality.CRITICAL, many=True)
+    return FactSchema.build("people", 1, fields=[people], inventory=GENERIC_INVENTORY)
+
+
+def tau_user_names(root: Path) -> set[str]:
+    """First and last names of the users of the tau-retail mock database."""
+    users = json.loads((root / "tau-retail" / "db" / "users.json").read_text(encoding="utf-8"))
+    names = set()
+    for user in users.values():
+        name = user.get("name", {})
+        names.add(f"{name.get('first_name', '')} {name.get('last_name', '')}".strip().lower())
+    return names
+
+
+def judge(
+    dialogue: Dialogue, tau_names: set[str], counts: Counter[str], examples: list[str]
+) -> None:
+    """Count every person occurrence extracted from one dialogue."""
+    entry = build_entry(dialogue)
+    record = extract(entry.text, people_schema(), entry.reference)
+    for fact in record.fields["people"]:
+        for start, end in fact.spans:
+            labels = [lab for lab in entry.labels if lab.start < end and start < lab.end]
+            known_user = fact.value.canonical().lower() in tau_names
+            if (dialogue.dataset == "tau" and known_user) or any(
+                lab.slot in PERSON_SLOTS for lab in labels
+            ):
+                verdict = "person"
+            elif labels:
+                verdict = "other"
+            else:
+                verdict = "unlabelled"
+            counts[verdict] += 1
+            if verdict != "person" and len(examples) < 12:
+                around = entry.text[max(0, start - 40) : end + 25]
+                examples.append(f"{dialogue.dialogue_id} {verdict}: {clip(around, 90)}")
+
+
+def main() -> None:
+    """Extract every dialogue and print the precision table."""
+    parser = base_parser(__doc__ or "", default_limit=-1)
+    args = parser.parse_args()
+    print(__doc__)
+    tau_names = tau_user_names(args.data)
+    rows = []
+    for name in ("sgd", "multiwoz", "tau"):
+        limit = DEFAULT_LIMITS[name] if args.limit < 0 else resolve_limit(args.limit)
+        started = time.perf_counter()
+        dialogues = spread(LOADERS[name](args.data, None), limit)
+        counts: Counter[str] = Counter()
+        examples: list[str] = []
+        for dialogue in dialogues:
+            judge(dialogue, tau_names, counts, examples)
+        total = sum(counts.values())
+        rows.append(
+            [
+                name,
+                str(len(dialogues)),
+                str(total),
+                str(counts["person"]),
+                str(counts["other"]),
+                str(counts["unlabelled"]),
+                fmt_ratio(total - counts["other"], total),
+                fmt_ratio(counts["person"], total),
+            ]
+        )
+        print(f"{name}: {len(dialogues)} dialogues, {time.perf_counter() - started:.1f} s")
+        for example in examples:
+            print(f"  {example}")
+    print()
+    headers = ["dataset", "dialogues", "persons", "on person label", "on other label",
+               "unlabelled", "precision", "strict precision"]  # fmt: skip
+    print_table(headers, rows)
+
+
+if __name__ == "__main__":
+    main()

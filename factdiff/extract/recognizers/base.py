@@ -1,0 +1,83 @@
+"""What recognizers share: the extraction context, a match, the recognizer protocol."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Protocol
+
+from factdiff.values.base import FactType, Value
+
+
+@dataclass(frozen=True)
+class ExtractionContext:
+    """What a recognizer may know beyond the text itself. Never the wall clock."""
+
+    reference: date | None = None
+    """The entry's own date: fills missing years and resolves relative dates."""
+    default_currency: str = "USD"
+    """Currency of a bare ``$`` amount."""
+    default_region: str = "US"
+    """Region for phone numbers written without a country code."""
+    decimal_comma: bool = False
+    """The text writes ``3.350,50`` (European style); detected per text by the extractor."""
+
+
+@dataclass(frozen=True)
+class Match:
+    """One value found in a text, with its character span ``[start, end)``."""
+
+    start: int
+    end: int
+    value: Value
+    claims: tuple[tuple[int, int], ...] = field(default=())
+    """Extra spans this match consumes (a datetime claims its date and time parts)."""
+
+
+def leftmost_longest(matches: Iterable[Match]) -> Iterator[Match]:
+    """Non-overlapping matches in text order: the earliest start wins, then the longer span."""
+    last_end = -1
+    for match in sorted(matches, key=lambda m: (m.start, m.start - m.end)):
+        if match.start >= last_end:
+            last_end = match.end
+            yield match
+
+
+class Recognizer(Protocol):
+    """Finds every value of one type in a text. Pure and deterministic."""
+
+    fact_type: FactType
+
+    def find(self, text: str, context: ExtractionContext) -> Iterable[Match]:
+        """Yield the matches in ``text``; overlaps with other recognizers are resolved later."""
+        ...
+
+
+_LETTERS = re.compile(r"[a-z]+")
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+_last_vocabulary: list[tuple[str, frozenset[str]]] = []
+_last_lowered: list[tuple[str, str]] = []
+
+
+def lowered(text: str) -> str:
+    """``text`` lower-cased with the same length (so spans carry over): case-insensitive
+    patterns run much faster as case-sensitive ones on this copy."""
+    if _last_lowered and _last_lowered[0][0] is text:
+        return _last_lowered[0][1]
+    low = text.lower()
+    if len(low) != len(text):  # a few characters lengthen when lower-cased
+        low = text.translate(_ASCII_LOWER)
+    _last_lowered[:] = [(text, low)]
+    return low
+
+
+def vocabulary(text: str) -> frozenset[str]:
+    """Every lower-cased letter run of ``text``: a recognizer whose patterns need one of a few
+    words skips texts without them (the last text's set is kept for the next recognizer)."""
+    if _last_vocabulary and _last_vocabulary[0][0] is text:
+        return _last_vocabulary[0][1]
+    words = frozenset(_LETTERS.findall(lowered(text)))
+    _last_vocabulary[:] = [(text, words)]
+    return words
