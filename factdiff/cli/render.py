@@ -110,9 +110,9 @@ def diff_table(diff: FactDiff, title: str = "fact diff") -> Table:
     return result
 
 
-def _cell(values: tuple[str, ...], limit: int = 48) -> str:
-    """Values one per line, each cut to ``limit`` characters (the JSON output has them whole)."""
-    return "\n".join(v if len(v) <= limit else v[: limit - 1] + "…" for v in values) or "-"
+def _cell(values: tuple[str, ...]) -> str:
+    """Values one per line, whole (long ones fold in the table)."""
+    return "\n".join(values) or "-"
 
 
 def outcome_line(outcome: Outcome, diff: FactDiff) -> Text:

@@ -221,6 +221,9 @@ def test_piped_output_is_never_cut_to_a_width(tmp_path: Path) -> None:
     assert len(row) > 200
     events = factdiff("events", "--db", db)
     assert "schema_registered" in events.stdout or "0 of" in events.stdout
+    check = factdiff("check", "--schema", "customer_service", SOURCE, worked_path("faithful"))
+    assert "…" not in check.stdout
+    assert 'reason="disputed_line_item_3") -> {credit_memo_id: "CM-3392"' in check.stdout
 
 
 def test_db_before_or_after_the_command(tmp_path: Path) -> None:

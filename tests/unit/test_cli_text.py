@@ -141,3 +141,16 @@ def test_bad_durations(value: str) -> None:
 def test_zero_duration_refused_where_positive() -> None:
     with pytest.raises(InputError, match="--poll must be longer than zero"):
         parse_duration("0ms", "--poll", positive=True)
+
+
+def test_command_registry_matches_the_commands() -> None:
+    import click
+
+    from factdiff.cli.main import COMMANDS, main
+
+    for name, (_, _, short) in COMMANDS.items():
+        command = main.get_command(click.Context(main), name)
+        assert command is not None
+        assert command.name == name
+        first_line = (command.help or "").strip().splitlines()[0]
+        assert first_line.startswith(short.rstrip(".")), (name, first_line, short)
