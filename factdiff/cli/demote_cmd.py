@@ -19,14 +19,7 @@ from factdiff.cli.options import (
     parse_duration,
     parse_time,
 )
-from factdiff.cli.render import (
-    console,
-    diff_table,
-    echo,
-    echo_json,
-    outcome_line,
-    text,
-)
+from factdiff.cli.render import console, diff_table, echo, echo_json, outcome_line, text
 from factdiff.config import pipeline_components
 from factdiff.demote import Demoter, DemotionReport, DemotionSettings
 from factdiff.errors import InputError
