@@ -14,28 +14,77 @@ Library use::
     result = check(source_text, summary_text, schema)
     result.outcome            # Outcome.CLEAN / ACCEPTABLE_WITH_NOTES / FAILED
     result.diff.missing       # facts the summary lost, with criticality and evidence
+
+Names are imported on first use (PEP 562), so ``import factdiff`` and the command line start
+fast; ``from factdiff import check`` works as usual.
 """
 
-from factdiff.check import CheckResult, check, extract
-from factdiff.diff import FactDiff, Finding, Verdict, diff
-from factdiff.errors import (
-    FactdiffError,
-    InputError,
-    RuntimeFailure,
-    SchemaError,
-    StoreError,
-    UsageError,
-)
-from factdiff.extract.base import Extractor
-from factdiff.extract.rules import RulesExtractor
-from factdiff.pipeline import CompressionResult, Rung, compress
-from factdiff.policy import Outcome, Policy
-from factdiff.record import Fact, FactRecord
-from factdiff.schema.builtin import builtin_schema, generic_schema
-from factdiff.schema.loader import load_schema, schema_from_dict, schema_from_yaml
-from factdiff.schema.model import Criticality, FactSchema, FieldSpec
-from factdiff.summarize import ExtractiveSummarizer, NaiveSummarizer, Summarizer
-from factdiff.values.base import FactType
+from __future__ import annotations
+
+import importlib
+import sys
+import types
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from factdiff.check import CheckResult, check, extract
+    from factdiff.diff import FactDiff, Finding, Verdict, diff
+    from factdiff.errors import (
+        FactdiffError,
+        InputError,
+        RuntimeFailure,
+        SchemaError,
+        StoreError,
+        UsageError,
+    )
+    from factdiff.extract.base import Extractor
+    from factdiff.extract.rules import RulesExtractor
+    from factdiff.pipeline import CompressionResult, Rung, compress
+    from factdiff.policy import Outcome, Policy
+    from factdiff.record import Fact, FactRecord
+    from factdiff.schema.builtin import builtin_schema, generic_schema
+    from factdiff.schema.loader import load_schema, schema_from_dict, schema_from_yaml
+    from factdiff.schema.model import Criticality, FactSchema, FieldSpec
+    from factdiff.summarize import ExtractiveSummarizer, NaiveSummarizer, Summarizer
+    from factdiff.values.base import FactType
+
+_SOURCES: dict[str, str] = {
+    "CheckResult": "factdiff.check",
+    "check": "factdiff.check",
+    "extract": "factdiff.check",
+    "FactDiff": "factdiff.diff",
+    "Finding": "factdiff.diff",
+    "Verdict": "factdiff.diff",
+    "diff": "factdiff.diff",
+    "FactdiffError": "factdiff.errors",
+    "InputError": "factdiff.errors",
+    "RuntimeFailure": "factdiff.errors",
+    "SchemaError": "factdiff.errors",
+    "StoreError": "factdiff.errors",
+    "UsageError": "factdiff.errors",
+    "Extractor": "factdiff.extract.base",
+    "RulesExtractor": "factdiff.extract.rules",
+    "CompressionResult": "factdiff.pipeline",
+    "Rung": "factdiff.pipeline",
+    "compress": "factdiff.pipeline",
+    "Outcome": "factdiff.policy",
+    "Policy": "factdiff.policy",
+    "Fact": "factdiff.record",
+    "FactRecord": "factdiff.record",
+    "builtin_schema": "factdiff.schema.builtin",
+    "generic_schema": "factdiff.schema.builtin",
+    "load_schema": "factdiff.schema.loader",
+    "schema_from_dict": "factdiff.schema.loader",
+    "schema_from_yaml": "factdiff.schema.loader",
+    "Criticality": "factdiff.schema.model",
+    "FactSchema": "factdiff.schema.model",
+    "FieldSpec": "factdiff.schema.model",
+    "ExtractiveSummarizer": "factdiff.summarize",
+    "NaiveSummarizer": "factdiff.summarize",
+    "Summarizer": "factdiff.summarize",
+    "FactType": "factdiff.values.base",
+}
+"""Public name -> the module that defines it."""
 
 __all__ = [
     "CheckResult",
@@ -73,3 +122,33 @@ __all__ = [
     "schema_from_dict",
     "schema_from_yaml",
 ]
+
+
+_SHADOWED = frozenset({"check", "diff", "extract"})
+"""Public functions named like a submodule: importing the submodule must not replace them."""
+
+
+class _PublicModule(types.ModuleType):
+    """``factdiff`` itself: ``factdiff.check`` stays the function after ``factdiff.check``
+    (the module) is imported, as it was when every name was imported eagerly."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _SHADOWED and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _PublicModule
+
+
+def __getattr__(name: str) -> Any:
+    module = _SOURCES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'factdiff' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -9,7 +9,8 @@ import click
 
 from factdiff.check import check, extract
 from factdiff.cli.inputs import read_text, resolve_schema
-from factdiff.cli.render import console, diff_table, echo_json, outcome_line
+from factdiff.cli.options import not_blank
+from factdiff.cli.render import console, diff_table, echo_json, outcome_line, table, text
 from factdiff.errors import InputError
 
 SCHEMA_HELP = "YAML schema file or built-in name (default: generic, inventory only)."
@@ -28,7 +29,7 @@ def _reference(value: str | None) -> date | None:
 @click.command("check")
 @click.argument("source", type=str)
 @click.argument("summary", type=str)
-@click.option("--schema", "schema_option", help=SCHEMA_HELP)
+@click.option("--schema", "schema_option", callback=not_blank, help=SCHEMA_HELP)
 @click.option("--reference", help=REFERENCE_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def check_command(
@@ -38,6 +39,8 @@ def check_command(
 
     Exit 0 clean, 3 acceptable with notes, 1 failed, 2 usage or input error.
     """
+    if source == "-" and summary == "-":
+        raise InputError("SOURCE and SUMMARY cannot both be standard input (-): give a file")
     schema = resolve_schema(schema_option)
     result = check(read_text(source), read_text(summary), schema, reference=_reference(reference))
     if as_json:
@@ -51,7 +54,7 @@ def check_command(
 
 @click.command("extract")
 @click.argument("source", type=str)
-@click.option("--schema", "schema_option", help=SCHEMA_HELP)
+@click.option("--schema", "schema_option", callback=not_blank, help=SCHEMA_HELP)
 @click.option("--reference", help=REFERENCE_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def extract_command(
@@ -59,22 +62,24 @@ def extract_command(
 ) -> None:
     """Extract the typed fact record of SOURCE, with evidence spans."""
     schema = resolve_schema(schema_option)
-    text = read_text(source)
-    record = extract(text, schema, _reference(reference))
+    source_text = read_text(source)
+    record = extract(source_text, schema, _reference(reference))
     many = {spec.name: spec.many for spec in schema.fields}
     data = record.public_json(many)
     if as_json:
         echo_json(data)
         return
-    from rich.table import Table
-
-    table = Table(title=f"facts: {schema.name} v{schema.version}", title_justify="left")
-    for column in ("field", "value", "evidence"):
-        table.add_column(column)
+    facts_table = table(
+        "field", "value", "evidence", title=f"facts: {schema.name} v{schema.version}"
+    )
     for name, facts in record.fields.items():
         for fact in facts or ():
-            table.add_row(name, fact.value.display(), repr(fact.text))
+            facts_table.add_row(text(name), text(fact.value.display()), text(repr(fact.text)))
     for fact_type, facts in sorted(record.inventory.items()):
         for fact in facts:
-            table.add_row(f"inventory.{fact_type.value}", fact.value.display(), repr(fact.text))
-    console().print(table)
+            facts_table.add_row(
+                text(f"inventory.{fact_type.value}"),
+                text(fact.value.display()),
+                text(repr(fact.text)),
+            )
+    console().print(facts_table)

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import tempfile
 from pathlib import Path
 
 import click
+from rich.console import Console
 
-from factdiff.cli.render import console
+from factdiff.cli.main import ROOT_DB_KEY
+from factdiff.cli.options import json_option
+from factdiff.cli.render import console, echo_json
 
 
 @click.command("demo")
@@ -24,14 +28,35 @@ from factdiff.cli.render import console
     show_default=True,
     help="Generated entries besides the worked example.",
 )
-def demo_command(db_path: Path | None, count: int) -> None:
-    """Run the whole pipeline offline on a fresh SQLite store with a generated corpus."""
+@json_option
+@click.pass_context
+def demo_command(ctx: click.Context, db_path: Path | None, count: int, as_json: bool) -> None:
+    """Run the whole pipeline offline on a fresh SQLite store with a generated corpus.
+
+    With --json the narration is left out and the final figures are printed as JSON.
+    """
     from factdiff.demo.run import run_demo
 
+    root_db = ctx.meta.get(ROOT_DB_KEY)
+    if db_path is None and root_db is not None:
+        db_path = Path(root_db)
     if db_path is not None:
         if db_path.exists():
             raise click.UsageError(f"{db_path} exists; the demo needs a fresh store file")
-        run_demo(db_path, console(), count)
-        return
-    folder = Path(tempfile.mkdtemp(prefix="factdiff-demo-"))
-    run_demo(folder / "demo.db", console(), count)
+    else:
+        db_path = Path(tempfile.mkdtemp(prefix="factdiff-demo-")) / "demo.db"
+    out = console(wrap=True)
+    if as_json:
+        out = Console(file=io.StringIO())
+    summary = run_demo(db_path, out, count)
+    if as_json:
+        echo_json(
+            {
+                "db": str(db_path),
+                "entries": summary.entries,
+                "tiers": summary.tiers,
+                "outcomes": summary.outcomes,
+                "failure_rate": round(summary.failure_rate, 4),
+                "seconds": round(summary.seconds, 3),
+            }
+        )

@@ -8,10 +8,18 @@ from typing import Any
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
+from rich.text import Text
 
 from factdiff.cli.inputs import read_text, resolve_schema
-from factdiff.cli.options import db_option, json_option, open_store, parse_duration, parse_time
-from factdiff.cli.render import console, diff_table, echo_json, outcome_line
+from factdiff.cli.options import (
+    db_option,
+    json_option,
+    not_blank,
+    open_store,
+    parse_duration,
+    parse_time,
+)
+from factdiff.cli.render import console, diff_table, echo, echo_json, outcome_line, text
 from factdiff.config import pipeline_components
 from factdiff.demote import Demoter, DemotionReport, DemotionSettings
 from factdiff.errors import InputError
@@ -47,16 +55,19 @@ def component_options(function: Any) -> Any:
     options = [
         click.option(
             "--extractor",
+            callback=not_blank,
             help="rules, provider:model or jury:provider:model "
             "(default: FACTDIFF_EXTRACTOR, else rules).",
         ),
         click.option(
             "--summarizer",
+            callback=not_blank,
             help="extractive, naive or provider:model for every rung "
             "(default: FACTDIFF_SUMMARIZER, else extractive).",
         ),
         click.option(
             "--ladder",
+            callback=not_blank,
             help="Full retry ladder, e.g. 'extractive:0.35x,openai:gpt-4.1-mini:0.6x:strict'.",
         ),
         click.option(
@@ -73,10 +84,14 @@ def component_options(function: Any) -> Any:
 @click.command("demote")
 @click.option("--now", help="Treat this ISO time as now (default: the current time).")
 @click.option("--older-than", default="14d", show_default=True, help="Dormancy threshold.")
-@click.option("--agent", help="Only this agent.")
-@click.option("--limit", type=int, help="At most this many entries.")
+@click.option("--agent", callback=not_blank, help="Only this agent.")
+@click.option("--limit", type=click.IntRange(min=0), help="At most this many entries.")
 @component_options
-@click.option("--max-attempts", type=int, help="Attempts before operator review (default: rungs).")
+@click.option(
+    "--max-attempts",
+    type=click.IntRange(min=1),
+    help="Attempts before operator review (default: rungs).",
+)
 @click.option(
     "--backoff", default="1h", show_default=True, help="First retry delay (x4 per failure)."
 )
@@ -130,9 +145,9 @@ def demote_command(
             if as_json:
                 echo_json({"due": due})
             else:
-                click.echo(f"{len(due)} entries would be attempted")
+                echo(f"{len(due)} entries would be attempted")
                 for item in due:
-                    click.echo(
+                    echo(
                         f"  {item['id']}  {item['agent']}  schema={item['schema']} "
                         f"attempt={item['attempts'] + 1}"
                     )
@@ -206,7 +221,9 @@ def print_report(report: DemotionReport) -> None:
 
 @click.command("compress")
 @click.argument("file")
-@click.option("--schema", "schema_option", help="YAML schema file or built-in name.")
+@click.option(
+    "--schema", "schema_option", callback=not_blank, help="YAML schema file or built-in name."
+)
 @component_options
 @json_option
 def compress_command(
@@ -233,10 +250,13 @@ def compress_command(
         out = console()
         for attempt in result.attempts:
             out.print(
-                f"[bold]attempt {attempt.rung + 1}[/]: {attempt.summarizer}, "
-                f"{attempt.budget_words} words"
+                Text.assemble(
+                    (f"attempt {attempt.rung + 1}", "bold"),
+                    ": ",
+                    text(f"{attempt.summarizer}, {attempt.budget_words} words"),
+                )
             )
-            out.print(attempt.summary, highlight=False)
+            out.print(text(attempt.summary))
             out.print(diff_table(attempt.diff))
             out.print(outcome_line(attempt.outcome, attempt.diff))
         out.print(f"final outcome: [bold]{result.outcome.value}[/]")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from factdiff.errors import InputError
-from factdiff.schema.builtin import builtin_schema, generic_schema
-from factdiff.schema.loader import load_schema
-from factdiff.schema.model import FactSchema
+
+if TYPE_CHECKING:
+    from factdiff.schema.model import FactSchema
 
 MAX_TEXT_BYTES = 16 * 1024 * 1024
 
@@ -34,13 +35,33 @@ def read_text(path: str) -> str:
         ) from None
 
 
+def _is_schema_file(option: str) -> bool:
+    return Path(option).suffix in (".yaml", ".yml") or Path(option).is_file()
+
+
 def resolve_schema(option: str | None) -> FactSchema:
-    """A schema from a YAML path, a built-in name, or the generic schema when omitted."""
+    """A schema from a YAML file, a built-in name (from any directory), or the generic
+    schema when omitted. A file of that name in the current directory wins over a built-in."""
+    from factdiff.schema.builtin import builtin_schema, generic_schema
+    from factdiff.schema.loader import load_schema
+
     if option is None:
         return generic_schema()
-    if Path(option).suffix in (".yaml", ".yml") or Path(option).exists():
+    if _is_schema_file(option):
         return load_schema(option)
     try:
         return builtin_schema(option)
     except KeyError as exc:
         raise InputError(f"{exc.args[0]} (or give a path to a .yaml schema)") from None
+
+
+def schema_source_text(option: str) -> str | None:
+    """The YAML text behind ``resolve_schema(option)`` (``None`` for ``generic``)."""
+    if _is_schema_file(option):
+        try:
+            return Path(option).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"{option}: cannot read: {exc}") from None
+    from factdiff.schema.builtin import builtin_schema_source
+
+    return builtin_schema_source(option)

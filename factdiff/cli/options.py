@@ -1,28 +1,59 @@
-"""Options shared by the store commands: the database, times and durations."""
+"""Options shared by the commands: the database, JSON, times, durations and their checks.
+
+Bad values are refused before anything runs, as one-line usage errors (exit 2).
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+from click.core import ParameterSource
 
+from factdiff.cli.main import ROOT_DB_KEY
 from factdiff.errors import InputError
-from factdiff.store import MemoryStore
-from factdiff.store import open_store as _open_store
+
+if TYPE_CHECKING:
+    from factdiff.store import MemoryStore
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_DB = "factdiff.db"
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(w|d|h|m|s)")
-_UNITS = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes", "s": "seconds"}
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|w|d|h|m|s)")
+_UNITS = {
+    "w": "weeks",
+    "d": "days",
+    "h": "hours",
+    "m": "minutes",
+    "s": "seconds",
+    "ms": "milliseconds",
+}
+DURATION_FORMS = "14d, 2w, 12h, 30m, 45s or 500ms"
+
+
+class DbOption(click.Option):
+    """``--db``: a value given before the command (``factdiff --db X cmd``) wins over
+    ``FACTDIFF_DB`` and the default; given in both places, it must be the same store."""
+
+    def consume_value(
+        self, ctx: click.Context, opts: Mapping[str, Any]
+    ) -> tuple[Any, ParameterSource]:
+        value, source = super().consume_value(ctx, opts)
+        root = ctx.meta.get(ROOT_DB_KEY)
+        if root is None:
+            return value, source
+        if source is ParameterSource.COMMANDLINE and value != root:
+            raise click.UsageError("--db is given twice with different stores; give it once", ctx)
+        return root, ParameterSource.COMMANDLINE
 
 
 def db_option(function: F) -> F:
-    """``--db PATH|DSN`` (or ``FACTDIFF_DB``), default ``factdiff.db``."""
+    """``--db PATH|DSN`` (or ``FACTDIFF_DB``, or ``factdiff --db ...``), default ``factdiff.db``."""
     return click.option(
         "--db",
+        cls=DbOption,
         envvar="FACTDIFF_DB",
         default=DEFAULT_DB,
         show_default=True,
@@ -38,27 +69,60 @@ def json_option(function: F) -> F:
 def open_store(db: str, *, create: bool = True, **options: Any) -> MemoryStore:
     """Open the store at ``db``: a SQLite path (a new file is created and migrated) or a
     ``postgresql://`` DSN (an empty schema is migrated)."""
+    from factdiff.store import open_store as _open_store
+
     return _open_store(db, create=create, **options)
 
 
+def open_store_to_read(db: str) -> MemoryStore:
+    """Open an existing store for a command that only reads it: a SQLite file may be
+    read-only (mode 0444, or in a read-only directory)."""
+    return open_store(db, create=False, read_only=True)
+
+
 def parse_time(value: str | None, option: str) -> datetime:
-    """An ISO time (UTC if no zone); now when omitted."""
+    """An ISO time (UTC if no zone); now when omitted (``None``), never for ``''``."""
     if value is None:
         return datetime.now(UTC)
     try:
-        parsed = datetime.fromisoformat(value)
+        parsed = datetime.fromisoformat(value.strip())
     except ValueError:
         raise InputError(f"{option} {value!r} is not an ISO time like 2026-03-14T14:32Z") from None
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
 
 
-def parse_duration(value: str, option: str) -> timedelta:
-    """``14d``, ``2w``, ``12h``, ``1d12h``..."""
-    cleaned = value.strip().lower()
+def parse_duration(value: str, option: str, *, positive: bool = False) -> timedelta:
+    """``14d``, ``2w``, ``12h``, ``1d12h``, ``1.5s``, ``500ms``...; with ``positive`` zero is
+    refused too."""
+    cleaned = value.strip().lower().replace(" ", "")
     parts = _DURATION.findall(cleaned)
-    if not parts or "".join(a + u for a, u in parts) != cleaned.replace(" ", ""):
-        raise InputError(f"{option} {value!r} is not a duration like 14d, 2w or 12h")
+    if not parts or "".join(a + u for a, u in parts) != cleaned:
+        raise InputError(f"{option} {value!r} is not a duration like {DURATION_FORMS}")
     total = timedelta()
     for amount, unit in parts:
         total += timedelta(**{_UNITS[unit]: float(amount)})
+    if positive and total <= timedelta(0):
+        raise InputError(f"{option} must be longer than zero (got {value!r})")
     return total
+
+
+def not_blank(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """Option callback: a value that is given must not be empty or blank."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("must not be empty (leave the option out for the default)")
+    return value
+
+
+def limit_option(default: int | None, help: str = "At most this many.") -> Callable[[F], F]:
+    """``--limit N`` with N >= 0."""
+
+    def decorate(function: F) -> F:
+        return click.option(
+            "--limit",
+            type=click.IntRange(min=0),
+            default=default,
+            show_default=default is not None,
+            help=help,
+        )(function)
+
+    return decorate

@@ -1,67 +1,125 @@
-"""Rendering shared by CLI commands: JSON output and the fact-diff table."""
+"""Rendering shared by CLI commands: JSON, the console, tables and the fact-diff table.
+
+Every string that came from a store, a file or an option reaches the screen through ``text``
+(a Rich ``Text``: never parsed as markup, controls made visible by ``factdiff.cli.screen``) or
+``echo`` (plain lines, controls made visible); markup templates hold only fixed words.
+Tables never cut a value: columns fold long values onto further lines, and when the output is
+not a terminal (a pipe, a file) lines are never wrapped to a terminal width at all.
+"""
 
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.table import Table
 
-from factdiff.diff import FactDiff, Verdict
-from factdiff.policy import Outcome
-from factdiff.values.base import JSON
+from factdiff.cli.screen import one_line, visible
+
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from factdiff.diff import FactDiff
+    from factdiff.policy import Outcome
+
+__all__ = [
+    "console",
+    "diff_table",
+    "echo",
+    "echo_json",
+    "one_line",
+    "outcome_line",
+    "table",
+    "text",
+    "visible",
+]
+
+PIPE_WIDTH = 1_000_000
+"""Console width when stdout is not a terminal: wide enough that no line is ever wrapped."""
 
 VERDICT_STYLES = {
-    Verdict.KEPT: "green",
-    Verdict.MISSING: "bold red",
-    Verdict.CHANGED: "bold magenta",
-    Verdict.ADDED: "bold yellow",
-    Verdict.ABSENT: "dim",
+    "kept": "green",
+    "missing": "bold red",
+    "changed": "bold magenta",
+    "added": "bold yellow",
+    "absent": "dim",
 }
 OUTCOME_STYLES = {
-    Outcome.CLEAN: "bold green",
-    Outcome.ACCEPTABLE_WITH_NOTES: "bold yellow",
-    Outcome.FAILED: "bold red",
+    "clean": "bold green",
+    "acceptable_with_notes": "bold yellow",
+    "failed": "bold red",
 }
 
 
-def echo_json(data: JSON) -> None:
-    """Print one JSON document (stable key order, UTF-8)."""
+def echo_json(data: Any) -> None:
+    """Print one JSON document (stable key order, UTF-8; controls escaped by JSON itself)."""
     click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
 
 
-def console() -> Console:
-    """A console that keeps colours off when output is not a terminal."""
-    return Console(highlight=False, soft_wrap=False)
+def echo(message: object, *, err: bool = False) -> None:
+    """Print a plain line whose parts may hold stored or user text (controls made visible)."""
+    click.echo(visible(message), err=err)
+
+
+def console(*, wrap: bool = False) -> Console:
+    """A console that prints no markup from data, no emoji codes, and no colour off a terminal.
+
+    Off a terminal (a pipe, a file) lines are never wrapped to a width (``PIPE_WIDTH``), so
+    listings come out whole; ``wrap`` keeps Rich's default width there instead (``COLUMNS``,
+    else 80), for narrative such as the demo's.
+    """
+    from rich.console import Console
+
+    screen = Console(highlight=False, emoji=False, soft_wrap=False)
+    if screen.is_terminal or wrap:
+        return screen
+    return Console(highlight=False, emoji=False, soft_wrap=False, width=PIPE_WIDTH)
+
+
+def text(value: object, style: str = "") -> Text:
+    """``value`` as a Rich ``Text``: shown literally, controls made visible."""
+    from rich.text import Text
+
+    return Text(visible("-" if value is None else value), style=style)
+
+
+def table(*columns: str, title: str | None = None, right: tuple[str, ...] = ()) -> Table:
+    """A table whose columns fold long values instead of cutting them."""
+    from rich.table import Table
+
+    result = Table(title=None if title is None else text(title), title_justify="left")
+    for column in columns:
+        result.add_column(column, overflow="fold", justify="right" if column in right else "left")
+    return result
 
 
 def diff_table(diff: FactDiff, title: str = "fact diff") -> Table:
     """Per field: criticality, source value, summary value, verdict."""
-    table = Table(title=title, title_justify="left", show_lines=False)
-    table.add_column("field")
-    table.add_column("criticality")
-    table.add_column("source")
-    table.add_column("summary")
-    table.add_column("verdict")
+    result = table("field", "criticality", "source", "summary", "verdict", title=title)
     for row in diff.rows:
-        style = VERDICT_STYLES[row.verdict]
-        table.add_row(
-            row.field,
-            row.criticality.value,
-            _cell(row.source_values),
-            _cell(row.summary_values),
-            f"[{style}]{row.verdict.value}[/]",
+        verdict = row.verdict.value
+        result.add_row(
+            text(row.field),
+            text(row.criticality.value),
+            text(_cell(row.source_values)),
+            text(_cell(row.summary_values)),
+            text(verdict, VERDICT_STYLES.get(verdict, "")),
         )
-    return table
+    return result
 
 
-def _cell(values: tuple[str, ...], limit: int = 48) -> str:
-    """Values one per line, each cut to ``limit`` characters."""
-    return "\n".join(v if len(v) <= limit else v[: limit - 1] + "…" for v in values) or "-"
+def _cell(values: tuple[str, ...]) -> str:
+    """Values one per line, whole (long ones fold in the table)."""
+    return "\n".join(values) or "-"
 
 
-def outcome_line(outcome: Outcome, diff: FactDiff) -> str:
-    """``outcome: failed (2 missing, 1 changed, 0 added)`` with colour markup."""
+def outcome_line(outcome: Outcome, diff: FactDiff) -> Text:
+    """``outcome: failed (2 missing, 1 changed, 0 added)``, the outcome in its colour."""
+    from rich.text import Text
+
     counts = f"{len(diff.missing)} missing, {len(diff.changed)} changed, {len(diff.added)} added"
-    return f"outcome: [{OUTCOME_STYLES[outcome]}]{outcome.value}[/] ({counts})"
+    return Text.assemble(
+        "outcome: ", (outcome.value, OUTCOME_STYLES.get(outcome.value, "")), f" ({counts})"
+    )

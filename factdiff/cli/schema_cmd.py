@@ -1,81 +1,114 @@
-"""``factdiff schema validate|show``."""
+"""``factdiff schema validate|show|register|assign``.
+
+SCHEMA is a YAML file or a built-in name (``customer_service``, ``sales``, ``operations``,
+``generic``) wherever a schema is read, from any directory.
+"""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from pathlib import Path
 
 import click
 
-from factdiff.catalog import SchemaCatalog
-from factdiff.cli.inputs import resolve_schema
-from factdiff.cli.options import db_option, open_store
-from factdiff.cli.render import echo_json
-from factdiff.schema.export import json_schema, summary_constraints
-from factdiff.schema.loader import load_schema
+from factdiff.cli.inputs import resolve_schema, schema_source_text
+from factdiff.cli.options import db_option, json_option, not_blank, open_store
+from factdiff.cli.render import echo, echo_json
 
 
 @click.group("schema")
 def schema_group() -> None:
-    """Validate and inspect fact schemas."""
+    """Validate, inspect and register fact schemas."""
 
 
 @schema_group.command("validate")
-@click.argument("path")
-def validate_command(path: str) -> None:
-    """Check a schema file; print its name, version and hash."""
-    schema = resolve_schema(path)
-    click.echo(f"ok: {schema.name} v{schema.version} {schema.hash} ({len(schema.fields)} fields)")
+@click.argument("schema")
+@json_option
+def validate_command(schema: str, as_json: bool) -> None:
+    """Check a schema (file or built-in name); print its name, version and hash."""
+    loaded = resolve_schema(schema)
+    if as_json:
+        echo_json(
+            {
+                "ok": True,
+                "name": loaded.name,
+                "version": loaded.version,
+                "hash": loaded.hash,
+                "fields": len(loaded.fields),
+            }
+        )
+    else:
+        echo(f"ok: {loaded.name} v{loaded.version} {loaded.hash} ({len(loaded.fields)} fields)")
 
 
 @schema_group.command("show")
-@click.argument("path")
+@click.argument("schema")
 @click.option(
     "--json-schema", "as_json_schema", is_flag=True, help="The LLM extraction JSON Schema."
 )
 @click.option("--constraints", is_flag=True, help="The summary constraints text.")
-@click.option("--json", "as_json", is_flag=True, help="The normalised definition as JSON.")
-def show_command(path: str, as_json_schema: bool, constraints: bool, as_json: bool) -> None:
-    """Show a schema: its definition, JSON Schema, or summary constraints."""
-    schema = resolve_schema(path)
+@json_option
+def show_command(schema: str, as_json_schema: bool, constraints: bool, as_json: bool) -> None:
+    """Show a schema (file or built-in name): its definition, JSON Schema, or constraints."""
+    from factdiff.schema.export import json_schema, summary_constraints
+
+    loaded = resolve_schema(schema)
     if as_json_schema:
-        echo_json(json_schema(schema))
+        echo_json(json_schema(loaded))
     elif constraints:
-        click.echo(summary_constraints(schema))
+        echo(summary_constraints(loaded))
     elif as_json:
-        echo_json({**schema.definition(), "hash": schema.hash})
+        echo_json({**loaded.definition(), "hash": loaded.hash})
     else:
-        click.echo(f"{schema.name} v{schema.version}  {schema.hash}")
-        if schema.description:
-            click.echo(schema.description)
-        for spec in schema.fields:
+        echo(f"{loaded.name} v{loaded.version}  {loaded.hash}")
+        if loaded.description:
+            echo(loaded.description)
+        for spec in loaded.fields:
             extra = " many" if spec.many else ""
-            click.echo(f"  {spec.name}: {spec.type.value} {spec.criticality.value}{extra}")
-        for fact_type, criticality in sorted(schema.inventory.items()):
-            click.echo(f"  inventory.{fact_type.value}: {criticality.value}")
+            echo(f"  {spec.name}: {spec.type.value} {spec.criticality.value}{extra}")
+        for fact_type, criticality in sorted(loaded.inventory.items()):
+            echo(f"  inventory.{fact_type.value}: {criticality.value}")
 
 
 @schema_group.command("register")
-@click.argument("path")
+@click.argument("schema")
 @db_option
-def register_command(path: str, db: str) -> None:
-    """Register a schema file's version in the store (a new version needs a new number)."""
-    schema = load_schema(path)
-    source_text = Path(path).read_text(encoding="utf-8")
+@json_option
+def register_command(schema: str, db: str, as_json: bool) -> None:
+    """Register a schema's version in the store (a new version needs a new number)."""
+    from factdiff.catalog import SchemaCatalog
+
+    loaded = resolve_schema(schema)
+    source_text = schema_source_text(schema)
     with open_store(db) as store:
-        new = SchemaCatalog(store).register(schema, datetime.now(UTC), source_text)
-    state = "registered" if new else "already registered"
-    click.echo(f"{state}: {schema.name} v{schema.version} {schema.hash}")
+        new = SchemaCatalog(store).register(loaded, datetime.now(UTC), source_text)
+    if as_json:
+        echo_json(
+            {
+                "registered": new,
+                "name": loaded.name,
+                "version": loaded.version,
+                "hash": loaded.hash,
+            }
+        )
+    else:
+        state = "registered" if new else "already registered"
+        echo(f"{state}: {loaded.name} v{loaded.version} {loaded.hash}")
 
 
 @schema_group.command("assign")
 @click.argument("agent")
 @click.argument("name")
-@click.option("--tag", help="Only for this agent's entries with this capability tag.")
+@click.option("--tag", callback=not_blank, help="Only for this agent's entries with this tag.")
 @db_option
-def assign_command(agent: str, name: str, tag: str | None, db: str) -> None:
+@json_option
+def assign_command(agent: str, name: str, tag: str | None, db: str, as_json: bool) -> None:
     """Use schema NAME for AGENT's entries (optionally only those tagged --tag)."""
+    from factdiff.catalog import SchemaCatalog
+
     with open_store(db) as store:
         SchemaCatalog(store).get(name, datetime.now(UTC))
         store.set_agent_schema(agent, name, tag)
-    click.echo(f"{agent}{f' [{tag}]' if tag else ''} -> {name}")
+    if as_json:
+        echo_json({"agent": agent, "tag": tag, "schema": name})
+    else:
+        echo(f"{agent}{f' [{tag}]' if tag else ''} -> {name}")

@@ -9,8 +9,8 @@ from types import FrameType
 import click
 
 from factdiff.cli.demote_cmd import build_settings, component_options
-from factdiff.cli.options import db_option, json_option, parse_duration
-from factdiff.cli.render import echo_json
+from factdiff.cli.options import db_option, json_option, not_blank, parse_duration
+from factdiff.cli.render import echo, echo_json
 from factdiff.errors import InputError
 from factdiff.worker import Worker, WorkerSettings
 
@@ -22,11 +22,15 @@ from factdiff.worker import Worker, WorkerSettings
 @click.option("--grace", default="30s", show_default=True, help="SIGTERM grace period.")
 @click.option("--poll", default="1s", show_default=True, help="Wait when nothing is due.")
 @click.option("--older-than", default="14d", show_default=True, help="Dormancy threshold.")
-@click.option("--agent", help="Only this agent's entries.")
+@click.option("--agent", callback=not_blank, help="Only this agent's entries.")
 @component_options
-@click.option("--max-attempts", type=int, help="Attempts before operator review (default: rungs).")
+@click.option(
+    "--max-attempts",
+    type=click.IntRange(min=1),
+    help="Attempts before operator review (default: rungs).",
+)
 @click.option("--backoff", default="1h", show_default=True, help="First retry delay.")
-@click.option("--worker-id", help="Name in leases (default: host:pid).")
+@click.option("--worker-id", callback=not_blank, help="Name in leases (default: host:pid).")
 @db_option
 @json_option
 def worker_command(
@@ -59,15 +63,20 @@ def worker_command(
         raise InputError("--concurrency must be at least 1")
     settings = WorkerSettings(
         concurrency=concurrency,
-        lease_seconds=parse_duration(lease, "--lease").total_seconds(),
+        lease_seconds=parse_duration(lease, "--lease", positive=True).total_seconds(),
         heartbeat_seconds=None
         if heartbeat is None
-        else parse_duration(heartbeat, "--heartbeat").total_seconds(),
-        poll_seconds=parse_duration(poll, "--poll").total_seconds(),
+        else parse_duration(heartbeat, "--heartbeat", positive=True).total_seconds(),
+        poll_seconds=parse_duration(poll, "--poll", positive=True).total_seconds(),
         grace_seconds=parse_duration(grace, "--grace").total_seconds(),
         agent=agent,
     )
     if settings.heartbeat_every >= settings.lease_seconds:
+        if heartbeat is None:
+            raise InputError(
+                f"--lease {lease} is too short for its heartbeat (a third of the lease, at "
+                "least 50ms): give a longer --lease"
+            )
         raise InputError("--heartbeat must be shorter than --lease")
     demotion = build_settings(
         older_than, (extractor, summarizer, ladder, allow_same_model), max_attempts, backoff
@@ -89,4 +98,4 @@ def worker_command(
         echo_json({"worker_id": worker.worker_id, "counts": counted, "released": report.released})
     else:
         counts = ", ".join(f"{k} {v}" for k, v in counted.items()) or "nothing"
-        click.echo(f"worker {worker.worker_id} stopped: {counts}; released {report.released}")
+        echo(f"worker {worker.worker_id} stopped: {counts}; released {report.released}")

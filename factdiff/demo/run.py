@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -9,9 +10,10 @@ from pathlib import Path
 
 from rich.console import Console
 from rich.panel import Panel
+from rich.text import Text
 
 from factdiff.catalog import SchemaCatalog
-from factdiff.cli.render import diff_table, outcome_line
+from factdiff.cli.render import diff_table, outcome_line, text
 from factdiff.config import ladder_from_spec
 from factdiff.demo.corpus import AGENTS, WORKED_EXAMPLE, DemoEntry, generate_corpus
 from factdiff.demote import Demoter, DemotionReport, DemotionSettings
@@ -42,11 +44,13 @@ def run_demo(db: Path, console: Console, count: int = 300) -> DemoSummary:
     started = time.perf_counter()
     console.print(
         Panel(
-            "factdiff compresses old agent memories and verifies every summary with a fact "
-            "diff: facts are extracted from the source and from the summary, compared field "
-            "by field, and a summary only replaces its source when no critical fact was lost."
-            f"\nStore: {db} (embedded SQLite). No model and no network: the offline "
-            "extractor and summarizers.",
+            text(
+                "factdiff compresses old agent memories and verifies every summary with a fact "
+                "diff: facts are extracted from the source and from the summary, compared field "
+                "by field, and a summary only replaces its source when no critical fact was "
+                f"lost.\nStore: {db} (embedded SQLite). No model and no network: the offline "
+                "extractor and summarizers."
+            ),
             title="factdiff demo",
         )
     )
@@ -80,8 +84,11 @@ def run_demo(db: Path, console: Console, count: int = 300) -> DemoSummary:
         + f". Failure rate per attempt: {rate:.1%}."
     )
     console.print(
-        "   Every failed summary was refused: its source stayed hot, and a compression_failure "
-        f"event holds the diff. Explore with: factdiff --db {db} events --type compression_failure"
+        text(
+            "   Every failed summary was refused: its source stayed hot, and a "
+            "compression_failure event holds the diff. Explore with: "
+            f"factdiff --db {shlex.quote(str(db))} events --type compression_failure"
+        )
     )
     return DemoSummary(
         entries=len(entries),
@@ -126,18 +133,22 @@ def _showcase(store: MemoryStore, entry_id: str, now: datetime, console: Console
         result = demoter.demote_entry(entry, moment)
         attempt = result.attempt
         if attempt is None:
-            console.print(f"   attempt refused: {result.error}")
+            console.print(Text.assemble("   attempt refused: ", text(result.error)))
             break
         console.print(
-            f"   [bold]attempt {attempt.rung + 1}[/]: {attempt.summarizer}, "
-            f"budget {attempt.budget_words} words"
+            Text.assemble(
+                "   ",
+                (f"attempt {attempt.rung + 1}", "bold"),
+                ": ",
+                text(f"{attempt.summarizer}, budget {attempt.budget_words} words"),
+            )
         )
-        console.print(Panel(attempt.summary, title="summary", expand=False))
+        console.print(Panel(text(attempt.summary), title="summary", expand=False))
         if attempt.outcome is Outcome.FAILED:
             _show_failure(store, entry_id, attempt.diff, console)
         else:
             console.print(diff_table(attempt.diff, "fact diff"))
-            console.print("   " + outcome_line(attempt.outcome, attempt.diff))
+            console.print(Text.assemble("   ", outcome_line(attempt.outcome, attempt.diff)))
             console.print("   -> warm entry written, source archived to cold, hot copy removed.")
         entry = store.get(entry_id)
         if entry.next_attempt_at is not None:

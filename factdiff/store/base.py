@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import abc
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -34,6 +34,7 @@ from factdiff.store.dialect import Dialect, Migration
 from factdiff.store.model import (
     AttemptOutcome,
     AttemptRecord,
+    BadEntry,
     Claim,
     Entry,
     EntryNotFound,
@@ -41,7 +42,9 @@ from factdiff.store.model import (
     Event,
     EventType,
     IntegrityError,
+    NewEntry,
     NewEvent,
+    Page,
     SchemaNotRegistered,
     SchemaVersionConflict,
     StoredSchema,
@@ -186,6 +189,10 @@ class MemoryStore(abc.ABC):
         object whose ``rowcount`` and ``fetchone()`` the store uses."""
 
     @abc.abstractmethod
+    def _exec_many(self, key: str, rows: list[dict[str, Any]]) -> None:
+        """Run statement ``key`` once per parameter set, inside the current transaction."""
+
+    @abc.abstractmethod
     def _row(self, key: str, **params: Any) -> Row | None:
         """The first row of statement ``key`` (in the current transaction, if any)."""
 
@@ -241,30 +248,63 @@ class MemoryStore(abc.ABC):
         ``last_used_at`` defaults to ``now`` (imports may pass an older time). Raises
         ``InputError`` for an empty agent id, lone surrogates, or content over the limit.
         """
-        if not agent_id.strip():
-            raise InputError("agent id must not be empty")
-        data = codec.encode_content(content, self._max_entry_bytes)
+        entry = NewEntry(
+            agent_id, content, occurred_at, dict(metadata or {}), schema, tags, last_used_at
+        )
+        return self.add_many([entry], now=now)[0]
+
+    def add_many(self, entries: Iterable[NewEntry], *, now: datetime) -> list[str]:
+        """Store many hot entries in one transaction (all or none); returns their ids in order.
+
+        Each entry is checked as ``add`` checks it before anything is written; the
+        error for a bad one is ``BadEntry`` (an ``InputError`` with its ``position``, from 1)
+        when there are several. The ids come from ``now`` and sort in the order given.
+        """
+        items = list(entries)
+        ids = codec.new_entry_ids(now, len(items))
         now_us = codec.to_micros(now, "now")
+        rows: list[dict[str, Any]] = []
+        contents: list[dict[str, Any]] = []
+        for position, (entry_id, item) in enumerate(zip(ids, items, strict=True), start=1):
+            try:
+                row, data = self._entry_params(entry_id, item, now, now_us)
+            except InputError as exc:
+                if len(items) == 1:
+                    raise
+                raise BadEntry(position, str(exc)) from None
+            rows.append(row)
+            contents.append({"id": entry_id, "content": data})
+        if not rows:
+            return []
+
+        def work() -> None:
+            self._exec_many("insert_entry", rows)
+            self._exec_many("insert_hot", contents)
+
+        self._write(work)
+        return ids
+
+    def _entry_params(
+        self, entry_id: str, item: NewEntry, now: datetime, now_us: int
+    ) -> tuple[dict[str, Any], bytes]:
+        if not item.agent_id.strip():
+            raise InputError("agent id must not be empty")
+        data = codec.encode_content(item.content, self._max_entry_bytes)
+        schema = item.schema
         params = {
-            "id": codec.new_entry_id(now),
-            "agent_id": codec.check_text(agent_id, "agent id"),
-            "occurred_at": codec.opt_micros(occurred_at, "occurred_at"),
-            "occurred_offset": codec.offset_minutes(occurred_at),
+            "id": entry_id,
+            "agent_id": codec.check_text(item.agent_id, "agent id"),
+            "occurred_at": codec.opt_micros(item.occurred_at, "occurred_at"),
+            "occurred_offset": codec.offset_minutes(item.occurred_at),
             "created_at": now_us,
-            "last_used_at": codec.to_micros(last_used_at or now, "last_used_at"),
-            "metadata": codec.dump_json(dict(metadata or {}), "metadata"),
+            "last_used_at": codec.to_micros(item.last_used_at or now, "last_used_at"),
+            "metadata": codec.dump_json(dict(item.metadata), "metadata"),
             "schema_name": None if schema is None else codec.check_text(schema, "schema name"),
-            "tags": codec.dump_json([codec.check_text(t, "tag") for t in tags], "tags"),
+            "tags": codec.dump_json([codec.check_text(t, "tag") for t in item.tags], "tags"),
             "content_hash": codec.content_hash(data),
             "size_bytes": len(data),
         }
-
-        def work() -> str:
-            self._exec("insert_entry", **params)
-            self._exec("insert_hot", id=params["id"], content=data)
-            return str(params["id"])
-
-        return self._write(work)
+        return params, data
 
     def get(self, entry_id: str) -> Entry:
         """The entry with its hot content or warm view; ``EntryNotFound`` if unknown."""
@@ -324,6 +364,43 @@ class MemoryStore(abc.ABC):
             "status": None if status is None else EntryStatus(status).value,
         }
         return self._stream(sql, params, limit, with_content, due=False)
+
+    def entry_page(
+        self,
+        *,
+        agent: str | None = None,
+        tier: Tier | None = None,
+        status: EntryStatus | None = None,
+        after: str = "",
+        limit: int = 100,
+    ) -> Page[Entry]:
+        """One page of entries in id order after the id ``after`` (``""``: from the start),
+        with how many match the filters in all; one read snapshot. No content is loaded."""
+        if tier is Tier.COLD:
+            raise InputError("entries live in the hot or warm tier; cold holds their archives")
+        if limit < 0:
+            raise InputError(f"limit must not be negative (got {limit})")
+        filters = {
+            "agent": agent is not None,
+            "tier": tier is not None,
+            "status": status is not None,
+        }
+        params: dict[str, Any] = {
+            "agent": agent,
+            "tier": None if tier is None else Tier(tier).value,
+            "status": None if status is None else EntryStatus(status).value,
+        }
+        count_sql = self._sql("entries_count", **filters)
+        with self._read():
+            total = int(self._rows(count_sql, {**params, "after": ""})[0][0])
+            remaining = int(self._rows(count_sql, {**params, "after": after})[0][0])
+            rows = self._rows(
+                self._sql("entries_page", **filters), {**params, "after": after, "limit": limit + 1}
+            )
+        items = tuple(rowmap.entry(row) for row in rows[:limit])
+        more = len(rows) > limit
+        next_after = (items[-1].id if items else after) if more else None
+        return Page(items, total, total - remaining, next_after)
 
     def due_for_demotion(
         self,
@@ -604,6 +681,64 @@ class MemoryStore(abc.ABC):
 
         return self._write(work)
 
+    def resolve_reviews(
+        self,
+        now: datetime,
+        *,
+        agent: str | None = None,
+        reason: str | None = None,
+        note: str = "",
+    ) -> list[str]:
+        """Return every ``review`` entry (of ``agent``; whose latest ``escalated_to_review``
+        event gives ``reason`` as its ``reason`` or ``failure_class``) to ``active``, each with
+        a ``review_resolved`` event; returns their ids in id order.
+
+        Entries are taken a page at a time, one transaction per page; an entry resolved
+        meanwhile by someone else is skipped, never resolved twice.
+        """
+        now_us = codec.to_micros(now, "now")
+        payload = {"note": codec.check_text(note, "note")}
+        if reason is not None:
+            payload["reason"] = codec.check_text(reason, "reason")
+        sql = self._sql("entries_page", agent=agent is not None, status=True)
+        params = {"agent": agent, "status": EntryStatus.REVIEW.value, "limit": PAGE_SIZE}
+        resolved: list[str] = []
+        after = ""
+        while True:
+            rows = self._rows(sql, {**params, "after": after})
+            if not rows:
+                return resolved
+            after = str(rows[-1][0])
+            chosen = [
+                (str(row[0]), str(row[1]))
+                for row in rows
+                if reason is None or self._escalated_for(str(row[0]), reason)
+            ]
+
+            def work(batch: list[tuple[str, str]] = chosen) -> list[str]:
+                done = []
+                for entry_id, agent_id in batch:
+                    if self._count("set_resolved", id=entry_id) == 1:
+                        event = NewEvent(EventType.REVIEW_RESOLVED, payload)
+                        self._append_events([event], entry_id, agent_id, now_us)
+                        done.append(entry_id)
+                return done
+
+            if chosen:
+                resolved.extend(self._write(work))
+            if len(rows) < PAGE_SIZE:
+                return resolved
+
+    def _escalated_for(self, entry_id: str, reason: str) -> bool:
+        text = self._one("last_escalation", id=entry_id)
+        if text is None:
+            return False
+        found = codec.load_json(text)
+        return isinstance(found, dict) and reason in (
+            found.get("reason"),
+            found.get("failure_class"),
+        )
+
     def attempts(self, entry_id: str) -> list[AttemptRecord]:
         """The entry's compression history, oldest first."""
         with self._read():
@@ -683,6 +818,47 @@ class MemoryStore(abc.ABC):
             "until": codec.opt_micros(until, "until"),
         }
         return self._stream_events(sql, params, limit)
+
+    def event_page(
+        self,
+        entry_id: str | None = None,
+        *,
+        agent: str | None = None,
+        type: EventType | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        after: int = 0,
+        limit: int = 200,
+    ) -> Page[Event]:
+        """One page of events in append order after the event id ``after`` (0: from the
+        start), filtered as ``events``, with how many match in all; one read snapshot."""
+        if limit < 0:
+            raise InputError(f"limit must not be negative (got {limit})")
+        filters = {
+            "entry": entry_id is not None,
+            "agent": agent is not None,
+            "type": type is not None,
+            "since": since is not None,
+            "until": until is not None,
+        }
+        params: dict[str, Any] = {
+            "entry_id": entry_id,
+            "agent": agent,
+            "type": None if type is None else EventType(type).value,
+            "since": codec.opt_micros(since, "since"),
+            "until": codec.opt_micros(until, "until"),
+        }
+        count_sql = self._sql("events_count", **filters)
+        with self._read():
+            total = int(self._rows(count_sql, {**params, "after": 0})[0][0])
+            remaining = int(self._rows(count_sql, {**params, "after": after})[0][0])
+            rows = self._rows(
+                self._sql("events_page", **filters), {**params, "after": after, "limit": limit + 1}
+            )
+        items = tuple(rowmap.event(row) for row in rows[:limit])
+        more = len(rows) > limit
+        next_after = (items[-1].id if items else after) if more else None
+        return Page(items, total, total - remaining, next_after)
 
     def _stream_events(
         self, sql: str, params: dict[str, Any], limit: int | None

@@ -72,9 +72,22 @@ def local_datetime(micros: int | None, offset: int | None) -> datetime | None:
 
 
 def new_entry_id(now: datetime) -> str:
-    """A ULID: 48 bits of milliseconds from ``now`` and 80 random bits, in Crockford base32."""
+    """A ULID: 48 bits of milliseconds from ``now`` and a random part, in Crockford base32."""
+    return new_entry_ids(now, 1)[0]
+
+
+def new_entry_ids(now: datetime, count: int) -> list[str]:
+    """``count`` ULIDs from ``now`` that sort in the order given (a bulk load keeps its order).
+
+    The first has a random 79-bit part; each next one adds 1 to it (monotonic ULIDs), so the
+    ids of one batch never collide with each other and cannot overflow into the time part.
+    """
     millis = max(0, to_micros(now, "now") // 1000) & ((1 << 48) - 1)
-    value = (millis << 80) | secrets.randbits(80)
+    first = (millis << 80) | secrets.randbits(79)
+    return [_crockford(first + i) for i in range(count)]
+
+
+def _crockford(value: int) -> str:
     chars = []
     for _ in range(26):
         chars.append(_CROCKFORD[value & 31])

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from factdiff.errors import InputError, StoreError
+
+T = TypeVar("T")
 
 
 class Tier(enum.StrEnum):
@@ -147,6 +150,34 @@ class Claim:
     claimed_at: datetime
 
 
+@dataclass(frozen=True)
+class NewEntry:
+    """An entry to add (see ``MemoryStore.add``; ``add_many`` takes many at once)."""
+
+    agent_id: str
+    content: str
+    occurred_at: datetime | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+    schema: str | None = None
+    tags: tuple[str, ...] = ()
+    last_used_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Page(Generic[T]):
+    """One page of a listing in key order.
+
+    ``total`` items match the listing's filters, ``offset`` of them come before this page, and
+    ``next_after`` is the key to pass as ``after`` for the next page (``None``: this is the
+    last one).
+    """
+
+    items: tuple[T, ...]
+    total: int
+    offset: int
+    next_after: str | int | None
+
+
 class StoredSchema(NamedTuple):
     """A registered fact schema version (unpacks as ``version, hash, definition, source``)."""
 
@@ -162,6 +193,15 @@ class EntryNotFound(InputError):
     def __init__(self, entry_id: str) -> None:
         self.entry_id = entry_id
         super().__init__(f"no entry with id {entry_id!r}: check the id with `factdiff show`")
+
+
+class BadEntry(InputError):
+    """One entry of a batch cannot be stored (``position`` counts from 1); nothing was."""
+
+    def __init__(self, position: int, detail: str) -> None:
+        self.position = position
+        self.detail = detail
+        super().__init__(f"entry {position}: {detail}")
 
 
 class WrongTier(InputError):

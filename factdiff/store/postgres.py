@@ -15,7 +15,6 @@ microseconds); lease arithmetic uses ``factdiff_now_us()``, the server's clock.
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -24,22 +23,42 @@ from typing import Any, TypeVar
 
 import psycopg
 from psycopg import errors as pgerrors
+from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from factdiff.errors import StoreError
 from factdiff.store.base import DEFAULT_MAX_ENTRY_BYTES, MemoryStore, Row
 from factdiff.store.dialect import Dialect, load_dialect
+from factdiff.store.dsn import redact
 from factdiff.store.model import StoreBusy
 
 T = TypeVar("T")
 
 _RETRYABLE = (pgerrors.SerializationFailure, pgerrors.DeadlockDetected)
-_PASSWORD = re.compile(r"(://[^:/@]+:)[^@]*@")
+DEFAULT_CONNECT_TIMEOUT = 5.0
+"""Seconds to wait for the server at start-up (a ``connect_timeout`` in the DSN wins)."""
+
+POOL_WAIT = 10.0
+"""Seconds a statement waits for a free pooled connection before ``StoreError``."""
+
+__all__ = ["DEFAULT_CONNECT_TIMEOUT", "PostgresStore", "redact"]
 
 
-def redact(dsn: str) -> str:
-    """The DSN without its password, for messages."""
-    return _PASSWORD.sub(r"\1***@", dsn)
+def one_line(exc: BaseException) -> str:
+    """A driver error as one line (libpq's messages span several)."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+    return " ".join(lines) or type(exc).__name__
+
+
+def _timeout_from(dsn: str, default: float) -> float:
+    try:
+        given = conninfo_to_dict(dsn).get("connect_timeout")
+    except psycopg.ProgrammingError:
+        return default
+    try:
+        return float(given) if given is not None else default
+    except ValueError:
+        return default
 
 
 class PostgresStore(MemoryStore):
@@ -69,9 +88,10 @@ class PostgresStore(MemoryStore):
         *,
         create: bool = True,
         check_version: bool = True,
+        read_only: bool = False,
         max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES,
         pool_size: int = 4,
-        connect_timeout: float = 10.0,
+        connect_timeout: float | None = None,
         retries: int = 5,
         application_name: str = "factdiff",
         idle_in_transaction_timeout: float = 5.0,
@@ -79,47 +99,62 @@ class PostgresStore(MemoryStore):
     ) -> PostgresStore:
         """Open the store named by ``dsn`` with a pool of up to ``pool_size`` connections.
 
-        ``create``: an empty schema is migrated; ``check_version`` as for SQLite. An
-        unreachable server raises ``StoreError`` after ``connect_timeout`` seconds.
+        ``create``: an empty schema is migrated; ``check_version`` as for SQLite;
+        ``read_only``: every transaction is read-only. The server is tried once first: if it
+        cannot be reached within ``connect_timeout`` seconds (default: the DSN's
+        ``connect_timeout``, else ``DEFAULT_CONNECT_TIMEOUT``; a refused connection fails at
+        once) a one-line ``StoreError`` says so, without the DSN's password.
         ``idle_in_transaction_timeout``: the server ends a session that stalls inside a
         transaction this long (a frozen or SIGSTOPped process would otherwise keep its row
         locks, and claims skip locked rows); the store's transactions never wait on the
         client for more than milliseconds.
         """
         dialect = dialect or load_dialect("postgres")
+        timeout = connect_timeout or _timeout_from(dsn, DEFAULT_CONNECT_TIMEOUT)
         idle_ms = max(1, round(idle_in_transaction_timeout * 1000))
-        setup = dialect.sql("setup").replace("{idle_ms}", str(idle_ms))
+        setup = [dialect.sql("setup").replace("{idle_ms}", str(idle_ms))]
+        if read_only:
+            setup.append(dialect.sql("setup_read_only"))
+        options: dict[str, Any] = {
+            "autocommit": True,
+            "application_name": application_name,
+            "connect_timeout": max(2, round(timeout)),
+        }
+        try:
+            psycopg.connect(dsn, **options).close()
+        except psycopg.Error as exc:
+            raise StoreError(
+                f"cannot reach PostgreSQL at {redact(dsn)}: {one_line(exc)}; check the DSN "
+                "and that the server is running"
+            ) from None
 
         def configure(conn: psycopg.Connection[Any]) -> None:
-            conn.execute(setup)
+            for statement in setup:
+                conn.execute(statement)
 
         pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
             dsn,
             min_size=1,
             max_size=max(1, pool_size),
-            kwargs={
-                "autocommit": True,
-                "application_name": application_name,
-                "connect_timeout": max(1, round(connect_timeout)),
-            },
+            kwargs=options,
             configure=configure,
             check=ConnectionPool.check_connection,
-            timeout=connect_timeout,
+            timeout=max(timeout, POOL_WAIT),
             open=False,
             name=application_name,
         )
         try:
-            pool.open(wait=True, timeout=connect_timeout)
+            pool.open(wait=True, timeout=timeout)
         except (PoolTimeout, psycopg.Error) as exc:
             pool.close()
             raise StoreError(
-                f"cannot reach PostgreSQL at {redact(dsn)}: {exc}; check the DSN and that "
-                "the server is running"
-            ) from exc
+                f"cannot reach PostgreSQL at {redact(dsn)}: {one_line(exc)}; check the DSN and "
+                "that the server is running"
+            ) from None
         store = cls(pool, dsn, dialect, max_entry_bytes=max_entry_bytes, retries=retries)
         try:
             if check_version:
-                store._check_version(create)
+                store._check_version(create and not read_only)
         except BaseException:
             pool.close()
             raise
@@ -158,8 +193,7 @@ class PostgresStore(MemoryStore):
             raise StoreError(f"store {self.location}: no connection available: {exc}") from exc
 
     def _error(self, exc: psycopg.Error) -> StoreError:
-        message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        return StoreError(f"store {self.location}: {message}")
+        return StoreError(f"store {self.location}: {one_line(exc)}")
 
     def _run_script(self, script: str) -> None:
         conn = self._current()
@@ -172,6 +206,13 @@ class PostgresStore(MemoryStore):
         if conn is None:  # pragma: no cover - every write goes through _write
             raise StoreError(f"statement {key} needs a transaction")
         return conn.execute(self._sql(key), params)
+
+    def _exec_many(self, key: str, rows: list[dict[str, Any]]) -> None:
+        conn = self._current()
+        if conn is None:  # pragma: no cover - every write goes through _write
+            raise StoreError(f"statement {key} needs a transaction")
+        with conn.cursor() as cursor:
+            cursor.executemany(self._sql(key), rows)
 
     def _row(self, key: str, **params: Any) -> Row | None:
         try:

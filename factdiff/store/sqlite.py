@@ -48,6 +48,37 @@ def split_statements(script: str) -> Iterator[str]:
             buffer = ""
 
 
+def _run_setup(conn: sqlite3.Connection, dialect: Dialect, key: str, busy_timeout_ms: int) -> None:
+    setup = dialect.sql(key).replace("{busy_timeout_ms}", str(int(busy_timeout_ms)))
+    for statement in split_statements(setup):
+        conn.execute(statement).fetchall()
+
+
+def _connect_read_only(path: Path, dialect: Dialect, busy_timeout_ms: int) -> sqlite3.Connection:
+    """A read-only connection (``mode=ro``; ``immutable`` where WAL cannot be read otherwise)."""
+    uri = path.resolve().as_uri()
+    wal = path.with_name(path.name + "-wal")
+    choices = [f"{uri}?mode=ro"]
+    if not wal.exists() or wal.stat().st_size == 0:
+        choices.append(f"{uri}?mode=ro&immutable=1")
+    error: sqlite3.Error | None = None
+    for choice in choices:
+        try:
+            conn = sqlite3.connect(choice, uri=True, isolation_level=None)
+        except sqlite3.Error as exc:
+            error = exc
+            continue
+        try:
+            _run_setup(conn, dialect, "setup_read_only", busy_timeout_ms)
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchall()
+        except sqlite3.Error as exc:
+            conn.close()
+            error = exc
+            continue
+        return conn
+    raise StoreError(f"cannot read store {path}: {error}")
+
+
 class SqliteStore(MemoryStore):
     """The store on one SQLite file (see the module docstring)."""
 
@@ -72,6 +103,7 @@ class SqliteStore(MemoryStore):
         *,
         create: bool = True,
         check_version: bool = True,
+        read_only: bool = False,
         max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES,
         busy_timeout_ms: int = 5000,
         busy_retries: int = 5,
@@ -82,36 +114,37 @@ class SqliteStore(MemoryStore):
         ``create``: a missing or empty file is created and migrated; otherwise a missing
         file raises ``StoreError``. ``check_version``: an older schema raises
         ``MigrationRequired`` and a newer one ``StoreError``; pass ``False`` to open a store
-        only to ``migrate()`` it.
+        only to ``migrate()`` it. ``read_only``: open an existing file without writing to it
+        (``mode=ro``), so a file with mode 0444 or in a read-only directory can be read; a
+        write then raises ``StoreError``. In a read-only directory where SQLite cannot create
+        the ``-shm`` index and no ``-wal`` file exists, the file is opened ``immutable``:
+        every commit is then in the main file, and nobody can be writing it there.
         """
         path = Path(path)
-        if not create and not path.exists():
+        if (read_only or not create) and not path.exists():
             raise StoreError(f"no store at {path}: run `factdiff migrate` to create one")
+        dialect = dialect or load_dialect("sqlite")
+        if read_only:
+            conn = _connect_read_only(path, dialect, busy_timeout_ms)
+        else:
+            try:
+                conn = sqlite3.connect(path, isolation_level=None)
+            except sqlite3.Error as exc:
+                raise StoreError(f"cannot open store {path}: {exc}") from exc
+        store = cls(conn, path, dialect, max_entry_bytes=max_entry_bytes, busy_retries=busy_retries)
         try:
-            conn = sqlite3.connect(path, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open store {path}: {exc}") from exc
-        store = cls(
-            conn,
-            path,
-            dialect or load_dialect("sqlite"),
-            max_entry_bytes=max_entry_bytes,
-            busy_retries=busy_retries,
-        )
-        try:
-            store._setup(busy_timeout_ms)
+            if not read_only:
+                store._setup(busy_timeout_ms)
             if check_version:
-                store._check_version(create)
+                store._check_version(create and not read_only)
         except BaseException:
             conn.close()
             raise
         return store
 
     def _setup(self, busy_timeout_ms: int) -> None:
-        setup = self._sql("setup").replace("{busy_timeout_ms}", str(int(busy_timeout_ms)))
         try:
-            for statement in split_statements(setup):
-                self._conn.execute(statement).fetchall()
+            _run_setup(self._conn, self._dialect, "setup", busy_timeout_ms)
         except sqlite3.Error as exc:
             raise StoreError(f"cannot use store {self._path}: {exc}") from exc
 
@@ -137,6 +170,9 @@ class SqliteStore(MemoryStore):
 
     def _exec(self, key: str, **params: Any) -> sqlite3.Cursor:
         return self._conn.execute(self._sql(key), params)
+
+    def _exec_many(self, key: str, rows: list[dict[str, Any]]) -> None:
+        self._conn.executemany(self._sql(key), rows)
 
     def _row(self, key: str, **params: Any) -> Row | None:
         try:

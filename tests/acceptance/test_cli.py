@@ -191,7 +191,7 @@ def test_store_workflow(tmp_path: Path) -> None:
     assert json.loads(demoted.stdout)["counts"] == {"failed": 1}
     events = json.loads(
         factdiff("events", "--db", db, "--type", "compression_failure", "--json").stdout
-    )
+    )["events"]
     assert events[0]["entry_id"] == entry_id
     assert events[0]["payload"]["diff"]["missing"]
     factdiff("demote", "--db", db, "--now", "2026-06-01T00:00Z", "--ladder", "naive:40,extractive")
@@ -201,7 +201,9 @@ def test_store_workflow(tmp_path: Path) -> None:
     stats = json.loads(factdiff("stats", "--db", db, "--json").stdout)
     assert stats["tiers"]["warm"] == 1
     listing = json.loads(factdiff("list", "--db", db, "--tier", "warm", "--json").stdout)
-    assert [e["id"] for e in listing] == [entry_id]
+    assert [e["id"] for e in listing["entries"]] == [entry_id]
+    assert listing["total"] == 1
+    assert listing["next_cursor"] is None
     assert factdiff("restore", entry_id, "--db", db).returncode == 0
     restored = json.loads(factdiff("show", entry_id, "--db", db, "--json").stdout)
     assert restored["entry"]["content"] == Path(worked_path("source")).read_text()

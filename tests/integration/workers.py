@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -41,16 +42,28 @@ def load(store: MemoryStore, count: int, start: int = 0) -> dict[str, str]:
     return contents
 
 
-def spawn(db: str, log: Path, worker_id: str, *extra: str) -> subprocess.Popen[str]:
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+def spawn(
+    db: str, log: Path, worker_id: str, *extra: str, env: dict[str, str] | None = None
+) -> subprocess.Popen[str]:
+    """A harness worker process (``extra``: latency_ms, lease_s, concurrency)."""
+    environ = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
     return subprocess.Popen(
         [sys.executable, "-m", "tests.integration.worker_harness", db, str(log), worker_id, *extra],
         cwd=ROOT,
-        env=env,
+        env=environ,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def wait_for(check: Callable[[], bool], timeout: float, what: str) -> None:
+    """Poll ``check`` until it holds; fail naming ``what`` after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
 
 
 def terminal_count(store: MemoryStore) -> int:
@@ -83,15 +96,45 @@ def stop_all(procs: list[subprocess.Popen[str]], timeout: float = 30) -> list[di
     return reports
 
 
-def read_executions(folder: Path) -> list[dict[str, Any]]:
-    executions = []
-    for path in folder.glob("*.jsonl"):
-        for line in path.read_text(encoding="utf-8").splitlines():
+def read_log(folder: Path, kind: str | None = None) -> list[dict[str, Any]]:
+    """Every line the harness logged in ``folder`` (of one ``kind``), file by file in order."""
+    lines = []
+    for path in sorted(folder.glob("*.jsonl")):
+        for text in path.read_text(encoding="utf-8").splitlines():
             try:
-                executions.append(json.loads(line))
+                line = json.loads(text)
             except json.JSONDecodeError:  # a line cut by SIGKILL
                 continue
-    return executions
+            if kind is None or line.get("kind") == kind:
+                lines.append(line)
+    return lines
+
+
+def read_executions(folder: Path) -> list[dict[str, Any]]:
+    """One row per lease granted: the worker's ``execution`` line, or, for a lease whose
+    worker died holding it (SIGKILL), its ``claim`` with the last expiry a heartbeat logged,
+    no finish and ``killed`` set. Each row's ``expires`` is the latest expiry logged."""
+    rows: list[dict[str, Any]] = []
+    by_token: dict[str, dict[str, Any]] = {}
+    for line in read_log(folder):
+        kind, token = line.get("kind"), line.get("token")
+        if token is None:
+            continue
+        if kind == "claim":  # a token claimed twice stays twice: check_end_state refuses it
+            row = {**line, "finished": None, "applied": False, "killed": True}
+            rows.append(row)
+            by_token[token] = row
+        elif kind == "heartbeat" and token in by_token:
+            row = by_token[token]
+            row["expires"] = max(row["expires"], line["expires"])
+        elif kind == "execution":
+            row = by_token.get(token) or {}
+            if not row:
+                rows.append(row)
+                by_token[token] = row
+            expires = max(line["expires"], row.get("expires", line["expires"]))
+            row.update({**line, "expires": expires, "killed": False})
+    return rows
 
 
 def check_end_state(
@@ -129,7 +172,7 @@ def check_end_state(
     for e in executions:
         by_entry[e["entry"]].append(e)
     tokens = [e["token"] for e in executions]
-    assert len(tokens) == len(set(tokens)), "a lease token was used twice"
+    assert len(tokens) == len(set(tokens)), "a lease token was granted twice"
     for runs in by_entry.values():
         runs.sort(key=lambda e: e["claimed"])
         for before, after in itertools.pairwise(runs):

@@ -54,3 +54,38 @@ def test_public_names_are_pinned() -> None:
         "RecordedRequest",
         "ScriptedLLMServer",
     ]
+
+
+def test_public_names_load_lazily_and_match_their_modules() -> None:
+    import importlib
+    import subprocess
+    import sys
+
+    assert set(factdiff._SOURCES) == set(factdiff.__all__)
+    for name, module in factdiff._SOURCES.items():
+        assert getattr(factdiff, name) is getattr(importlib.import_module(module), name)
+    assert set(factdiff.__all__) <= set(dir(factdiff))
+    code = "import sys, factdiff; print(sorted(m for m in sys.modules if m.startswith('factdiff')))"
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert loaded.strip() == "['factdiff']"
+
+
+def test_help_and_add_import_no_pipeline() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from factdiff.cli.main import main\n"
+        "main.get_command(None, 'add')\n"
+        "heavy = [m for m in ('factdiff.pipeline', 'factdiff.diff', 'factdiff.extract.rules',"
+        " 'factdiff.values.base', 'rich.console', 'openai', 'anthropic', 'psycopg') "
+        "if m in sys.modules]\n"
+        "print(heavy)\n"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert loaded.strip() == "[]"

@@ -7,6 +7,9 @@
 -- name: setup
 SET idle_in_transaction_session_timeout = '{idle_ms}ms'
 
+-- name: setup_read_only
+SET default_transaction_read_only = on
+
 -- name: begin_read
 SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY
 
@@ -87,6 +90,10 @@ AND tier = :tier
 
 -- name: filter_entries_status
 AND status = :status
+
+-- name: entries_count
+-- How many entries after :after ('' for all) match the listing's filters.
+SELECT count(*) FROM entries WHERE id > :after {filters}
 
 -- name: due_page
 SELECT id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
@@ -199,6 +206,16 @@ AND at >= :since
 
 -- name: filter_events_until
 AND at < :until
+
+-- name: events_count
+-- How many events after :after (0 for all) match the listing's filters.
+SELECT count(*) FROM events WHERE id > :after {filters}
+
+-- name: last_escalation
+SELECT payload FROM events
+WHERE entry_id = :id AND type = 'escalated_to_review'
+ORDER BY id DESC
+LIMIT 1
 
 -- name: select_schema
 SELECT name, version, hash, definition, source_text FROM schemas

@@ -9,6 +9,11 @@ PRAGMA synchronous = FULL;
 PRAGMA foreign_keys = ON;
 PRAGMA busy_timeout = {busy_timeout_ms};
 
+-- name: setup_read_only
+-- A read-only connection leaves the journal mode as the file has it.
+PRAGMA foreign_keys = ON;
+PRAGMA busy_timeout = {busy_timeout_ms};
+
 -- name: begin_read
 BEGIN DEFERRED
 
@@ -84,6 +89,10 @@ AND tier = :tier
 
 -- name: filter_entries_status
 AND status = :status
+
+-- name: entries_count
+-- How many entries after :after ('' for all) match the listing's filters.
+SELECT count(*) FROM entries WHERE id > :after {filters}
 
 -- name: due_page
 SELECT id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
@@ -196,6 +205,16 @@ AND at >= :since
 
 -- name: filter_events_until
 AND at < :until
+
+-- name: events_count
+-- How many events after :after (0 for all) match the listing's filters.
+SELECT count(*) FROM events WHERE id > :after {filters}
+
+-- name: last_escalation
+SELECT payload FROM events
+WHERE entry_id = :id AND type = 'escalated_to_review'
+ORDER BY id DESC
+LIMIT 1
 
 -- name: select_schema
 SELECT name, version, hash, definition, source_text FROM schemas

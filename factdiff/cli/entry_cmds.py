@@ -1,0 +1,114 @@
+"""``factdiff show``, ``touch`` and ``restore``: one entry at a time."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import click
+
+from factdiff.cli.options import db_option, json_option, open_store, open_store_to_read
+from factdiff.cli.render import console, echo, echo_json, table, text
+from factdiff.cli.views import attempt_json, entry_json, event_json
+
+
+@click.command("show")
+@click.argument("entry_id")
+@db_option
+@json_option
+def show_command(entry_id: str, db: str, as_json: bool) -> None:
+    """Show an entry: its tier content, compression history and events."""
+    with open_store_to_read(db) as store:
+        entry = store.get(entry_id)
+        attempts = store.attempts(entry_id)
+        events = list(store.events(entry_id))
+    if as_json:
+        echo_json(
+            {
+                "entry": entry_json(entry),
+                "attempts": [attempt_json(a) for a in attempts],
+                "events": [event_json(e) for e in events],
+            }
+        )
+        return
+    from rich.text import Text
+
+    out = console()
+    out.print(
+        Text.assemble(
+            text(entry.id, "bold"),
+            " agent=",
+            text(entry.agent_id),
+            f" tier={entry.tier.value} status={entry.status.value} attempts={entry.attempt_count}",
+        )
+    )
+    if entry.content is not None:
+        out.print(Text.assemble(("hot source:", "bold"), " ", text(entry.content)))
+    if entry.warm is not None:
+        out.print(Text.assemble(("warm narrative:", "bold"), " ", text(entry.warm.narrative)))
+        lost = entry.warm.meta.get("lost_important_fields") or []
+        out.print(text(f"known gaps: {', '.join(map(str, lost)) if lost else 'none'}"))
+        out.print(text(f"meta: {json.dumps(entry.warm.meta, sort_keys=True)}"))
+    history = table(
+        "#",
+        "rung",
+        "summarizer",
+        "outcome",
+        "missing",
+        "changed",
+        "added",
+        title="compression history",
+    )
+    for a in attempts:
+        history.add_row(
+            text(a.attempt_no),
+            text(a.rung),
+            text(a.summarizer),
+            text(a.outcome.value),
+            *(
+                text(", ".join(str(i.get("field")) for i in a.diff.get(k, [])) or "-")
+                for k in ("missing", "changed", "added")
+            ),
+        )
+    out.print(history)
+    for event in events:
+        out.print(text(f"{event.at.isoformat()}  {event.type.value}"))
+
+
+@click.command("touch")
+@click.argument("entry_id")
+@db_option
+@json_option
+def touch_command(entry_id: str, db: str, as_json: bool) -> None:
+    """Mark an entry as used now (resets its dormancy clock)."""
+    now = datetime.now(UTC)
+    with open_store(db, create=False) as store:
+        store.touch(entry_id, now)
+    if as_json:
+        echo_json({"id": entry_id, "touched": True, "last_used_at": now.isoformat()})
+    else:
+        echo(f"touched {entry_id}")
+
+
+@click.command("restore")
+@click.argument("entry_id")
+@db_option
+@json_option
+def restore_command(entry_id: str, db: str, as_json: bool) -> None:
+    """Bring an entry's archived source back from cold to hot (hash-checked)."""
+    now = datetime.now(UTC)
+    with open_store(db, create=False) as store:
+        store.restore(entry_id, now)
+        entry = store.get(entry_id)
+    if as_json:
+        echo_json(
+            {
+                "id": entry_id,
+                "restored": True,
+                "tier": entry.tier.value,
+                "content_hash": entry.content_hash,
+                "size_bytes": entry.size_bytes,
+            }
+        )
+    else:
+        echo(f"restored {entry_id} to hot")
