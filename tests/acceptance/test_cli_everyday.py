@@ -252,7 +252,7 @@ def test_builtin_schemas_by_name_from_any_directory(tmp_path: Path) -> None:
     for name in ("customer_service", "sales", "operations", "generic"):
         run = factdiff("schema", "validate", name, cwd=tmp_path)
         assert run.returncode == 0, run.stderr
-        assert f"ok: {name} v1" in run.stdout
+        assert run.stdout.startswith(f"ok: {name} v"), run.stdout
     check = factdiff(
         "check", "--schema", "customer_service", SOURCE, worked_path("faithful"), cwd=tmp_path
     )
