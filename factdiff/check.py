@@ -14,6 +14,7 @@ from factdiff.schema.model import FactSchema
 from factdiff.values.base import JSON
 
 DEFAULT_EXTRACTOR = RulesExtractor()
+"""The default extractor, built once: ``rules``, deterministic and offline."""
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,19 @@ class CheckResult:
         return {"outcome": self.outcome.value, **data, "notes": list(self.notes)}
 
 
+def verify(
+    source_facts: FactRecord,
+    summary_facts: FactRecord,
+    schema: FactSchema,
+    policy: Policy = DEFAULT_POLICY,
+) -> CheckResult:
+    """Diff two records of one schema and decide: a pure function, no extraction."""
+    result = diff(source_facts, summary_facts, schema)
+    outcome = policy.decide(result)
+    notes = tuple(f"{f.field} missing" for f in policy.notes(result))
+    return CheckResult(outcome, result, source_facts, summary_facts, notes)
+
+
 def check(
     source: str,
     summary: str,
@@ -40,22 +54,17 @@ def check(
     reference: date | None = None,
     extractor: Extractor = DEFAULT_EXTRACTOR,
     policy: Policy = DEFAULT_POLICY,
-    source_facts: FactRecord | None = None,
 ) -> CheckResult:
-    """Extract both texts with one extractor, diff them and decide.
+    """Extract both texts with one extractor, then ``verify``.
 
     Both texts resolve partial and relative dates against the same reference: the entry's
     own date when given, else the first full date the source states.
     """
     if reference is None:
-        reference = source_facts.reference if source_facts else infer_reference(source)
-    if source_facts is None:
-        source_facts = extractor.extract(source, schema, reference)
+        reference = infer_reference(source)
+    source_facts = extractor.extract(source, schema, reference)
     summary_facts = extractor.extract(summary, schema, reference)
-    result = diff(source_facts, summary_facts, schema)
-    outcome = policy.decide(result)
-    notes = tuple(f"{f.field} missing" for f in policy.notes(result))
-    return CheckResult(outcome, result, source_facts, summary_facts, notes)
+    return verify(source_facts, summary_facts, schema, policy)
 
 
 def extract(text: str, schema: FactSchema, reference: date | None = None) -> FactRecord:

@@ -52,5 +52,6 @@ def test_public_names_are_pinned() -> None:
         "FixedExtractor",
         "FixedSummarizer",
         "RecordedRequest",
+        "RulesOracle",
         "ScriptedLLMServer",
     ]
