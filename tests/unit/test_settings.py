@@ -43,7 +43,7 @@ def test_ladder_from_the_file_and_same_model_refusal(tmp_path: Path) -> None:
 def test_bad_settings_files_name_the_file(tmp_path: Path, text: str, needle: str) -> None:
     env = write(tmp_path, text)
     if not needle:
-        assert load_settings(env).extractor is None
+        assert load_settings(env).extractor == "rules"
         return
     with pytest.raises(UsageError, match=needle) as caught:
         load_settings(env)
