@@ -16,6 +16,8 @@ Library use::
     result.diff.missing       # facts the summary lost, with criticality and evidence
 """
 
+import logging
+
 from factdiff.check import CheckResult, check, extract
 from factdiff.diff import FactDiff, Finding, Verdict, diff
 from factdiff.errors import (
@@ -36,6 +38,8 @@ from factdiff.schema.loader import load_schema, schema_from_dict, schema_from_ya
 from factdiff.schema.model import Criticality, FactSchema, FieldSpec
 from factdiff.summarize import ExtractiveSummarizer, NaiveSummarizer, Summarizer
 from factdiff.values.base import FactType
+
+logging.getLogger("factdiff").addHandler(logging.NullHandler())  # the application decides
 
 __all__ = [
     "CheckResult",

@@ -1,10 +1,10 @@
-"""Options shared by the store commands: the database, times and durations."""
+"""Options shared by the store commands: the database and times (durations and every other
+setting: ``factdiff.cli.settings_options``)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import click
@@ -15,8 +15,6 @@ from factdiff.store import open_store as _open_store
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_DB = "factdiff.db"
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(w|d|h|m|s)")
-_UNITS = {"w": "weeks", "d": "days", "h": "hours", "m": "minutes", "s": "seconds"}
 
 
 def db_option(function: F) -> F:
@@ -50,15 +48,3 @@ def parse_time(value: str | None, option: str) -> datetime:
     except ValueError:
         raise InputError(f"{option} {value!r} is not an ISO time like 2026-03-14T14:32Z") from None
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
-
-
-def parse_duration(value: str, option: str) -> timedelta:
-    """``14d``, ``2w``, ``12h``, ``1d12h``..."""
-    cleaned = value.strip().lower()
-    parts = _DURATION.findall(cleaned)
-    if not parts or "".join(a + u for a, u in parts) != cleaned.replace(" ", ""):
-        raise InputError(f"{option} {value!r} is not a duration like 14d, 2w or 12h")
-    total = timedelta()
-    for amount, unit in parts:
-        total += timedelta(**{_UNITS[unit]: float(amount)})
-    return total

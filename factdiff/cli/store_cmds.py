@@ -41,7 +41,7 @@ def entry_json(entry: Entry) -> dict[str, Any]:
         data["warm"] = {
             "narrative": entry.warm.narrative,
             "record": entry.warm.record,
-            "meta": entry.warm.meta,
+            "meta": entry.warm.meta.to_json(),
         }
     return data
 
@@ -157,9 +157,9 @@ def show_command(entry_id: str, db: str, as_json: bool) -> None:
         out.print("[bold]hot source:[/]", entry.content, markup=True, highlight=False)
     if entry.warm is not None:
         out.print("[bold]warm narrative:[/]", entry.warm.narrative)
-        lost = entry.warm.meta.get("lost_important_fields") or []
+        lost = entry.warm.meta.lost_important_fields
         out.print(f"known gaps: {', '.join(lost) if lost else 'none'}")
-        out.print(f"meta: {json.dumps(entry.warm.meta, sort_keys=True)}")
+        out.print(f"meta: {json.dumps(entry.warm.meta.to_json(), sort_keys=True)}")
     table = Table(title="compression history", title_justify="left")
     for column in ("#", "rung", "summarizer", "outcome", "missing", "changed", "added"):
         table.add_column(column)
