@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import date
 
@@ -228,15 +229,21 @@ class AttemptEngine:
         self.policy = policy
         self.work = work or Work.inline()
 
-    async def run(self, job: AttemptJob) -> AttemptRun:
-        """One attempt (see the module docstring); errors are returned, not raised."""
+    async def run(
+        self, job: AttemptJob, slot: AbstractAsyncContextManager[object] | None = None
+    ) -> AttemptRun:
+        """One attempt (see the module docstring); errors are returned, not raised.
+
+        ``slot`` is held around the summarizer call only: a window of attempts bounds its
+        model calls with it while the other stages of its entries run ahead or behind.
+        """
         clock = _Clock()
         with meter.metered() as usage:
             source = job.source_facts
             try:
                 if source is None:
                     source = await self._extract_source(job, clock)
-                attempt = await self._attempt(job, source, usage, clock)
+                attempt = await self._attempt(job, source, usage, clock, slot or nullcontext())
             except (asyncio.CancelledError, KeyboardInterrupt, SystemExit):
                 raise
             except Exception as error:  # returned: one entry's failure never stops a pass
@@ -272,13 +279,19 @@ class AttemptEngine:
         return record
 
     async def _attempt(
-        self, job: AttemptJob, source: FactRecord, usage: Usage, clock: _Clock
+        self,
+        job: AttemptJob,
+        source: FactRecord,
+        usage: Usage,
+        clock: _Clock,
+        slot: AbstractAsyncContextManager[object],
     ) -> AttemptResult:
-        started = time.perf_counter()
         request = summary_request(job.text, job.schema, job.rung, source, job.must_keep)
-        with meter.role(SUMMARIZE):
-            summary = await self.work.summarize(job.rung.summarizer, request)
-        clock.stage("summarize", started)
+        async with slot:
+            started = time.perf_counter()
+            with meter.role(SUMMARIZE):
+                summary = await self.work.summarize(job.rung.summarizer, request)
+            clock.stage("summarize", started)
         narrative = narrative_of(summary)
         started = time.perf_counter()
         with meter.role(EXTRACT_SUMMARY):

@@ -2,8 +2,9 @@
 
 Both ``Demoter.run`` (one pass, then return) and ``Worker.run`` (until stopped) are this
 runner: a sequential pass is a window of one. It keeps up to ``concurrency`` entries in
-flight on the model loop (``factdiff.providers.runtime``): whenever one finishes, the next is
-claimed, so there are no batches to wait for. Each entry is
+flight on the model loop (``factdiff.providers.runtime``): as entries finish, the next ones
+are claimed (one statement for every eighth of the window that frees up), so the window
+never drains between batches. Each entry is
 
 1. **claimed** through the store's leases (``MemoryStore.claim``): due, dormant, past its
    backoff, and under no live lease, atomically, so concurrent demoters and workers never
@@ -29,13 +30,20 @@ import queue
 import threading
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from factdiff.accounting import ModelCall
 from factdiff.engine import AttemptEngine, AttemptRun, Stage
-from factdiff.errors import DemotionPaused, FactdiffError, StoreError, one_line
+from factdiff.errors import (
+    DemotionPaused,
+    FactdiffError,
+    ProviderAccountError,
+    StoreError,
+    one_line,
+)
 from factdiff.outcomes import Boundary, EntryResult
 from factdiff.providers import runtime
 from factdiff.providers.base import Usage
@@ -245,6 +253,7 @@ class Runner:
         self.finish_times = finish_times
         self.summary = RunSummary()
         self.calls = StoreCalls(store, self.summary.stages, threads=min(options.concurrency, 8))
+        self.gate = Gate(options.concurrency)
         self._expiry: dict[str, datetime] = {}
         self._lost: set[str] = set()
         self._claimed = 0
@@ -291,24 +300,28 @@ class Runner:
     async def _main(self) -> None:
         inflight: set[asyncio.Task[None]] = set()
         beat = asyncio.create_task(self._heartbeat())
+        gate = self.gate
         try:
             while not self._stopping():
-                room = self.options.concurrency - len(inflight)
-                if room > 0 and not self._exhausted:
-                    for claim in await self._claim(room):
+                want = gate.wanted(len(inflight))
+                if want and not self._exhausted:
+                    for claim in await self._claim(want):
                         inflight.add(asyncio.create_task(self._process(claim)))
                 if not inflight:
                     if self._exhausted or self.options.poll_seconds is None:
                         break
                     await self._idle()
                     continue
-                full = len(inflight) >= self.options.concurrency or self._exhausted
+                hungry = gate.wanted(len(inflight)) and not self._exhausted
                 poll = self.options.poll_seconds
+                entered = asyncio.create_task(gate.entered.wait())
                 done, _ = await asyncio.wait(
-                    inflight,
-                    timeout=STOP_CHECK_SECONDS if full or poll is None else poll,
+                    {*inflight, entered},
+                    timeout=poll if hungry and poll is not None else STOP_CHECK_SECONDS,
                     return_when=asyncio.FIRST_COMPLETED,
                 )
+                entered.cancel()
+                gate.entered.clear()
                 inflight -= done
             await self._wind_down(inflight)
         finally:
@@ -388,8 +401,9 @@ class Runner:
         result: EntryResult | None = None
         error: str | None = None
         paused = False
+        ticket = self.gate.queue()
         try:
-            result = await self._attempt(claim)
+            result = await self._attempt(claim, ticket)
         except asyncio.CancelledError:
             await self._release(token)
             self.summary.released += 1
@@ -409,6 +423,7 @@ class Runner:
             self.summary.failure = f"cannot record an error attempt: {error}"
             self._fatal = exc
         finally:
+            ticket.leave()
             expires = self._expiry.pop(token, claim.expires_at)
             self._lost.discard(token)
         self._log(claim, result)
@@ -416,9 +431,9 @@ class Runner:
             finished = await self._finish_time() if self.finish_times else None
             self.on_handled(Handled(claim, result, expires, finished, error, paused))
 
-    async def _attempt(self, claim: Claim) -> EntryResult:
+    async def _attempt(self, claim: Claim, ticket: Ticket) -> EntryResult:
         result, run = await handle_entry(
-            self.calls, self.boundary, self.engine, claim.entry, self.clock(), claim.token
+            self.calls, self.boundary, self.engine, claim.entry, self.clock(), claim.token, ticket
         )
         if run is not None:
             self._account(run)
@@ -472,6 +487,62 @@ class Runner:
 StoreCall = Callable[..., Awaitable[Any]]
 
 
+class Ticket:
+    """One entry's place in the ``Gate``: queued until it holds a summarizer slot."""
+
+    def __init__(self, gate: Gate) -> None:
+        self._gate = gate
+        self._queued = True
+        gate.waiting += 1
+
+    def leave(self) -> None:
+        """No longer waiting for a slot (it got one, or it will never need one)."""
+        if self._queued:
+            self._queued = False
+            self._gate.waiting -= 1
+            self._gate.entered.set()
+
+    async def __aenter__(self) -> Ticket:
+        await self._gate.slots.acquire()
+        if self._gate.closed:  # a provider account failure: no more model calls
+            self._gate.slots.release()
+            raise asyncio.CancelledError
+        self.leave()
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        if kind is not None and issubclass(kind, ProviderAccountError):
+            self._gate.closed = True  # before the slot goes to the next entry
+        self._gate.slots.release()
+
+
+class Gate:
+    """The window: at most ``size`` summarizer calls at once, and a few entries claimed,
+    prepared and extracted ahead (``prefetch``) so a freed slot is taken at once; the
+    entries still verifying and committing after their call are bounded by ``size`` too.
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.prefetch = max(1, size // 4)
+        self.batch = max(1, self.prefetch // 2)
+        """Claims gather this many wanted entries into one statement."""
+        self.slots = asyncio.Semaphore(size)
+        self.waiting = 0
+        self.entered = asyncio.Event()
+        self.closed = False
+        """Set by a provider account failure: entries still waiting never call the model."""
+
+    def queue(self) -> Ticket:
+        """A ticket for a newly claimed entry."""
+        return Ticket(self)
+
+    def wanted(self, inflight: int) -> int:
+        """How many entries to claim now (0 until a batch is wanted)."""
+        want = min(self.prefetch - self.waiting, 2 * self.size + self.prefetch - inflight)
+        return want if want >= min(self.batch, self.prefetch) and want > 0 else 0
+
+
 async def handle_entry(
     calls: StoreCall,
     boundary: Boundary,
@@ -479,12 +550,14 @@ async def handle_entry(
     entry: Entry,
     now: datetime,
     lease_token: str | None,
+    slot: AbstractAsyncContextManager[object] | None = None,
 ) -> tuple[EntryResult, AttemptRun | None]:
     """Prepare, attempt and apply one entry: the one path every demotion takes.
 
-    ``calls(function, *args)`` runs a store call where the store may be used. An unexpected
-    error while preparing or applying becomes an ``internal`` error attempt; store errors
-    and ``DemotionPaused`` propagate.
+    ``calls(function, *args)`` runs a store call where the store may be used; ``slot`` is
+    held around the summarizer call (the window's bound). An unexpected error while
+    preparing or applying becomes an ``internal`` error attempt; store errors and
+    ``DemotionPaused`` propagate.
     """
     try:
         prepared = await calls(boundary.prepare, entry, now)
@@ -495,7 +568,7 @@ async def handle_entry(
         return await calls(boundary.apply_internal, entry, exc, now, lease_token), None
     if prepared.refusal is not None:
         return await calls(boundary.apply_refusal, prepared, now, lease_token), None
-    run = await engine.run(prepared.job(boundary.settings))
+    run = await engine.run(prepared.job(boundary.settings), slot)
     try:
         return await calls(boundary.apply, prepared, run, now, lease_token), run
     except (StoreError, DemotionPaused):

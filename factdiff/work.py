@@ -14,12 +14,16 @@ the diff) go where the run's ``Work`` puts them:
   calls in flight; anything else falls back to the threads.
 
 Fact records and schemas cross the process boundary with pickle (their read-only mappings
-are reduced to dicts and rebuilt).
+are reduced to dicts and rebuilt). Process pools are shared in the process (one per size,
+started on first use, stopped at exit) so consecutive passes do not pay their start-up again;
+a pool that broke (a worker process was killed) is replaced, and the call that saw it break
+runs in a thread instead.
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
 import concurrent.futures
 import copyreg
 import multiprocessing
@@ -28,6 +32,7 @@ import threading
 import time
 import types
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from datetime import date
 from typing import Any, TypeVar
 
@@ -41,7 +46,7 @@ from factdiff.summarize.base import Summarizer, Summary, SummaryRequest
 from factdiff.summarize.extractive import ExtractiveSummarizer
 from factdiff.summarize.naive import NaiveSummarizer
 
-__all__ = ["Work", "default_extract_workers"]
+__all__ = ["Work", "default_extract_workers", "shared_pool", "shutdown_pools"]
 
 T = TypeVar("T")
 
@@ -109,7 +114,6 @@ class Work:
     def __init__(self, processes: int = 0, threads: int = 0) -> None:
         self._processes = processes
         self._threads = threads
-        self._process_pool: concurrent.futures.ProcessPoolExecutor | None = None
         self._thread_pool: concurrent.futures.ThreadPoolExecutor | None = None
 
     @classmethod
@@ -133,17 +137,14 @@ class Work:
         return self._processes
 
     def close(self) -> None:
-        """Stop the pools (waits for running calls)."""
-        if self._process_pool is not None:
-            self._process_pool.shutdown(wait=True, cancel_futures=True)
-            self._process_pool = None
+        """Stop the thread pool (waits for running calls); process pools stay shared."""
         if self._thread_pool is not None:
             self._thread_pool.shutdown(wait=True, cancel_futures=True)
             self._thread_pool = None
 
     def worker_pids(self) -> list[int]:
         """The worker processes' ids (for CPU accounting in benchmarks)."""
-        pool = self._process_pool
+        pool = _SHARED.get(self._processes)
         processes = getattr(pool, "_processes", None) or {}
         return [int(pid) for pid in processes]
 
@@ -194,21 +195,15 @@ class Work:
         module only, so that a worker process has registered the mapping reducer too."""
         if self._processes and isinstance(component, PORTABLE):
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._process_executor(), function, *args)
+            pool = shared_pool(self._processes)
+            try:
+                return await loop.run_in_executor(pool, function, *args)
+            except BrokenProcessPool:
+                _discard(self._processes, pool)
         if self._threads:
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self._thread_executor(), function, *args)
         return function(*args)
-
-    def _process_executor(self) -> concurrent.futures.ProcessPoolExecutor:
-        if self._process_pool is None:
-            self._process_pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=self._processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_watch_parent,
-                initargs=(os.getpid(),),
-            )
-        return self._process_pool
 
     def _thread_executor(self) -> concurrent.futures.ThreadPoolExecutor:
         if self._thread_pool is None:
@@ -216,3 +211,40 @@ class Work:
                 max_workers=self._threads, thread_name_prefix="factdiff-work"
             )
         return self._thread_pool
+
+
+_SHARED: dict[int, concurrent.futures.ProcessPoolExecutor] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_pool(size: int) -> concurrent.futures.ProcessPoolExecutor:
+    """The process-wide pool of ``size`` worker processes (spawned, parent-watched)."""
+    with _SHARED_LOCK:
+        pool = _SHARED.get(size)
+        if pool is None:
+            pool = _SHARED[size] = concurrent.futures.ProcessPoolExecutor(
+                max_workers=size,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_watch_parent,
+                initargs=(os.getpid(),),
+            )
+        return pool
+
+
+def _discard(size: int, pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    with _SHARED_LOCK:
+        if _SHARED.get(size) is pool:
+            del _SHARED[size]
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def shutdown_pools() -> None:
+    """Stop every shared process pool (at exit; tests may call it)."""
+    with _SHARED_LOCK:
+        pools = list(_SHARED.values())
+        _SHARED.clear()
+    for pool in pools:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+atexit.register(shutdown_pools)

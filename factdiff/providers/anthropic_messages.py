@@ -2,9 +2,9 @@
 per ``send``. The model comes with each request, so one SDK client serves every model of an
 endpoint. The anthropic 2.x SDK no longer takes ``temperature`` (current models fix their
 sampling): one is sent only when a model's parameters set it. Constrained output is a
-forced tool whose ``input_schema`` is the schema; the tool input is re-read from the raw body
-strictly (duplicate keys and NaN are refused, which the SDK's own JSON parsing would accept
-silently)."""
+forced tool whose ``input_schema`` is the schema. The raw body is read once, strictly
+(duplicate keys and NaN are refused, which the SDK's own JSON parsing would accept silently;
+the SDK's response models are skipped, they cost more CPU than the request)."""
 
 from __future__ import annotations
 
@@ -81,8 +81,7 @@ class AnthropicAdapter:
             kwargs["tool_choice"] = {"type": "tool", "name": request.schema_name}
         try:
             raw = await cast(Any, self.client.messages.with_raw_response).create(**kwargs)
-            message = await raw.parse()
-            body = await raw.text()
+            body = (await raw.read()).decode("utf-8", errors="replace")
         except self._anthropic.APIStatusError as exc:
             raise from_status(
                 exc.status_code, exc.body, dict(exc.response.headers), model=name, http_calls=1
@@ -91,15 +90,21 @@ class AnthropicAdapter:
             raise TransientProviderError(
                 f"connection failed: {type(exc).__name__}: {exc}", model=name
             ) from None
-        usage = getattr(message, "usage", None)
-        tokens_in = getattr(usage, "input_tokens", None)
-        tokens_out = getattr(usage, "output_tokens", None)
+        try:
+            message = loads_strict(body)
+        except OutputError as exc:  # a tool input is part of the body
+            raise InvalidJSON(f"the answer is not strict JSON: {exc}", model=name) from None
+        if not isinstance(message, dict):
+            raise InvalidOutput("the response body is not a JSON object", model=name)
+        usage = message.get("usage") or {}
+        tokens_in = _count(usage.get("input_tokens"))
+        tokens_out = _count(usage.get("output_tokens"))
 
         def billed(error: ProviderError) -> ProviderError:
             error.tokens_in, error.tokens_out = tokens_in, tokens_out
             return error
 
-        stop = getattr(message, "stop_reason", None)
+        stop = message.get("stop_reason")
         if stop == "max_tokens":
             raise billed(
                 Truncated(
@@ -120,11 +125,16 @@ class AnthropicAdapter:
                 )
             )
         try:
+            blocks = message.get("content")
+            blocks = blocks if isinstance(blocks, list) else []
             if request.output_schema is not None:
-                text = self._tool_input(body, request.schema_name, name)
+                text = self._tool_input(blocks, request.schema_name, name)
             else:
-                blocks = message.content
-                text = "".join(b.text for b in blocks if getattr(b, "type", "") == "text")
+                text = "".join(
+                    str(b.get("text", ""))
+                    for b in blocks
+                    if isinstance(b, dict) and b.get("type") == "text"
+                )
                 if not text.strip():
                     raise InvalidOutput("the response has no text content", model=name)
         except ProviderError as exc:
@@ -132,15 +142,14 @@ class AnthropicAdapter:
         return Reply(text, tokens_in, tokens_out)
 
     @staticmethod
-    def _tool_input(body: str, tool: str, name: str) -> str:
-        try:
-            envelope = loads_strict(body)
-        except OutputError as exc:
-            raise InvalidJSON(f"the tool input is not strict JSON: {exc}", model=name) from None
-        blocks = envelope.get("content") if isinstance(envelope, dict) else None
-        for block in blocks if isinstance(blocks, list) else []:
+    def _tool_input(blocks: list[Any], tool: str, name: str) -> str:
+        for block in blocks:
             if isinstance(block, dict) and block.get("type") == "tool_use":
                 if block.get("name") != tool:
                     raise InvalidOutput(f"the model called tool {block.get('name')!r}", model=name)
                 return json.dumps(block.get("input"), ensure_ascii=False)
         raise InvalidOutput(f"the model did not call the {tool!r} tool", model=name)
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

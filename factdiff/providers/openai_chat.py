@@ -19,6 +19,7 @@ from factdiff.errors import (
 )
 from factdiff.providers.base import ChatRequest, ModelParams, Reply
 from factdiff.providers.classify import from_status
+from factdiff.providers.jsonout import OutputError, loads_strict
 from factdiff.providers.spec import ModelSpec
 
 __all__ = ["OpenAIAdapter"]
@@ -85,7 +86,8 @@ class OpenAIAdapter:
                 },
             }
         try:
-            completion = await cast(Any, self.client.chat.completions).create(**kwargs)
+            raw = await cast(Any, self.client.chat.completions.with_raw_response).create(**kwargs)
+            body = raw.content  # already read by the SDK (a non-streaming call)
         except self._openai.APIStatusError as exc:
             raise from_status(
                 exc.status_code, exc.body, dict(exc.response.headers), model=name, http_calls=1
@@ -94,27 +96,35 @@ class OpenAIAdapter:
             raise TransientProviderError(
                 f"connection failed: {type(exc).__name__}: {exc}", model=name
             ) from None
-        return _reply(completion, name)
+        return _reply(body, name)
 
 
-def _reply(completion: Any, name: str) -> Reply:
-    usage = getattr(completion, "usage", None)
-    tokens_in = getattr(usage, "prompt_tokens", None)
-    tokens_out = getattr(usage, "completion_tokens", None)
+def _reply(body: bytes, name: str) -> Reply:
+    """The reply in a chat completion body, read once as strict JSON (the SDK's response
+    models are skipped: their construction costs more CPU than the request itself)."""
+    try:
+        completion = loads_strict(body.decode("utf-8"))
+    except (OutputError, UnicodeDecodeError) as exc:
+        raise InvalidOutput(f"the response body is not JSON: {exc}", model=name) from None
+    if not isinstance(completion, dict):
+        raise InvalidOutput("the response body is not a JSON object", model=name)
+    usage = completion.get("usage") or {}
+    tokens_in = _count(usage.get("prompt_tokens"))
+    tokens_out = _count(usage.get("completion_tokens"))
 
     def billed(error: ProviderError) -> ProviderError:
         error.tokens_in, error.tokens_out = tokens_in, tokens_out
         return error
 
-    choices = getattr(completion, "choices", None) or []
-    if not choices:
+    choices = completion.get("choices") or []
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         raise billed(InvalidOutput("the response has no choices", model=name))
     choice = choices[0]
-    message = choice.message
-    refusal = getattr(message, "refusal", None)
+    message = choice.get("message") or {}
+    refusal = message.get("refusal")
     if refusal:
         raise billed(Refused(f"the model refused: {str(refusal)[:200]}", model=name))
-    if choice.finish_reason == "length":
+    if choice.get("finish_reason") == "length":
         raise billed(
             Truncated(
                 "the output hit its token limit (finish_reason=length) even at the largest "
@@ -123,9 +133,13 @@ def _reply(completion: Any, name: str) -> Reply:
                 model=name,
             )
         )
-    if choice.finish_reason == "content_filter":
+    if choice.get("finish_reason") == "content_filter":
         raise billed(Refused("the output was stopped by the content filter", model=name))
-    content = message.content
+    content = message.get("content")
     if not isinstance(content, str) or not content.strip():
         raise billed(InvalidOutput("the response has no text content", model=name))
     return Reply(content, tokens_in, tokens_out)
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -25,7 +25,7 @@ from factdiff.extract.llm import LLMExtractor
 from factdiff.pipeline import compress
 from factdiff.providers import CallPolicy, Price, PriceTable
 from factdiff.schema.model import FactSchema
-from factdiff.store import AttemptOutcome, EntryStatus, EventType, MemoryStore, Tier
+from factdiff.store import AttemptOutcome, EntryStatus, EventType, MemoryStore, Tier, open_store
 from factdiff.summarize.llm import LLMSummarizer
 from factdiff.testing import Answer, RecordedRequest, RulesOracle
 from tests.conftest import ROOT, worked
@@ -227,3 +227,33 @@ def test_requests_per_call_come_from_the_policy(customer_service: FactSchema) ->
         with pytest.raises(TransientProviderError, match="500"):
             compress(SOURCE, customer_service, (Rung(summarizer),))
         assert server.request_count == 2
+
+
+def test_error_attempts_and_model_calls_on_both_backends(target: str) -> None:
+    """An outage then a clean pass, on SQLite and PostgreSQL: the same rows and counts."""
+    script = [Answer.server_error(503)] * 3 + [Answer.text(FAITHFUL).with_usage(40, 4)]
+    with open_store(target) as store, scripted(*script) as server:
+        entry_id = add(store)
+        summarizer = LLMSummarizer(
+            spec(server, "openai", "test-summarizer"), policy=FAST, prices=PRICES
+        )
+        demoter = Demoter(store, DemotionSettings(ladder=(Rung(summarizer, budget_words=80),)))
+        assert demoter.run(NOW, concurrency=2).counts == {"error": 1}
+        entry = store.get(entry_id)
+        assert (entry.attempt_count, entry.error_attempts, entry.error_streak) == (0, 1, 1)
+        assert entry.next_attempt_at is not None
+        assert demoter.run(entry.next_attempt_at).counts == {"clean": 1}
+        entry = store.get(entry_id)
+        assert (entry.attempt_count, entry.error_attempts, entry.error_streak) == (1, 1, 0)
+        attempts = store.attempts(entry_id)
+        calls = store.model_calls(entry_id)
+        usage = store.stats()["model_usage"]
+        assert store.verify() == []
+    assert [(a.attempt_no, a.outcome.value, a.failure_class) for a in attempts] == [
+        (1, "error", "transient"),
+        (2, "clean", None),
+    ]
+    assert [(n, c.outcome, c.http_calls) for n, c in calls] == [(1, "transient", 3), (2, "ok", 1)]
+    (row,) = usage
+    assert (row["calls"], row["failed_calls"], row["http_calls"]) == (2, 1, 4)
+    assert (row["tokens_in"], row["tokens_out"]) == (40, 4)
