@@ -23,6 +23,8 @@ account failure pauses the run (``DemotionPaused``), in-flight entries are relea
 from __future__ import annotations
 
 import asyncio
+import bisect
+import collections
 import concurrent.futures
 import contextlib
 import logging
@@ -64,6 +66,10 @@ __all__ = [
 T = TypeVar("T")
 log = logging.getLogger("factdiff.worker")
 
+CLAIM_BATCH = 8
+"""Entries leased by one claim statement (the window takes them as it needs them): one commit
+per batch instead of one per entry. The heartbeat keeps their leases."""
+
 STOP_CHECK_SECONDS = 0.2
 """How often a full window looks at the stop flag (a signal handler sets it)."""
 
@@ -102,35 +108,53 @@ class Handled:
 
 class StageClock:
     """Wall-clock seconds during which at least one entry was in each stage (overlapping
-    entries are counted once, so no stage exceeds the run's wall time)."""
+    entries are counted once, so no stage exceeds the run's wall time).
+
+    Per stage, intervals are kept merged and sorted; those that ended ``HORIZON`` seconds
+    before the newest one started are folded into a total (no later interval can reach
+    back that far), so a worker that runs for days keeps a bounded list.
+    """
+
+    HORIZON = 900.0
 
     def __init__(self) -> None:
-        self._intervals: dict[str, list[tuple[float, float]]] = {}
+        self._spans: dict[str, list[tuple[float, float]]] = {}
+        self._folded: dict[str, float] = {}
         self._lock = threading.Lock()
 
     def add(self, stage: str, start: float, end: float) -> None:
         """Record that some entry was in ``stage`` from ``start`` to ``end``."""
         with self._lock:
-            found = self._intervals.setdefault(stage, [])
-            found.append((start, end))
-            if len(found) > 4096:
-                self._intervals[stage] = _merged(found)
+            spans = self._spans.setdefault(stage, [])
+            index = bisect.bisect_left(spans, (start, start))
+            if index > 0 and spans[index - 1][1] >= start:
+                index -= 1
+                start = spans[index][0]
+            stop = index
+            while stop < len(spans) and spans[stop][0] <= end:
+                end = max(end, spans[stop][1])
+                stop += 1
+            spans[index:stop] = [(start, end)]
+            old = 0
+            while old < len(spans) and spans[old][1] < start - self.HORIZON:
+                old += 1
+            if old:
+                folded = sum(e - s for s, e in spans[:old])
+                self._folded[stage] = self._folded.get(stage, 0.0) + folded
+                del spans[:old]
 
     def seconds(self, *stages: str) -> float:
         """The union of the intervals of ``stages``."""
         with self._lock:
-            spans = [span for stage in stages for span in self._intervals.get(stage, [])]
-        return sum(end - start for start, end in _merged(spans))
-
-
-def _merged(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    merged: list[tuple[float, float]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
-        else:
-            merged.append((start, end))
-    return merged
+            if len(stages) == 1:
+                spans = self._spans.get(stages[0], [])
+                return self._folded.get(stages[0], 0.0) + sum(e - s for s, e in spans)
+            merged = StageClock()
+            for stage in stages:
+                for start, end in self._spans.get(stage, []):
+                    merged.add("all", start, end)
+            folded = sum(self._folded.get(stage, 0.0) for stage in stages)
+        return folded + merged.seconds("all")
 
 
 @dataclass
@@ -257,6 +281,7 @@ class Runner:
         self._expiry: dict[str, datetime] = {}
         self._lost: set[str] = set()
         self._claimed = 0
+        self._pending: collections.deque[Claim] = collections.deque()
         self._seen: set[str] = set()
         self._exhausted = False
         self._fatal: BaseException | None = None
@@ -304,15 +329,15 @@ class Runner:
         try:
             while not self._stopping():
                 want = gate.wanted(len(inflight))
-                if want and not self._exhausted:
-                    for claim in await self._claim(want):
+                if want:
+                    for claim in await self._take(want):
                         inflight.add(asyncio.create_task(self._process(claim)))
                 if not inflight:
                     if self._exhausted or self.options.poll_seconds is None:
                         break
                     await self._idle()
                     continue
-                hungry = gate.wanted(len(inflight)) and not self._exhausted
+                hungry = gate.wanted(len(inflight)) and not (self._exhausted and not self._pending)
                 poll = self.options.poll_seconds
                 entered = asyncio.create_task(gate.entered.wait())
                 done, _ = await asyncio.wait(
@@ -339,6 +364,11 @@ class Runner:
 
     async def _wind_down(self, inflight: set[asyncio.Task[None]]) -> None:
         """Let in-flight entries finish within the grace period; release the rest unused."""
+        while self._pending:  # claimed, never started
+            claim = self._pending.popleft()
+            self._expiry.pop(claim.token, None)
+            await self._release(claim.token)
+            self.summary.released += 1
         if not inflight:
             return
         grace = 0.0 if self.summary.paused or self._fatal else self.options.grace_seconds
@@ -349,6 +379,16 @@ class Runner:
         for task in pending:
             task.cancel()
         await asyncio.gather(*inflight, return_exceptions=True)
+
+    async def _take(self, want: int) -> list[Claim]:
+        """Up to ``want`` claimed entries: from the ones claimed ahead, else one statement
+        claims a batch of them (``CLAIM_BATCH``, or more for a wider window)."""
+        if not self._pending and not self._exhausted:
+            self._pending.extend(await self._claim(max(want, self.gate.claim_size)))
+        taken: list[Claim] = []
+        while self._pending and len(taken) < want:
+            taken.append(self._pending.popleft())
+        return taken
 
     async def _claim(self, room: int) -> list[Claim]:
         options = self.options
@@ -526,7 +566,9 @@ class Gate:
         self.size = size
         self.prefetch = max(1, size // 4)
         self.batch = max(1, self.prefetch // 2)
-        """Claims gather this many wanted entries into one statement."""
+        """Entries are started when at least this many are wanted."""
+        self.claim_size = max(CLAIM_BATCH, self.prefetch)
+        """One claim statement leases this many entries (kept until started)."""
         self.slots = asyncio.Semaphore(size)
         self.waiting = 0
         self.entered = asyncio.Event()
