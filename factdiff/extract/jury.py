@@ -24,9 +24,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
+from factdiff.check import DEFAULT_EXTRACTOR
 from factdiff.extract.base import Extractor
 from factdiff.extract.llm import LLMExtractor
-from factdiff.extract.rules import RulesExtractor, infer_reference
+from factdiff.extract.rules import infer_reference
 from factdiff.providers import runtime
 from factdiff.record import Fact, FactRecord
 from factdiff.schema.model import Criticality, FactSchema
@@ -74,7 +75,7 @@ class JuryExtractor:
 
     def __init__(self, llm: LLMExtractor, rules: Extractor | None = None) -> None:
         self.llm = llm
-        self.rules = rules or RulesExtractor()
+        self.rules = rules or DEFAULT_EXTRACTOR
         self.identity = f"jury({self.rules.identity}+{llm.identity})"
 
     def extract(self, text: str, schema: FactSchema, reference: date | None = None) -> FactRecord:
@@ -108,7 +109,7 @@ class FlooredExtractor:
 
     def __init__(self, llm: LLMExtractor, rules: Extractor | None = None) -> None:
         self.llm = llm
-        self.rules = rules or RulesExtractor()
+        self.rules = rules or DEFAULT_EXTRACTOR
         self.identity = f"{llm.identity}+floor({self.rules.identity})"
 
     def extract(self, text: str, schema: FactSchema, reference: date | None = None) -> FactRecord:
