@@ -33,17 +33,11 @@ from factdiff.outcomes import Boundary, EntryResult, PreparedEntry, reference_of
 from factdiff.pipeline import run_sync
 from factdiff.policy import DEFAULT_POLICY, Policy
 from factdiff.retry import RetryPolicy
-from factdiff.runner import (
-    Handled,
-    Runner,
-    RunOptions,
-    RunSummary,
-    call_here,
-    handle_entry,
-    work_for,
-)
+from factdiff.runner import Handled, Runner, RunOptions, handle_entry, work_for
+from factdiff.runstats import RunSummary
 from factdiff.settings import DEFAULTS, Settings
 from factdiff.store import Entry, MemoryStore
+from factdiff.storecalls import call_here
 from factdiff.summarize import ExtractiveSummarizer
 
 __all__ = [

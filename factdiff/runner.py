@@ -2,9 +2,9 @@
 
 Both ``Demoter.run`` (one pass, then return) and ``Worker.run`` (until stopped) are this
 runner: a sequential pass is a window of one. It keeps up to ``concurrency`` entries in
-flight on the model loop (``factdiff.providers.runtime``): as entries finish, the next ones
-are claimed (one statement for every eighth of the window that frees up), so the window
-never drains between batches. Each entry is
+flight on the model loop (``factdiff.providers.runtime``), bounded and fed by the window's
+``Gate`` (``factdiff.window``): as entries finish, the next ones are taken from a batch
+claimed ahead, so the window never drains between batches. Each entry is
 
 1. **claimed** through the store's leases (``MemoryStore.claim``): due, dormant, past its
    backoff, and under no live lease, atomically, so concurrent demoters and workers never
@@ -13,9 +13,9 @@ never drains between batches. Each entry is
 3. **attempted** by the attempt engine (no transaction open, CPU work placed by ``Work``);
 4. **applied** in one transaction fenced by the lease token (``Boundary.apply``).
 
-Store calls run in the thread that owns the store (a SQLite connection belongs to the thread
-that opened it: the caller's), or in a few threads for a thread-safe store (PostgreSQL), never
-on the event loop. A heartbeat extends every lease in flight. Anything unexpected while
+Store calls run where the store may be used (``factdiff.storecalls``), never on the event
+loop; times and usage are counted in ``factdiff.runstats``. A heartbeat extends every lease
+held. Anything unexpected while
 handling one entry becomes an ``internal`` error attempt and the window goes on; a provider
 account failure pauses the run (``DemotionPaused``), in-flight entries are released unused.
 """
@@ -23,52 +23,37 @@ account failure pauses the run (``DemotionPaused``), in-flight entries are relea
 from __future__ import annotations
 
 import asyncio
-import bisect
 import collections
 import concurrent.futures
 import contextlib
 import logging
-import queue
 import threading
 import time
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from factdiff.accounting import ModelCall
 from factdiff.engine import AttemptEngine, AttemptRun, Stage
 from factdiff.errors import (
     DemotionPaused,
     FactdiffError,
-    ProviderAccountError,
     StoreError,
     one_line,
 )
 from factdiff.outcomes import Boundary, EntryResult
 from factdiff.providers import runtime
-from factdiff.providers.base import Usage
+from factdiff.runstats import RunSummary
 from factdiff.store import Claim, Entry, MemoryStore
+from factdiff.storecalls import StoreCalls
+from factdiff.window import Gate, Ticket
 from factdiff.work import Work
 
-__all__ = [
-    "Handled",
-    "RunOptions",
-    "RunSummary",
-    "Runner",
-    "StageClock",
-    "StoreCalls",
-    "call_here",
-    "handle_entry",
-]
+__all__ = ["Handled", "RunOptions", "Runner", "handle_entry", "work_for"]
 
 T = TypeVar("T")
 log = logging.getLogger("factdiff.worker")
-
-CLAIM_BATCH = 8
-"""Entries leased by one claim statement (the window takes them as it needs them): one commit
-per batch instead of one per entry. The heartbeat keeps their leases."""
 
 STOP_CHECK_SECONDS = 0.2
 """How often a full window looks at the stop flag (a signal handler sets it)."""
@@ -104,152 +89,6 @@ class Handled:
     error: str | None = None
     paused: bool = False
     """A provider account failure stopped the run here (nothing written, lease released)."""
-
-
-class StageClock:
-    """Wall-clock seconds during which at least one entry was in each stage (overlapping
-    entries are counted once, so no stage exceeds the run's wall time).
-
-    Per stage, intervals are kept merged and sorted; those that ended ``HORIZON`` seconds
-    before the newest one started are folded into a total (no later interval can reach
-    back that far), so a worker that runs for days keeps a bounded list.
-    """
-
-    HORIZON = 900.0
-
-    def __init__(self) -> None:
-        self._spans: dict[str, list[tuple[float, float]]] = {}
-        self._folded: dict[str, float] = {}
-        self._lock = threading.Lock()
-
-    def add(self, stage: str, start: float, end: float) -> None:
-        """Record that some entry was in ``stage`` from ``start`` to ``end``."""
-        with self._lock:
-            spans = self._spans.setdefault(stage, [])
-            index = bisect.bisect_left(spans, (start, start))
-            if index > 0 and spans[index - 1][1] >= start:
-                index -= 1
-                start = spans[index][0]
-            stop = index
-            while stop < len(spans) and spans[stop][0] <= end:
-                end = max(end, spans[stop][1])
-                stop += 1
-            spans[index:stop] = [(start, end)]
-            old = 0
-            while old < len(spans) and spans[old][1] < start - self.HORIZON:
-                old += 1
-            if old:
-                folded = sum(e - s for s, e in spans[:old])
-                self._folded[stage] = self._folded.get(stage, 0.0) + folded
-                del spans[:old]
-
-    def seconds(self, *stages: str) -> float:
-        """The union of the intervals of ``stages``."""
-        with self._lock:
-            if len(stages) == 1:
-                spans = self._spans.get(stages[0], [])
-                return self._folded.get(stages[0], 0.0) + sum(e - s for s, e in spans)
-            merged = StageClock()
-            for stage in stages:
-                for start, end in self._spans.get(stage, []):
-                    merged.add("all", start, end)
-            folded = sum(self._folded.get(stage, 0.0) for stage in stages)
-        return folded + merged.seconds("all")
-
-
-@dataclass
-class RunSummary:
-    """Where a run's time and money went; ``paused`` / ``failure`` say why it stopped early."""
-
-    wall_seconds: float = 0.0
-    stages: StageClock = field(default_factory=StageClock)
-    usage: dict[tuple[str, str], Usage] = field(default_factory=dict)
-    released: int = 0
-    paused: str | None = None
-    failure: str | None = None
-
-    def add_calls(self, calls: list[ModelCall]) -> None:
-        """Count model calls per (model, role)."""
-        for call in calls:
-            self.usage.setdefault((call.model, call.role), Usage()).record(call)
-
-    def seconds(self) -> dict[str, float]:
-        """``wall`` and the busy wall time of each stage (see ``StageClock``)."""
-        clock = self.stages
-        return {
-            "wall": self.wall_seconds,
-            "extract": clock.seconds("extract"),
-            "summarize": clock.seconds("summarize"),
-            "verify": clock.seconds("verify"),
-            "summarize+verify": clock.seconds("summarize", "verify"),
-            "sql": clock.seconds("sql"),
-        }
-
-    def usage_json(self) -> list[dict[str, Any]]:
-        """Per model and role: calls, HTTP requests, tokens, cost (None when unknown)."""
-        return [
-            {"model": model, "role": role, **usage.snapshot()}
-            for (model, role), usage in sorted(self.usage.items())
-        ]
-
-
-class StoreCalls:
-    """Runs store calls where the store may be used, timing them as the ``sql`` stage.
-
-    A store that is not thread-safe (SQLite) is served by the thread that runs
-    ``serve_until``, the one that opened it; a thread-safe one by a small thread pool.
-    """
-
-    def __init__(self, store: MemoryStore, clock: StageClock, threads: int = 4) -> None:
-        self._clock = clock
-        self._queue: queue.SimpleQueue[tuple[concurrent.futures.Future[Any], Any] | None] = (
-            queue.SimpleQueue()
-        )
-        self._pool = (
-            concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="factdiff-store")
-            if store.thread_safe
-            else None
-        )
-
-    async def __call__(self, function: Callable[..., T], *args: Any) -> T:
-        future: concurrent.futures.Future[T]
-        if self._pool is not None:
-            future = self._pool.submit(self._timed, function, *args)
-        else:
-            future = concurrent.futures.Future()
-            self._queue.put((future, lambda: self._timed(function, *args)))
-        return await asyncio.wrap_future(future)
-
-    def _timed(self, function: Callable[..., T], *args: Any) -> T:
-        started = time.perf_counter()
-        try:
-            return function(*args)
-        finally:
-            self._clock.add("sql", started, time.perf_counter())
-
-    def serve_until(self, main: concurrent.futures.Future[Any]) -> None:
-        """Run queued store calls in this thread until ``main`` is done."""
-        main.add_done_callback(lambda _: self._queue.put(None))
-        while True:
-            item = self._queue.get()
-            if item is None:
-                if main.done():
-                    break
-                continue
-            future, call = item
-            if not future.set_running_or_notify_cancel():
-                continue
-            try:
-                future.set_result(call())
-            except BaseException as exc:
-                future.set_exception(exc)
-                if not isinstance(exc, Exception):
-                    raise
-
-    def close(self) -> None:
-        """Stop the pool (a thread-safe store's)."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
 
 
 class Runner:
@@ -525,64 +364,7 @@ class Runner:
 
 
 StoreCall = Callable[..., Awaitable[Any]]
-
-
-class Ticket:
-    """One entry's place in the ``Gate``: queued until it holds a summarizer slot."""
-
-    def __init__(self, gate: Gate) -> None:
-        self._gate = gate
-        self._queued = True
-        gate.waiting += 1
-
-    def leave(self) -> None:
-        """No longer waiting for a slot (it got one, or it will never need one)."""
-        if self._queued:
-            self._queued = False
-            self._gate.waiting -= 1
-            self._gate.entered.set()
-
-    async def __aenter__(self) -> Ticket:
-        await self._gate.slots.acquire()
-        if self._gate.closed:  # a provider account failure: no more model calls
-            self._gate.slots.release()
-            raise asyncio.CancelledError
-        self.leave()
-        return self
-
-    async def __aexit__(self, kind: type[BaseException] | None, *exc: object) -> None:
-        if kind is not None and issubclass(kind, ProviderAccountError):
-            self._gate.closed = True  # before the slot goes to the next entry
-        self._gate.slots.release()
-
-
-class Gate:
-    """The window: at most ``size`` summarizer calls at once, and a few entries claimed,
-    prepared and extracted ahead (``prefetch``) so a freed slot is taken at once; the
-    entries still verifying and committing after their call are bounded by ``size`` too.
-    """
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.prefetch = max(1, size // 4)
-        self.batch = max(1, self.prefetch // 2)
-        """Entries are started when at least this many are wanted."""
-        self.claim_size = max(CLAIM_BATCH, self.prefetch)
-        """One claim statement leases this many entries (kept until started)."""
-        self.slots = asyncio.Semaphore(size)
-        self.waiting = 0
-        self.entered = asyncio.Event()
-        self.closed = False
-        """Set by a provider account failure: entries still waiting never call the model."""
-
-    def queue(self) -> Ticket:
-        """A ticket for a newly claimed entry."""
-        return Ticket(self)
-
-    def wanted(self, inflight: int) -> int:
-        """How many entries to claim now (0 until a batch is wanted)."""
-        want = min(self.prefetch - self.waiting, 2 * self.size + self.prefetch - inflight)
-        return want if want >= min(self.batch, self.prefetch) and want > 0 else 0
+"""``calls(function, *args)``: run a store call where the store may be used."""
 
 
 async def handle_entry(
@@ -621,11 +403,6 @@ async def handle_entry(
             boundary.apply_internal, entry, exc, now, lease_token, prepared.schema
         )
         return internal, run
-
-
-async def call_here(function: Callable[..., T], *args: Any) -> T:
-    """A store call in the current thread (the store belongs to it)."""
-    return function(*args)
 
 
 def _no_grace(options: RunOptions) -> RunOptions:

@@ -7,7 +7,8 @@ import asyncio
 import pytest
 
 from factdiff.errors import QuotaExhausted
-from factdiff.runner import Gate, StageClock
+from factdiff.runstats import StageClock
+from factdiff.window import Gate
 
 
 def test_stage_time_counts_overlapping_entries_once() -> None:
