@@ -132,7 +132,7 @@ def print_report(report: DemotionReport) -> None:
         "clean": "demoted clean",
         "acceptable_with_notes": "demoted with notes",
         "failed": "failed, kept hot",
-        "error": "errors, kept hot (no attempt spent)",
+        "error": "errors (refused or no verified summary), kept hot",
         "escalated": "sent to operator review",
         "skipped": "skipped (already done elsewhere)",
     }

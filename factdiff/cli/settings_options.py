@@ -37,38 +37,57 @@ DEMOTION_KEYS = (
 WORKER_KEYS = ("lease", "heartbeat", "poll", "grace", "log_format")
 
 _HELP: Mapping[str, str] = {
-    "extractor": "rules, provider:model or jury:provider:model",
-    "summarizer": "extractive, naive or provider:model for every rung",
-    "ladder": "full retry ladder, e.g. 'extractive:0.35x,openai:gpt-4.1-mini:0.6x:strict'",
-    "older_than": "dormancy threshold",
-    "max_attempts": "verified attempts before operator review (default: one per rung)",
-    "backoff": "first retry delay after a failed attempt (x4 per failure)",
-    "error_backoff": "first retry delay after an error attempt (x2 per error)",
-    "error_backoff_max": "longest retry delay after an error attempt",
-    "error_budget": "model output or internal errors in a row before review",
-    "provider_error_budget": "provider outages in a row before review (provider_unavailable)",
-    "concurrency": "entries in flight at once",
-    "extract_workers": "processes for offline extraction when concurrency > 1 (0: none)",
-    "in_flight": "HTTP requests in flight per provider (default: no bound)",
-    "deadline": "deadline of one model call, from its first request",
+    "extractor": "Rules, provider:model or jury:provider:model",
+    "summarizer": "Extractive, naive or provider:model for every rung",
+    "ladder": "Full retry ladder, e.g. 'extractive:0.35x,openai:gpt-4.1-mini:0.6x:strict'",
+    "older_than": "Dormancy threshold",
+    "max_attempts": "Verified attempts before operator review",
+    "backoff": "First retry delay after a failed attempt (x4 per failure)",
+    "error_backoff": "First retry delay after an error attempt (x2 per error)",
+    "error_backoff_max": "Longest retry delay after an error attempt",
+    "error_budget": "Model output or internal errors in a row before review",
+    "provider_error_budget": "Provider outages in a row before review (provider_unavailable)",
+    "concurrency": "Model calls in flight at once",
+    "extract_workers": "Processes for the offline extractor and summarizers (0: none)",
+    "in_flight": "HTTP requests in flight per provider",
+    "deadline": "Deadline of one model call, from its first request",
     "requests_per_call": "HTTP requests per model call, retries included",
-    "max_tokens": "output token budget of the LLM extractor",
-    "max_output_tokens": "how far a truncated answer may raise the output budget",
-    "lease": "lease length, e.g. 60s or 5m",
-    "heartbeat": "heartbeat interval (default: a third of the lease)",
-    "poll": "wait when nothing is due",
+    "max_tokens": "Output token budget of the LLM extractor",
+    "max_output_tokens": "How far a truncated answer may raise the output budget",
+    "lease": "Lease length, e.g. 60s or 5m",
+    "heartbeat": "Heartbeat interval",
+    "poll": "Wait when nothing is due",
     "grace": "SIGTERM grace period",
-    "log_format": "log lines as text or json",
+    "log_format": "Log lines as text or json",
+}
+_DEFAULTS: Mapping[str, str] = {
+    "ladder": "the summarizer at 35%, 60%, 100%",
+    "max_attempts": "one per rung",
+    "concurrency": "demote 1, worker 4",
+    "extract_workers": "one per core from concurrency 8",
+    "in_flight": "no bound",
+    "heartbeat": "a third of the lease",
 }
 _FLAGS = frozenset({"allow_same_model"})
 _CHOICES: Mapping[str, tuple[str, ...]] = {"log_format": ("text", "json")}
+_INTEGERS = frozenset(
+    key for key, spec in Settings.model_fields.items() if "int" in str(spec.annotation)
+)
+_UNITS = ((86400, "d"), (3600, "h"), (1, "s"))
+
+
+def _duration(seconds: float) -> str:
+    for size, unit in _UNITS:
+        if seconds >= size and seconds % size == 0:
+            return f"{seconds / size:g}{unit}"
+    return f"{seconds * 1000:g}ms"
 
 
 def _default(key: str) -> str:
+    if key in _DEFAULTS:
+        return _DEFAULTS[key]
     value = getattr(DEFAULTS, key)
-    if value is None:
-        return "unset"
-    return f"{value:g}s" if isinstance(value, float) else str(value)
+    return _duration(value) if isinstance(value, float) else str(value)
 
 
 def setting_options(*keys: str) -> Callable[[F], F]:
@@ -85,16 +104,14 @@ def setting_options(*keys: str) -> Callable[[F], F]:
                     help="Allow the extractor and a summarizer to be the same model.",
                 )
             else:
-                help_text = (
-                    f"{_HELP.get(key, key).capitalize()} "
-                    f"(env {env_name(key)}; default {_default(key)})."
-                )
+                help_text = f"{_HELP.get(key, key)} (env {env_name(key)}; default {_default(key)})."
                 choice = _CHOICES.get(key)
+                kind: Any = click.Choice(choice) if choice else None
                 option = click.option(
                     flag_name(key),
                     key,
                     default=None,
-                    type=click.Choice(choice) if choice else None,
+                    type=int if key in _INTEGERS else kind,
                     help=help_text,
                 )
             function = option(function)
