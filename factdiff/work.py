@@ -6,8 +6,9 @@ the diff) go where the run's ``Work`` puts them:
 
 * ``Work.inline()``: called directly on the loop. One entry at a time (``compress``, a
   sequential demotion pass) has nothing to overlap, so this is the cheapest.
-* ``Work.threads(n)``: a thread pool of ``n``. Blocking components that are not ours (a
-  user's summarizer) still overlap their waits; Python code holds the GIL.
+* ``Work.threads(n)``: a thread pool of ``n`` for blocking components that are not ours (a
+  user's summarizer: their waits overlap), and one thread for the offline components
+  factdiff ships (pure Python: more threads would only contend for the GIL).
 * ``Work.processes(n, threads)``: the offline components factdiff ships (the rules
   extractor, the extractive and naive summarizers) and ``verify`` run in ``n`` worker
   processes, so extraction uses other cores and never stalls the loop that keeps many model
@@ -25,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import contextlib
 import copyreg
 import multiprocessing
 import os
@@ -75,9 +77,21 @@ def default_extract_workers(concurrency: int) -> int:
     return max(1, min(os.cpu_count() or 1, 8))
 
 
+CPU_NICENESS = 5
+"""Offline extraction runs this much nicer than the rest: on a saturated machine the threads
+that hold a store transaction or wait for a model answer are scheduled first."""
+
+
+def _yield_cpu() -> None:
+    """Lower this thread's (or process's) scheduling priority, where the OS allows it."""
+    with contextlib.suppress(AttributeError, OSError):  # not every OS has per-thread nice
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), CPU_NICENESS)
+
+
 def _watch_parent(parent: int) -> None:
-    """In a worker process: exit when the parent is gone (killed, crashed), so no pool
-    process outlives the demoter or worker that started it."""
+    """In a worker process: run nicer (``_yield_cpu``) and exit when the parent is gone
+    (killed, crashed), so no pool process outlives the demoter or worker that started it."""
+    _yield_cpu()
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -115,6 +129,7 @@ class Work:
         self._processes = processes
         self._threads = threads
         self._thread_pool: concurrent.futures.ThreadPoolExecutor | None = None
+        self._cpu_pool: concurrent.futures.ThreadPoolExecutor | None = None
 
     @classmethod
     def inline(cls) -> Work:
@@ -138,9 +153,10 @@ class Work:
 
     def close(self) -> None:
         """Stop the thread pool (waits for running calls); process pools stay shared."""
-        if self._thread_pool is not None:
-            self._thread_pool.shutdown(wait=True, cancel_futures=True)
-            self._thread_pool = None
+        for pool in (self._thread_pool, self._cpu_pool):
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+        self._thread_pool = self._cpu_pool = None
 
     def worker_pids(self) -> list[int]:
         """The worker processes' ids (for CPU accounting in benchmarks)."""
@@ -202,6 +218,8 @@ class Work:
                 _discard(self._processes, pool)
         if self._threads:
             loop = asyncio.get_running_loop()
+            if isinstance(component, PORTABLE):  # pure Python CPU work: threads cannot overlap
+                return await loop.run_in_executor(self._cpu_executor(), function, *args)
             return await loop.run_in_executor(self._thread_executor(), function, *args)
         return function(*args)
 
@@ -211,6 +229,15 @@ class Work:
                 max_workers=self._threads, thread_name_prefix="factdiff-work"
             )
         return self._thread_pool
+
+    def _cpu_executor(self) -> concurrent.futures.ThreadPoolExecutor:
+        """One thread for the offline components without processes: more threads would only
+        contend for the GIL and starve the threads that hold store transactions open."""
+        if self._cpu_pool is None:
+            self._cpu_pool = concurrent.futures.ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="factdiff-cpu", initializer=_yield_cpu
+            )
+        return self._cpu_pool
 
 
 _SHARED: dict[int, concurrent.futures.ProcessPoolExecutor] = {}

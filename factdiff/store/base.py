@@ -214,14 +214,20 @@ class MemoryStore(abc.ABC):
     def _append_events(
         self, events: list[NewEvent], entry_id: str | None, agent_id: str | None, now: int
     ) -> None:
-        for event in events:
+        self._insert_events(rowmap.event_rows(events), entry_id, agent_id, now)
+
+    def _insert_events(
+        self, rows: list[tuple[str, str]], entry_id: str | None, agent_id: str | None, now: int
+    ) -> None:
+        """Insert events whose (type, payload JSON) were made before the transaction."""
+        for kind, payload in rows:
             self._exec(
                 "insert_event",
-                type=EventType(event.type).value,
+                type=kind,
                 entry_id=entry_id,
                 agent_id=agent_id,
                 at=now,
-                payload=codec.dump_json(event.payload, f"{event.type} event payload"),
+                payload=payload,
             )
 
     # -- entries ---------------------------------------------------------------------------
@@ -275,17 +281,15 @@ class MemoryStore(abc.ABC):
         return entry
 
     def _load(self, entry_id: str) -> Entry | None:
-        with self._read():
-            row = self._row("select_entry", id=entry_id)
-            if row is None:
-                return None
-            entry = rowmap.entry(row)
-            if entry.tier is Tier.HOT:
-                data = self._one("select_hot", id=entry_id)
-                content = None if data is None else codec.decode_content(data)
-                return replace(entry, content=content)
-            warm = self._row("select_warm", id=entry_id)
-            return replace(entry, warm=None if warm is None else rowmap.warm(warm))
+        row = self._row("select_entry_full", id=entry_id)  # one statement: one snapshot
+        if row is None:
+            return None
+        entry = rowmap.entry(row)
+        if entry.tier is Tier.HOT:
+            data = row[rowmap.FULL_CONTENT]
+            return replace(entry, content=None if data is None else codec.decode_content(data))
+        warm = row[rowmap.FULL_WARM : rowmap.FULL_WARM + 5]
+        return replace(entry, warm=None if warm[0] is None else rowmap.warm(warm))
 
     def touch(self, entry_id: str, now: datetime) -> None:
         """Record a use of the entry: its dormancy clock restarts at ``now``."""
@@ -416,8 +420,8 @@ class MemoryStore(abc.ABC):
             "meta": codec.dump_json(meta.to_json(), "compression meta"),
             "now": now_us,
         }
-        rowmap.attempt_params(entry_id, 1, attempt)  # refuse bad values before any write
-        rowmap.check_events(events)
+        attempt_rows = self._attempt_rows(entry_id, attempt, now_us)
+        event_rows = rowmap.event_rows(events)
         state = self._load(entry_id)
         if state is None:
             raise EntryNotFound(entry_id)
@@ -437,7 +441,7 @@ class MemoryStore(abc.ABC):
             if fenced is None:
                 return False
             attempt_no = int(fenced[0])
-            self._insert_attempt(entry_id, attempt_no, attempt, now_us)
+            self._insert_attempt(attempt_no, *attempt_rows)
             self._exec("insert_warm", **warm, attempt_no=attempt_no)
             self._exec(
                 "insert_cold",
@@ -449,7 +453,7 @@ class MemoryStore(abc.ABC):
                 now=now_us,
             )
             self._exec("delete_hot", id=entry_id)
-            self._append_events(events, entry_id, state.agent_id, now_us)
+            self._insert_events(event_rows, entry_id, state.agent_id, now_us)
             return True
 
         return self._write(work)
@@ -547,9 +551,9 @@ class MemoryStore(abc.ABC):
         lease_token: str | None,
     ) -> bool:
         now_us = codec.to_micros(now, "now")
-        rowmap.attempt_params(entry_id, 1, attempt)  # refuse bad values before any write
+        attempt_rows = self._attempt_rows(entry_id, attempt, now_us)
         next_us = codec.opt_micros(next_attempt_at, "next_attempt_at")
-        rowmap.check_events(events)
+        event_rows = rowmap.event_rows(events)
 
         def work() -> bool:
             row = self._row("select_entry", id=entry_id)
@@ -566,20 +570,27 @@ class MemoryStore(abc.ABC):
             ).fetchone()
             if fenced is None:
                 return False
-            self._insert_attempt(entry_id, int(fenced[0]), attempt, now_us)
-            self._append_events(events, entry_id, str(row[1]), now_us)
+            self._insert_attempt(int(fenced[0]), *attempt_rows)
+            self._insert_events(event_rows, entry_id, str(row[1]), now_us)
             return True
 
         return self._write(work)
 
+    @staticmethod
+    def _attempt_rows(
+        entry_id: str, attempt: AttemptRecord, now_us: int
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The attempt's and its model calls' parameters, made (and checked) before the
+        transaction; the attempt number is set inside it."""
+        calls = [rowmap.model_call_params(entry_id, 0, call, now_us) for call in attempt.calls]
+        return rowmap.attempt_params(entry_id, 0, attempt), calls
+
     def _insert_attempt(
-        self, entry_id: str, attempt_no: int, attempt: AttemptRecord, now_us: int
+        self, attempt_no: int, attempt: dict[str, Any], calls: list[dict[str, Any]]
     ) -> None:
-        self._exec("insert_attempt", **rowmap.attempt_params(entry_id, attempt_no, attempt))
-        for call in attempt.calls:
-            self._exec(
-                "insert_model_call", **rowmap.model_call_params(entry_id, attempt_no, call, now_us)
-            )
+        self._exec("insert_attempt", **{**attempt, "attempt_no": attempt_no})
+        for call in calls:
+            self._exec("insert_model_call", **{**call, "attempt_no": attempt_no})
 
     # -- leases ----------------------------------------------------------------------------
 

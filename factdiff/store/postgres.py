@@ -6,7 +6,10 @@ replaced rather than handed out) and returns it at once. Connections run in auto
 write is one explicit transaction (``_write``), retried a bounded number of times on a
 serialization failure or a deadlock, and a read of several statements is one
 ``REPEATABLE READ`` snapshot (``_read``). No transaction stays open between calls, so none
-is open while a worker runs a model.
+is open while a worker runs a model. Transactions run in pipeline mode: statements are sent
+without waiting for each other's results (only a result the code reads waits), so a
+transaction costs two or three round trips instead of one per statement and a busy client
+leaves the server idle inside a transaction for less time (migration scripts excepted).
 
 Select the schema with the DSN, e.g. ``postgresql://host/db?options=-csearch_path%3Dfactdiff``;
 tables are created in ``current_schema()``. Times are stored as on SQLite (bigint
@@ -188,13 +191,42 @@ class PostgresStore(MemoryStore):
         except psycopg.Error as exc:
             raise self._error(exc) from exc
 
+    @contextmanager
+    def _pipeline(self, conn: psycopg.Connection[Any]) -> Iterator[None]:
+        """Pipeline mode, except for migration scripts (several commands per execute)."""
+        if getattr(self._local, "migrating", False):
+            yield
+            return
+        with conn.pipeline() as pipeline:
+            self._local.pipeline = pipeline
+            try:
+                yield
+            finally:
+                self._local.pipeline = None
+
+    def _count(self, key: str, **params: Any) -> int:
+        """Rows changed by statement ``key`` (waits for its result: a pipeline sync)."""
+        cursor = self._exec(key, **params)
+        pipeline: psycopg.Pipeline | None = getattr(self._local, "pipeline", None)
+        if pipeline is not None:
+            pipeline.sync()
+        return int(cursor.rowcount)
+
+    def migrate(self) -> int:
+        """Apply every pending migration (scripts run outside pipeline mode)."""
+        self._local.migrating = True
+        try:
+            return super().migrate()
+        finally:
+            self._local.migrating = False
+
     def _write(self, work: Callable[[], T]) -> T:
         """Run ``work`` in one transaction; retry serialization failures and deadlocks."""
         if self._current() is not None:  # pragma: no cover - no nested writes
             raise StoreError("nested write transaction")
         for attempt in range(self._retries + 1):
             try:
-                with self._pool.connection() as conn:
+                with self._pool.connection() as conn, self._pipeline(conn):
                     self._local.conn = conn
                     try:
                         with conn.transaction():
@@ -221,7 +253,7 @@ class PostgresStore(MemoryStore):
             yield
             return
         try:
-            with self._pool.connection() as conn:
+            with self._pool.connection() as conn, conn.pipeline():
                 self._local.conn = conn
                 try:
                     with conn.transaction():

@@ -49,6 +49,8 @@ def entry(row: Row) -> Entry:
 
 CLAIM_TOKEN, CLAIM_EXPIRES, CLAIM_NOW = 16, 17, 18
 """Positions of the lease columns after the entry's in a claim's rows."""
+FULL_CONTENT, FULL_WARM = 16, 17
+"""Positions of the hot content and of the five warm columns in ``select_entry_full``."""
 
 
 def warm(row: Row) -> WarmView:
@@ -165,10 +167,12 @@ def event(row: Row) -> Event:
     )
 
 
-def check_events(events: list[NewEvent]) -> None:
-    for event in events:
-        EventType(event.type)
-        codec.dump_json(event.payload, f"{event.type} event payload")
+def event_rows(events: list[NewEvent]) -> list[tuple[str, str]]:
+    """(type, payload JSON) of each event, checked before any write."""
+    return [
+        (EventType(e.type).value, codec.dump_json(e.payload, f"{e.type} event payload"))
+        for e in events
+    ]
 
 
 def is_current(entry: Entry, expected_attempts: int) -> bool:

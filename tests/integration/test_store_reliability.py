@@ -78,7 +78,7 @@ def test_error_while_appending_events_rolls_back_demotion(
     def boom(*args: Any) -> None:
         raise RuntimeError("crash while appending events")
 
-    monkeypatch.setattr(store, "_append_events", boom)
+    monkeypatch.setattr(store, "_insert_events", boom)
     with pytest.raises(RuntimeError, match="crash"):
         compress(store, entry_id)
     assert_untouched_hot(store, entry_id, "the source \0 text")

@@ -55,6 +55,17 @@ SELECT id, agent_id, tier, status, occurred_at, created_at, last_used_at, metada
        error_attempts, error_streak
 FROM entries WHERE id = :id
 
+-- name: select_entry_full
+-- The entry with its hot content or its warm row, in one statement (one snapshot).
+SELECT e.id, e.agent_id, e.tier, e.status, e.occurred_at, e.created_at, e.last_used_at,
+       e.metadata, e.schema_name, e.tags, e.content_hash, e.size_bytes, e.attempt_count,
+       e.next_attempt_at, e.error_attempts, e.error_streak,
+       h.content, w.narrative, w.record, w.meta, w.attempt_no, w.compressed_at
+FROM entries AS e
+LEFT JOIN hot_content AS h ON h.entry_id = e.id
+LEFT JOIN warm_entries AS w ON w.entry_id = e.id
+WHERE e.id = :id
+
 -- name: select_hot
 SELECT content FROM hot_content WHERE entry_id = :id
 
