@@ -49,7 +49,7 @@ from bench.datasets import (
     resolve_limit,
     spread,
 )
-from factdiff.check import check
+from factdiff.check import verify
 from factdiff.demote import default_ladder
 from factdiff.extract.rules import RulesExtractor, infer_reference
 from factdiff.pipeline import Rung, compress
@@ -119,7 +119,7 @@ class Tally:
 
 def passes(text: str, summary: str, schema: FactSchema, facts: FactRecord) -> bool:
     """Whether the fact diff lets ``summary`` replace ``text``."""
-    result = check(text, summary, schema, extractor=EXTRACTOR, source_facts=facts)
+    result = verify(facts, EXTRACTOR.extract(summary, schema, facts.reference), schema)
     return result.outcome.passed
 
 

@@ -51,7 +51,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.compression_ratio import load_entries
 from bench.datasets import Entry, base_parser, clip, print_table, resolve_limit
-from factdiff.check import check
+from factdiff.check import verify
 from factdiff.demote import Demoter, DemotionSettings, reference_of
 from factdiff.extract.rules import RulesExtractor
 from factdiff.pipeline import Rung
@@ -302,7 +302,8 @@ def run(store: MemoryStore, groups: list[Group], settings: DemotionSettings) -> 
                 Criticality.CRITICAL,
                 where,
             )
-        if not check(source, plain, schema, source_facts=record).outcome.passed:
+        summary_facts = EXTRACTOR.extract(plain, schema, record.reference)
+        if not verify(record, summary_facts, schema).outcome.passed:
             naive_failed[group.agent] += 1
 
     rows = []

@@ -1,22 +1,27 @@
-"""LLM pipeline concurrency, call counts and tokens, against the scripted server (offline).
+"""LLM demotion concurrency, client CPU, call counts and tokens, against the scripted server.
 
-Run: ``.venv/bin/python bench/llm_concurrency.py [--latency 0.1] [--entries-per-slot 4]``
+Run: ``.venv/bin/python bench/llm_concurrency.py [--latency 0.2] [--entries-per-slot 8]
+[--provider openai|anthropic] [--extract-workers N] [--concurrency 8,32,128]``
 
-The server (``factdiff.testing.ScriptedLLMServer`` on 127.0.0.1) answers every request after
-a fixed latency L. Extraction answers are what the rules extractor finds in the requested
-text (grounded quotes, typed values: an oracle model); a summary answer is the entry itself,
-so every compression is clean in 3 calls (extract source, summarize, extract summary). The
-extractor is ``openai:bench-extractor`` and the summarizer ``anthropic:bench-summarizer``,
-both through the real SDK clients. The server runs in its own process (``multiprocessing``,
-spawned), so the client side (SDK clients, pipeline, event loop) does not compete with it for
-one GIL; both still share the machine's cores.
+The server (``factdiff.testing.ScriptedLLMServer``) runs in its own process (spawned), so the
+client side does not share its GIL; both share the machine's cores. It answers every request
+after a fixed latency L: a summary request with the extractive summary of the entry at the
+requested word budget (computed in the server process before timing; every compression is
+clean), an extraction request like the rules extractor would (``RulesOracle``).
 
-1. Throughput for C = 1, 8, 32, 128 compressions in flight: achieved entries/s against the
-   ideal C / (calls per entry x L).
-2. LLM calls per clean compression, and per retry (a first summary that drops a fact, then a
-   strict rung): counted by the server.
-3. Tokens per entry for ~1 KB and ~8 KB entries (as the server reports them: request body and
-   answer characters / 4, i.e. prompt + schema + text).
+1. **Throughput**: ``Demoter.run(now, concurrency=C)`` (what ``factdiff demote --concurrency
+   C`` runs) over a fresh SQLite store of ~1 KB call notes, rules extractor (offline), LLM
+   summarizer (one model call per entry). Ideal = C / L entries per second. Client CPU per
+   compression: this process's CPU (user + system) over the pass divided by the entries,
+   and separately the CPU of the extraction worker processes over the same pass (from
+   ``/proc``; 0 without them). The server's CPU is not counted. A
+   warm-up pass (4 entries per slot, not timed) starts the SDK clients and the process pool.
+2. **LLM calls** per clean compression and per retry, with an LLM extractor
+   (``openai:bench-extractor``) and an LLM summarizer: counted by the server.
+3. **Tokens** per entry for ~1 KB and ~8 KB entries with the LLM extractor (as the server
+   reports them: request body and answer characters / 4).
+
+Figures depend on the machine and on everything else running on it: report them with that.
 """
 
 from __future__ import annotations
@@ -24,27 +29,35 @@ from __future__ import annotations
 import argparse
 import asyncio
 import multiprocessing
-import re
+import os
+import resource
 import sys
+import tempfile
 import time
+from datetime import UTC, datetime, timedelta
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from factdiff.concurrency import compress_many
+from factdiff.check import DEFAULT_EXTRACTOR
+from factdiff.demote import Demoter, DemotionSettings
+from factdiff.engine import Rung
 from factdiff.extract.llm import LLMExtractor
-from factdiff.extract.rules import RulesExtractor
-from factdiff.pipeline import Rung
+from factdiff.pipeline import compress_many
 from factdiff.policy import Outcome
 from factdiff.providers import CallPolicy, ModelSpec, set_provider_limit, shutdown
-from factdiff.record import Fact, FactRecord
+from factdiff.retry import RetryPolicy
+from factdiff.runner import work_for
 from factdiff.schema.loader import load_schema
-from factdiff.schema.model import FactSchema, FieldSpec
+from factdiff.schema.model import FactSchema
+from factdiff.store import MemoryStore
+from factdiff.summarize import ExtractiveSummarizer, SummaryRequest
 from factdiff.summarize.llm import LLMSummarizer
-from factdiff.testing import Answer, RecordedRequest, ScriptedLLMServer
-from factdiff.values.base import FactType
+from factdiff.testing import Answer, RecordedRequest, RulesOracle, ScriptedLLMServer
+from factdiff.testing.oracle import entry_text
+from factdiff.work import shutdown_pools
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = ROOT / "schemas" / "customer_service.yaml"
@@ -53,7 +66,8 @@ FILLER = (
     "The agent reviewed the account history, confirmed the contact details on file and "
     "noted that the customer had been polite and patient throughout the conversation. "
 )
-TEXT = re.compile(r"<<<\n(.*)\n>>>", re.S)
+T0 = datetime(2026, 3, 14, 19, 32, tzinfo=UTC)
+NOW = T0 + timedelta(days=30)
 
 
 def entry(index: int, size: int) -> str:
@@ -68,81 +82,60 @@ def entry(index: int, size: int) -> str:
     return text
 
 
-def _json_value(fact: Fact, spec: FieldSpec) -> Any:
-    canonical = fact.value.canonical()
-    if spec.type in (FactType.MONEY, FactType.QUANTITY) and isinstance(canonical, str):
-        amount, _, unit = canonical.partition(" ")
-        return {"amount": amount, "currency" if spec.type is FactType.MONEY else "unit": unit}
-    if spec.type in (FactType.NUMBER, FactType.PERCENT):
-        return str(canonical).rstrip("%")
-    if spec.type is FactType.BOOLEAN:
-        return bool(canonical)
-    if spec.type is FactType.TOOL_CALL:
-        return {"name": "", "arguments": [], "result": ""}  # read back from the quote
-    if spec.type is FactType.ENUM:
-        return canonical
-    return fact.text
-
-
-def oracle_answer(record: FactRecord, schema: FactSchema) -> dict[str, Any]:
-    """A model answer that states exactly the record's field values, with their quotes."""
-    answer: dict[str, Any] = {}
-    for spec in schema.fields:
-        items = [{"value": _json_value(f, spec), "quote": f.text} for f in record.fields[spec.name]]
-        answer[spec.name] = items if spec.many else (items[0] if items else None)
-    return answer
-
-
-class Oracle:
-    """Responder: oracle extraction; the summary is the entry (or, unstrict, a lossy one)."""
-
-    def __init__(self, schema: FactSchema, lossy_first: bool = False) -> None:
-        self.schema = schema
-        self.lossy_first = lossy_first
-        self.answers: dict[str, dict[str, Any]] = {}
-
-    def prepare(self, texts: list[str]) -> None:
-        rules = RulesExtractor()
-        for text in texts:
-            for variant in (text, lossy(text)):
-                if variant not in self.answers:
-                    record = rules.extract(variant, self.schema)
-                    self.answers[variant] = oracle_answer(record, self.schema)
-
-    def __call__(self, request: RecordedRequest) -> Answer:
-        found = TEXT.search(request.last_user_message)
-        text = found.group(1) if found else ""
-        if request.structured:
-            return Answer.json(self.answers[text])
-        if self.lossy_first and "MUST state" not in request.last_user_message:
-            return Answer.text(lossy(text))
-        return Answer.text(text)
-
-
 def lossy(text: str) -> str:
     """The entry without its tool-call sentence (drops the credit memo id)."""
     return text.split(" Tool call:", maxsplit=1)[0]
 
 
+class Responder:
+    """Extractive summaries for summary requests, rules-like answers for extraction ones."""
+
+    def __init__(self, schema: FactSchema, texts: list[str], latency: float, lossy_first: bool):
+        self.oracle = RulesOracle(schema)
+        self.latency = latency
+        self.lossy_first = lossy_first
+        self.summaries: dict[tuple[str, int], str] = {}
+        summarizer = ExtractiveSummarizer()
+        for text in texts:
+            record = DEFAULT_EXTRACTOR.extract(text, schema)
+            for budget in BUDGETS:
+                request = SummaryRequest(text, schema, record, budget)
+                self.summaries[(text, budget)] = summarizer.summarize(request).text
+
+    def __call__(self, request: RecordedRequest) -> Answer:
+        if request.structured:
+            return self.oracle(request).after(self.latency)
+        text = entry_text(request)
+        message = request.last_user_message
+        if self.lossy_first and "MUST state" not in message:
+            return Answer.text(lossy(text)).after(self.latency)
+        budget = int(message.split("at most ", 1)[1].split(" words", 1)[0])
+        summary = self.summaries.get((text, budget), text)
+        return Answer.text(summary).after(self.latency)
+
+
+BUDGETS = (120, 400)
+"""The ladder's word budgets: rung 0 (120 words) passes for every 1 KB entry."""
+
+
 def _serve(
     conn: Connection, schema_path: str, texts: list[str], latency: float, lossy_first: bool
 ) -> None:
-    """The server process: answer until told to stop, then report the request count."""
-    oracle = Oracle(load_schema(schema_path), lossy_first)
-    oracle.prepare(texts)
-    server = ScriptedLLMServer(responder=lambda r: oracle(r).after(latency)).start()
+    """The server process: answer until told to stop, then report what it saw."""
+    responder = Responder(load_schema(schema_path), texts, latency, lossy_first)
+    server = ScriptedLLMServer(responder=responder).start()
     try:
         conn.send(server.port)
         conn.recv()
-        conn.send(server.request_count)
+        conn.send((server.request_count, server.max_in_flight))
     finally:
         server.stop()
 
 
 class ServerProcess:
-    """``ScriptedLLMServer`` with the oracle responder, in a spawned process."""
+    """``ScriptedLLMServer`` with the responder above, in a spawned process."""
 
-    def __init__(self, texts: list[str], latency: float, lossy_first: bool) -> None:
+    def __init__(self, texts: list[str], latency: float, lossy_first: bool = False) -> None:
         context = multiprocessing.get_context("spawn")
         self._conn, child = context.Pipe()
         self._process = context.Process(
@@ -151,101 +144,170 @@ class ServerProcess:
         self._process.start()
         self.port: int = self._conn.recv()
 
-    @property
-    def openai_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
+    def url(self, provider: str) -> str:
+        base = f"http://127.0.0.1:{self.port}"
+        return f"{base}/v1" if provider == "openai" else base
 
-    @property
-    def anthropic_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def stop(self) -> int:
-        """Stop the server; the requests it received."""
+    def stop(self) -> tuple[int, int]:
+        """Stop the server; (requests received, most in flight at once)."""
         self._conn.send("stop")
-        count: int = self._conn.recv()
+        counts: tuple[int, int] = self._conn.recv()
         self._process.join(timeout=30)
-        return count
+        return counts
 
 
-def components(server: ServerProcess, latency: float) -> tuple[LLMExtractor, LLMSummarizer]:
+def cpu_seconds(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
+def pool_cpu_seconds(size: int) -> float:
+    """CPU (user + system) of the shared extraction processes of ``size`` so far."""
+    from factdiff.work import Work
+
+    total, tick = 0.0, os.sysconf("SC_CLK_TCK")
+    for pid in Work.processes(size).worker_pids():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def summarizer_for(server: ServerProcess, provider: str, latency: float) -> LLMSummarizer:
+    spec = ModelSpec(provider, "bench-summarizer", server.url(provider), "sk-bench")
+    return LLMSummarizer(spec, policy=CallPolicy(deadline_s=60 + 10 * latency, max_attempts=1))
+
+
+def demotion_pass(
+    schema: FactSchema,
+    count: int,
+    concurrency: int,
+    latency: float,
+    provider: str,
+    extract_workers: int | None,
+) -> dict[str, Any]:
+    """Load ``count`` entries into a fresh store and time one pass at ``concurrency``."""
+    texts = [entry(i, 1024) for i in range(count)]
+    warm = [entry(100_000 + i, 1024) for i in range(4 * concurrency)]
+    server = ServerProcess(texts + warm, latency)
+    with tempfile.TemporaryDirectory() as folder, MemoryStore.open(Path(folder) / "m.db") as store:
+        summarizer = summarizer_for(server, provider, latency)
+        settings = DemotionSettings(
+            ladder=(Rung(summarizer, budget_words=BUDGETS[0]),),
+            retry=RetryPolicy(max_attempts=1),
+            extract_workers=extract_workers,
+        )
+        demoter = Demoter(store, settings)
+        for text in warm:
+            store.add("warm", text, now=T0, occurred_at=T0, schema="customer_service")
+        demoter.run(NOW, agent="warm", concurrency=concurrency)  # SDK clients, process pool
+        for text in texts:
+            store.add("bench", text, now=T0, occurred_at=T0, schema="customer_service")
+        size = work_for(concurrency, extract_workers).process_count
+        self_before, pool_before = cpu_seconds(resource.RUSAGE_SELF), pool_cpu_seconds(size)
+        started = time.perf_counter()
+        report = demoter.run(NOW, agent="bench", concurrency=concurrency, keep_results=False)
+        seconds = time.perf_counter() - started
+        self_cpu = cpu_seconds(resource.RUSAGE_SELF) - self_before
+        pool_cpu = pool_cpu_seconds(size) - pool_before
+    shutdown_pools()
+    shutdown()
+    requests, in_flight = server.stop()
+    return {
+        "seconds": seconds,
+        "clean": report.counts.get("clean", 0),
+        "counts": report.counts,
+        "self_cpu": self_cpu,
+        "pool_cpu": pool_cpu,
+        "requests": requests,
+        "in_flight": in_flight,
+        "stages": report.seconds,
+    }
+
+
+def throughput(args: argparse.Namespace, schema: FactSchema) -> None:
+    latency = args.latency
+    workers = "auto" if args.extract_workers is None else str(args.extract_workers)
+    print(
+        f"1. demotion throughput, L = {latency * 1000:.0f} ms per call, 1 model call per entry "
+        f"(rules extractor, {args.provider} summarizer), extraction processes: {workers}, "
+        f"{os.cpu_count()} cores"
+    )
+    print(
+        f"{'C':>5} {'entries':>8} {'seconds':>8} {'entries/s':>10} {'ideal':>7} {'ratio':>6}"
+        f" {'in flight':>9} {'CPU ms/entry':>13} {'+ pool':>7} {'= total':>8}"
+    )
+    for concurrency in args.concurrency:
+        count = max(64, concurrency * args.entries_per_slot)
+        result = demotion_pass(
+            schema, count, concurrency, latency, args.provider, args.extract_workers
+        )
+        if result["clean"] != count:
+            print(f"  warning: {count - result['clean']} not clean: {result['counts']}")
+        achieved = count / result["seconds"]
+        ideal = concurrency / latency
+        main_ms = result["self_cpu"] / count * 1000
+        pool_ms = result["pool_cpu"] / count * 1000
+        print(
+            f"{concurrency:>5} {count:>8} {result['seconds']:>8.2f} {achieved:>10.1f}"
+            f" {ideal:>7.1f} {achieved / ideal:>6.2f} {result['in_flight']:>9}"
+            f" {main_ms:>13.2f} {pool_ms:>7.2f} {main_ms + pool_ms:>8.2f}"
+        )
+        stages = ", ".join(f"{k} {v:.2f}" for k, v in result["stages"].items())
+        print(f"      busy seconds per stage (overlap counted once): {stages}")
+
+
+def llm_components(server: ServerProcess, latency: float) -> tuple[LLMExtractor, LLMSummarizer]:
     policy = CallPolicy(deadline_s=60 + 10 * latency, max_attempts=1)
     extractor = LLMExtractor(
-        ModelSpec("openai", "bench-extractor", server.openai_url, "sk-bench"), policy=policy
+        ModelSpec("openai", "bench-extractor", server.url("openai"), "sk-bench"), policy=policy
     )
-    summarizer = LLMSummarizer(
-        ModelSpec("anthropic", "bench-summarizer", server.anthropic_url, "sk-bench"),
-        policy=policy,
-    )
-    return extractor, summarizer
+    return extractor, summarizer_for(server, "anthropic", latency)
 
 
-def run(
-    schema: FactSchema, texts: list[str], concurrency: int, latency: float, lossy_first: bool
-) -> tuple[float, int, list[Any], LLMExtractor, LLMSummarizer]:
-    server = ServerProcess(texts, latency, lossy_first)
-    calls = 0
+def llm_run(
+    schema: FactSchema, texts: list[str], lossy_first: bool
+) -> tuple[int, list[Any], LLMExtractor, LLMSummarizer]:
+    server = ServerProcess(texts, 0.0, lossy_first)
     try:
-        extractor, summarizer = components(server, latency)
-        ladder = (Rung(summarizer, budget_ratio=0.5), Rung(summarizer, 1.0, strictness=1))
-        started = time.perf_counter()
-        results = asyncio.run(
-            compress_many(texts, schema, ladder, extractor=extractor, concurrency=concurrency)
+        extractor, summarizer = llm_components(server, 0.0)
+        ladder = (
+            Rung(summarizer, budget_words=BUDGETS[0]),
+            Rung(summarizer, BUDGETS[1], strictness=1),
         )
-        seconds = time.perf_counter() - started
+        results = asyncio.run(
+            compress_many(texts, schema, ladder, extractor=extractor, concurrency=8)
+        )
     finally:
         shutdown()
-        calls = server.stop()
-    return seconds, calls, results, extractor, summarizer
+        calls, _ = server.stop()
+    return calls, results, extractor, summarizer
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--latency", type=float, default=0.1, help="L, seconds per call")
-    parser.add_argument("--entries-per-slot", type=int, default=4)
-    args = parser.parse_args()
-    latency = args.latency
-    schema = load_schema(SCHEMA)
-    for provider in ("openai", "anthropic"):
-        set_provider_limit(provider, 1024)
-    run(schema, [entry(0, 1024)], 1, 0.0, False)  # warm up: SDK imports stay out of timings
-
-    print(f"1. throughput, L = {latency * 1000:.0f} ms per call, 3 calls per clean entry")
-    print(f"{'C':>5} {'entries':>8} {'seconds':>8} {'entries/s':>10} {'ideal':>8} {'ratio':>6}")
-    for concurrency in (1, 8, 32, 128):
-        count = max(8, concurrency * args.entries_per_slot)
-        texts = [entry(i, 1024) for i in range(count)]
-        seconds, calls, results, _, _ = run(schema, texts, concurrency, latency, False)
-        clean = sum(1 for r in results if getattr(r, "outcome", None) is Outcome.CLEAN)
-        if clean != count:
-            errors = {type(r).__name__ for r in results if isinstance(r, BaseException)}
-            print(f"  warning: {count - clean} not clean ({errors})")
-        per_entry = calls / count
-        achieved = count / seconds
-        ideal = concurrency / (per_entry * latency)
-        print(
-            f"{concurrency:>5} {count:>8} {seconds:>8.2f} {achieved:>10.1f} {ideal:>8.1f}"
-            f" {achieved / ideal:>6.2f}"
-        )
-
-    print("\n2. LLM calls (counted by the server)")
+def calls_and_tokens(schema: FactSchema) -> None:
+    print("\n2. LLM calls with an LLM extractor (counted by the server)")
     texts = [entry(i, 1024) for i in range(8)]
-    _, calls, _, _, _ = run(schema, texts, 8, 0.0, False)
-    print(f"   per clean compression: {calls / len(texts):.2f}")
-    _, calls_retry, results, _, _ = run(schema, texts, 8, 0.0, True)
+    calls, results, _, _ = llm_run(schema, texts, False)
+    outcomes = {getattr(r, "outcome", type(r).__name__) for r in results}
+    print(f"   per clean compression: {calls / len(texts):.2f} (outcomes {outcomes})")
+    calls_retry, results, _, _ = llm_run(schema, texts, True)
     rungs = sum(len(r.attempts) for r in results if hasattr(r, "attempts"))
-    outcomes = [r.outcome.value for r in results if hasattr(r, "outcome")]
+    final = {r.outcome.value for r in results if hasattr(r, "outcome")}
     extra = calls_retry - calls
     print(
         f"   with one failed rung first: {calls_retry / len(texts):.2f} per entry "
-        f"({rungs / len(texts):.0f} rungs, final {set(outcomes)}); per retry: "
-        f"{extra / (rungs - len(texts)):.2f}"
+        f"({rungs / len(texts):.0f} rungs, final {final}); per retry: "
+        f"{extra / max(1, rungs - len(texts)):.2f}"
     )
-
-    print("\n3. tokens per entry (clean compression: 3 calls)")
+    print("\n3. tokens per entry (LLM extractor and summarizer, clean compression: 3 calls)")
     print(f"{'entry':>8} {'chars':>6} {'tokens in':>10} {'tokens out':>11} {'extract':>8}")
     for size in (1024, 8192):
         texts = [entry(i, size) for i in range(8)]
-        _, _, _, extractor, summarizer = run(schema, texts, 8, 0.0, False)
+        _, results, extractor, summarizer = llm_run(schema, texts, False)
+        if any(getattr(r, "outcome", None) is not Outcome.CLEAN for r in results):
+            print("   warning: not every compression was clean")
         used_in = extractor.client.usage.tokens_in + summarizer.client.usage.tokens_in
         used_out = extractor.client.usage.tokens_out + summarizer.client.usage.tokens_out
         share = extractor.client.usage.tokens_in / used_in
@@ -253,6 +315,30 @@ def main() -> None:
             f"{size // 1024:>6} KB {len(texts[0]):>6} {used_in / len(texts):>10.0f} "
             f"{used_out / len(texts):>11.0f} {share:>8.0%}"
         )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--latency", type=float, default=0.2, help="L, seconds per call")
+    parser.add_argument("--entries-per-slot", type=int, default=8)
+    parser.add_argument("--provider", choices=("openai", "anthropic"), default="openai")
+    parser.add_argument(
+        "--extract-workers", type=int, default=None, help="extraction processes (default: auto)"
+    )
+    parser.add_argument(
+        "--concurrency",
+        type=lambda v: [int(c) for c in v.split(",")],
+        default=[1, 8, 32, 128],
+        help="comma-separated C values",
+    )
+    parser.add_argument("--skip-calls", action="store_true", help="only section 1")
+    args = parser.parse_args()
+    schema = load_schema(SCHEMA)
+    for provider in ("openai", "anthropic"):
+        set_provider_limit(provider, None)
+    throughput(args, schema)
+    if not args.skip_calls:
+        calls_and_tokens(schema)
 
 
 if __name__ == "__main__":

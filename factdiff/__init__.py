@@ -22,6 +22,7 @@ fast; ``from factdiff import check`` works as usual.
 from __future__ import annotations
 
 import importlib
+import logging
 import sys
 import types
 from typing import TYPE_CHECKING, Any
@@ -85,6 +86,8 @@ _SOURCES: dict[str, str] = {
     "FactType": "factdiff.values.base",
 }
 """Public name -> the module that defines it."""
+
+logging.getLogger("factdiff").addHandler(logging.NullHandler())  # the application decides
 
 __all__ = [
     "CheckResult",

@@ -14,6 +14,7 @@ from factdiff.schema.model import FactSchema
 from factdiff.values.base import JSON
 
 DEFAULT_EXTRACTOR = RulesExtractor()
+"""The default extractor, built once: ``rules``, deterministic and offline."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,6 @@ def check(
     reference: date | None = None,
     extractor: Extractor = DEFAULT_EXTRACTOR,
     policy: Policy = DEFAULT_POLICY,
-    source_facts: FactRecord | None = None,
 ) -> CheckResult:
     """Extract both texts with one extractor, then ``verify`` the two records.
 
@@ -62,9 +62,8 @@ def check(
     extractor reads raises ``InputError``.
     """
     if reference is None:
-        reference = source_facts.reference if source_facts else infer_reference(source)
-    if source_facts is None:
-        source_facts = extractor.extract(source, schema, reference)
+        reference = infer_reference(source)
+    source_facts = extractor.extract(source, schema, reference)
     summary_facts = extractor.extract(summary, schema, reference)
     return verify(source_facts, summary_facts, schema, policy)
 

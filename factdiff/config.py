@@ -12,63 +12,101 @@
   the right, so model names keep their own colons. Each rung is stricter than the last
   anyway (it is told the facts the previous diff lost); ``strict`` raises strictness further.
 
-Precedence (``resolve_extractor_spec`` / ``resolve_summarizer_spec``): a CLI flag, then the
-environment (``FACTDIFF_EXTRACTOR``, ``FACTDIFF_SUMMARIZER``), then the settings file
-(``factdiff.toml`` or ``FACTDIFF_CONFIG``, see ``factdiff.settings``), then the default
-(``rules``, ``extractive``). Provider keys and endpoints come from their usual variables
-(``OPENAI_API_KEY``, ``OPENAI_BASE_URL``, ``ANTHROPIC_API_KEY``, ``ANTHROPIC_BASE_URL``).
-The extractor and the summarizer must be different models, so that their failures are not
-correlated: ``check_distinct_models`` refuses the same model unless ``allow_same_model``.
+Every value comes from ``factdiff.settings`` (flag > environment > settings file > default);
+this module only turns the resolved ``Settings`` into objects. Provider keys and endpoints
+come from their usual variables (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``,
+``ANTHROPIC_API_KEY``, ``ANTHROPIC_BASE_URL``). A plain ``provider:model`` extractor is held
+to the rules floor (``factdiff.extract.jury.FlooredExtractor``). The extractor and the
+summarizer must be different models, so that their failures are not correlated:
+``check_distinct_models`` refuses the same model unless ``allow_same_model``.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
+from factdiff.check import DEFAULT_EXTRACTOR
 from factdiff.errors import UsageError
 from factdiff.extract.base import Extractor
-from factdiff.extract.rules import RulesExtractor
 from factdiff.pipeline import Rung
+from factdiff.providers.base import CallPolicy, ModelParams
+from factdiff.providers.runtime import set_provider_limit
 from factdiff.providers.spec import PROVIDERS, is_model_spec, parse_model_spec
-from factdiff.settings import load_settings
+from factdiff.settings import DEFAULTS, Settings, resolve_settings
 from factdiff.summarize import ExtractiveSummarizer, NaiveSummarizer, Summarizer
 
-EXTRACTORS = {"rules": RulesExtractor}
+EXTRACTORS: dict[str, Callable[[], Extractor]] = {"rules": lambda: DEFAULT_EXTRACTOR}
 SUMMARIZERS: dict[str, type[ExtractiveSummarizer] | type[NaiveSummarizer]] = {
     "extractive": ExtractiveSummarizer,
     "naive": NaiveSummarizer,
 }
-DEFAULT_EXTRACTOR = "rules"
-DEFAULT_SUMMARIZER = "extractive"
-EXTRACTOR_ENV = "FACTDIFF_EXTRACTOR"
-SUMMARIZER_ENV = "FACTDIFF_SUMMARIZER"
 JURY_PREFIX = "jury:"
 
 
-def extractor_from_spec(spec: str) -> Extractor:
-    """An extractor from its spec string: ``rules``, ``provider:model``, ``jury:provider:model``."""
+def call_policy(settings: Settings = DEFAULTS) -> CallPolicy:
+    """The policy of every model call: deadline, requests per call, output budget cap."""
+    return CallPolicy(
+        deadline_s=settings.deadline,
+        max_attempts=settings.requests_per_call,
+        max_output_tokens=settings.max_output_tokens,
+    )
+
+
+def model_params(name: str, settings: Settings = DEFAULTS) -> ModelParams:
+    """The parameters of model ``provider:model`` from the settings."""
+    chosen = settings.model(name)
+    return ModelParams(
+        token_param=chosen.token_param,
+        temperature=chosen.temperature,
+        max_tokens=chosen.max_tokens,
+        max_output_tokens=chosen.max_output_tokens,
+        extra=dict(chosen.extra),
+    )
+
+
+def apply_provider_limits(settings: Settings) -> None:
+    """Bound the requests in flight per provider (``in_flight``) for this process."""
+    for provider in PROVIDERS:
+        set_provider_limit(provider, settings.in_flight)
+
+
+def _llm_extractor(spec: str, settings: Settings) -> Any:
+    from factdiff.extract.llm import LLMExtractor
+
+    model = parse_model_spec(spec)
+    return LLMExtractor(
+        model,
+        max_tokens=settings.max_tokens,
+        policy=call_policy(settings),
+        params=model_params(model.name, settings),
+    )
+
+
+def extractor_from_spec(spec: str, settings: Settings = DEFAULTS) -> Extractor:
+    """An extractor from its spec string: ``rules``, ``provider:model`` (held to the rules
+    floor) or ``jury:provider:model``."""
     name = spec.strip()
     factory = EXTRACTORS.get(name)
     if factory is not None:
         return factory()
     if name.startswith(JURY_PREFIX) and is_model_spec(name.removeprefix(JURY_PREFIX)):
         from factdiff.extract.jury import JuryExtractor
-        from factdiff.extract.llm import LLMExtractor
 
-        return JuryExtractor(LLMExtractor(parse_model_spec(name.removeprefix(JURY_PREFIX))))
+        llm = _llm_extractor(name.removeprefix(JURY_PREFIX), settings)
+        return JuryExtractor(llm, rules=DEFAULT_EXTRACTOR)
     if is_model_spec(name):
-        from factdiff.extract.llm import LLMExtractor
+        from factdiff.extract.jury import FlooredExtractor
 
-        return LLMExtractor(parse_model_spec(name))
+        return FlooredExtractor(_llm_extractor(name, settings), rules=DEFAULT_EXTRACTOR)
     raise UsageError(
         f"unknown extractor {spec!r}; known: {', '.join(EXTRACTORS)}, provider:model, "
         f"jury:provider:model (providers: {', '.join(PROVIDERS)})"
     )
 
 
-def summarizer_from_spec(spec: str) -> Summarizer:
+def summarizer_from_spec(spec: str, settings: Settings = DEFAULTS) -> Summarizer:
     """A summarizer from its spec string: ``extractive``, ``naive`` or ``provider:model``."""
     name = spec.strip()
     factory = SUMMARIZERS.get(name)
@@ -77,7 +115,10 @@ def summarizer_from_spec(spec: str) -> Summarizer:
     if is_model_spec(name):
         from factdiff.summarize.llm import LLMSummarizer
 
-        return LLMSummarizer(parse_model_spec(name))
+        model = parse_model_spec(name)
+        return LLMSummarizer(
+            model, policy=call_policy(settings), params=model_params(model.name, settings)
+        )
     raise UsageError(
         f"unknown summarizer {spec!r}; known: {', '.join(SUMMARIZERS)}, provider:model "
         f"(providers: {', '.join(PROVIDERS)})"
@@ -86,24 +127,16 @@ def summarizer_from_spec(spec: str) -> Summarizer:
 
 def resolve_extractor_spec(flag: str | None, environ: Mapping[str, str] | None = None) -> str:
     """The extractor spec: flag, ``FACTDIFF_EXTRACTOR``, settings file, else ``rules``."""
-    configured = load_settings(environ).extractor
-    return _resolve(flag, EXTRACTOR_ENV, configured or DEFAULT_EXTRACTOR, environ)
+    return resolve_settings({"extractor": _flag(flag)}, environ).extractor
 
 
 def resolve_summarizer_spec(flag: str | None, environ: Mapping[str, str] | None = None) -> str:
     """The summarizer spec: flag, ``FACTDIFF_SUMMARIZER``, settings file, else ``extractive``."""
-    configured = load_settings(environ).summarizer
-    return _resolve(flag, SUMMARIZER_ENV, configured or DEFAULT_SUMMARIZER, environ)
+    return resolve_settings({"summarizer": _flag(flag)}, environ).summarizer
 
 
-def _resolve(
-    flag: str | None, variable: str, default: str, environ: Mapping[str, str] | None
-) -> str:
-    if flag is not None and flag.strip():
-        return flag.strip()
-    env = os.environ if environ is None else environ
-    value = env.get(variable, "").strip()
-    return value or default
+def _flag(value: str | None) -> str | None:
+    return value.strip() if value is not None and value.strip() else None
 
 
 def model_of(spec: str) -> str | None:
@@ -150,23 +183,26 @@ def _split_rung(part: str) -> tuple[str, list[str]]:
     return ":".join(pieces), options
 
 
-def ladder_from_spec(spec: str) -> tuple[Rung, ...]:
+def ladder_from_spec(spec: str, settings: Settings = DEFAULTS) -> tuple[Rung, ...]:
     """A retry ladder from ``NAME[:BUDGET][:strict],...``."""
     rungs: list[Rung] = []
+    built: dict[str, Summarizer] = {}
     for index, part in enumerate(p.strip() for p in spec.split(",")):
         if not part:
             raise UsageError(f"empty rung in ladder {spec!r}")
         name, options = _split_rung(part)
-        rung = Rung(summarizer_from_spec(name), strictness=index)
+        if name not in built:
+            built[name] = summarizer_from_spec(name, settings)
+        rung = Rung(built[name], strictness=index)
         for option in options:
             rung = _apply_option(rung, option.strip(), part)
         rungs.append(rung)
     return tuple(rungs)
 
 
-def ladder_for_summarizer(spec: str) -> tuple[Rung, ...]:
+def ladder_for_summarizer(spec: str, settings: Settings = DEFAULTS) -> tuple[Rung, ...]:
     """The default ladder shape (35%, 60%, 100% of the source) with one summarizer."""
-    return ladder_from_spec(f"{spec}:0.35x,{spec}:0.6x:strict,{spec}:1.0x:strict")
+    return ladder_from_spec(f"{spec}:0.35x,{spec}:0.6x:strict,{spec}:1.0x:strict", settings)
 
 
 def _apply_option(rung: Rung, option: str, part: str) -> Rung:
@@ -194,6 +230,26 @@ def _apply_option(rung: Rung, option: str, part: str) -> Rung:
         ) from None
 
 
+def components(settings: Settings) -> tuple[Extractor, tuple[Rung, ...]]:
+    """The extractor and retry ladder of resolved settings (the one place they are built).
+
+    ``ladder`` wins over ``summarizer``; a summarizer alone climbs the default ladder shape
+    (35%, 60%, 100% of the source). The extractor and summarizers must be different models.
+    """
+    summarizer_specs = (
+        ladder_summarizer_specs(settings.ladder) if settings.ladder else [settings.summarizer]
+    )
+    check_distinct_models(
+        settings.extractor, summarizer_specs, allow_same_model=settings.allow_same_model
+    )
+    rungs = (
+        ladder_from_spec(settings.ladder, settings)
+        if settings.ladder
+        else ladder_for_summarizer(settings.summarizer, settings)
+    )
+    return extractor_from_spec(settings.extractor, settings), rungs
+
+
 def pipeline_components(
     *,
     extractor: str | None = None,
@@ -202,18 +258,11 @@ def pipeline_components(
     allow_same_model: bool = False,
     environ: Mapping[str, str] | None = None,
 ) -> tuple[Extractor, tuple[Rung, ...]]:
-    """The extractor and retry ladder from flags, then environment, then defaults.
-
-    ``ladder`` wins over ``summarizer``; a summarizer alone climbs the default ladder shape
-    (35%, 60%, 100% of the source). The extractor and summarizers must be different models.
-    """
-    settings = load_settings(environ)
-    extractor_spec = resolve_extractor_spec(extractor, environ)
-    if not ladder and not summarizer:
-        ladder = settings.ladder
-    allow_same_model = allow_same_model or settings.allow_same_model
-    summarizer_spec = None if ladder else resolve_summarizer_spec(summarizer, environ)
-    summarizer_specs = ladder_summarizer_specs(ladder) if ladder else [str(summarizer_spec)]
-    check_distinct_models(extractor_spec, summarizer_specs, allow_same_model=allow_same_model)
-    rungs = ladder_from_spec(ladder) if ladder else ladder_for_summarizer(str(summarizer_spec))
-    return extractor_from_spec(extractor_spec), rungs
+    """The extractor and retry ladder from flags, then environment, file and defaults."""
+    flags: dict[str, Any] = {
+        "extractor": _flag(extractor),
+        "summarizer": _flag(summarizer),
+        "ladder": _flag(ladder),
+        "allow_same_model": True if allow_same_model else None,
+    }
+    return components(resolve_settings(flags, environ))

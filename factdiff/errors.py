@@ -1,9 +1,39 @@
 """One exception tree: a misuse branch (fix your input) and a runtime branch (retry or repair).
 
-Every message is one line that says what went wrong and what to do next.
+::
+
+    FactdiffError
+    ├── UsageError                      the caller gave something invalid
+    │   ├── SchemaError                 a malformed fact schema (file, line, field)
+    │   └── InputError                  an unusable input text, option or id
+    └── RuntimeFailure                  something outside the caller's input failed
+        ├── StoreError                  the store is unavailable, outdated or inconsistent
+        │   └── MigrationRequired
+        ├── DemotionPaused              a provider refuses every call: demotion stops
+        └── ProviderError               one model call failed (``failure_class`` names how)
+            ├── ProviderUnavailable     retry later, unchanged: never spends an attempt
+            │   ├── TransientProviderError   5xx, 529, dropped connection
+            │   │   └── DeadlineExceeded     no complete answer within the deadline
+            │   └── RateLimited              429 with an optional ``retry_after``
+            ├── ProviderAccountError    no entry can get past it: pause, tell an operator
+            │   ├── QuotaExhausted           429 insufficient_quota, 402, billing
+            │   └── ProviderConfigurationError   401/403/404, bad parameters
+            │       └── ParameterRejected        a parameter this model does not take
+            ├── ContextTooLong          the input does not fit the model
+            └── ModelOutputError        the model answered, but not usably
+                ├── Truncated            hit the output token limit
+                ├── Refused              refusal or content filter
+                └── InvalidOutput        not what was asked (after one re-ask)
+                    ├── InvalidJSON
+                    └── SchemaViolation
+
+Control flow branches on these types; ``failure_class`` is the stable name recorded in
+events and attempt rows. Every message is one line that says what went wrong and what to do.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 
 class FactdiffError(Exception):
@@ -55,3 +85,159 @@ class StoreError(RuntimeFailure):
 
 class MigrationRequired(StoreError):
     """The store's schema is older than this version of factdiff."""
+
+
+class DemotionPaused(RuntimeFailure):
+    """A provider refuses every call (quota exhausted, bad credentials, model or parameters):
+    demotion stops without using any attempt. ``report`` is what the run did until then."""
+
+    def __init__(self, message: str, report: object = None) -> None:
+        super().__init__(message)
+        self.report = report
+
+
+# -- provider failures ---------------------------------------------------------------------
+
+
+class ProviderError(RuntimeFailure):
+    """A model call failed. Subclasses say how; see the module docstring.
+
+    ``failure_class`` is the stable name for events and attempt records; ``retry_after`` the
+    seconds the provider asked us to wait (honoured by the job backoff); ``http_calls`` how
+    many HTTP requests the logical call made before it failed.
+    """
+
+    failure_class = "provider"
+    transient = False
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        model: str = "",
+        http_calls: int = 0,
+        retry_after: float | None = None,
+        status_code: int | None = None,
+    ) -> None:
+        self.model = model
+        self.http_calls = http_calls
+        self.retry_after = retry_after
+        self.status_code = status_code
+        self.tokens_in: int | None = None
+        self.tokens_out: int | None = None
+        self.call: Any = None
+        """The ``factdiff.providers.ModelCall`` accounting of the failed call, once known."""
+        prefix = f"{model}: " if model else ""
+        super().__init__(f"{prefix}{message}")
+
+
+class ProviderUnavailable(ProviderError):
+    """The provider cannot answer now; the same call may succeed later, unchanged.
+
+    Never a verification attempt: the entry backs off on its own schedule (Retry-After first)
+    and goes to review as ``provider_unavailable`` only after the provider error budget."""
+
+    transient = True
+
+
+class TransientProviderError(ProviderUnavailable):
+    """5xx, 529 overloaded, a dropped connection or a timeout: retry later, unchanged."""
+
+    failure_class = "transient"
+
+
+class DeadlineExceeded(TransientProviderError):
+    """The call's overall deadline passed (a slow trickle, a hung server): retry later."""
+
+
+class RateLimited(ProviderUnavailable):
+    """429 rate limit: wait ``retry_after`` seconds (when given) before the next attempt."""
+
+    failure_class = "rate_limited"
+
+
+class ProviderAccountError(ProviderError):
+    """No entry can get past this (account or setup): pause every worker, tell an operator."""
+
+
+class QuotaExhausted(ProviderAccountError):
+    """429 ``insufficient_quota``, 402 or a billing error: add credit or raise the limit."""
+
+    failure_class = "quota_exhausted"
+
+
+class ProviderConfigurationError(ProviderAccountError):
+    """401/403/404 or a refused request: bad key, no access, unknown model or parameters."""
+
+    failure_class = "configuration"
+
+
+class ParameterRejected(ProviderConfigurationError):
+    """The model rejects a request parameter (``max_tokens``, ``temperature``...); the message
+    names the per-model setting that fixes it. ``parameter`` is the rejected name."""
+
+    def __init__(self, message: str, *, parameter: str, **kwargs: object) -> None:
+        self.parameter = parameter
+        super().__init__(message, **kwargs)  # type: ignore[arg-type]
+
+
+class ContextTooLong(ProviderError):
+    """The input does not fit the model's context window: split the entry or use a larger
+    model. Retrying unchanged cannot help, so the entry goes to review at once."""
+
+    failure_class = "context_too_long"
+
+
+class ModelOutputError(ProviderError):
+    """The model answered, but not with something usable."""
+
+
+class Truncated(ModelOutputError):
+    """The output hit the token limit (``finish_reason=length`` / ``stop_reason=max_tokens``)
+    even after the bounded raise of the output budget. The partial output is never parsed."""
+
+    failure_class = "truncated"
+
+
+class Refused(ModelOutputError):
+    """The model refused (``message.refusal`` / ``stop_reason=refusal``) or a filter stopped it."""
+
+    failure_class = "refused"
+
+
+class InvalidOutput(ModelOutputError):
+    """The model answered, but not with what was asked (after the allowed re-ask)."""
+
+    failure_class = "invalid_output"
+
+
+class InvalidJSON(InvalidOutput):
+    """The answer is not one strict JSON document (prose, partial JSON, duplicate keys, NaN)."""
+
+    failure_class = "invalid_json"
+
+
+class SchemaViolation(InvalidOutput):
+    """The JSON does not match the schema, a value does not parse as its type, or a quote is
+    not found in the text (grounding)."""
+
+    failure_class = "schema_violation"
+
+
+INTERNAL = "internal"
+"""The failure class of an unexpected exception while processing one entry."""
+
+
+def failure_class_of(error: BaseException) -> str:
+    """The stable failure name of ``error`` (``internal`` for anything unexpected)."""
+    if isinstance(error, ProviderError):
+        return error.failure_class
+    return INTERNAL
+
+
+def one_line(error: BaseException, limit: int = 500) -> str:
+    """``Type: message`` on one line, at most ``limit`` characters (for events and logs)."""
+    text = str(error).strip()
+    first = text.splitlines()[0] if text else ""
+    line = f"{type(error).__name__}: {first}" if first else type(error).__name__
+    return line[:limit]

@@ -1,56 +1,144 @@
-"""Retries in one vocabulary: a policy object that returns a decision."""
+"""Retries in one vocabulary: a policy object that returns a decision.
+
+Two schedules, never mixed:
+
+* a **verified** attempt that failed climbs the ladder and counts toward ``max_attempts``;
+* an **error** attempt verified nothing (the provider was unavailable, the model answered
+  unusably, or something unexpected broke): it never climbs the ladder or counts toward
+  ``max_attempts``. It backs off on its own schedule, and only a streak of them beyond the
+  error budget sends the entry to review, with a reason of its own.
+"""
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+
+from factdiff.settings import DEFAULTS
+
+__all__ = ["RetryDecision", "RetryPolicy", "ReviewReason"]
+
+MIN_DELAY = timedelta(seconds=1)
+"""No retry is scheduled sooner: an entry is never due again within the pass that failed it."""
+
+
+class ReviewReason:
+    """The stable ``reason`` of an ``escalated_to_review`` event (``detail`` says more)."""
+
+    MAX_ATTEMPTS = "max_attempts"
+    PROVIDER_UNAVAILABLE = "provider_unavailable"
+    REFUSED_INPUT = "refused_input"
+    CONTEXT_TOO_LONG = "context_too_long"
+    ERRORS = "errors"
 
 
 @dataclass(frozen=True)
 class RetryDecision:
-    """Either retry at ``retry_at``, or stop and escalate to operator review."""
+    """Either retry at ``retry_at``, or stop and escalate to operator review.
+
+    ``reason`` is the stable review reason when escalating (``ReviewReason``); ``detail`` a
+    line for people."""
 
     retry_at: datetime | None
     escalate: bool
-    reason: str
+    detail: str
+    reason: str = ""
+
+
+def _seconds(value: float) -> timedelta:
+    return timedelta(seconds=value)
 
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """Exponential backoff with bounded, deterministic jitter.
+    """Exponential backoff with bounded, deterministic jitter, on two schedules.
 
-    After failed attempt ``n`` (1-based) of ``max_attempts``::
+    After failed verified attempt ``n`` (1-based) of ``max_attempts``::
 
         delay = min(max_delay, base_delay * factor ** (n - 1)) * (1 + jitter * u)
 
-    where ``u`` in [0, 1) is derived from a hash of (entry id, n), so two workers agree and a
-    rerun schedules the same time, while many entries failing together still spread out.
-    At ``n >= max_attempts`` the decision is to escalate (no more automatic retries).
-    ``not_before`` (a provider's Retry-After) is honoured when it is later.
+    After error attempt ``k`` of a streak (1-based)::
+
+        delay = retry_after                                    when the provider gave one
+        delay = min(error_max_delay, error_base_delay * error_factor ** (k - 1)) * (1 + jitter * u)
+
+    where ``u`` in [0, 1) is derived from a hash of (entry id, n or k), so two workers agree and
+    a rerun schedules the same time, while many entries failing together still spread out.
+    No delay is shorter than one second. At ``n >= max_attempts`` the decision is to escalate
+    (``max_attempts``); at ``k >= provider_error_budget`` for a provider outage
+    (``provider_unavailable``), ``k >= error_budget`` for any other error.
     """
 
     max_attempts: int = 3
-    base_delay: timedelta = timedelta(hours=1)
+    base_delay: timedelta = field(default_factory=lambda: _seconds(DEFAULTS.backoff))
     factor: float = 4.0
     max_delay: timedelta = timedelta(days=2)
     jitter: float = 0.25
+    error_base_delay: timedelta = field(default_factory=lambda: _seconds(DEFAULTS.error_backoff))
+    error_factor: float = 2.0
+    error_max_delay: timedelta = field(default_factory=lambda: _seconds(DEFAULTS.error_backoff_max))
+    error_budget: int = DEFAULTS.error_budget
+    provider_error_budget: int = DEFAULTS.provider_error_budget
 
     def decide(
         self, entry_id: str, attempt: int, now: datetime, not_before: datetime | None = None
     ) -> RetryDecision:
-        """The decision after failed attempt number ``attempt`` (1-based)."""
+        """The decision after failed verified attempt number ``attempt`` (1-based)."""
         if attempt >= self.max_attempts:
-            return RetryDecision(None, True, f"{attempt} of {self.max_attempts} attempts failed")
+            return RetryDecision(
+                None,
+                True,
+                f"{attempt} of {self.max_attempts} attempts failed",
+                ReviewReason.MAX_ATTEMPTS,
+            )
         seconds = min(
             self.max_delay.total_seconds(),
             self.base_delay.total_seconds() * self.factor ** (attempt - 1),
         )
-        seconds *= 1 + self.jitter * _unit_interval(f"{entry_id}:{attempt}")
-        retry_at = now + timedelta(seconds=round(seconds))
+        retry_at = self._at(now, seconds, f"{entry_id}:{attempt}")
         if not_before is not None and not_before > retry_at:
             retry_at = not_before
         return RetryDecision(retry_at, False, f"attempt {attempt + 1} at {retry_at.isoformat()}")
+
+    def decide_error(
+        self,
+        entry_id: str,
+        streak: int,
+        now: datetime,
+        *,
+        provider: bool,
+        retry_after: float | None = None,
+        failure: str = "",
+    ) -> RetryDecision:
+        """The decision after error attempt number ``streak`` in a row (1-based).
+
+        ``provider``: the provider was unavailable (its own, larger budget);
+        ``retry_after``: the seconds it asked for, honoured as given; ``failure`` names the
+        failure class for the detail line.
+        """
+        budget = self.provider_error_budget if provider else self.error_budget
+        if streak >= budget:
+            reason = ReviewReason.PROVIDER_UNAVAILABLE if provider else ReviewReason.ERRORS
+            return RetryDecision(
+                None,
+                True,
+                f"{streak} error attempts in a row (budget {budget}), the last {failure}",
+                reason,
+            )
+        if retry_after is not None:
+            retry_at = now + max(MIN_DELAY, timedelta(seconds=retry_after))
+        else:
+            seconds = min(
+                self.error_max_delay.total_seconds(),
+                self.error_base_delay.total_seconds() * self.error_factor ** (streak - 1),
+            )
+            retry_at = self._at(now, seconds, f"{entry_id}:error:{streak}")
+        return RetryDecision(retry_at, False, f"retry at {retry_at.isoformat()} ({failure})")
+
+    def _at(self, now: datetime, seconds: float, seed: str) -> datetime:
+        seconds *= 1 + self.jitter * _unit_interval(seed)
+        return now + max(MIN_DELAY, timedelta(seconds=round(seconds)))
 
 
 def _unit_interval(seed: str) -> float:

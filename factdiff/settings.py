@@ -1,57 +1,322 @@
-"""The optional settings file: ``factdiff.toml`` in the working directory, or the file named
-by ``FACTDIFF_CONFIG``. Its values sit below flags and environment variables::
+"""Every setting in one place, with one precedence: flag > environment > settings file > default.
 
-    extractor = "jury:openai:gpt-4.1-mini"
+The settings file is ``factdiff.toml`` in the working directory, or the file named by
+``FACTDIFF_CONFIG``; each key below is also the environment variable ``FACTDIFF_<KEY>``
+(upper case) and, for the commands that use it, the flag ``--<key>`` (dashes)::
+
+    extractor = "jury:openai:gpt-4.1-mini"          # components (see factdiff.config)
     summarizer = "anthropic:claude-sonnet-4-5"
     ladder = "extractive:0.35x,anthropic:claude-sonnet-4-5:0.6x:strict"
     allow_same_model = false
+    older_than = "14d"         # demotion: dormancy, retries and budgets
+    max_attempts = 3           # verified attempts before review (default: one per rung)
+    backoff = "1h"             # after a failed attempt n: backoff x 4^(n-1), at most 2 days
+    error_backoff = "1m"       # after an error attempt n: error_backoff x 2^(n-1) ...
+    error_backoff_max = "1h"   # ... at most this; a provider's Retry-After comes first
+    provider_error_budget = 8  # provider outages in a row before review (provider_unavailable)
+    error_budget = 3           # other errors in a row (model output, internal) before review
+    concurrency = 8            # entries in flight (demote: 1, worker: 4 when unset)
+    extract_workers = 2        # processes for offline extraction when concurrency > 1
+    in_flight = 64             # HTTP requests in flight per provider (default: no bound)
+    deadline = "120s"          # one model call, from its first request
+    requests_per_call = 3      # HTTP requests per model call (retries included)
+    max_tokens = 4096          # the LLM extractor's output budget
+    max_output_tokens = 16384  # how far a truncated answer may raise the budget
+    lease = "60s"              # workers
+    heartbeat = "20s"
+    poll = "1s"
+    grace = "30s"
+    log_format = "text"        # or "json"
 
-Precedence for every component: command-line flag, then environment variable, then this
-file, then the built-in default.
+    [models."openai:o3-mini"]  # per-model parameters (factdiff.providers.ModelParams)
+    token_param = "max_completion_tokens"
+    temperature = "omit"
+    extra = {reasoning_effort = "low"}
+
+Per-model parameters also come from ``FACTDIFF_MODEL_PARAMS`` (a JSON object of the same
+shape) and from ``--model-param 'provider:model:key=value'`` (repeatable; ``extra.NAME=VALUE``
+for extra parameters). Durations are ``500ms``, ``30s``, ``5m``, ``1h30m``, ``14d``, ``2w``
+or a number of seconds. A bad value is one line naming where it came from.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import os
+import re
 import tomllib
 from collections.abc import Mapping
+from datetime import timedelta
 from pathlib import Path
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
 
 from factdiff.errors import UsageError
 
+__all__ = [
+    "CONFIG_ENV",
+    "DEFAULTS",
+    "ModelSettings",
+    "Settings",
+    "env_name",
+    "flag_name",
+    "load_settings",
+    "parse_duration",
+    "parse_model_param",
+    "resolve_settings",
+]
+
 CONFIG_ENV = "FACTDIFF_CONFIG"
+MODEL_PARAMS_ENV = "FACTDIFF_MODEL_PARAMS"
 DEFAULT_FILE = "factdiff.toml"
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|w|d|h|m|s)")
+_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 604800.0}
 
 
-class Settings(BaseModel):
-    """What the settings file may hold; unknown keys are errors."""
+def parse_duration(value: str | float | int | timedelta) -> float:
+    """Seconds from ``500ms``, ``30s``, ``1h30m``, ``14d``, ``2w``, a number or a timedelta."""
+    if isinstance(value, timedelta):
+        return value.total_seconds()
+    if isinstance(value, bool):
+        raise ValueError(f"{value!r} is not a duration")
+    if isinstance(value, int | float):
+        seconds = float(value)
+    else:
+        cleaned = value.strip().lower().replace(" ", "")
+        parts = _DURATION.findall(cleaned)
+        if not parts or "".join(a + u for a, u in parts) != cleaned:
+            try:
+                seconds = float(cleaned)
+            except ValueError:
+                raise ValueError(
+                    f"{value!r} is not a duration like 500ms, 30s, 12h, 14d or 2w"
+                ) from None
+        else:
+            seconds = sum(float(amount) * _UNITS[unit] for amount, unit in parts)
+    if not math.isfinite(seconds) or seconds < 0:
+        raise ValueError(f"{value!r} is not a duration like 500ms, 30s, 12h, 14d or 2w")
+    return seconds
+
+
+Seconds = Annotated[float, BeforeValidator(parse_duration)]
+
+
+def _positive(seconds: float) -> float:
+    if seconds <= 0:
+        raise ValueError("must be longer than zero")
+    return seconds
+
+
+PositiveSeconds = Annotated[float, BeforeValidator(parse_duration), AfterValidator(_positive)]
+
+
+class ModelSettings(BaseModel):
+    """Parameters of one model (see ``factdiff.providers.ModelParams``)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    extractor: str | None = None
-    summarizer: str | None = None
+    token_param: Literal["max_tokens", "max_completion_tokens"] | None = None
+    temperature: float | Literal["omit"] | None = None
+    max_tokens: int | None = Field(default=None, ge=1)
+    max_output_tokens: int | None = Field(default=None, ge=1)
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+
+class Settings(BaseModel):
+    """Every setting with its default (see the module docstring); unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    extractor: str = "rules"
+    summarizer: str = "extractive"
     ladder: str | None = None
     allow_same_model: bool = False
 
+    older_than: Seconds = 14 * 86400.0
+    max_attempts: int | None = Field(default=None, ge=1)
+    backoff: PositiveSeconds = 3600.0
+    error_backoff: PositiveSeconds = 60.0
+    error_backoff_max: PositiveSeconds = 3600.0
+    provider_error_budget: int = Field(default=8, ge=1)
+    error_budget: int = Field(default=3, ge=1)
+    max_source_bytes: int = Field(default=1_048_576, ge=1)
+    concurrency: int | None = Field(default=None, ge=1)
+    extract_workers: int | None = Field(default=None, ge=0)
 
-def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
-    """The settings file's values, or defaults when there is no file."""
-    env = os.environ if environ is None else environ
+    in_flight: int | None = Field(default=None, ge=1)
+    deadline: PositiveSeconds = 120.0
+    requests_per_call: int = Field(default=3, ge=1)
+    max_tokens: int = Field(default=4096, ge=1)
+    max_output_tokens: int = Field(default=16384, ge=1)
+    models: dict[str, ModelSettings] = Field(default_factory=dict)
+
+    lease: PositiveSeconds = 60.0
+    heartbeat: PositiveSeconds | None = None
+    poll: PositiveSeconds = 1.0
+    grace: Seconds = 30.0
+    log_format: Literal["text", "json"] = "text"
+
+    @model_validator(mode="after")
+    def _heartbeat_below_lease(self) -> Settings:
+        if self.heartbeat is not None and self.heartbeat >= self.lease:
+            raise ValueError(
+                f"heartbeat ({self.heartbeat:g}s) must be shorter than lease ({self.lease:g}s)"
+            )
+        if self.heartbeat_every >= self.lease:
+            raise ValueError(
+                f"lease ({self.lease:g}s) is too short for its heartbeat (a third of the "
+                "lease, at least 50ms): give a longer lease"
+            )
+        return self
+
+    @property
+    def heartbeat_every(self) -> float:
+        """Seconds between heartbeats: ``heartbeat``, else a third of the lease."""
+        return self.heartbeat if self.heartbeat is not None else max(0.05, self.lease / 3)
+
+    def model(self, name: str) -> ModelSettings:
+        """The parameters of ``provider:model`` (defaults when none are set)."""
+        return self.models.get(name) or ModelSettings()
+
+
+DEFAULTS = Settings()
+"""Every default, in one object: code that needs a default reads it from here."""
+
+
+def env_name(key: str) -> str:
+    """``FACTDIFF_<KEY>`` for a settings key."""
+    return f"FACTDIFF_{key.upper()}"
+
+
+def flag_name(key: str) -> str:
+    """``--<key>`` for a settings key."""
+    return "--" + key.replace("_", "-")
+
+
+def _read_file(env: Mapping[str, str]) -> tuple[dict[str, Any], str]:
     named = env.get(CONFIG_ENV, "").strip()
     path = Path(named) if named else Path(DEFAULT_FILE)
     if not named and not path.is_file():
-        return Settings()
+        return {}, str(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8")), str(path)
     except OSError as exc:
         raise UsageError(f"{path}: cannot read settings: {exc.strerror or exc}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: invalid TOML: {exc}") from None
+
+
+def _from_environ(env: Mapping[str, str]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for key in Settings.model_fields:
+        if key == "models":
+            continue
+        raw = env.get(env_name(key), "").strip()
+        if raw:
+            values[key] = raw
+    raw_models = env.get(MODEL_PARAMS_ENV, "").strip()
+    if raw_models:
+        try:
+            models = json.loads(raw_models)
+        except ValueError as exc:
+            raise UsageError(f"{MODEL_PARAMS_ENV}: not a JSON object: {exc}") from None
+        if not isinstance(models, dict):
+            raise UsageError(f"{MODEL_PARAMS_ENV}: expected a JSON object of models")
+        values["models"] = models
+    return values
+
+
+def parse_model_param(assignment: str) -> tuple[str, str, Any]:
+    """``provider:model:key=value`` -> (model, key, value); ``extra.NAME=VALUE`` keys go to
+    ``extra``. Values are read as JSON when they parse (numbers, true), else as text."""
+    target, sep, value = assignment.partition("=")
+    model, colon, key = target.rpartition(":")
+    if not sep or not colon or not model or not key.strip():
+        raise UsageError(
+            f"--model-param {assignment!r}: use provider:model:key=value, "
+            "e.g. openai:o3-mini:token_param=max_completion_tokens"
+        )
     try:
-        return Settings.model_validate(data)
+        parsed: Any = json.loads(value)
+    except ValueError:
+        parsed = value
+    return model.strip(), key.strip(), parsed
+
+
+def _merge_models(*layers: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    merged: dict[str, dict[str, Any]] = {}
+    for layer in layers:
+        for model, values in layer.items():
+            if not isinstance(values, Mapping):
+                raise UsageError(f"models.{model!r}: expected a table of parameters")
+            target = merged.setdefault(str(model), {})
+            for key, value in values.items():
+                if key == "extra" and isinstance(value, Mapping):
+                    target["extra"] = {**target.get("extra", {}), **value}
+                else:
+                    target[str(key)] = value
+    return merged
+
+
+def resolve_settings(
+    flags: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+    *,
+    model_params: tuple[str, ...] = (),
+) -> Settings:
+    """The settings: ``flags`` (None values are unset) over the environment over the file
+    over the defaults; ``model_params`` are ``--model-param`` assignments. A ``summarizer``
+    set at a higher layer than a ``ladder`` replaces that ladder."""
+    env = os.environ if environ is None else environ
+    file_values, path = _read_file(env)
+    env_values = _from_environ(env)
+    flag_values = {k: v for k, v in (flags or {}).items() if v is not None}
+    origin: dict[str, str] = {}
+    for key in file_values:
+        origin[key] = f"{path}: {key}"
+    for key in env_values:
+        origin[key] = env_name(key) if key != "models" else MODEL_PARAMS_ENV
+    for key in flag_values:
+        origin[key] = flag_name(key)
+    flag_models: dict[str, dict[str, Any]] = {}
+    for assignment in model_params:
+        model, key, value = parse_model_param(assignment)
+        if key.startswith("extra."):
+            flag_models.setdefault(model, {}).setdefault("extra", {})[key[6:]] = value
+        else:
+            flag_models.setdefault(model, {})[key] = value
+        origin["models"] = "--model-param"
+    merged: dict[str, Any] = {**file_values, **env_values, **flag_values}
+    rank = {**dict.fromkeys(file_values, 1), **dict.fromkeys(env_values, 2)}
+    rank.update(dict.fromkeys(flag_values, 3))
+    if merged.get("ladder") and rank.get("summarizer", 0) > rank.get("ladder", 0):
+        merged["ladder"] = None  # a summarizer set closer to the command wins over a ladder
+    models = _merge_models(
+        file_values.get("models") or {}, env_values.get("models") or {}, flag_models
+    )
+    if models:
+        merged["models"] = models
+    try:
+        return Settings.model_validate(merged)
     except ValidationError as exc:
         error = exc.errors()[0]
-        where = ".".join(str(p) for p in error["loc"])
-        raise UsageError(f"{path}: {where}: {error['msg']}") from None
+        key = str(error["loc"][0]) if error["loc"] else ""
+        where = origin.get(key, key or "settings")
+        rest = ".".join(str(p) for p in error["loc"][1:])
+        detail = str(error["msg"]).removeprefix("Value error, ")
+        raise UsageError(f"{where}{'.' + rest if rest else ''}: {detail}") from None
+
+
+def load_settings(environ: Mapping[str, str] | None = None) -> Settings:
+    """The settings file over the defaults (no flags; environment variables included)."""
+    return resolve_settings(None, environ)

@@ -11,151 +11,60 @@ from rich.table import Table
 from rich.text import Text
 
 from factdiff.cli.inputs import read_text, resolve_schema
-from factdiff.cli.options import (
-    db_option,
-    json_option,
-    not_blank,
-    open_store,
-    parse_duration,
-    parse_time,
-)
+from factdiff.cli.options import db_option, json_option, not_blank, open_store, parse_time
 from factdiff.cli.render import console, diff_table, echo, echo_json, outcome_line, text
-from factdiff.config import pipeline_components
+from factdiff.cli.settings_options import (
+    COMPONENT_KEYS,
+    DEMOTION_KEYS,
+    MODEL_KEYS,
+    model_param_option,
+    setting_options,
+    settings_from,
+)
+from factdiff.config import apply_provider_limits, components
 from factdiff.demote import Demoter, DemotionReport, DemotionSettings
-from factdiff.errors import InputError
+from factdiff.errors import DemotionPaused
 from factdiff.pipeline import compress
-from factdiff.retry import RetryPolicy
-
-
-def build_settings(
-    older_than: str,
-    components: tuple[str | None, str | None, str | None, bool],
-    max_attempts: int | None,
-    backoff: str,
-) -> DemotionSettings:
-    """Demotion settings from CLI options (extractor, summarizer, ladder, allow same model)."""
-    extractor_flag, summarizer_flag, ladder_flag, allow_same = components
-    extractor, rungs = pipeline_components(
-        extractor=extractor_flag,
-        summarizer=summarizer_flag,
-        ladder=ladder_flag,
-        allow_same_model=allow_same,
-    )
-    attempts = max_attempts if max_attempts is not None else len(rungs)
-    return DemotionSettings(
-        older_than=parse_duration(older_than, "--older-than"),
-        ladder=rungs,
-        extractor=extractor,
-        retry=RetryPolicy(max_attempts=attempts, base_delay=parse_duration(backoff, "--backoff")),
-    )
-
-
-def component_options(function: Any) -> Any:
-    """``--extractor``, ``--summarizer``, ``--ladder``, ``--allow-same-model``."""
-    options = [
-        click.option(
-            "--extractor",
-            callback=not_blank,
-            help="rules, provider:model or jury:provider:model "
-            "(default: FACTDIFF_EXTRACTOR, else rules).",
-        ),
-        click.option(
-            "--summarizer",
-            callback=not_blank,
-            help="extractive, naive or provider:model for every rung "
-            "(default: FACTDIFF_SUMMARIZER, else extractive).",
-        ),
-        click.option(
-            "--ladder",
-            callback=not_blank,
-            help="Full retry ladder, e.g. 'extractive:0.35x,openai:gpt-4.1-mini:0.6x:strict'.",
-        ),
-        click.option(
-            "--allow-same-model",
-            is_flag=True,
-            help="Allow the extractor and a summarizer to be the same model.",
-        ),
-    ]
-    for option in reversed(options):
-        function = option(function)
-    return function
 
 
 @click.command("demote")
 @click.option("--now", help="Treat this ISO time as now (default: the current time).")
-@click.option("--older-than", default="14d", show_default=True, help="Dormancy threshold.")
 @click.option("--agent", callback=not_blank, help="Only this agent.")
 @click.option("--limit", type=click.IntRange(min=0), help="At most this many entries.")
-@component_options
-@click.option(
-    "--max-attempts",
-    type=click.IntRange(min=1),
-    help="Attempts before operator review (default: rungs).",
-)
-@click.option(
-    "--backoff", default="1h", show_default=True, help="First retry delay (x4 per failure)."
-)
-@click.option(
-    "--concurrency",
-    type=int,
-    default=1,
-    show_default=True,
-    help="Compressions in flight at once (asyncio; bounded per provider too).",
-)
+@setting_options(*COMPONENT_KEYS, *DEMOTION_KEYS, *MODEL_KEYS)
+@model_param_option
 @click.option("--dry-run", is_flag=True, help="List what would be attempted; change nothing.")
 @db_option
 @json_option
 def demote_command(
     now: str | None,
-    older_than: str,
     agent: str | None,
     limit: int | None,
-    extractor: str | None,
-    summarizer: str | None,
-    ladder: str | None,
-    allow_same_model: bool,
-    max_attempts: int | None,
-    backoff: str,
-    concurrency: int,
+    model_params: tuple[str, ...],
     dry_run: bool,
     db: str,
     as_json: bool,
+    **options: Any,
 ) -> None:
-    """Compress dormant hot entries; only verified summaries reach the warm tier."""
+    """Compress dormant hot entries; only verified summaries reach the warm tier.
+
+    Entries are claimed with a lease, so passes and workers running at once never attempt
+    one entry twice. A provider outage spends no attempt; quota or credential failures pause
+    the pass (exit 1, with the report so far).
+    """
     moment = parse_time(now, "--now")
-    if concurrency < 1:
-        raise InputError("--concurrency must be at least 1")
-    settings = build_settings(
-        older_than, (extractor, summarizer, ladder, allow_same_model), max_attempts, backoff
-    )
+    settings = settings_from(options, model_params)
+    demotion = DemotionSettings.from_settings(settings)
+    concurrency = settings.concurrency or 1
     with open_store(db, create=False) as store:
-        demoter = Demoter(store, settings)
+        demoter = Demoter(store, demotion)
         if dry_run:
-            due: list[dict[str, Any]] = [
-                {
-                    "id": e.id,
-                    "agent": e.agent_id,
-                    "attempts": e.attempt_count,
-                    "schema": demoter.catalog.name_for(e),
-                }
-                for e in store.due_for_demotion(
-                    moment, settings.older_than, agent, limit, with_content=False
-                )
-            ]
-            if as_json:
-                echo_json({"due": due})
-            else:
-                echo(f"{len(due)} entries would be attempted")
-                for item in due:
-                    echo(
-                        f"  {item['id']}  {item['agent']}  schema={item['schema']} "
-                        f"attempt={item['attempts'] + 1}"
-                    )
+            _dry_run(demoter, moment, agent, limit, as_json)
             return
         total = sum(
             1
             for _ in store.due_for_demotion(
-                moment, settings.older_than, agent, limit, with_content=False
+                moment, demotion.older_than, agent, limit, with_content=False
             )
         )
         with Progress(
@@ -168,36 +77,51 @@ def demote_command(
             transient=True,
         ) as progress:
             task = progress.add_task("demote", total=total)
-            if concurrency == 1:
+            try:
                 report = demoter.run(
                     moment,
                     agent=agent,
                     limit=limit,
                     keep_results=False,
                     on_result=lambda _: progress.advance(task),
+                    concurrency=concurrency,
                 )
-            else:
-                report = demoter.run_concurrent(
-                    moment,
-                    concurrency,
-                    agent=agent,
-                    limit=limit,
-                    keep_results=False,
-                    on_result=lambda _: progress.advance(task),
-                )
+            except DemotionPaused as paused:
+                if not isinstance(paused.report, DemotionReport):
+                    raise
+                report = paused.report
     if as_json:
-        echo_json(report_json(report))
+        echo_json(report.to_json())
     else:
         print_report(report)
+    if report.paused is not None:
+        echo(f"error: {report.paused}", err=True)
+        sys.exit(1)
 
 
-def report_json(report: DemotionReport) -> dict[str, Any]:
-    """Counts per outcome and seconds per stage."""
-    return {
-        "processed": report.processed,
-        "counts": dict(sorted(report.counts.items())),
-        "seconds": {k: round(v, 3) for k, v in report.seconds.items()},
-    }
+def _dry_run(
+    demoter: Demoter, moment: Any, agent: str | None, limit: int | None, as_json: bool
+) -> None:
+    due: list[dict[str, Any]] = [
+        {
+            "id": e.id,
+            "agent": e.agent_id,
+            "attempts": e.attempt_count,
+            "schema": demoter.catalog.name_for(e),
+        }
+        for e in demoter.store.due_for_demotion(
+            moment, demoter.settings.older_than, agent, limit, with_content=False
+        )
+    ]
+    if as_json:
+        echo_json({"due": due})
+        return
+    echo(f"{len(due)} entries would be attempted")
+    for item in due:
+        echo(
+            f"  {item['id']}  {item['agent']}  schema={item['schema']} "
+            f"attempt={item['attempts'] + 1}"
+        )
 
 
 def print_report(report: DemotionReport) -> None:
@@ -209,7 +133,7 @@ def print_report(report: DemotionReport) -> None:
         "clean": "demoted clean",
         "acceptable_with_notes": "demoted with notes",
         "failed": "failed, kept hot",
-        "error": "refused, kept hot",
+        "error": "errors (refused or no verified summary), kept hot",
         "escalated": "sent to operator review",
         "skipped": "skipped (already done elsewhere)",
     }
@@ -217,6 +141,20 @@ def print_report(report: DemotionReport) -> None:
         if report.counts.get(key):
             table.add_row(label, str(report.counts[key]))
     console().print(table)
+    if report.usage:
+        usage = Table(title="model calls", title_justify="left")
+        for column in ("model", "role", "calls", "tokens in", "tokens out", "cost USD"):
+            usage.add_column(column)
+        for row in report.usage:
+            usage.add_row(
+                text(row["model"]),
+                text(row["role"]),
+                text(row["calls"]),
+                text(row["tokens_in"]),
+                text(row["tokens_out"]),
+                text("unknown" if row["cost_usd"] is None else row["cost_usd"]),
+            )
+        console().print(usage)
 
 
 @click.command("compress")
@@ -224,25 +162,24 @@ def print_report(report: DemotionReport) -> None:
 @click.option(
     "--schema", "schema_option", callback=not_blank, help="YAML schema file or built-in name."
 )
-@component_options
+@setting_options(*COMPONENT_KEYS, *MODEL_KEYS)
+@model_param_option
 @json_option
 def compress_command(
     file: str,
     schema_option: str | None,
-    extractor: str | None,
-    summarizer: str | None,
-    ladder: str | None,
-    allow_same_model: bool,
+    model_params: tuple[str, ...],
     as_json: bool,
+    **options: Any,
 ) -> None:
     """Run the whole pipeline with its retry ladder on FILE (no store).
 
     Exit 0 clean, 3 acceptable with notes, 1 failed on every rung, 2 usage or input error.
     """
     schema = resolve_schema(schema_option)
-    chosen_extractor, rungs = pipeline_components(
-        extractor=extractor, summarizer=summarizer, ladder=ladder, allow_same_model=allow_same_model
-    )
+    settings = settings_from(options, model_params)
+    chosen_extractor, rungs = components(settings)
+    apply_provider_limits(settings)
     result = compress(read_text(file), schema, rungs, extractor=chosen_extractor)
     if as_json:
         echo_json(result.to_json())

@@ -46,9 +46,9 @@ def show_command(entry_id: str, db: str, as_json: bool) -> None:
         out.print(Text.assemble(("hot source:", "bold"), " ", text(entry.content)))
     if entry.warm is not None:
         out.print(Text.assemble(("warm narrative:", "bold"), " ", text(entry.warm.narrative)))
-        lost = entry.warm.meta.get("lost_important_fields") or []
+        lost = entry.warm.meta.lost_important_fields
         out.print(text(f"known gaps: {', '.join(map(str, lost)) if lost else 'none'}"))
-        out.print(text(f"meta: {json.dumps(entry.warm.meta, sort_keys=True)}"))
+        out.print(text(f"meta: {json.dumps(entry.warm.meta.to_json(), sort_keys=True)}"))
     history = table(
         "#",
         "rung",

@@ -17,8 +17,8 @@ from typing import Any
 
 import click
 
-from factdiff.cli.screen import one_line
 from factdiff.errors import FactdiffError, UsageError
+from factdiff.screen import one_line
 
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "add": ("factdiff.cli.add_cmd", "add_command", "Add FILE (or - for stdin) as a hot entry."),

@@ -5,9 +5,8 @@ Bad values are refused before anything runs, as one-line usage errors (exit 2).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -21,16 +20,6 @@ if TYPE_CHECKING:
 
 F = TypeVar("F", bound=Callable[..., Any])
 DEFAULT_DB = "factdiff.db"
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|w|d|h|m|s)")
-_UNITS = {
-    "w": "weeks",
-    "d": "days",
-    "h": "hours",
-    "m": "minutes",
-    "s": "seconds",
-    "ms": "milliseconds",
-}
-DURATION_FORMS = "14d, 2w, 12h, 30m, 45s or 500ms"
 
 
 class DbOption(click.Option):
@@ -89,21 +78,6 @@ def parse_time(value: str | None, option: str) -> datetime:
     except ValueError:
         raise InputError(f"{option} {value!r} is not an ISO time like 2026-03-14T14:32Z") from None
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
-
-
-def parse_duration(value: str, option: str, *, positive: bool = False) -> timedelta:
-    """``14d``, ``2w``, ``12h``, ``1d12h``, ``1.5s``, ``500ms``...; with ``positive`` zero is
-    refused too."""
-    cleaned = value.strip().lower().replace(" ", "")
-    parts = _DURATION.findall(cleaned)
-    if not parts or "".join(a + u for a, u in parts) != cleaned:
-        raise InputError(f"{option} {value!r} is not a duration like {DURATION_FORMS}")
-    total = timedelta()
-    for amount, unit in parts:
-        total += timedelta(**{_UNITS[unit]: float(amount)})
-    if positive and total <= timedelta(0):
-        raise InputError(f"{option} must be longer than zero (got {value!r})")
-    return total
 
 
 def not_blank(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -1,7 +1,7 @@
 """Rendering shared by CLI commands: JSON, the console, tables and the fact-diff table.
 
 Every string that came from a store, a file or an option reaches the screen through ``text``
-(a Rich ``Text``: never parsed as markup, controls made visible by ``factdiff.cli.screen``) or
+(a Rich ``Text``: never parsed as markup, controls made visible by ``factdiff.screen``) or
 ``echo`` (plain lines, controls made visible); markup templates hold only fixed words.
 Tables never cut a value: columns fold long values onto further lines, and when the output is
 not a terminal (a pipe, a file) lines are never wrapped to a terminal width at all.
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from factdiff.cli.screen import one_line, visible
+from factdiff.screen import one_line, visible
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -32,7 +32,7 @@ def entry_json(entry: Entry) -> dict[str, Any]:
         data["warm"] = {
             "narrative": entry.warm.narrative,
             "record": entry.warm.record,
-            "meta": entry.warm.meta,
+            "meta": entry.warm.meta.to_json(),
         }
     return data
 

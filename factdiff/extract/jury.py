@@ -8,24 +8,41 @@ diff checks both) and reported by ``extract_with_report``.
 
 Recommended when a model is configured: rules find what patterns find reliably (ids, money,
 dates), the model finds what they cannot (who disputed, what was agreed).
+
+``FlooredExtractor`` (what a plain ``provider:model`` extractor spec builds) holds a model to
+a **rules floor**: its record is trusted only when it states every critical fact the rules
+extractor finds in the same text; otherwise (a model told by the entry itself that there are
+"no facts", or one that skipped a value) the union of both records is used instead, so a
+source can never look fact-free to the diff just because its model said so.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 
+from factdiff.check import DEFAULT_EXTRACTOR
 from factdiff.extract.base import Extractor
 from factdiff.extract.llm import LLMExtractor
-from factdiff.extract.rules import RulesExtractor, infer_reference
+from factdiff.extract.rules import infer_reference
 from factdiff.providers import runtime
 from factdiff.record import Fact, FactRecord
-from factdiff.schema.model import FactSchema
+from factdiff.schema.model import Criticality, FactSchema
 from factdiff.values.base import JSON, FactType
 
-__all__ = ["Disagreement", "JuryExtractor", "JuryResult", "merge_records"]
+__all__ = [
+    "Disagreement",
+    "FlooredExtractor",
+    "JuryExtractor",
+    "JuryResult",
+    "critical_keys",
+    "merge_records",
+]
+
+log = logging.getLogger("factdiff.extract")
 
 
 @dataclass(frozen=True)
@@ -58,7 +75,7 @@ class JuryExtractor:
 
     def __init__(self, llm: LLMExtractor, rules: Extractor | None = None) -> None:
         self.llm = llm
-        self.rules = rules or RulesExtractor()
+        self.rules = rules or DEFAULT_EXTRACTOR
         self.identity = f"jury({self.rules.identity}+{llm.identity})"
 
     def extract(self, text: str, schema: FactSchema, reference: date | None = None) -> FactRecord:
@@ -85,6 +102,63 @@ class JuryExtractor:
         rules = await asyncio.to_thread(self.rules.extract, text, schema, reference)
         llm = await self.llm.aextract(text, schema, reference)
         return merge_records(rules, llm, schema, identity=self.identity)
+
+
+class FlooredExtractor:
+    """An LLM extractor held to the rules floor (see the module docstring)."""
+
+    def __init__(self, llm: LLMExtractor, rules: Extractor | None = None) -> None:
+        self.llm = llm
+        self.rules = rules or DEFAULT_EXTRACTOR
+        self.identity = f"{llm.identity}+floor({self.rules.identity})"
+
+    def extract(self, text: str, schema: FactSchema, reference: date | None = None) -> FactRecord:
+        """The model's record, or the union with the rules' when it falls below the floor."""
+        return runtime.run(self._aextract(text, schema, reference))
+
+    async def aextract(
+        self, text: str, schema: FactSchema, reference: date | None = None
+    ) -> FactRecord:
+        """``extract`` from any event loop."""
+        return await runtime.run_async(self._aextract(text, schema, reference))
+
+    async def _aextract(self, text: str, schema: FactSchema, reference: date | None) -> FactRecord:
+        reference = reference if reference is not None else infer_reference(text)
+        llm = await self.llm.aextract(text, schema, reference)
+        rules = await asyncio.to_thread(self.rules.extract, text, schema, reference)
+        return held_to_floor(llm, rules, schema, identity=self.identity)
+
+
+def critical_keys(record: FactRecord, schema: FactSchema) -> set[tuple[FactType, object]]:
+    """(type, value key) of every critical fact of ``record``: critical fields' values and
+    inventory atoms of types the schema tracks as critical."""
+    keys = {
+        (fact.value.type, fact.value.key())
+        for spec in schema.fields
+        if spec.criticality is Criticality.CRITICAL
+        for fact in record.fields.get(spec.name, ())
+    }
+    for fact_type, facts in record.inventory.items():
+        if schema.inventory_criticality(fact_type) is Criticality.CRITICAL:
+            keys.update((fact_type, f.value.key()) for f in facts)
+    return keys
+
+
+def held_to_floor(
+    llm: FactRecord, rules: FactRecord, schema: FactSchema, *, identity: str
+) -> FactRecord:
+    """``llm`` when it states every critical fact of ``rules`` (in any field), else the union."""
+    stated = {(f.value.type, f.value.key()) for facts in llm.fields.values() for f in facts}
+    stated.update((t, f.value.key()) for t, facts in llm.inventory.items() for f in facts)
+    below = critical_keys(rules, schema) - stated
+    if not below:
+        return llm
+    log.warning(
+        "%s left out %d critical fact(s) the rules extractor found: using the union",
+        llm.extractor,
+        len(below),
+    )
+    return merge_records(rules, llm, schema, identity=f"{identity}:union").record
 
 
 def merge_records(

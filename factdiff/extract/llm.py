@@ -25,16 +25,17 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from factdiff.errors import InvalidJSON, InvalidOutput, SchemaViolation
 from factdiff.extract.recognizers import registry
 from factdiff.extract.recognizers.base import ExtractionContext
 from factdiff.extract.rules import infer_reference
 from factdiff.providers import runtime
-from factdiff.providers.base import CallPolicy, ChatRequest, Message
+from factdiff.providers.base import CallPolicy, ChatRequest, Message, ModelParams
 from factdiff.providers.client import LLMClient
-from factdiff.providers.errors import InvalidJSON, InvalidOutput, SchemaViolation
 from factdiff.providers.jsonout import OutputError, loads_strict, validate
 from factdiff.providers.prices import PriceTable
 from factdiff.providers.spec import ModelSpec
+from factdiff.providers.untrusted import frame_for
 from factdiff.record import Fact, FactRecord, Span
 from factdiff.schema.export import json_schema
 from factdiff.schema.model import FactSchema, FieldSpec
@@ -43,7 +44,7 @@ from factdiff.values.fieldtypes import EnumValue, fold
 
 __all__ = ["PROMPT_VERSION", "LLMExtractor", "record_from_output"]
 
-PROMPT_VERSION = "llm-extract/1"
+PROMPT_VERSION = "llm-extract/2"
 MAX_SPANS = 20
 _EXACT_TYPES = frozenset(
     {
@@ -67,6 +68,7 @@ Rules:
   the reference date given.
 - Identifiers exactly as written. Numbers and percents as plain decimals.
 - Answer with the JSON object only."""
+DEFAULT_MAX_TOKENS = 4096
 
 
 @dataclass(frozen=True)
@@ -83,15 +85,16 @@ class LLMExtractor:
         self,
         model: str | ModelSpec | LLMClient,
         *,
-        max_tokens: int = 4096,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
         reask: bool = True,
         policy: CallPolicy | None = None,
         prices: PriceTable | None = None,
+        params: ModelParams | None = None,
     ) -> None:
         if isinstance(model, LLMClient):
             self.client = model
         else:
-            self.client = LLMClient(model, policy=policy, prices=prices)
+            self.client = LLMClient(model, policy=policy, prices=prices, params=params)
         self.max_tokens = max_tokens
         self.reask = reask
         self.identity = f"{self.client.name}/{PROMPT_VERSION}"
@@ -112,7 +115,9 @@ class LLMExtractor:
         return await runtime.run_async(self._extract(text, schema, reference))
 
     def request(self, text: str, schema: FactSchema, reference: date | None) -> ChatRequest:
-        """The first request for ``text`` (exposed for tests and prompt inspection)."""
+        """The first request for ``text`` (exposed for tests and prompt inspection): the text
+        framed as untrusted data with a fresh nonce (``factdiff.providers.untrusted``)."""
+        frame = frame_for(text)
         fields = "\n".join(
             f"- {s.name} ({s.type.value}{', a list' if s.many else ''}"
             + (f", one of: {', '.join(o.value for o in s.options)}" if s.options else "")
@@ -123,10 +128,10 @@ class LLMExtractor:
             f"Schema '{schema.name}' v{schema.version}: {schema.description}\n"
             f"Fields:\n{fields}\n"
             f"Reference date: {reference.isoformat() if reference else 'unknown'}\n\n"
-            f"Text:\n<<<\n{text}\n>>>"
+            f"Entry:\n{frame.wrap(text)}"
         )
         return ChatRequest(
-            system=SYSTEM_PROMPT,
+            system=f"{SYSTEM_PROMPT}\n{frame.rule()}",
             messages=(Message("user", user),),
             max_tokens=self.max_tokens,
             temperature=0.0,

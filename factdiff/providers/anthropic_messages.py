@@ -1,25 +1,28 @@
 """The Anthropic messages protocol through the official ``anthropic`` SDK, one HTTP request
-per ``send``. The anthropic 2.x SDK no longer takes ``temperature`` (current models fix
-their sampling), so none is sent. Constrained output is a forced tool whose ``input_schema``
-is the schema; the tool input is re-read from the raw body strictly (duplicate keys and NaN
-are refused, which the SDK's own JSON parsing would accept silently)."""
+per ``send``. The model comes with each request, so one SDK client serves every model of an
+endpoint. The anthropic 2.x SDK no longer takes ``temperature`` (current models fix their
+sampling): one is sent only when a model's parameters set it. Constrained output is a
+forced tool whose ``input_schema`` is the schema. The raw body is read once, strictly
+(duplicate keys and NaN are refused, which the SDK's own JSON parsing would accept silently;
+the SDK's response models are skipped, they cost more CPU than the request)."""
 
 from __future__ import annotations
 
 import json
 from typing import Any, cast
 
-from factdiff.errors import UsageError
-from factdiff.providers.base import ChatRequest, Reply
-from factdiff.providers.classify import from_status
-from factdiff.providers.errors import (
+from factdiff.errors import (
     ContextTooLong,
     InvalidJSON,
     InvalidOutput,
+    ProviderError,
     Refused,
     TransientProviderError,
     Truncated,
+    UsageError,
 )
+from factdiff.providers.base import ChatRequest, ModelParams, Reply
+from factdiff.providers.classify import from_status
 from factdiff.providers.jsonout import OutputError, loads_strict
 from factdiff.providers.spec import ModelSpec
 
@@ -50,15 +53,23 @@ class AnthropicAdapter:
         """Close the SDK client and its connection pool."""
         await self.client.close()
 
-    async def send(self, request: ChatRequest, timeout_s: float) -> Reply:
+    async def send(
+        self, model: str, params: ModelParams, request: ChatRequest, timeout_s: float
+    ) -> Reply:
         """One ``POST /v1/messages``."""
+        name = f"{self.spec.provider}:{model}"
         kwargs: dict[str, Any] = {
-            "model": self.spec.model,
+            "model": model,
             "system": request.system,
             "messages": [{"role": m.role, "content": m.content} for m in request.messages],
             "max_tokens": request.max_tokens,
             "timeout": self._anthropic.Timeout(timeout_s, connect=min(self._connect, timeout_s)),
         }
+        extra = dict(params.extra)
+        if isinstance(params.temperature, int | float):
+            extra["temperature"] = float(params.temperature)
+        if extra:
+            kwargs["extra_body"] = extra
         if request.output_schema is not None:
             kwargs["tools"] = [
                 {
@@ -68,11 +79,9 @@ class AnthropicAdapter:
                 }
             ]
             kwargs["tool_choice"] = {"type": "tool", "name": request.schema_name}
-        name = self.spec.name
         try:
             raw = await cast(Any, self.client.messages.with_raw_response).create(**kwargs)
-            message = await raw.parse()
-            body = await raw.text()
+            body = (await raw.read()).decode("utf-8", errors="replace")
         except self._anthropic.APIStatusError as exc:
             raise from_status(
                 exc.status_code, exc.body, dict(exc.response.headers), model=name, http_calls=1
@@ -81,38 +90,66 @@ class AnthropicAdapter:
             raise TransientProviderError(
                 f"connection failed: {type(exc).__name__}: {exc}", model=name
             ) from None
-        usage = getattr(message, "usage", None)
-        tokens_in = getattr(usage, "input_tokens", None)
-        tokens_out = getattr(usage, "output_tokens", None)
-        stop = getattr(message, "stop_reason", None)
+        try:
+            message = loads_strict(body)
+        except OutputError as exc:  # a tool input is part of the body
+            raise InvalidJSON(f"the answer is not strict JSON: {exc}", model=name) from None
+        if not isinstance(message, dict):
+            raise InvalidOutput("the response body is not a JSON object", model=name)
+        usage = message.get("usage") or {}
+        tokens_in = _count(usage.get("input_tokens"))
+        tokens_out = _count(usage.get("output_tokens"))
+
+        def billed(error: ProviderError) -> ProviderError:
+            error.tokens_in, error.tokens_out = tokens_in, tokens_out
+            return error
+
+        stop = message.get("stop_reason")
         if stop == "max_tokens":
-            raise Truncated(
-                "the output hit max_tokens (stop_reason=max_tokens); the partial output is "
-                "discarded: raise max_tokens or shorten the input",
-                model=name,
+            raise billed(
+                Truncated(
+                    "the output hit its token limit (stop_reason=max_tokens) even at the "
+                    "largest allowed budget; the partial output is discarded: raise "
+                    "max_output_tokens for this model or shorten the entry",
+                    model=name,
+                )
             )
         if stop == "refusal":
-            raise Refused("the model refused (stop_reason=refusal)", model=name)
+            raise billed(Refused("the model refused (stop_reason=refusal)", model=name))
         if stop == "model_context_window_exceeded":
-            raise ContextTooLong("the input filled the model's context window", model=name)
-        if request.output_schema is not None:
-            return Reply(self._tool_input(body, request.schema_name), tokens_in, tokens_out)
-        texts = [block.text for block in message.content if getattr(block, "type", "") == "text"]
-        text = "".join(texts)
-        if not text.strip():
-            raise InvalidOutput("the response has no text content", model=name)
+            raise billed(
+                ContextTooLong(
+                    "the input filled the model's context window: split the entry or use a "
+                    "model with a larger window",
+                    model=name,
+                )
+            )
+        try:
+            blocks = message.get("content")
+            blocks = blocks if isinstance(blocks, list) else []
+            if request.output_schema is not None:
+                text = self._tool_input(blocks, request.schema_name, name)
+            else:
+                text = "".join(
+                    str(b.get("text", ""))
+                    for b in blocks
+                    if isinstance(b, dict) and b.get("type") == "text"
+                )
+                if not text.strip():
+                    raise InvalidOutput("the response has no text content", model=name)
+        except ProviderError as exc:
+            raise billed(exc) from None
         return Reply(text, tokens_in, tokens_out)
 
-    def _tool_input(self, body: str, tool: str) -> str:
-        name = self.spec.name
-        try:
-            envelope = loads_strict(body)
-        except OutputError as exc:
-            raise InvalidJSON(f"the tool input is not strict JSON: {exc}", model=name) from None
-        blocks = envelope.get("content") if isinstance(envelope, dict) else None
-        for block in blocks if isinstance(blocks, list) else []:
+    @staticmethod
+    def _tool_input(blocks: list[Any], tool: str, name: str) -> str:
+        for block in blocks:
             if isinstance(block, dict) and block.get("type") == "tool_use":
                 if block.get("name") != tool:
                     raise InvalidOutput(f"the model called tool {block.get('name')!r}", model=name)
                 return json.dumps(block.get("input"), ensure_ascii=False)
         raise InvalidOutput(f"the model did not call the {tool!r} tool", model=name)
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -8,8 +8,9 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from factdiff.providers.errors import (
+from factdiff.errors import (
     ContextTooLong,
+    ParameterRejected,
     ProviderConfigurationError,
     ProviderError,
     QuotaExhausted,
@@ -26,6 +27,13 @@ _CONTEXT_HINTS = (
     "too many tokens",
 )
 _QUOTA_HINTS = ("insufficient_quota", "credit balance", "billing")
+_PARAMETER_HINTS = ("unsupported parameter", "unsupported value", "not supported", "unsupported_")
+_KNOWN_PARAMETERS = ("max_completion_tokens", "max_tokens", "temperature", "top_p")
+_PARAMETER_FIXES = {
+    "max_tokens": "token_param=max_completion_tokens",
+    "max_completion_tokens": "token_param=max_tokens",
+    "temperature": "temperature=omit",
+}
 
 
 def retry_after(headers: Mapping[str, str]) -> float | None:
@@ -62,6 +70,19 @@ def _text_of(body: Any) -> str:
     return str(body or "").lower()
 
 
+def rejected_parameter(status: int, body: Any, text: str) -> str | None:
+    """The request parameter a 400/422 refuses ("Unsupported parameter: 'max_tokens'..."),
+    or None when the error is about something else."""
+    if status not in (400, 422) or not any(h in text for h in _PARAMETER_HINTS):
+        return None
+    inner = body.get("error", body) if isinstance(body, Mapping) else None
+    named = inner.get("param") if isinstance(inner, Mapping) else None
+    if isinstance(named, str) and named:
+        return named
+    mentioned = [(text.find(name), name) for name in _KNOWN_PARAMETERS if name in text]
+    return min(mentioned)[1] if mentioned else None
+
+
 def from_status(
     status: int,
     body: Any,
@@ -88,6 +109,15 @@ def from_status(
         )
     if status == 402 or (status in (400, 403) and any(h in text for h in _QUOTA_HINTS)):
         return QuotaExhausted(f"quota or billing problem ({status}): {text[:200]}", **kwargs)
+    parameter = rejected_parameter(status, body, text)
+    if parameter is not None:
+        fix = _PARAMETER_FIXES.get(parameter, f"extra (remove {parameter!r})")
+        return ParameterRejected(
+            f"the model rejects the parameter {parameter!r} ({status}): set "
+            f"--model-param '{model}:{fix}' (or models.\"{model}\" in factdiff.toml)",
+            parameter=parameter,
+            **kwargs,
+        )
     if status == 413 or (status == 400 and any(h in text for h in _CONTEXT_HINTS)):
         return ContextTooLong(
             f"the input does not fit the model's context ({status}): chunk the entry or use a "

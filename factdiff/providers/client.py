@@ -2,28 +2,43 @@
 
 ``await client.acomplete(request)`` from any event loop, ``client.complete(request)`` from
 synchronous code; both run on the process's model loop (``factdiff.providers.runtime``), so
-every ``LLMClient`` for the same endpoint and key shares one SDK client and one in-flight
-bound. Each HTTP attempt is counted in ``usage.http_calls``, tokens and cost of every answer in
-``usage``.
+every ``LLMClient`` for the same endpoint and key shares one SDK client (each request names
+its own model) and one in-flight bound. Every logical call, answered or failed, is reported
+to the open meters (``factdiff.providers.meter``) as a ``ModelCall`` with its role, tokens,
+cost and outcome; ``usage`` keeps this client's running totals.
 """
 
 from __future__ import annotations
 
 import asyncio
+from contextlib import AbstractAsyncContextManager, nullcontext
+from dataclasses import replace
 from decimal import Decimal
 
-from factdiff.providers import meter, runtime
-from factdiff.providers.base import Adapter, CallPolicy, ChatRequest, ChatResult, Usage
-from factdiff.providers.errors import (
+from factdiff.errors import (
     DeadlineExceeded,
     ProviderError,
     RateLimited,
     TransientProviderError,
+    Truncated,
+)
+from factdiff.providers import meter, runtime
+from factdiff.providers.base import (
+    Adapter,
+    CallPolicy,
+    ChatRequest,
+    ChatResult,
+    ModelCall,
+    ModelParams,
+    Reply,
+    Usage,
 )
 from factdiff.providers.prices import PriceTable
 from factdiff.providers.spec import ModelSpec, parse_model_spec
 
-__all__ = ["LLMClient"]
+__all__ = ["LLMClient", "cost_str"]
+
+OK = "ok"
 
 
 def _make_adapter(spec: ModelSpec, policy: CallPolicy) -> Adapter:
@@ -36,6 +51,21 @@ def _make_adapter(spec: ModelSpec, policy: CallPolicy) -> Adapter:
     return OpenAIAdapter(spec, policy.connect_timeout_s)
 
 
+class _Tally:
+    """Tokens and HTTP requests of one logical call so far."""
+
+    def __init__(self) -> None:
+        self.http_calls = 0
+        self.tokens_in: int | None = None
+        self.tokens_out: int | None = None
+
+    def add(self, tokens_in: int | None, tokens_out: int | None) -> None:
+        if tokens_in is not None:
+            self.tokens_in = (self.tokens_in or 0) + tokens_in
+        if tokens_out is not None:
+            self.tokens_out = (self.tokens_out or 0) + tokens_out
+
+
 class LLMClient:
     """Calls one model with a bounded number of HTTP requests and an overall deadline."""
 
@@ -45,17 +75,24 @@ class LLMClient:
         *,
         policy: CallPolicy | None = None,
         prices: PriceTable | None = None,
+        params: ModelParams | None = None,
     ) -> None:
         parsed = parse_model_spec(spec) if isinstance(spec, str) else spec
         self.spec = parsed.resolved()
         self.policy = policy or CallPolicy()
         self.prices = prices or PriceTable.from_env()
+        self.params = params or ModelParams()
         self.usage = Usage()
 
     @property
     def name(self) -> str:
         """``provider:model``."""
         return self.spec.name
+
+    @property
+    def output_cap(self) -> int:
+        """The largest output budget a truncated answer may raise the request to."""
+        return self.params.max_output_tokens or self.policy.max_output_tokens
 
     def _adapter(self) -> Adapter:
         key = (
@@ -68,65 +105,135 @@ class LLMClient:
 
     def complete(self, request: ChatRequest) -> ChatResult:
         """One logical call from synchronous code."""
-        result = runtime.run(self._call(request))
-        meter.record(result)
+        role = meter.current_role()
+        try:
+            result, call = runtime.run(self._call(request, role))
+        except ProviderError as exc:
+            if exc.call is not None:
+                meter.record(exc.call)
+            raise
+        meter.record(call)
         return result
 
     async def acomplete(self, request: ChatRequest) -> ChatResult:
         """One logical call from any event loop."""
-        result = await runtime.run_async(self._call(request))
-        meter.record(result)
+        role = meter.current_role()
+        try:
+            result, call = await runtime.run_async(self._call(request, role))
+        except ProviderError as exc:
+            if exc.call is not None:
+                meter.record(exc.call)
+            raise
+        meter.record(call)
         return result
 
-    async def _call(self, request: ChatRequest) -> ChatResult:
-        http_calls = 0
+    def _slot(self) -> AbstractAsyncContextManager[object]:
+        bound = runtime.semaphore(self.spec.provider, self.spec.base_url or "")
+        return nullcontext() if bound is None else bound
+
+    async def _call(self, request: ChatRequest, role: str) -> tuple[ChatResult, ModelCall]:
         adapter = self._adapter()  # the first one imports its SDK: before the clock starts
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + self.policy.deadline_s
-        limit = runtime.semaphore(self.spec.provider, self.spec.base_url or "")
-        self.usage.add(calls=1)
+        request = self.params.prepared(request)
+        tally = _Tally()
+        spent = 0.0  # seconds of requests and backoff: waiting for a slot is not counted
+        failures = 0
         while True:
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise DeadlineExceeded(
-                    f"no answer within the {self.policy.deadline_s} s deadline",
-                    model=self.name,
-                    http_calls=http_calls,
-                )
+            reply, error, spent = await self._send_once(adapter, request, tally, spent, loop)
+            if reply is not None:
+                return self._answered(reply, tally, spent, role)
+            assert error is not None
+            if isinstance(error, Truncated) and request.max_tokens < self.output_cap:
+                request = replace(request, max_tokens=min(self.output_cap, 2 * request.max_tokens))
+                continue  # a larger budget, at once: not a failed request
+            failures += 1
+            wait = self._retry_wait(error, failures, self.policy.deadline_s - spent)
+            if wait is None:
+                raise self._failed(error, tally, spent, role)
+            await asyncio.sleep(wait)
+            spent += wait
+
+    async def _send_once(
+        self,
+        adapter: Adapter,
+        request: ChatRequest,
+        tally: _Tally,
+        spent: float,
+        loop: asyncio.AbstractEventLoop,
+    ) -> tuple[Reply | None, ProviderError | None, float]:
+        """One HTTP request within the time left; the reply or the typed error."""
+        remaining = self.policy.deadline_s - spent
+        if remaining <= 0:
+            return None, self._deadline(tally, "no answer"), spent
+        async with self._slot():
+            started = loop.time()
+            tally.http_calls += 1
+            self.usage.add(http_calls=1)
             try:
                 async with asyncio.timeout(remaining):
-                    async with limit:
-                        http_calls += 1
-                        self.usage.add(http_calls=1)
-                        reply = await adapter.send(request, max(0.001, deadline - loop.time()))
+                    reply = await adapter.send(self.spec.model, self.params, request, remaining)
             except TimeoutError:
-                raise DeadlineExceeded(
-                    f"no complete answer within the {self.policy.deadline_s} s deadline "
-                    "(a slow or hung server)",
-                    model=self.name,
-                    http_calls=http_calls,
-                ) from None
+                error: ProviderError = self._deadline(tally, "no complete answer")
+                return None, error, spent + loop.time() - started
             except ProviderError as exc:
-                exc.http_calls = http_calls
-                wait = self._retry_wait(exc, http_calls, deadline - loop.time())
-                if wait is None:
-                    raise
-                await asyncio.sleep(wait)
-                continue
-            cost = self.prices.cost(self.name, reply.tokens_in, reply.tokens_out)
-            self.usage.add(tokens_in=reply.tokens_in, tokens_out=reply.tokens_out, cost=cost)
-            return ChatResult(
-                text=reply.text,
-                model=self.name,
-                tokens_in=reply.tokens_in,
-                tokens_out=reply.tokens_out,
-                cost_usd=cost,
-                http_calls=http_calls,
-            )
+                tally.add(exc.tokens_in, exc.tokens_out)
+                return None, exc, spent + loop.time() - started
+        tally.add(reply.tokens_in, reply.tokens_out)
+        return reply, None, spent + loop.time() - started
 
-    def _retry_wait(self, error: ProviderError, attempts: int, left: float) -> float | None:
-        """Seconds to wait before the next attempt, or None to give up with ``error``."""
-        if attempts >= self.policy.max_attempts:
+    def _deadline(self, tally: _Tally, what: str) -> DeadlineExceeded:
+        return DeadlineExceeded(
+            f"{what} within the {self.policy.deadline_s:g} s deadline, counted from the first "
+            "request (a slow or hung server); raise the deadline if the model is just slow",
+            model=self.name,
+            http_calls=tally.http_calls,
+        )
+
+    def _cost(self, tally: _Tally) -> Decimal | None:
+        return self.prices.cost(self.name, tally.tokens_in, tally.tokens_out)
+
+    def _answered(
+        self, reply: Reply, tally: _Tally, spent: float, role: str
+    ) -> tuple[ChatResult, ModelCall]:
+        cost = self._cost(tally)
+        self.usage.add(calls=1, tokens_in=tally.tokens_in, tokens_out=tally.tokens_out, cost=cost)
+        result = ChatResult(
+            text=reply.text,
+            model=self.name,
+            tokens_in=tally.tokens_in,
+            tokens_out=tally.tokens_out,
+            cost_usd=cost,
+            http_calls=tally.http_calls,
+        )
+        return result, self._call_record(tally, spent, role, OK, cost)
+
+    def _failed(
+        self, error: ProviderError, tally: _Tally, spent: float, role: str
+    ) -> ProviderError:
+        cost = self._cost(tally)
+        self.usage.add(calls=1, tokens_in=tally.tokens_in, tokens_out=tally.tokens_out, cost=cost)
+        error.http_calls = tally.http_calls
+        error.tokens_in, error.tokens_out = tally.tokens_in, tally.tokens_out
+        error.call = self._call_record(tally, spent, role, error.failure_class, cost)
+        return error
+
+    def _call_record(
+        self, tally: _Tally, spent: float, role: str, outcome: str, cost: Decimal | None
+    ) -> ModelCall:
+        return ModelCall(
+            model=self.name,
+            role=role,
+            outcome=outcome,
+            http_calls=tally.http_calls,
+            tokens_in=tally.tokens_in,
+            tokens_out=tally.tokens_out,
+            cost_usd=cost,
+            duration_ms=spent * 1000,
+        )
+
+    def _retry_wait(self, error: ProviderError, failures: int, left: float) -> float | None:
+        """Seconds to wait before the next request, or None to give up with ``error``."""
+        if failures >= self.policy.max_attempts:
             return None
         if isinstance(error, RateLimited):
             wait = error.retry_after if error.retry_after is not None else self.policy.backoff(1)
@@ -134,7 +241,7 @@ class LLMClient:
                 return None  # the job backoff honours it
             return wait
         if isinstance(error, TransientProviderError):
-            wait = self.policy.backoff(attempts)
+            wait = self.policy.backoff(failures)
             return wait if wait < left else None
         return None
 

@@ -1,19 +1,25 @@
 """The OpenAI chat completions protocol (OpenAI, and OpenAI-compatible servers: Ollama, vLLM,
-llama.cpp) through the official ``openai`` SDK, one HTTP request per ``send``."""
+llama.cpp) through the official ``openai`` SDK, one HTTP request per ``send``.
+
+The model, the name of the output budget (``max_tokens`` or ``max_completion_tokens``), the
+temperature and any extra body parameters come with each request (``ModelParams``), so one
+SDK client serves every model of an endpoint."""
 
 from __future__ import annotations
 
 from typing import Any, cast
 
-from factdiff.errors import UsageError
-from factdiff.providers.base import ChatRequest, Reply
-from factdiff.providers.classify import from_status
-from factdiff.providers.errors import (
+from factdiff.errors import (
     InvalidOutput,
+    ProviderError,
     Refused,
     TransientProviderError,
     Truncated,
+    UsageError,
 )
+from factdiff.providers.base import ChatRequest, ModelParams, Reply
+from factdiff.providers.classify import from_status
+from factdiff.providers.jsonout import OutputError, loads_strict
 from factdiff.providers.spec import ModelSpec
 
 __all__ = ["OpenAIAdapter"]
@@ -45,20 +51,31 @@ class OpenAIAdapter:
         """Close the SDK client and its connection pool."""
         await self.client.close()
 
-    async def send(self, request: ChatRequest, timeout_s: float) -> Reply:
+    def token_param(self, params: ModelParams) -> str:
+        """``max_completion_tokens`` on OpenAI's own API, ``max_tokens`` elsewhere, unless the
+        model's parameters say which."""
+        if params.token_param is not None:
+            return params.token_param
+        return "max_completion_tokens" if self.spec.base_url is None else "max_tokens"
+
+    async def send(
+        self, model: str, params: ModelParams, request: ChatRequest, timeout_s: float
+    ) -> Reply:
         """One ``POST /chat/completions``."""
         messages: list[dict[str, str]] = [{"role": "system", "content": request.system}]
         messages.extend({"role": m.role, "content": m.content} for m in request.messages)
+        name = f"{self.spec.provider}:{model}"
         kwargs: dict[str, Any] = {
-            "model": self.spec.model,
+            "model": model,
             "messages": messages,
-            "temperature": request.temperature,
+            self.token_param(params): request.max_tokens,
             "timeout": self._openai.Timeout(timeout_s, connect=min(self._connect, timeout_s)),
         }
-        if self.spec.base_url is None:
-            kwargs["max_completion_tokens"] = request.max_tokens
-        else:  # OpenAI-compatible servers know max_tokens
-            kwargs["max_tokens"] = request.max_tokens
+        temperature = params.temperature_for(request)
+        if temperature is not None:
+            kwargs["temperature"] = temperature
+        if params.extra:
+            kwargs["extra_body"] = dict(params.extra)
         if request.output_schema is not None:
             kwargs["response_format"] = {
                 "type": "json_schema",
@@ -69,43 +86,60 @@ class OpenAIAdapter:
                 },
             }
         try:
-            completion = await cast(Any, self.client.chat.completions).create(**kwargs)
+            raw = await cast(Any, self.client.chat.completions.with_raw_response).create(**kwargs)
+            body = raw.content  # already read by the SDK (a non-streaming call)
         except self._openai.APIStatusError as exc:
             raise from_status(
-                exc.status_code,
-                exc.body,
-                dict(exc.response.headers),
-                model=self.spec.name,
-                http_calls=1,
+                exc.status_code, exc.body, dict(exc.response.headers), model=name, http_calls=1
             ) from None
         except self._openai.APIConnectionError as exc:  # includes APITimeoutError
             raise TransientProviderError(
-                f"connection failed: {type(exc).__name__}: {exc}", model=self.spec.name
+                f"connection failed: {type(exc).__name__}: {exc}", model=name
             ) from None
-        return self._reply(completion)
+        return _reply(body, name)
 
-    def _reply(self, completion: Any) -> Reply:
-        usage = getattr(completion, "usage", None)
-        tokens_in = getattr(usage, "prompt_tokens", None)
-        tokens_out = getattr(usage, "completion_tokens", None)
-        choices = getattr(completion, "choices", None) or []
-        if not choices:
-            raise InvalidOutput("the response has no choices", model=self.spec.name)
-        choice = choices[0]
-        message = choice.message
-        name = self.spec.name
-        refusal = getattr(message, "refusal", None)
-        if refusal:
-            raise Refused(f"the model refused: {str(refusal)[:200]}", model=name)
-        if choice.finish_reason == "length":
-            raise Truncated(
-                "the output hit max_tokens (finish_reason=length); the partial output is "
-                "discarded: raise max_tokens or shorten the input",
+
+def _reply(body: bytes, name: str) -> Reply:
+    """The reply in a chat completion body, read once as strict JSON (the SDK's response
+    models are skipped: their construction costs more CPU than the request itself)."""
+    try:
+        completion = loads_strict(body.decode("utf-8"))
+    except (OutputError, UnicodeDecodeError) as exc:
+        raise InvalidOutput(f"the response body is not JSON: {exc}", model=name) from None
+    if not isinstance(completion, dict):
+        raise InvalidOutput("the response body is not a JSON object", model=name)
+    usage = completion.get("usage") or {}
+    tokens_in = _count(usage.get("prompt_tokens"))
+    tokens_out = _count(usage.get("completion_tokens"))
+
+    def billed(error: ProviderError) -> ProviderError:
+        error.tokens_in, error.tokens_out = tokens_in, tokens_out
+        return error
+
+    choices = completion.get("choices") or []
+    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+        raise billed(InvalidOutput("the response has no choices", model=name))
+    choice = choices[0]
+    message = choice.get("message") or {}
+    refusal = message.get("refusal")
+    if refusal:
+        raise billed(Refused(f"the model refused: {str(refusal)[:200]}", model=name))
+    if choice.get("finish_reason") == "length":
+        raise billed(
+            Truncated(
+                "the output hit its token limit (finish_reason=length) even at the largest "
+                "allowed budget; the partial output is discarded: raise max_output_tokens for "
+                "this model or shorten the entry",
                 model=name,
             )
-        if choice.finish_reason == "content_filter":
-            raise Refused("the output was stopped by the content filter", model=name)
-        content = message.content
-        if not isinstance(content, str) or not content.strip():
-            raise InvalidOutput("the response has no text content", model=name)
-        return Reply(content, tokens_in, tokens_out)
+        )
+    if choice.get("finish_reason") == "content_filter":
+        raise billed(Refused("the output was stopped by the content filter", model=name))
+    content = message.get("content")
+    if not isinstance(content, str) or not content.strip():
+        raise billed(InvalidOutput("the response has no text content", model=name))
+    return Reply(content, tokens_in, tokens_out)
+
+
+def _count(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

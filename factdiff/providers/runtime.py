@@ -1,29 +1,30 @@
 """One event loop thread per process that owns every SDK client and provider semaphore.
 
 Model calls run on this loop whatever the caller is: synchronous code (``run``) blocks on a
-future, asynchronous code on another loop (``run_async``) awaits it. So there is one client
-per (provider, endpoint, key) per process, connection pools are shared, and the per-provider
-concurrency bound holds across every caller. ``shutdown()`` closes the clients and the loop
-(tests call it; an ``atexit`` hook does too).
+future, asynchronous code on another loop (``run_async``) awaits it, and ``submit`` hands a
+coroutine over without waiting (the demotion runner runs its whole window of attempts here).
+So there is one SDK client per (provider, endpoint, key) per process, whatever the model,
+connection pools are shared, and a per-provider bound on requests in flight
+(``set_provider_limit``; none by default) holds across every caller. ``shutdown()`` closes
+the clients and the loop (tests call it; an ``atexit`` hook does too).
 """
 
 from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
+import contextvars
 import threading
 from collections.abc import Callable, Coroutine
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from typing import Any, TypeVar
 
 from factdiff.providers.base import Adapter
 
-__all__ = ["DEFAULT_PROVIDER_LIMIT", "run", "run_async", "set_provider_limit", "shutdown"]
+__all__ = ["provider_limit", "run", "run_async", "set_provider_limit", "shutdown", "submit"]
 
 T = TypeVar("T")
-
-DEFAULT_PROVIDER_LIMIT = 16
-"""HTTP requests in flight per provider endpoint unless ``set_provider_limit`` says more."""
 
 
 class _Runtime:
@@ -32,8 +33,8 @@ class _Runtime:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self.adapters: dict[tuple[str, ...], Adapter] = {}
-        self.semaphores: dict[tuple[str, str], asyncio.Semaphore] = {}
-        self.limits: dict[tuple[str, str], int] = {}
+        self.semaphores: dict[tuple[str, str], asyncio.Semaphore | None] = {}
+        self.limits: dict[tuple[str, str], int | None] = {}
 
     def loop(self) -> asyncio.AbstractEventLoop:
         with self._lock:
@@ -53,7 +54,36 @@ class _Runtime:
             return self._loop
 
     def submit(self, coro: Coroutine[Any, Any, T]) -> Future[T]:
-        return asyncio.run_coroutine_threadsafe(coro, self.loop())
+        """Start ``coro`` on the loop in a copy of the caller's context (so meters and roles
+        set by the caller see the calls made there) and return its future."""
+        loop = self.loop()
+        context = contextvars.copy_context()
+        future: Future[T] = Future()
+
+        def start() -> None:
+            if future.cancelled():
+                coro.close()
+                return
+            task = loop.create_task(coro, context=context)
+
+            def finished(done: asyncio.Task[T]) -> None:
+                with contextlib.suppress(InvalidStateError):  # the caller cancelled first
+                    if done.cancelled():
+                        future.cancel()
+                    elif (error := done.exception()) is not None:
+                        future.set_exception(error)
+                    else:
+                        future.set_result(done.result())
+
+            def cancelled(caller: Future[T]) -> None:
+                if caller.cancelled():
+                    loop.call_soon_threadsafe(task.cancel)
+
+            task.add_done_callback(finished)
+            future.add_done_callback(cancelled)
+
+        loop.call_soon_threadsafe(start)
+        return future
 
     def on_loop(self) -> bool:
         try:
@@ -85,6 +115,11 @@ _RUNTIME = _Runtime()
 atexit.register(_RUNTIME.shutdown)
 
 
+def submit(coro: Coroutine[Any, Any, T]) -> Future[T]:
+    """Start ``coro`` on the model loop; its future completes in the calling thread."""
+    return _RUNTIME.submit(coro)
+
+
 def run(coro: Coroutine[Any, Any, T]) -> T:
     """Run ``coro`` on the model loop and wait for it (from synchronous code)."""
     if _RUNTIME.on_loop():
@@ -108,20 +143,26 @@ def adapter(key: tuple[str, ...], factory: Callable[[], Adapter]) -> Adapter:
     return found
 
 
-def semaphore(provider: str, endpoint: str) -> asyncio.Semaphore:
-    """The in-flight bound of one provider endpoint (call on the model loop)."""
+def semaphore(provider: str, endpoint: str) -> asyncio.Semaphore | None:
+    """The in-flight bound of one provider endpoint, or None when it has none (call on the
+    model loop)."""
     key = (provider, endpoint)
-    found = _RUNTIME.semaphores.get(key)
-    if found is None:
-        limit = _RUNTIME.limits.get(key, _RUNTIME.limits.get((provider, "*"), 0))
-        found = _RUNTIME.semaphores[key] = asyncio.Semaphore(limit or DEFAULT_PROVIDER_LIMIT)
-    return found
+    if key not in _RUNTIME.semaphores:
+        limit = provider_limit(provider, endpoint)
+        _RUNTIME.semaphores[key] = None if limit is None else asyncio.Semaphore(limit)
+    return _RUNTIME.semaphores[key]
 
 
-def set_provider_limit(provider: str, limit: int, endpoint: str = "*") -> None:
+def provider_limit(provider: str, endpoint: str = "*") -> int | None:
+    """The bound on requests in flight to ``provider`` at ``endpoint`` (None: unbounded)."""
+    return _RUNTIME.limits.get((provider, endpoint), _RUNTIME.limits.get((provider, "*")))
+
+
+def set_provider_limit(provider: str, limit: int | None, endpoint: str = "*") -> None:
     """At most ``limit`` HTTP requests in flight to ``provider`` (at ``endpoint``, a base URL,
-    or every endpoint with ``*``). Takes effect for semaphores not created yet."""
-    if limit < 1:
+    or every endpoint with ``*``) across this process; ``None`` removes the bound. Requests
+    already waiting keep the bound they started with."""
+    if limit is not None and limit < 1:
         raise ValueError("a provider limit must be at least 1")
     _RUNTIME.limits[(provider, endpoint)] = limit
     for key in [k for k in _RUNTIME.semaphores if k[0] == provider]:

@@ -27,6 +27,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
+from factdiff.accounting import ModelCall
 from factdiff.errors import InputError, MigrationRequired, StoreError
 from factdiff.store import codec
 from factdiff.store import rows as rowmap
@@ -49,6 +50,7 @@ from factdiff.store.model import (
     SchemaVersionConflict,
     StoredSchema,
     Tier,
+    WarmMeta,
     WrongTier,
 )
 
@@ -219,14 +221,20 @@ class MemoryStore(abc.ABC):
     def _append_events(
         self, events: list[NewEvent], entry_id: str | None, agent_id: str | None, now: int
     ) -> None:
-        for event in events:
+        self._insert_events(rowmap.event_rows(events), entry_id, agent_id, now)
+
+    def _insert_events(
+        self, rows: list[tuple[str, str]], entry_id: str | None, agent_id: str | None, now: int
+    ) -> None:
+        """Insert events whose (type, payload JSON) were made before the transaction."""
+        for kind, payload in rows:
             self._exec(
                 "insert_event",
-                type=EventType(event.type).value,
+                type=kind,
                 entry_id=entry_id,
                 agent_id=agent_id,
                 at=now,
-                payload=codec.dump_json(event.payload, f"{event.type} event payload"),
+                payload=payload,
             )
 
     # -- entries ---------------------------------------------------------------------------
@@ -314,17 +322,15 @@ class MemoryStore(abc.ABC):
         return entry
 
     def _load(self, entry_id: str) -> Entry | None:
-        with self._read():
-            row = self._row("select_entry", id=entry_id)
-            if row is None:
-                return None
-            entry = rowmap.entry(row)
-            if entry.tier is Tier.HOT:
-                data = self._one("select_hot", id=entry_id)
-                content = None if data is None else codec.decode_content(data)
-                return replace(entry, content=content)
-            warm = self._row("select_warm", id=entry_id)
-            return replace(entry, warm=None if warm is None else rowmap.warm(warm))
+        row = self._row("select_entry_full", id=entry_id)  # one statement: one snapshot
+        if row is None:
+            return None
+        entry = rowmap.entry(row)
+        if entry.tier is Tier.HOT:
+            data = row[rowmap.FULL_CONTENT]
+            return replace(entry, content=None if data is None else codec.decode_content(data))
+        warm = row[rowmap.FULL_WARM : rowmap.FULL_WARM + 5]
+        return replace(entry, warm=None if warm[0] is None else rowmap.warm(warm))
 
     def touch(self, entry_id: str, now: datetime) -> None:
         """Record a use of the entry: its dormancy clock restarts at ``now``."""
@@ -459,22 +465,24 @@ class MemoryStore(abc.ABC):
         expected_attempts: int,
         narrative: str,
         record: Mapping[str, Any],
-        meta: Mapping[str, Any],
+        meta: WarmMeta,
         attempt: AttemptRecord,
         events: list[NewEvent],
         now: datetime,
         lease_token: str | None = None,
+        expected_errors: int | None = None,
     ) -> bool:
         """Demote a hot entry to warm in one transaction; ``False`` (no change) if stale.
 
         Stale means the entry is no longer hot and active, its attempt count differs from
-        ``expected_attempts`` (another run already applied an outcome), or the lease is
-        lost: with ``lease_token`` the entry must still hold that unexpired lease (database
-        clock); without, it must hold no live lease at all. The first statement is that
-        fenced update, so a refused outcome writes nothing. Otherwise: the attempt is
-        recorded as number ``expected_attempts + 1``, the warm row written, the source
-        archived to cold (verified against its hash before commit), the hot content
-        removed, the tier set to warm, the lease cleared, and ``events`` appended.
+        ``expected_attempts`` (another run already applied an outcome) or, when given, its
+        error attempt count from ``expected_errors``, or the lease is lost: with
+        ``lease_token`` the entry must still hold that unexpired lease (database clock);
+        without, it must hold no live lease at all. The first statement is that fenced
+        update, so a refused outcome writes nothing. Otherwise: the attempt is recorded (as
+        the entry's next attempt row, with its model calls), the warm row written, the source
+        archived to cold (verified against its hash before commit), the hot content removed,
+        the tier set to warm, the error streak and the lease cleared, and ``events`` appended.
         """
         if not narrative.strip():
             raise InputError(f"entry {entry_id}: refusing to write an empty warm narrative")
@@ -487,12 +495,11 @@ class MemoryStore(abc.ABC):
             "id": entry_id,
             "narrative": codec.check_text(narrative, "narrative"),
             "record": codec.dump_json(dict(record), "fact record"),
-            "meta": codec.dump_json(dict(meta), "compression meta"),
-            "attempt_no": expected_attempts + 1,
+            "meta": codec.dump_json(meta.to_json(), "compression meta"),
             "now": now_us,
         }
-        attempt_params = rowmap.attempt_params(entry_id, expected_attempts + 1, attempt)
-        rowmap.check_events(events)
+        attempt_rows = self._attempt_rows(entry_id, attempt, now_us)
+        event_rows = rowmap.event_rows(events)
         state = self._load(entry_id)
         if state is None:
             raise EntryNotFound(entry_id)
@@ -502,13 +509,18 @@ class MemoryStore(abc.ABC):
         packed = self._verified_archive(entry_id, data, state.content_hash)
 
         def work() -> bool:
-            fenced = self._count(
-                "set_warm", id=entry_id, expected=expected_attempts, token=lease_token
-            )
-            if fenced != 1:
+            fenced = self._exec(
+                "set_warm",
+                id=entry_id,
+                expected=expected_attempts,
+                expected_errors=expected_errors,
+                token=lease_token,
+            ).fetchone()
+            if fenced is None:
                 return False
-            self._exec("insert_attempt", **attempt_params)
-            self._exec("insert_warm", **warm)
+            attempt_no = int(fenced[0])
+            self._insert_attempt(attempt_no, *attempt_rows)
+            self._exec("insert_warm", **warm, attempt_no=attempt_no)
             self._exec(
                 "insert_cold",
                 id=entry_id,
@@ -519,7 +531,7 @@ class MemoryStore(abc.ABC):
                 now=now_us,
             )
             self._exec("delete_hot", id=entry_id)
-            self._append_events(events, entry_id, state.agent_id, now_us)
+            self._insert_events(event_rows, entry_id, state.agent_id, now_us)
             return True
 
         return self._write(work)
@@ -543,40 +555,120 @@ class MemoryStore(abc.ABC):
         events: list[NewEvent],
         now: datetime,
         lease_token: str | None = None,
+        expected_errors: int | None = None,
     ) -> bool:
-        """Record a failed attempt in one transaction; ``False`` (no change) if stale.
+        """Record a failed (or refused) attempt in one transaction; ``False`` if stale.
 
-        Stale as for ``apply_compressed`` (attempt count, tier, status, lease). The entry
-        stays hot with its content; ``next_attempt_at`` is its backoff (``None``: due again
-        at once); ``escalate`` sets its status to ``review`` so that demotion skips it until
-        ``resolve_review``. The lease is cleared.
+        The attempt counts toward the ladder and ``max_attempts``. Stale as for
+        ``apply_compressed`` (attempt counts, tier, status, lease). The entry stays hot with
+        its content; ``next_attempt_at`` is its backoff (``None``: due again at once);
+        ``escalate`` sets its status to ``review`` so that demotion skips it until
+        ``resolve_review``. The error streak and the lease are cleared.
         """
         if AttemptOutcome(attempt.outcome) in _DONE:
             raise InputError(f"apply_failed needs a failed or error attempt, not {attempt.outcome}")
+        return self._apply_kept_hot(
+            "set_failed",
+            entry_id,
+            expected_attempts,
+            expected_errors,
+            attempt,
+            next_attempt_at,
+            escalate,
+            events,
+            now,
+            lease_token,
+        )
+
+    def apply_error(
+        self,
+        entry_id: str,
+        *,
+        expected_attempts: int,
+        expected_errors: int,
+        attempt: AttemptRecord,
+        next_attempt_at: datetime | None,
+        escalate: bool,
+        events: list[NewEvent],
+        now: datetime,
+        lease_token: str | None = None,
+    ) -> bool:
+        """Record an attempt that verified nothing (a provider, model output or internal
+        error) in one transaction; ``False`` if stale (as for ``apply_failed``).
+
+        It does not count toward the ladder or ``max_attempts``: the entry's error attempt
+        count and error streak grow instead, ``next_attempt_at`` is the error backoff, and
+        ``escalate`` (the error budget is spent) sends it to review. The lease is cleared.
+        """
+        if AttemptOutcome(attempt.outcome) is not AttemptOutcome.ERROR:
+            raise InputError(f"apply_error needs an error attempt, not {attempt.outcome}")
+        return self._apply_kept_hot(
+            "set_errored",
+            entry_id,
+            expected_attempts,
+            expected_errors,
+            attempt,
+            next_attempt_at,
+            escalate,
+            events,
+            now,
+            lease_token,
+        )
+
+    def _apply_kept_hot(
+        self,
+        statement: str,
+        entry_id: str,
+        expected_attempts: int,
+        expected_errors: int | None,
+        attempt: AttemptRecord,
+        next_attempt_at: datetime | None,
+        escalate: bool,
+        events: list[NewEvent],
+        now: datetime,
+        lease_token: str | None,
+    ) -> bool:
         now_us = codec.to_micros(now, "now")
-        attempt_params = rowmap.attempt_params(entry_id, expected_attempts + 1, attempt)
+        attempt_rows = self._attempt_rows(entry_id, attempt, now_us)
         next_us = codec.opt_micros(next_attempt_at, "next_attempt_at")
-        rowmap.check_events(events)
+        event_rows = rowmap.event_rows(events)
 
         def work() -> bool:
             row = self._row("select_entry", id=entry_id)
             if row is None:
                 raise EntryNotFound(entry_id)
-            fenced = self._count(
-                "set_failed",
+            fenced = self._exec(
+                statement,
                 id=entry_id,
                 expected=expected_attempts,
+                expected_errors=expected_errors,
                 next_attempt_at=next_us,
                 escalate=bool(escalate),
                 token=lease_token,
-            )
-            if fenced != 1:
+            ).fetchone()
+            if fenced is None:
                 return False
-            self._exec("insert_attempt", **attempt_params)
-            self._append_events(events, entry_id, str(row[1]), now_us)
+            self._insert_attempt(int(fenced[0]), *attempt_rows)
+            self._insert_events(event_rows, entry_id, str(row[1]), now_us)
             return True
 
         return self._write(work)
+
+    @staticmethod
+    def _attempt_rows(
+        entry_id: str, attempt: AttemptRecord, now_us: int
+    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The attempt's and its model calls' parameters, made (and checked) before the
+        transaction; the attempt number is set inside it."""
+        calls = [rowmap.model_call_params(entry_id, 0, call, now_us) for call in attempt.calls]
+        return rowmap.attempt_params(entry_id, 0, attempt), calls
+
+    def _insert_attempt(
+        self, attempt_no: int, attempt: dict[str, Any], calls: list[dict[str, Any]]
+    ) -> None:
+        self._exec("insert_attempt", **{**attempt, "attempt_no": attempt_no})
+        for call in calls:
+            self._exec("insert_model_call", **{**call, "attempt_no": attempt_no})
 
     # -- leases ----------------------------------------------------------------------------
 
@@ -620,9 +712,9 @@ class MemoryStore(abc.ABC):
             (
                 Claim(
                     entry=rowmap.entry(row),
-                    token=str(row[14]),
-                    expires_at=codec.from_micros(row[15]),
-                    claimed_at=codec.from_micros(row[16]),
+                    token=str(row[rowmap.CLAIM_TOKEN]),
+                    expires_at=codec.from_micros(row[rowmap.CLAIM_EXPIRES]),
+                    claimed_at=codec.from_micros(row[rowmap.CLAIM_NOW]),
                 )
                 for row in rows
             ),
@@ -746,6 +838,20 @@ class MemoryStore(abc.ABC):
                 raise EntryNotFound(entry_id)
             rows = self._rows(self._sql("select_attempts"), {"id": entry_id})
         return [rowmap.attempt(row) for row in rows]
+
+    def last_must_keep(self, entry_id: str) -> tuple[dict[str, Any], ...]:
+        """The must-keep facts (JSON) of the entry's last verified attempt when it failed;
+        empty when it passed, when there is none, or for attempts stored before must-keep
+        facts were (schema version 4)."""
+        row = self._row("select_last_verified", id=entry_id)
+        if row is None or row[0] != AttemptOutcome.FAILED.value or row[1] is None:
+            return ()
+        return tuple(codec.load_json(row[1]))
+
+    def model_calls(self, entry_id: str) -> list[tuple[int, ModelCall]]:
+        """Every model call made for the entry, as ``(attempt_no, call)``, oldest first."""
+        rows = self._rows(self._sql("select_model_calls"), {"id": entry_id})
+        return [rowmap.model_call(row) for row in rows]
 
     # -- cold tier -------------------------------------------------------------------------
 
@@ -1005,8 +1111,10 @@ class MemoryStore(abc.ABC):
         -> count), ``attempts`` (outcome -> count, and ``total``), ``failure_rate`` (per
         schema name and version: attempts, failed-or-error attempts, rate), ``facts_lost``
         (field -> missing/changed/added counts over failed and acceptable attempts),
-        ``events`` (type -> count), ``usage`` (per summarizer: attempts, tokens in and out,
-        cost in USD where models reported it; summed in floating point on SQLite).
+        ``events`` (type -> count), ``usage`` (per summarizer: attempts, tokens in and out of
+        every call made for them, cost in USD; None when some billed attempt has no known
+        price; summed in floating point on SQLite), ``model_usage`` (per model and role:
+        calls, HTTP requests, failed calls, tokens, cost, None when unknown).
         """
         with self._read():
             by_status = self._rows(self._sql("count_entries"), {})
@@ -1015,6 +1123,7 @@ class MemoryStore(abc.ABC):
             rates = self._rows(self._sql("failure_by_schema"), {})
             event_counts = self._rows(self._sql("count_events"), {})
             usage = self._rows(self._sql("usage_by_summarizer"), {})
+            by_model = self._rows(self._sql("usage_by_model"), {})
         entries: dict[str, dict[str, int]] = {t.value: {} for t in (Tier.HOT, Tier.WARM)}
         for tier, status, count in by_status:
             entries.setdefault(str(tier), {})[str(status)] = int(count)
@@ -1046,6 +1155,19 @@ class MemoryStore(abc.ABC):
                     "cost_usd": None if cost is None else f"{Decimal(str(cost)):.6f}",
                 }
                 for name, count, tokens_in, tokens_out, cost in usage
+            ],
+            "model_usage": [
+                {
+                    "model": str(model),
+                    "role": str(role),
+                    "calls": int(calls),
+                    "http_calls": int(http_calls),
+                    "failed_calls": int(failed),
+                    "tokens_in": int(tokens_in),
+                    "tokens_out": int(tokens_out),
+                    "cost_usd": None if cost is None else f"{Decimal(str(cost)):.6f}",
+                }
+                for model, role, calls, http_calls, failed, tokens_in, tokens_out, cost in by_model
             ],
         }
 

@@ -1,4 +1,5 @@
-"""The store's vocabulary: tiers, statuses, events, attempts, and the typed errors it raises."""
+"""The store's vocabulary: tiers, statuses, events, attempts, warm meta, and the typed errors
+it raises."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, Generic, NamedTuple, TypeVar
 
+from factdiff.accounting import ModelCall
 from factdiff.errors import InputError, StoreError
+from factdiff.schema.model import Criticality, SchemaRef
+from factdiff.values.base import FactType
 
 T = TypeVar("T")
 
@@ -53,12 +57,138 @@ class AttemptOutcome(enum.StrEnum):
 
 
 @dataclass(frozen=True)
+class KnownGap:
+    """A fact an accepted summary lost (by policy only ``important`` ones): retrieval reads
+    the value from the warm entry's fact record, or the source from cold."""
+
+    field: str
+    """A schema field name, or ``inventory.<type>``."""
+    criticality: Criticality
+    fact_type: FactType | None
+    """None only for warm entries written before gaps were typed."""
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"field", "criticality", "type"}``."""
+        return {
+            "field": self.field,
+            "criticality": self.criticality.value,
+            "type": None if self.fact_type is None else self.fact_type.value,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> KnownGap:
+        """Inverse of ``to_json``."""
+        kind = data.get("type")
+        return cls(
+            field=str(data["field"]),
+            criticality=Criticality(data.get("criticality", Criticality.IMPORTANT.value)),
+            fact_type=None if kind is None else FactType(kind),
+        )
+
+
+_META_KEYS = frozenset(
+    {
+        "schema",
+        "extractor",
+        "summarizer",
+        "method_version",
+        "budget_words",
+        "rung",
+        "outcome",
+        "compressed_at",
+        "lost_important_fields",
+        "known_gaps",
+        "attempt_count",
+        "source_content_hash",
+        "source_facts_digest",
+    }
+)
+
+
+@dataclass(frozen=True)
+class WarmMeta:
+    """How a warm entry was made: schema, models, budget, rung, and its known gaps.
+
+    Stored as JSON with the keys warm entries have always had (``lost_important_fields``
+    included, as field names) plus ``known_gaps``; rows written before gaps were typed load
+    with gaps read from ``lost_important_fields`` (important, type unknown). Keys this
+    version does not know are kept in ``extra`` and written back unchanged.
+    """
+
+    schema: SchemaRef
+    extractor: str
+    summarizer: str
+    method_version: str
+    budget_words: int | None
+    rung: int
+    outcome: AttemptOutcome
+    compressed_at: datetime
+    attempt_count: int
+    source_content_hash: str
+    source_facts_digest: str | None = None
+    known_gaps: tuple[KnownGap, ...] = ()
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def lost_important_fields(self) -> tuple[str, ...]:
+        """The field names of the known gaps (the original key)."""
+        return tuple(gap.field for gap in self.known_gaps)
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored JSON object."""
+        return {
+            **self.extra,
+            "schema": self.schema.to_json(),
+            "extractor": self.extractor,
+            "summarizer": self.summarizer,
+            "method_version": self.method_version,
+            "budget_words": self.budget_words,
+            "rung": self.rung,
+            "outcome": self.outcome.value,
+            "compressed_at": self.compressed_at.isoformat(),
+            "lost_important_fields": list(self.lost_important_fields),
+            "known_gaps": [gap.to_json() for gap in self.known_gaps],
+            "attempt_count": self.attempt_count,
+            "source_content_hash": self.source_content_hash,
+            "source_facts_digest": self.source_facts_digest,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> WarmMeta:
+        """The meta of a stored row, old or new (see the class docstring)."""
+        gaps = data.get("known_gaps")
+        if isinstance(gaps, list):
+            known = tuple(KnownGap.from_json(g) for g in gaps if isinstance(g, Mapping))
+        else:
+            known = tuple(
+                KnownGap(str(name), Criticality.IMPORTANT, None)
+                for name in data.get("lost_important_fields") or ()
+            )
+        budget = data.get("budget_words")
+        return cls(
+            schema=SchemaRef.from_json(data["schema"]),
+            extractor=str(data.get("extractor", "")),
+            summarizer=str(data.get("summarizer", "")),
+            method_version=str(data.get("method_version", "")),
+            budget_words=None if budget is None else int(budget),
+            rung=int(data.get("rung", 0)),
+            outcome=AttemptOutcome(data.get("outcome", AttemptOutcome.CLEAN.value)),
+            compressed_at=datetime.fromisoformat(str(data["compressed_at"])),
+            attempt_count=int(data.get("attempt_count", 0)),
+            source_content_hash=str(data.get("source_content_hash", "")),
+            source_facts_digest=data.get("source_facts_digest"),
+            known_gaps=known,
+            extra={k: v for k, v in data.items() if k not in _META_KEYS},
+        )
+
+
+@dataclass(frozen=True)
 class WarmView:
     """The warm form of an entry: narrative, the source's fact record, compression meta."""
 
     narrative: str
     record: dict[str, Any]
-    meta: dict[str, Any]
+    meta: WarmMeta
     attempt_no: int
     compressed_at: datetime
 
@@ -83,17 +213,25 @@ class Entry:
     content_hash: str
     size_bytes: int
     attempt_count: int
+    """Verified attempts (passed, failed or refused): they climb the ladder."""
     next_attempt_at: datetime | None
     content: str | None = None
     warm: WarmView | None = None
+    error_attempts: int = 0
+    """Attempts that verified nothing (provider, model output or internal errors)."""
+    error_streak: int = 0
+    """Error attempts since the last verified attempt (the error budget counts these)."""
 
 
 @dataclass(frozen=True)
 class AttemptRecord:
-    """One compression attempt: settings, diff, outcome, cost.
+    """One compression attempt: settings, diff, outcome, cost, and its model calls.
 
     ``attempt_no``, ``id`` and ``entry_id`` are filled by the store; pass them as ``None``.
     ``diff`` holds lists ``missing``/``changed``/``added`` of objects with a ``field`` key.
+    ``failure_class`` names why an ``error`` attempt verified nothing; ``must_keep`` (failed
+    attempts) the facts the next attempt must keep, as ``{"field", "fact"}`` JSON objects;
+    ``calls`` every model call made for the attempt (stored in ``model_calls``).
     """
 
     rung: int
@@ -114,6 +252,9 @@ class AttemptRecord:
     schema_name: str | None = None
     schema_version: int | None = None
     schema_hash: str | None = None
+    failure_class: str | None = None
+    must_keep: tuple[dict[str, Any], ...] | None = None
+    calls: tuple[ModelCall, ...] = ()
     attempt_no: int | None = None
     id: int | None = None
     entry_id: str | None = None

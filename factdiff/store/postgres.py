@@ -6,7 +6,10 @@ replaced rather than handed out) and returns it at once. Connections run in auto
 write is one explicit transaction (``_write``), retried a bounded number of times on a
 serialization failure or a deadlock, and a read of several statements is one
 ``REPEATABLE READ`` snapshot (``_read``). No transaction stays open between calls, so none
-is open while a worker runs a model.
+is open while a worker runs a model. Transactions do not use pipeline mode on purpose: a
+pipelined transaction waiting for its client's next statement is ``active`` on the server,
+out of reach of ``idle_in_transaction_session_timeout``, so a frozen client would keep its
+row locks for ever; statement by statement, the server ends such a session and rolls it back.
 
 Select the schema with the DSN, e.g. ``postgresql://host/db?options=-csearch_path%3Dfactdiff``;
 tables are created in ``current_schema()``. Times are stored as on SQLite (bigint
@@ -201,7 +204,7 @@ class PostgresStore(MemoryStore):
             raise StoreError("a migration must run inside a transaction")
         conn.execute(script.encode("utf-8"))
 
-    def _exec(self, key: str, **params: Any) -> psycopg.Cursor[Any]:
+    def _exec(self, key: str, **params: Any) -> Any:
         conn = self._current()
         if conn is None:  # pragma: no cover - every write goes through _write
             raise StoreError(f"statement {key} needs a transaction")

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
+from factdiff.accounting import ModelCall
 from factdiff.errors import InputError
 from factdiff.store import codec
 from factdiff.store.model import (
@@ -18,6 +19,7 @@ from factdiff.store.model import (
     IntegrityError,
     NewEvent,
     Tier,
+    WarmMeta,
     WarmView,
 )
 
@@ -25,13 +27,13 @@ Row = tuple[Any, ...]
 
 
 def entry(row: Row) -> Entry:
-    """An entry row: the 14 entry columns, optional claim columns, ``occurred_offset`` last."""
+    """An entry row: its 17 entry columns (``ENTRY_COLUMNS``), then any extra columns."""
     return Entry(
         id=str(row[0]),
         agent_id=str(row[1]),
         tier=Tier(row[2]),
         status=EntryStatus(row[3]),
-        occurred_at=codec.local_datetime(row[4], row[-1]),
+        occurred_at=codec.local_datetime(row[4], row[16]),
         created_at=codec.from_micros(row[5]),
         last_used_at=codec.from_micros(row[6]),
         metadata=codec.load_json(row[7]),
@@ -41,14 +43,24 @@ def entry(row: Row) -> Entry:
         size_bytes=int(row[11]),
         attempt_count=int(row[12]),
         next_attempt_at=codec.opt_datetime(row[13]),
+        error_attempts=int(row[14]),
+        error_streak=int(row[15]),
     )
+
+
+ENTRY_COLUMNS = 17
+"""Columns of an entry in every entry row (``occurred_offset`` is the last of them)."""
+CLAIM_TOKEN, CLAIM_EXPIRES, CLAIM_NOW = 17, 18, 19
+"""Positions of the lease columns after the entry's in a claim's rows."""
+FULL_CONTENT, FULL_WARM = 17, 18
+"""Positions of the hot content and of the five warm columns in ``select_entry_full``."""
 
 
 def warm(row: Row) -> WarmView:
     return WarmView(
         narrative=str(row[0]),
         record=codec.load_json(row[1]),
-        meta=codec.load_json(row[2]),
+        meta=WarmMeta.from_json(codec.load_json(row[2])),
         attempt_no=int(row[3]),
         compressed_at=codec.from_micros(row[4]),
     )
@@ -79,7 +91,44 @@ def attempt_params(entry_id: str, attempt_no: int, a: AttemptRecord) -> dict[str
         "schema_name": a.schema_name,
         "schema_version": a.schema_version,
         "schema_hash": a.schema_hash,
+        "failure_class": a.failure_class,
+        "must_keep": None
+        if a.must_keep is None
+        else codec.dump_json(list(a.must_keep), "attempt must-keep facts"),
     }
+
+
+def model_call_params(entry_id: str, attempt_no: int, call: ModelCall, at: int) -> dict[str, Any]:
+    cost = call.cost_usd
+    if cost is not None and not Decimal(cost).is_finite():
+        raise InputError(f"model call cost must be a finite number (got {cost})")
+    return {
+        "entry_id": entry_id,
+        "attempt_no": attempt_no,
+        "role": codec.check_text(call.role, "call role"),
+        "model": codec.check_text(call.model, "model"),
+        "outcome": codec.check_text(call.outcome, "call outcome"),
+        "http_calls": int(call.http_calls),
+        "tokens_in": call.tokens_in,
+        "tokens_out": call.tokens_out,
+        "cost_usd": None if cost is None else str(Decimal(cost)),
+        "duration_ms": codec.finite_float(call.duration_ms, "call duration_ms"),
+        "at": at,
+    }
+
+
+def model_call(row: Row) -> tuple[int, ModelCall]:
+    """``(attempt_no, call)`` of a ``select_model_calls`` row."""
+    return int(row[0]), ModelCall(
+        role=str(row[1]),
+        model=str(row[2]),
+        outcome=str(row[3]),
+        http_calls=int(row[4]),
+        tokens_in=row[5],
+        tokens_out=row[6],
+        cost_usd=None if row[7] is None else Decimal(row[7]),
+        duration_ms=float(row[8]),
+    )
 
 
 def attempt(row: Row) -> AttemptRecord:
@@ -105,6 +154,8 @@ def attempt(row: Row) -> AttemptRecord:
         schema_name=row[18],
         schema_version=row[19],
         schema_hash=row[20],
+        failure_class=row[21],
+        must_keep=None if row[22] is None else tuple(codec.load_json(row[22])),
     )
 
 
@@ -119,10 +170,12 @@ def event(row: Row) -> Event:
     )
 
 
-def check_events(events: list[NewEvent]) -> None:
-    for event in events:
-        EventType(event.type)
-        codec.dump_json(event.payload, f"{event.type} event payload")
+def event_rows(events: list[NewEvent]) -> list[tuple[str, str]]:
+    """(type, payload JSON) of each event, checked before any write."""
+    return [
+        (EventType(e.type).value, codec.dump_json(e.payload, f"{e.type} event payload"))
+        for e in events
+    ]
 
 
 def is_current(entry: Entry, expected_attempts: int) -> bool:

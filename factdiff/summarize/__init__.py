@@ -2,12 +2,13 @@
 
 ``ExtractiveSummarizer`` is the deterministic offline default (facts first, then the gist);
 ``NaiveSummarizer`` takes the first sentences and shows what the fact diff catches;
-``FixedSummarizer`` returns given texts, for tests.
+``FixedSummarizer`` (a test fake, at home in ``factdiff.testing``) returns given texts.
 """
+
+from typing import Any
 
 from factdiff.summarize.base import (
     EmptySourceError,
-    FixedSummarizer,
     Summarizer,
     Summary,
     SummaryRequest,
@@ -28,3 +29,12 @@ __all__ = [
     "count_words",
     "facts_by_criticality",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``FixedSummarizer`` from its home, ``factdiff.testing``, on first use."""
+    if name == "FixedSummarizer":
+        from factdiff.testing.fakes import FixedSummarizer
+
+        return FixedSummarizer
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

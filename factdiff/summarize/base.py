@@ -6,7 +6,6 @@ spans and, through the schema, their criticality); it never runs extraction itse
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -16,7 +15,6 @@ from factdiff.schema.model import Criticality, FactSchema
 
 __all__ = [
     "EmptySourceError",
-    "FixedSummarizer",
     "Summarizer",
     "Summary",
     "SummaryRequest",
@@ -105,29 +103,3 @@ def facts_by_criticality(
 
 def _first_offset(fact: Fact) -> int:
     return min((start for start, _ in fact.spans), default=-1)
-
-
-class FixedSummarizer:
-    """A fake that returns given texts, in order, repeating the last one.
-
-    For tests of pipelines: ``FixedSummarizer(["bad summary", "good summary"])`` fails the
-    first attempt and passes the retry.
-    """
-
-    def __init__(self, texts: str | Sequence[str], identity: str = "fixed") -> None:
-        self._texts = (texts,) if isinstance(texts, str) else tuple(texts)
-        if not self._texts:
-            raise UsageError("FixedSummarizer needs at least one text")
-        self._identity = identity
-        self.calls: list[SummaryRequest] = []
-
-    @property
-    def identity(self) -> str:
-        """The identity given at construction (``fixed`` by default)."""
-        return self._identity
-
-    def summarize(self, request: SummaryRequest) -> Summary:
-        """Return the next text; the request is recorded in ``calls``."""
-        text = self._texts[min(len(self.calls), len(self._texts) - 1)]
-        self.calls.append(request)
-        return Summary(text=text, summarizer=self._identity, method_version="fixed/1")

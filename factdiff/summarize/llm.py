@@ -2,26 +2,27 @@
 
 The prompt carries the word budget, the schema's ``summary_constraints()`` and, on a stricter
 rung (``request.must_keep`` non-empty), the exact facts the last diff lost, each named with
-its field and its value as the source states it. The answer is plain text; truncation and
-refusal are typed failures, never a summary.
+its field and its value as the source states it. The entry itself is framed as untrusted data
+with a per-call nonce (``factdiff.providers.untrusted``). The answer is plain text; truncation
+and refusal are typed failures, never a summary.
 """
 
 from __future__ import annotations
 
-from factdiff.errors import UsageError
+from factdiff.errors import InvalidOutput, UsageError
 from factdiff.providers import runtime
-from factdiff.providers.base import CallPolicy, ChatRequest, Message
+from factdiff.providers.base import CallPolicy, ChatRequest, Message, ModelParams
 from factdiff.providers.client import LLMClient, cost_str
-from factdiff.providers.errors import InvalidOutput
 from factdiff.providers.prices import PriceTable
 from factdiff.providers.spec import ModelSpec
+from factdiff.providers.untrusted import Frame, frame_for
 from factdiff.record import Fact
 from factdiff.schema.export import summary_constraints
 from factdiff.summarize.base import Summary, SummaryRequest, facts_by_criticality, validate_request
 
 __all__ = ["PROMPT_VERSION", "LLMSummarizer", "summary_prompt"]
 
-PROMPT_VERSION = "llm-summary/1"
+PROMPT_VERSION = "llm-summary/2"
 
 SYSTEM_PROMPT = """\
 You compress an agent's memory entry into a short narrative summary that another agent will
@@ -36,8 +37,9 @@ def _named(fact: Fact, names: dict[int, str]) -> str:
     return f"- {name}: {surface} (value: {fact.value.canonical()})"
 
 
-def summary_prompt(request: SummaryRequest) -> str:
-    """The user message for ``request``."""
+def summary_prompt(request: SummaryRequest, frame: Frame | None = None) -> str:
+    """The user message for ``request``, the entry inside ``frame`` (a fresh one if None)."""
+    frame = frame or frame_for(request.text)
     lines = [
         f"Summarize the entry below in at most {request.budget_words} words.",
         "",
@@ -57,7 +59,7 @@ def summary_prompt(request: SummaryRequest) -> str:
         ]
     if request.strictness > 0:
         lines.append("Be conservative: prefer the entry's own wording for every value you keep.")
-    lines += ["", "Entry:", "<<<", request.text, ">>>"]
+    lines += ["", "Entry:", frame.wrap(request.text)]
     return "\n".join(lines)
 
 
@@ -72,11 +74,12 @@ class LLMSummarizer:
         min_max_tokens: int = 256,
         policy: CallPolicy | None = None,
         prices: PriceTable | None = None,
+        params: ModelParams | None = None,
     ) -> None:
         if isinstance(model, LLMClient):
             self.client = model
         else:
-            self.client = LLMClient(model, policy=policy, prices=prices)
+            self.client = LLMClient(model, policy=policy, prices=prices, params=params)
         if tokens_per_word <= 0:
             raise UsageError("tokens_per_word must be positive")
         self.tokens_per_word = tokens_per_word
@@ -91,9 +94,10 @@ class LLMSummarizer:
         """The model request for ``request`` (exposed for tests and prompt inspection)."""
         validate_request(request)
         max_tokens = max(self.min_max_tokens, round(request.budget_words * self.tokens_per_word))
+        frame = frame_for(request.text)
         return ChatRequest(
-            system=SYSTEM_PROMPT,
-            messages=(Message("user", summary_prompt(request)),),
+            system=f"{SYSTEM_PROMPT}\n{frame.rule()}",
+            messages=(Message("user", summary_prompt(request, frame)),),
             max_tokens=max_tokens,
             temperature=0.0,
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -74,11 +75,12 @@ def test_naive_fails_then_the_ladder_passes(store: MemoryStore) -> None:
     record = FactRecord.from_json(warm.warm.record)
     assert record.fields["invoice_id"][0].value.canonical() == "INV-9182"
     meta = warm.warm.meta
-    assert meta["schema"]["name"] == "customer_service"
-    assert meta["summarizer"] == "extractive"
-    assert meta["extractor"] == "rules/2"
-    assert meta["attempt_count"] == 2
-    assert meta["source_content_hash"] == warm.content_hash
+    assert meta.schema.name == "customer_service"
+    assert meta.summarizer == "extractive"
+    assert meta.extractor == "rules/2"
+    assert meta.attempt_count == 2
+    assert meta.source_content_hash == warm.content_hash
+    assert meta.source_facts_digest == record.digest()
     assert store.read_cold(entry_id) == worked("source")
     assert [a.outcome for a in store.attempts(entry_id)] == [
         AttemptOutcome.FAILED,
@@ -224,7 +226,8 @@ CRASH_SCRIPT = textwrap.dedent(
 
     for name in original:
         setattr(store, name, crashing(name))
-    Demoter(store, DemotionSettings(ladder=ladder_from_spec("naive:40,extractive:0.6x"))).run(now)
+    ladder = ladder_from_spec("naive:40,extractive:0.6x")
+    Demoter(store, DemotionSettings(ladder=ladder, lease_seconds=0.5)).run(now)
     """
 )
 
@@ -245,6 +248,7 @@ def test_crash_at_any_point_then_rerun_loses_and_duplicates_nothing(
         check=False,
     )
     assert run.returncode == 9, run.stderr
+    time.sleep(0.6)  # the crashed pass's lease expires: its entry is claimable again
     with MemoryStore.open(db) as store:
         demoter = Demoter(store, settings("naive:40,extractive:0.6x"))
         moment = LATER

@@ -106,16 +106,21 @@ def test_rate_limit_retry_after_sets_the_next_attempt(tmp_path: Path, provider: 
 def test_truncated_answer_is_an_error_attempt_never_a_summary(
     tmp_path: Path, provider: str
 ) -> None:
-    with (
-        MemoryStore.open(tmp_path / "m.db") as store,
-        scripted(Answer.truncated("Customer cust_482 (Acme Corp) called at")) as server,
-    ):
+    def cut(_: object) -> Answer:
+        return Answer.truncated("Customer cust_482 (Acme Corp) called at")
+
+    with MemoryStore.open(tmp_path / "m.db") as store, scripted(responder=cut) as server:
         entry_id = add(store)
         demoter(store, server, provider).run(NOW)
         (attempt,) = store.attempts(entry_id)
         assert attempt.error is not None
         assert attempt.error.startswith("truncated")
-        assert store.get(entry_id).tier is Tier.HOT
+        assert attempt.failure_class == "truncated"
+        entry = store.get(entry_id)
+        assert entry.tier is Tier.HOT
+        assert (entry.attempt_count, entry.error_attempts) == (0, 1)  # no rung spent
+        budgets = [r.body["max_tokens"] for r in server.requests]
+        assert budgets == [256, 512, 1024, 2048, 4096, 8192, 16384]  # raised, bounded
 
 
 @pytest.mark.parametrize(
@@ -139,7 +144,7 @@ class QuotaSummarizer:
     identity = "quota"
 
     def summarize(self, request: object) -> object:
-        from factdiff.providers.errors import QuotaExhausted
+        from factdiff.errors import QuotaExhausted
 
         raise QuotaExhausted("insufficient_quota", model="openai:test-summarizer")
 
@@ -196,10 +201,7 @@ def test_concurrent_pass_overlaps_requests_and_matches_the_sequential_one(
         ):
             ids = [add(store) for _ in range(8)]
             run = demoter(store, server, provider)
-            if concurrency == 1:
-                report = run.run(NOW)
-            else:
-                report = run.run_concurrent(NOW, concurrency, batch_size=32)
+            report = run.run(NOW, concurrency=concurrency)
             assert report.counts == {"clean": 8}
             assert server.request_count == 8
             assert {r.entry_id for r in report.results} == set(ids)
@@ -221,16 +223,15 @@ def test_concurrent_pass_fails_and_retries_like_the_sequential_one(tmp_path: Pat
         ):
             ids = [add(store) for _ in range(6)]
             run = demoter(store, server, "openai")
-            if concurrency == 1:
-                report = run.run(NOW)
-            else:
-                report = run.run_concurrent(NOW, concurrency, batch_size=2)
+            report = run.run(NOW, concurrency=concurrency)
             results.append(report.counts)
+            spent = []
             for entry_id in ids:
                 entry = store.get(entry_id)
                 assert entry.tier is Tier.HOT
-                assert entry.attempt_count == 1
+                spent.append((entry.attempt_count, entry.error_attempts))
                 assert entry.next_attempt_at is not None
+            assert sorted(spent) == [(0, 1)] * 3 + [(1, 0)] * 3  # a 429 spends no attempt
     assert results[0] == results[1] == {"failed": 3, "error": 3}
 
 
@@ -241,7 +242,7 @@ def test_concurrent_pass_pauses_on_quota_without_using_attempts(tmp_path: Path) 
     ):
         ids = [add(store) for _ in range(5)]
         with pytest.raises(DemotionPaused, match="no attempt was used"):
-            demoter(store, server, "openai").run_concurrent(NOW, 4)
+            demoter(store, server, "openai").run(NOW, concurrency=4)
         for entry_id in ids:
             assert store.attempts(entry_id) == []
             assert store.get(entry_id).attempt_count == 0

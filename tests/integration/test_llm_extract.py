@@ -182,16 +182,30 @@ def test_a_reply_that_is_one_code_fence_is_unwrapped(customer_service: FactSchem
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
-def test_truncated_json_is_never_parsed_nor_reasked(
+def test_truncated_json_is_never_parsed_but_asked_again_with_a_larger_budget(
     provider: str, customer_service: FactSchema
 ) -> None:
     partial = json.dumps(worked_answer())[:120]
+    with scripted(Answer.truncated(partial), Answer.json(worked_answer())) as server:
+        record = extractor(server, provider).extract(SOURCE, customer_service)
+    assert canonical(record, "customer_id") == ["cust_482"]
+    first, second = server.requests
+    assert second.body["max_tokens"] == 2 * first.body["max_tokens"]
+    assert second.body["messages"] == first.body["messages"]  # not a re-ask: same request
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_truncation_up_to_the_output_cap_is_a_typed_failure(
+    provider: str, customer_service: FactSchema
+) -> None:
+    policy = CallPolicy(deadline_s=10, max_attempts=3, backoff_s=0, max_output_tokens=10_000)
+    partial = json.dumps(worked_answer())[:120]
     with (
-        scripted(Answer.truncated(partial), Answer.json(worked_answer())) as server,
+        scripted(responder=lambda _r: Answer.truncated(partial)) as server,
         pytest.raises(Truncated),
     ):
-        extractor(server, provider).extract(SOURCE, customer_service)
-    assert server.request_count == 1
+        extractor(server, provider, policy).extract(SOURCE, customer_service)
+    assert [r.body["max_tokens"] for r in server.requests] == [4096, 8192, 10_000]
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)

@@ -23,7 +23,6 @@ from factdiff.providers import (
     RateLimited,
     Refused,
     TransientProviderError,
-    Truncated,
 )
 from factdiff.testing import Answer
 from tests.integration.llm_helpers import FAST, PRICES, PROVIDERS, scripted, spec
@@ -104,13 +103,12 @@ def test_a_long_retry_after_goes_back_to_the_caller(provider: str) -> None:
     ("answer", "error", "failure_class"),
     [
         (Answer.quota_exhausted(), QuotaExhausted, "quota_exhausted"),
-        (Answer.truncated('{"customer_id": {"value": "cu'), Truncated, "truncated"),
         (Answer.refusal(), Refused, "refused"),
         (Answer.context_too_long(), ContextTooLong, "context_too_long"),
         (Answer.unauthorized(), ProviderConfigurationError, "configuration"),
         (Answer.model_not_found(), ProviderConfigurationError, "configuration"),
     ],
-    ids=["quota", "truncated", "refusal", "context", "401", "404"],
+    ids=["quota", "refusal", "context", "401", "404"],
 )
 def test_permanent_failures_are_typed_and_never_retried(
     provider: str, answer: Answer, error: type[ProviderError], failure_class: str

@@ -10,7 +10,6 @@ import pytest
 pytest.importorskip("openai")
 pytest.importorskip("anthropic")
 
-from factdiff.concurrency import AttemptJob, acompress, compress_many, run_attempts_sync
 from factdiff.config import (
     check_distinct_models,
     extractor_from_spec,
@@ -21,13 +20,12 @@ from factdiff.config import (
     summarizer_from_spec,
 )
 from factdiff.errors import UsageError
-from factdiff.extract.jury import JuryExtractor
+from factdiff.extract.jury import FlooredExtractor, JuryExtractor
 from factdiff.extract.llm import LLMExtractor
 from factdiff.extract.rules import RulesExtractor
-from factdiff.pipeline import Rung, compress
+from factdiff.pipeline import Rung, acompress, compress, compress_many
 from factdiff.policy import Outcome
 from factdiff.providers import QuotaExhausted, Truncated, set_provider_limit
-from factdiff.providers.runtime import DEFAULT_PROVIDER_LIMIT
 from factdiff.schema.model import FactSchema
 from factdiff.summarize.base import SummaryRequest
 from factdiff.summarize.llm import LLMSummarizer
@@ -71,7 +69,7 @@ def test_a_faithful_llm_summary_passes_compress(
     assert result.summary == FAITHFUL
     (attempt,) = result.attempts
     assert attempt.summarizer == f"{provider}:test-summarizer"
-    assert attempt.method_version == "llm-summary/1"
+    assert attempt.method_version == "llm-summary/2"
     assert (attempt.tokens_in, attempt.tokens_out) == (900, 120)
     assert attempt.cost_usd is not None
     assert Decimal(attempt.cost_usd) == Decimal("0.00318")  # 900 x $3/M + 120 x $4/M
@@ -131,11 +129,12 @@ def test_a_truncated_summary_is_a_typed_failure_not_a_summary(
     customer_service: FactSchema,
 ) -> None:
     with (
-        scripted(Answer.truncated(FAITHFUL[:80])) as server,
+        scripted(responder=lambda _r: Answer.truncated(FAITHFUL[:80])) as server,
         pytest.raises(Truncated),
     ):
         compress(SOURCE, customer_service, ladder(summarizer(server, "openai"), 1))
-    assert server.request_count == 1
+    budgets = [r.body["max_tokens"] for r in server.requests]
+    assert budgets == [256, 512, 1024, 2048, 4096, 8192, 16384]  # raised, then given up
 
 
 def test_max_tokens_follows_the_word_budget(customer_service: FactSchema) -> None:
@@ -163,7 +162,7 @@ def test_llm_calls_per_clean_compression_are_three(customer_service: FactSchema)
     assert [r.provider for r in server.requests] == ["openai", "anthropic", "openai"]
 
 
-def test_concurrent_attempts_return_results_and_typed_errors(
+def test_concurrent_compressions_return_results_and_typed_errors(
     customer_service: FactSchema,
 ) -> None:
     poisoned = SOURCE.replace("cust_482", "cust_777")
@@ -171,25 +170,21 @@ def test_concurrent_attempts_return_results_and_typed_errors(
     def responder(request: RecordedRequest) -> Answer:
         if "cust_777" in request.prompt:
             return Answer.quota_exhausted()
-        return Answer.text(FAITHFUL)
+        return Answer.text(FAITHFUL).after(0.05)
 
     set_provider_limit("openai", 4)
     try:
         with scripted(responder=responder) as server:
             rung = Rung(summarizer(server, "openai"), budget_words=80)
-            jobs = [
-                AttemptJob(poisoned if i == 5 else SOURCE, customer_service, rung, key=i)
-                for i in range(20)
-            ]
-            results = run_attempts_sync(jobs, concurrency=8)
+            texts = [poisoned if i == 5 else SOURCE for i in range(20)]
+            results = asyncio.run(compress_many(texts, customer_service, (rung,), concurrency=8))
     finally:
-        set_provider_limit("openai", DEFAULT_PROVIDER_LIMIT)
-    assert [r.job.key for r in results] == list(range(20))
-    assert isinstance(results[5].error, QuotaExhausted)
-    assert results[5].source_facts is not None  # extracted here, ready to cache
+        set_provider_limit("openai", None)
+    assert isinstance(results[5], QuotaExhausted)
     clean = [r for i, r in enumerate(results) if i != 5]
-    assert all(r.attempt is not None and r.attempt.outcome is Outcome.CLEAN for r in clean)
+    assert all(getattr(r, "outcome", None) is Outcome.CLEAN for r in clean)
     assert server.request_count == 20
+    assert server.max_in_flight == 4  # the provider bound held across the 8 in flight
 
 
 def test_acompress_and_compress_many_on_asyncio(customer_service: FactSchema) -> None:
@@ -218,7 +213,9 @@ def test_specs_build_llm_components_and_refuse_the_same_model() -> None:
             patch.setenv(key, value)
         patch.delenv("OPENAI_BASE_URL", raising=False)
         patch.delenv("ANTHROPIC_BASE_URL", raising=False)
-        assert isinstance(extractor_from_spec("openai:gpt-4.1-mini"), LLMExtractor)
+        floored = extractor_from_spec("openai:gpt-4.1-mini")
+        assert isinstance(floored, FlooredExtractor)
+        assert isinstance(floored.llm, LLMExtractor)
         jury = extractor_from_spec("jury:anthropic:claude-haiku-4-5")
         assert isinstance(jury, JuryExtractor)
         llm = summarizer_from_spec("openai:qwen2.5:7b")

@@ -31,6 +31,7 @@ from factdiff.store import (
     open_store,
 )
 from tests.integration.conftest import raw, raw_error
+from tests.integration.store_helpers import meta
 
 NOW = datetime(2026, 3, 25, 12, 0, tzinfo=UTC)
 LATER = NOW + timedelta(days=15)
@@ -60,7 +61,7 @@ def compress(store: MemoryStore, entry_id: str, expected: int = 0, **kw: Any) ->
         "expected_attempts": expected,
         "narrative": "Refund of $14,250 approved.",
         "record": {"fields": {"amount": ["14250 USD"]}},
-        "meta": {"schema": "customer_service", "lost_important": []},
+        "meta": meta(),
         "attempt": attempt(),
         "events": [NewEvent(EventType.COMPRESSION_CLEAN, {}), NewEvent(EventType.DEMOTED, {})],
         "now": LATER,
@@ -207,7 +208,7 @@ def test_apply_compressed_is_atomic_and_idempotent(store: MemoryStore) -> None:
     assert entry.attempt_count == 1
     assert entry.warm is not None
     assert entry.warm.record == {"fields": {"amount": ["14250 USD"]}}
-    assert entry.warm.meta["schema"] == "customer_service"
+    assert entry.warm.meta.schema.name == "customer_service"
     assert entry.warm.attempt_no == 1
     assert entry.warm.compressed_at == LATER
     assert [a.attempt_no for a in store.attempts(entry_id)] == [1]
@@ -447,8 +448,8 @@ def test_text_fields_reject_nul_and_surrogates_identically(store: MemoryStore) -
     ):
         with pytest.raises(InputError):
             call()
-    assert compress(store, entry_id, narrative="emoji 😀 narrative", meta={"k": "\0😀"})
+    assert compress(store, entry_id, narrative="emoji 😀 narrative", meta=meta(k="\0😀"))
     warm = store.get(entry_id).warm
     assert warm is not None
     assert warm.narrative == "emoji 😀 narrative"
-    assert warm.meta == {"k": "\0😀"}
+    assert warm.meta.extra == {"k": "\0😀"}

@@ -19,6 +19,7 @@ from factdiff.store import (
     Tier,
     open_store,
 )
+from tests.integration.store_helpers import meta
 
 NOW = datetime(2026, 3, 25, 12, 0, tzinfo=UTC)
 LATER = NOW + timedelta(days=30)
@@ -44,7 +45,7 @@ def compress(store: MemoryStore, entry_id: str, token: str | None, expected: int
         expected_attempts=expected,
         narrative="summary",
         record={"fields": {}},
-        meta={},
+        meta=meta(),
         attempt=attempt(),
         events=[NewEvent(EventType.DEMOTED, {})],
         now=LATER,

@@ -22,6 +22,7 @@ from factdiff.store import (
     NewEvent,
     Tier,
 )
+from tests.integration.store_helpers import meta
 
 NOW = datetime(2026, 3, 25, 12, 0, tzinfo=UTC)
 LATER = NOW + timedelta(days=30)
@@ -53,7 +54,7 @@ def compress(store: MemoryStore, entry_id: str) -> bool:
         expected_attempts=0,
         narrative="summary",
         record={"fields": {}},
-        meta={},
+        meta=meta(),
         attempt=clean_attempt(),
         events=[NewEvent(EventType.COMPRESSION_CLEAN, {}), NewEvent(EventType.DEMOTED, {})],
         now=LATER,
@@ -77,7 +78,7 @@ def test_error_while_appending_events_rolls_back_demotion(
     def boom(*args: Any) -> None:
         raise RuntimeError("crash while appending events")
 
-    monkeypatch.setattr(store, "_append_events", boom)
+    monkeypatch.setattr(store, "_insert_events", boom)
     with pytest.raises(RuntimeError, match="crash"):
         compress(store, entry_id)
     assert_untouched_hot(store, entry_id, "the source \0 text")
@@ -153,6 +154,7 @@ CRASH = textwrap.dedent(
     import os, sys
     from datetime import UTC, datetime
     from factdiff.store import AttemptOutcome, AttemptRecord, MemoryStore
+    from tests.integration.store_helpers import meta
     now = datetime(2026, 3, 25, tzinfo=UTC)
     store = MemoryStore.open(sys.argv[1])
     real = store._exec
@@ -165,7 +167,7 @@ CRASH = textwrap.dedent(
     attempt = AttemptRecord(rung=0, summarizer="s", extractor="e", method_version="1",
         outcome=AttemptOutcome.CLEAN, started_at=now, finished_at=now, duration_ms=1.0)
     store.apply_compressed(sys.argv[2], expected_attempts=0, narrative="n", record={},
-        meta={}, attempt=attempt, events=[], now=now)
+        meta=meta(), attempt=attempt, events=[], now=now)
     """
 )
 
@@ -194,6 +196,7 @@ WORKER = textwrap.dedent(
     import sys
     from datetime import UTC, datetime, timedelta
     from factdiff.store import AttemptOutcome, AttemptRecord, EventType, MemoryStore, NewEvent
+    from tests.integration.store_helpers import meta
     now = datetime(2026, 4, 25, tzinfo=UTC)
     name = sys.argv[2]
     won = 0
@@ -204,7 +207,7 @@ WORKER = textwrap.dedent(
             attempt = AttemptRecord(rung=0, summarizer=name, extractor="e", method_version="1",
                 outcome=AttemptOutcome.CLEAN, started_at=now, finished_at=now, duration_ms=1.0)
             won += store.apply_compressed(entry.id, expected_attempts=entry.attempt_count,
-                narrative="n", record={}, meta={}, attempt=attempt,
+                narrative="n", record={}, meta=meta(), attempt=attempt,
                 events=[NewEvent(EventType.DEMOTED, {"by": name})], now=now)
     print(won)
     """

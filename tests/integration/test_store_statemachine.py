@@ -21,6 +21,7 @@ from factdiff.store import (
     NewEvent,
     Tier,
 )
+from tests.integration.store_helpers import meta
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 DORMANT = timedelta(days=14)
@@ -85,7 +86,7 @@ class StoreMachine(RuleBasedStateMachine):
             expected_attempts=expected,
             narrative="summary",
             record={},
-            meta={},
+            meta=meta(),
             attempt=attempt(AttemptOutcome.CLEAN, self.now),
             events=[NewEvent(EventType.DEMOTED, {})],
             now=self.now,

@@ -311,7 +311,9 @@ def process_state(pid: int) -> str:
 @pytest.mark.postgres
 def test_terminated_connections_lose_nothing(pg_dsn: str, tmp_path: Path) -> None:
     """Only this test's workers are terminated: their sessions are found by this database
-    and an application name unique to this test."""
+    and an application name unique to this test. No session is ever seen idle inside a
+    transaction for half a model call (300 ms): no transaction spans a model call, whatever
+    the load on the machine."""
     import psycopg
 
     with open_store(pg_dsn) as store:
@@ -320,7 +322,9 @@ def test_terminated_connections_lose_nothing(pg_dsn: str, tmp_path: Path) -> Non
     logs.mkdir()
     app = "fdw-" + pg_dsn.rsplit("%3D", 1)[1]
     procs = [
-        spawn(pg_dsn, logs / f"w{i}.jsonl", f"w{i}", "30", "2", "3", env={"FACTDIFF_TEST_APP": app})
+        spawn(
+            pg_dsn, logs / f"w{i}.jsonl", f"w{i}", "300", "2", "3", env={"FACTDIFF_TEST_APP": app}
+        )
         for i in range(3)
     ]
     terminated, idle_in_tx = 0, []
@@ -340,7 +344,7 @@ def test_terminated_connections_lose_nothing(pg_dsn: str, tmp_path: Path) -> Non
                 time.sleep(0.4)
                 idle_in_tx += admin.execute(
                     f"SELECT pid {mine} AND state = 'idle in transaction' "
-                    "AND state_change < now() - interval '20 ms'",
+                    "AND state_change < now() - interval '150 ms'",  # half a model call
                     (app,),
                 ).fetchall()
                 rows = admin.execute(

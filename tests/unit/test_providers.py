@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from factdiff.errors import UsageError
+from factdiff.errors import QuotaExhausted, RateLimited, TransientProviderError, UsageError
 from factdiff.providers import ModelSpec, PriceTable, parse_model_spec
 from factdiff.providers.classify import from_status, retry_after
-from factdiff.providers.errors import QuotaExhausted, RateLimited, TransientProviderError
 from factdiff.providers.jsonout import OutputError, loads_strict, validate
 
 

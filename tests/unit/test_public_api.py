@@ -52,6 +52,7 @@ def test_public_names_are_pinned() -> None:
         "FixedExtractor",
         "FixedSummarizer",
         "RecordedRequest",
+        "RulesOracle",
         "ScriptedLLMServer",
     ]
 

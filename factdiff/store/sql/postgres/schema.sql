@@ -28,7 +28,9 @@ CREATE TABLE entries (
     lease_token     text COLLATE "C",
     lease_owner     text,
     lease_expires_at bigint,
-    occurred_offset integer
+    occurred_offset integer,
+    error_attempts  integer NOT NULL DEFAULT 0,
+    error_streak    integer NOT NULL DEFAULT 0
 );
 
 CREATE INDEX entries_agent ON entries (agent_id, id);
@@ -87,6 +89,8 @@ CREATE TABLE attempts (
     schema_name    text,
     schema_version integer,
     schema_hash    text,
+    failure_class  text,
+    must_keep      text,
     UNIQUE (entry_id, attempt_no)
 );
 
@@ -142,3 +146,21 @@ CREATE TABLE extraction_cache (
     record       text NOT NULL,
     PRIMARY KEY (content_hash, schema_hash, extractor_id)
 );
+
+CREATE TABLE model_calls (
+    id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    entry_id    text COLLATE "C" NOT NULL REFERENCES entries (id),
+    attempt_no  integer NOT NULL,
+    role        text NOT NULL,
+    model       text NOT NULL,
+    outcome     text NOT NULL,
+    http_calls  integer NOT NULL,
+    tokens_in   integer,
+    tokens_out  integer,
+    cost_usd    text,
+    duration_ms double precision NOT NULL,
+    at          bigint NOT NULL
+);
+
+CREATE INDEX model_calls_entry ON model_calls (entry_id, attempt_no);
+CREATE INDEX model_calls_model ON model_calls (model, role);

@@ -57,8 +57,19 @@ INSERT INTO hot_content (entry_id, content) VALUES (:id, :content)
 -- name: select_entry
 SELECT id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
        schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
-       occurred_offset
+       error_attempts, error_streak, occurred_offset
 FROM entries WHERE id = :id
+
+-- name: select_entry_full
+-- The entry with its hot content or its warm row, in one statement (one snapshot).
+SELECT e.id, e.agent_id, e.tier, e.status, e.occurred_at, e.created_at, e.last_used_at,
+       e.metadata, e.schema_name, e.tags, e.content_hash, e.size_bytes, e.attempt_count,
+       e.next_attempt_at, e.error_attempts, e.error_streak, e.occurred_offset,
+       h.content, w.narrative, w.record, w.meta, w.attempt_no, w.compressed_at
+FROM entries AS e
+LEFT JOIN hot_content AS h ON h.entry_id = e.id
+LEFT JOIN warm_entries AS w ON w.entry_id = e.id
+WHERE e.id = :id
 
 -- name: select_hot
 SELECT content FROM hot_content WHERE entry_id = :id
@@ -75,7 +86,7 @@ UPDATE entries SET last_used_at = :now WHERE id = :id
 -- name: entries_page
 SELECT id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
        schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
-       occurred_offset
+       error_attempts, error_streak, occurred_offset
 FROM entries
 WHERE id > :after {filters}
 ORDER BY id
@@ -97,7 +108,7 @@ SELECT count(*) FROM entries WHERE id > :after {filters}
 -- name: due_page
 SELECT id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
        schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
-       occurred_offset
+       error_attempts, error_streak, occurred_offset
 FROM entries INDEXED BY entries_due
 WHERE tier = 'hot' AND status = 'active'
   AND last_used_at <= :threshold
@@ -109,7 +120,7 @@ LIMIT :limit
 -- name: due_page_agent
 SELECT id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
        schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
-       occurred_offset
+       error_attempts, error_streak, occurred_offset
 FROM entries INDEXED BY entries_due_agent
 WHERE tier = 'hot' AND status = 'active' AND agent_id = :agent
   AND last_used_at <= :threshold
@@ -122,17 +133,37 @@ LIMIT :limit
 INSERT INTO attempts (
     entry_id, attempt_no, rung, summarizer, extractor, method_version, budget_words, outcome,
     diff, summary, started_at, finished_at, duration_ms, tokens_in, tokens_out, cost_usd, error,
-    schema_name, schema_version, schema_hash
+    schema_name, schema_version, schema_hash, failure_class, must_keep
 ) VALUES (
     :entry_id, :attempt_no, :rung, :summarizer, :extractor, :method_version, :budget_words,
     :outcome, :diff, :summary, :started_at, :finished_at, :duration_ms, :tokens_in, :tokens_out,
-    :cost_usd, :error, :schema_name, :schema_version, :schema_hash
+    :cost_usd, :error, :schema_name, :schema_version, :schema_hash, :failure_class, :must_keep
 )
+
+-- name: insert_model_call
+INSERT INTO model_calls (
+    entry_id, attempt_no, role, model, outcome, http_calls, tokens_in, tokens_out, cost_usd,
+    duration_ms, at
+) VALUES (
+    :entry_id, :attempt_no, :role, :model, :outcome, :http_calls, :tokens_in, :tokens_out,
+    :cost_usd, :duration_ms, :at
+)
+
+-- name: select_model_calls
+SELECT attempt_no, role, model, outcome, http_calls, tokens_in, tokens_out, cost_usd, duration_ms
+FROM model_calls WHERE entry_id = :id ORDER BY attempt_no, id
+
+-- name: select_last_verified
+-- The entry's last attempt that verified a summary (passed or failed), for its must-keep facts.
+SELECT outcome, must_keep FROM attempts
+WHERE entry_id = :id AND outcome IN ('clean', 'acceptable_with_notes', 'failed')
+ORDER BY attempt_no DESC
+LIMIT 1
 
 -- name: select_attempts
 SELECT id, entry_id, attempt_no, rung, summarizer, extractor, method_version, budget_words,
        outcome, diff, summary, started_at, finished_at, duration_ms, tokens_in, tokens_out,
-       cost_usd, error, schema_name, schema_version, schema_hash
+       cost_usd, error, schema_name, schema_version, schema_hash, failure_class, must_keep
 FROM attempts WHERE entry_id = :id ORDER BY attempt_no
 
 -- name: insert_warm
@@ -154,22 +185,44 @@ DELETE FROM cold_archive WHERE entry_id = :id
 
 -- name: set_warm
 -- Fenced: with a token the entry must hold that unexpired lease; without, no live lease.
+-- The attempt count (and the error attempt count, when given) must be the one read before
+-- compressing. Returns the new attempt's number (every attempt row, errors included).
 UPDATE entries
-SET tier = 'warm', attempt_count = attempt_count + 1, next_attempt_at = NULL,
+SET tier = 'warm', attempt_count = attempt_count + 1, next_attempt_at = NULL, error_streak = 0,
     lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
 WHERE id = :id AND tier = 'hot' AND status = 'active' AND attempt_count = :expected
+  AND (:expected_errors IS NULL OR error_attempts = :expected_errors)
   AND CASE WHEN :token IS NULL THEN coalesce(lease_expires_at <= CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER), 1)
            ELSE lease_token = :token AND lease_expires_at > CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER) END
+RETURNING attempt_count + error_attempts
 
 -- name: set_failed
 UPDATE entries
 SET attempt_count = attempt_count + 1,
     next_attempt_at = :next_attempt_at,
     status = CASE WHEN :escalate THEN 'review' ELSE status END,
+    error_streak = 0,
     lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
 WHERE id = :id AND tier = 'hot' AND status = 'active' AND attempt_count = :expected
+  AND (:expected_errors IS NULL OR error_attempts = :expected_errors)
   AND CASE WHEN :token IS NULL THEN coalesce(lease_expires_at <= CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER), 1)
            ELSE lease_token = :token AND lease_expires_at > CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER) END
+RETURNING attempt_count + error_attempts
+
+-- name: set_errored
+-- An attempt that verified nothing (provider, model output or internal error): it never
+-- counts toward the ladder or max_attempts, only toward the error streak.
+UPDATE entries
+SET error_attempts = error_attempts + 1,
+    error_streak = error_streak + 1,
+    next_attempt_at = :next_attempt_at,
+    status = CASE WHEN :escalate THEN 'review' ELSE status END,
+    lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
+WHERE id = :id AND tier = 'hot' AND status = 'active' AND attempt_count = :expected
+  AND (:expected_errors IS NULL OR error_attempts = :expected_errors)
+  AND CASE WHEN :token IS NULL THEN coalesce(lease_expires_at <= CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER), 1)
+           ELSE lease_token = :token AND lease_expires_at > CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER) END
+RETURNING attempt_count + error_attempts
 
 -- name: set_resolved
 UPDATE entries SET status = 'active', next_attempt_at = NULL
@@ -256,9 +309,22 @@ SELECT tier, status, count(*) FROM entries GROUP BY tier, status ORDER BY tier, 
 SELECT outcome, count(*) FROM attempts GROUP BY outcome ORDER BY outcome
 
 -- name: usage_by_summarizer
+-- The cost is NULL (unknown) when some billed attempt has no known price.
 SELECT summarizer, count(*), coalesce(sum(tokens_in), 0), coalesce(sum(tokens_out), 0),
-       sum(CAST(cost_usd AS REAL))
+       CASE WHEN count(*) FILTER (WHERE cost_usd IS NULL
+                                   AND coalesce(tokens_in, 0) + coalesce(tokens_out, 0) > 0) > 0
+            THEN NULL ELSE sum(CAST(cost_usd AS REAL)) END
 FROM attempts GROUP BY summarizer ORDER BY summarizer
+
+-- name: usage_by_model
+-- Every model call, per model and role; the cost is NULL when a billed call has no price.
+SELECT model, role, count(*), coalesce(sum(http_calls), 0),
+       count(*) FILTER (WHERE outcome <> 'ok'),
+       coalesce(sum(tokens_in), 0), coalesce(sum(tokens_out), 0),
+       CASE WHEN count(*) FILTER (WHERE cost_usd IS NULL
+                                   AND coalesce(tokens_in, 0) + coalesce(tokens_out, 0) > 0) > 0
+            THEN NULL ELSE sum(CAST(cost_usd AS REAL)) END
+FROM model_calls GROUP BY model, role ORDER BY model, role
 
 -- name: count_events
 SELECT type, count(*) FROM events GROUP BY type ORDER BY type
@@ -323,8 +389,7 @@ WHERE id IN (
 )
 RETURNING id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
           schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
-          lease_token, lease_expires_at, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER),
-          occurred_offset
+          error_attempts, error_streak, occurred_offset, lease_token, lease_expires_at, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)
 
 -- name: claim_agent
 -- One statement: pick due, unleased (or expired) entries in due order and lease them.
@@ -343,8 +408,7 @@ WHERE id IN (
 )
 RETURNING id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
           schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
-          lease_token, lease_expires_at, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER),
-          occurred_offset
+          error_attempts, error_streak, occurred_offset, lease_token, lease_expires_at, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)
 
 -- name: heartbeat
 UPDATE entries SET lease_expires_at = CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER) + :lease

@@ -24,7 +24,9 @@ CREATE TABLE entries (
     lease_token     TEXT,
     lease_owner     TEXT,
     lease_expires_at INTEGER,
-    occurred_offset INTEGER
+    occurred_offset INTEGER,
+    error_attempts  INTEGER NOT NULL DEFAULT 0,
+    error_streak    INTEGER NOT NULL DEFAULT 0
 );
 
 CREATE INDEX entries_agent ON entries (agent_id, id);
@@ -83,6 +85,8 @@ CREATE TABLE attempts (
     schema_name    TEXT,
     schema_version INTEGER,
     schema_hash    TEXT,
+    failure_class  TEXT,
+    must_keep      TEXT,
     UNIQUE (entry_id, attempt_no)
 );
 
@@ -136,3 +140,21 @@ CREATE TABLE extraction_cache (
     record       TEXT NOT NULL,
     PRIMARY KEY (content_hash, schema_hash, extractor_id)
 );
+
+CREATE TABLE model_calls (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    entry_id    TEXT NOT NULL REFERENCES entries (id),
+    attempt_no  INTEGER NOT NULL,
+    role        TEXT NOT NULL,
+    model       TEXT NOT NULL,
+    outcome     TEXT NOT NULL,
+    http_calls  INTEGER NOT NULL,
+    tokens_in   INTEGER,
+    tokens_out  INTEGER,
+    cost_usd    TEXT,
+    duration_ms REAL NOT NULL,
+    at          INTEGER NOT NULL
+);
+
+CREATE INDEX model_calls_entry ON model_calls (entry_id, attempt_no);
+CREATE INDEX model_calls_model ON model_calls (model, role);

@@ -1,0 +1,500 @@
+"""The store boundary of demotion: read what an attempt needs, write what it did.
+
+``Boundary.prepare`` reads an entry's schema, its cached source record (one lookup) and the
+must-keep facts of its last verified attempt, turning stored JSON into typed ``FactRecord``s
+and ``Fact``s (``from_json`` happens here and nowhere else). ``Boundary.apply`` writes an
+``AttemptRun`` back in one fenced transaction:
+
+* passed -> warm entry + cold archive, with a typed ``WarmMeta`` (known gaps included);
+* failed -> stays hot, ``compression_failure`` event, the next rung's must-keep facts, and a
+  backoff, or review after ``max_attempts`` (reason ``max_attempts``);
+* error (provider unavailable, model output, internal) -> an error attempt with its model
+  calls, tokens and cost: no rung is climbed and no verified attempt spent; it backs off on
+  the error schedule and goes to review only past the error budget (reason
+  ``provider_unavailable``, or ``errors``); a context too long for the model goes to review
+  at once (reason ``context_too_long``);
+* a provider account failure (quota, credentials, rejected parameters) writes nothing: the
+  lease is released and ``DemotionPaused`` stops the run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any
+
+from factdiff.catalog import SchemaCatalog
+from factdiff.engine import AttemptJob, AttemptResult, AttemptRun
+from factdiff.errors import (
+    ContextTooLong,
+    DemotionPaused,
+    ProviderAccountError,
+    ProviderError,
+    ProviderUnavailable,
+    failure_class_of,
+    one_line,
+)
+from factdiff.extract.rules import infer_reference
+from factdiff.policy import Outcome
+from factdiff.providers.base import Usage
+from factdiff.providers.client import cost_str
+from factdiff.record import Fact, FactRecord
+from factdiff.retry import RetryDecision, ReviewReason
+from factdiff.schema.model import FactSchema
+from factdiff.store import (
+    AttemptOutcome,
+    AttemptRecord,
+    Entry,
+    EventType,
+    MemoryStore,
+    NewEvent,
+    WarmMeta,
+)
+
+if TYPE_CHECKING:
+    from factdiff.demote import DemotionSettings
+
+__all__ = ["Boundary", "EntryResult", "PreparedEntry", "reference_of"]
+
+REFUSED_INPUT = "refused_input"
+
+
+@dataclass(frozen=True)
+class EntryResult:
+    """What one demotion attempt did to one entry."""
+
+    entry_id: str
+    agent_id: str
+    outcome: AttemptOutcome
+    applied: bool
+    """False when the fence refused the commit (another demoter, or a lost lease)."""
+    escalated: bool = False
+    attempt: AttemptResult | None = None
+    error: str | None = None
+    failure_class: str | None = None
+    counts_as_attempt: bool = True
+    """False for error attempts: they climb no rung and spend no verified attempt."""
+
+
+@dataclass(frozen=True)
+class PreparedEntry:
+    """An entry ready for its attempt: what the store said before any model ran."""
+
+    entry: Entry
+    text: str
+    schema: FactSchema
+    rung_index: int
+    refusal: str | None
+    cached: FactRecord | None
+    """The source's record from the extraction cache, if there."""
+    must_keep: tuple[Fact, ...]
+    """The facts the last verified attempt lost: the next summary must keep them."""
+
+    def job(self, settings: DemotionSettings) -> AttemptJob:
+        """The attempt to make on this entry."""
+        return AttemptJob(
+            text=self.text,
+            schema=self.schema,
+            rung=settings.ladder[self.rung_index],
+            rung_index=self.rung_index,
+            reference=reference_of(self.entry, self.text),
+            source_facts=self.cached,
+            must_keep=self.must_keep,
+        )
+
+
+def reference_of(entry: Entry, text: str) -> date | None:
+    """The entry's own local date (its occurred_at offset) resolves partial and relative dates."""
+    if entry.occurred_at is not None:
+        return entry.occurred_at.date()
+    return infer_reference(text)
+
+
+class Boundary:
+    """Reads and writes one store on behalf of demotion (see the module docstring)."""
+
+    def __init__(self, store: MemoryStore, settings: DemotionSettings) -> None:
+        self.store = store
+        self.settings = settings
+        self.catalog = SchemaCatalog(store)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def prepare(self, entry: Entry, now: datetime) -> PreparedEntry:
+        """Everything an attempt needs from the store, read before any model runs."""
+        text = entry.content or ""
+        schema = self.catalog.for_entry(entry, now)
+        refusal = self._refusal(entry, text)
+        cached: FactRecord | None = None
+        must_keep: tuple[Fact, ...] = ()
+        if refusal is None:
+            found = self.store.cached_extraction(
+                entry.content_hash, schema.hash, self.settings.extractor.identity
+            )
+            cached = None if found is None else FactRecord.from_json(found)
+            if entry.attempt_count:
+                must_keep = tuple(Fact.from_json(f) for f in self.store.last_must_keep(entry.id))
+        rung_index = min(entry.attempt_count, len(self.settings.ladder) - 1)
+        return PreparedEntry(entry, text, schema, rung_index, refusal, cached, must_keep)
+
+    def _refusal(self, entry: Entry, text: str) -> str | None:
+        if not text.strip():
+            return "the entry is empty or whitespace: an empty warm entry is never written"
+        if entry.size_bytes > self.settings.max_source_bytes:
+            return (
+                f"the entry is {entry.size_bytes} bytes, above the compression limit of "
+                f"{self.settings.max_source_bytes}; split it into smaller entries or raise "
+                "max_source_bytes (it stays hot, intact)"
+            )
+        return None
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def apply(
+        self,
+        prepared: PreparedEntry,
+        run: AttemptRun,
+        now: datetime,
+        lease_token: str | None = None,
+    ) -> EntryResult:
+        """Write an attempt's outcome, or the error that stopped it (one transaction)."""
+        if isinstance(run.error, ProviderAccountError):
+            self._release(lease_token)
+            raise DemotionPaused(
+                f"{run.error} ({run.error.failure_class}): demotion paused, no attempt was "
+                "used; fix the provider account or configuration, then run demotion again"
+            ) from run.error
+        if run.error is not None or run.attempt is None:
+            error = run.error or RuntimeError("the attempt produced no result")
+            return self._apply_error(prepared.entry, prepared.schema, error, now, lease_token, run)
+        attempt = run.attempt
+        if attempt.outcome.passed:
+            assert run.source_facts is not None
+            return self._apply_passed(
+                prepared, run.source_facts, attempt, run.usage, now, lease_token
+            )
+        return self._apply_failed(prepared, run, attempt, now, lease_token)
+
+    def apply_refusal(
+        self, prepared: PreparedEntry, now: datetime, lease_token: str | None = None
+    ) -> EntryResult:
+        """An entry that cannot be compressed at all goes to review at once (a verified
+        decision: it counts as an attempt)."""
+        entry, message = prepared.entry, prepared.refusal or ""
+        payload: dict[str, Any] = {
+            "error": message,
+            "failure_class": REFUSED_INPUT,
+            "summary": None,
+            "next_attempt_at": None,
+        }
+        events = [
+            NewEvent(EventType.COMPRESSION_FAILURE, payload),
+            NewEvent(
+                EventType.ESCALATED_TO_REVIEW,
+                {"reason": ReviewReason.REFUSED_INPUT, "detail": message},
+            ),
+        ]
+        record = self._error_record(prepared.schema, None, now, message, REFUSED_INPUT, None)
+        applied = self.store.apply_failed(
+            entry.id,
+            expected_attempts=entry.attempt_count,
+            expected_errors=entry.error_attempts,
+            attempt=record,
+            next_attempt_at=None,
+            escalate=True,
+            events=events,
+            now=now,
+            lease_token=lease_token,
+        )
+        return EntryResult(
+            entry.id,
+            entry.agent_id,
+            AttemptOutcome.ERROR,
+            applied,
+            True,
+            error=message,
+            failure_class=REFUSED_INPUT,
+        )
+
+    def apply_internal(
+        self,
+        entry: Entry,
+        error: BaseException,
+        now: datetime,
+        lease_token: str | None = None,
+        schema: FactSchema | None = None,
+    ) -> EntryResult:
+        """An unexpected error while handling ``entry`` (outside the attempt itself, e.g. an
+        unknown schema name): an ``internal`` error attempt, on the error budget."""
+        return self._apply_error(entry, schema, error, now, lease_token, None)
+
+    def _release(self, lease_token: str | None) -> None:
+        if lease_token is not None:
+            self.store.release(lease_token)
+
+    def _apply_passed(
+        self,
+        prepared: PreparedEntry,
+        source: FactRecord,
+        attempt: AttemptResult,
+        usage: Usage,
+        now: datetime,
+        lease_token: str | None,
+    ) -> EntryResult:
+        entry, schema = prepared.entry, prepared.schema
+        outcome = AttemptOutcome(attempt.outcome.value)
+        meta = WarmMeta(
+            schema=schema.ref,
+            extractor=self.settings.extractor.identity,
+            summarizer=attempt.summarizer,
+            method_version=attempt.method_version,
+            budget_words=attempt.budget_words,
+            rung=attempt.rung,
+            outcome=outcome,
+            compressed_at=now,
+            attempt_count=entry.attempt_count + 1,
+            source_content_hash=entry.content_hash,
+            source_facts_digest=source.digest(),
+            known_gaps=attempt.known_gaps,
+        )
+        event_type = (
+            EventType.COMPRESSION_CLEAN
+            if attempt.outcome is Outcome.CLEAN
+            else EventType.COMPRESSION_ACCEPTABLE
+        )
+        lost = list(meta.lost_important_fields)
+        events = [
+            NewEvent(event_type, {"rung": attempt.rung, "diff": attempt.diff.to_json()}),
+            NewEvent(
+                EventType.DEMOTED,
+                {
+                    "summarizer": attempt.summarizer,
+                    "lost": lost,
+                    "known_gaps": [gap.to_json() for gap in meta.known_gaps],
+                },
+            ),
+        ]
+        applied = self.store.apply_compressed(
+            entry.id,
+            expected_attempts=entry.attempt_count,
+            expected_errors=entry.error_attempts,
+            narrative=attempt.summary,
+            record=source.to_json(),
+            meta=meta,
+            attempt=self._verified_record(schema, attempt, outcome, now, usage, ()),
+            events=events,
+            now=now,
+            lease_token=lease_token,
+        )
+        return EntryResult(entry.id, entry.agent_id, outcome, applied, attempt=attempt)
+
+    def _apply_failed(
+        self,
+        prepared: PreparedEntry,
+        run: AttemptRun,
+        attempt: AttemptResult,
+        now: datetime,
+        lease_token: str | None,
+    ) -> EntryResult:
+        entry, schema = prepared.entry, prepared.schema
+        source = run.source_facts
+        assert source is not None
+        decision = self.settings.retry.decide(entry.id, entry.attempt_count + 1, now)
+        events = [
+            NewEvent(
+                EventType.COMPRESSION_FAILURE,
+                {
+                    "rung": attempt.rung,
+                    "summarizer": attempt.summarizer,
+                    "summary": attempt.summary,
+                    "diff": attempt.diff.to_json(),
+                    "source_facts": source.to_json(),
+                    "summary_facts": attempt.summary_facts.to_json(),
+                    "next_attempt_at": _iso(decision.retry_at),
+                },
+            )
+        ]
+        events.extend(_escalation(decision))
+        record = self._verified_record(
+            schema, attempt, AttemptOutcome.FAILED, now, run.usage, attempt.next_must_keep
+        )
+        applied = self.store.apply_failed(
+            entry.id,
+            expected_attempts=entry.attempt_count,
+            expected_errors=entry.error_attempts,
+            attempt=record,
+            next_attempt_at=decision.retry_at,
+            escalate=decision.escalate,
+            events=events,
+            now=now,
+            lease_token=lease_token,
+        )
+        if applied and not decision.escalate and run.extracted:
+            self._remember_source(entry, schema, source)
+        return EntryResult(
+            entry.id, entry.agent_id, AttemptOutcome.FAILED, applied, decision.escalate, attempt
+        )
+
+    def _apply_error(
+        self,
+        entry: Entry,
+        schema: FactSchema | None,
+        error: BaseException,
+        now: datetime,
+        lease_token: str | None,
+        run: AttemptRun | None,
+    ) -> EntryResult:
+        failure = failure_class_of(error)
+        message = (
+            one_line(error)
+            if not isinstance(error, ProviderError)
+            else (f"{failure}: {error}".splitlines()[0][:500])
+        )
+        decision = self._error_decision(entry, error, failure, now)
+        payload: dict[str, Any] = {
+            "error": message,
+            "failure_class": failure,
+            "exception": type(error).__name__,
+            "summary": None,
+            "next_attempt_at": _iso(decision.retry_at),
+            "counts_as_attempt": False,
+        }
+        events = [NewEvent(EventType.COMPRESSION_FAILURE, payload), *_escalation(decision)]
+        rung = run.job.rung_index if run is not None else None
+        record = self._error_record(schema, run, now, message, failure, rung)
+        applied = self.store.apply_error(
+            entry.id,
+            expected_attempts=entry.attempt_count,
+            expected_errors=entry.error_attempts,
+            attempt=record,
+            next_attempt_at=decision.retry_at,
+            escalate=decision.escalate,
+            events=events,
+            now=now,
+            lease_token=lease_token,
+        )
+        if (
+            applied
+            and not decision.escalate
+            and run is not None
+            and run.extracted
+            and run.source_facts is not None
+            and schema is not None
+        ):
+            self._remember_source(entry, schema, run.source_facts)
+        return EntryResult(
+            entry.id,
+            entry.agent_id,
+            AttemptOutcome.ERROR,
+            applied,
+            decision.escalate,
+            error=message,
+            failure_class=failure,
+            counts_as_attempt=False,
+        )
+
+    def _error_decision(
+        self, entry: Entry, error: BaseException, failure: str, now: datetime
+    ) -> RetryDecision:
+        if isinstance(error, ContextTooLong):
+            return RetryDecision(None, True, str(error), ReviewReason.CONTEXT_TOO_LONG)
+        return self.settings.retry.decide_error(
+            entry.id,
+            entry.error_streak + 1,
+            now,
+            provider=isinstance(error, ProviderUnavailable),
+            retry_after=error.retry_after if isinstance(error, ProviderError) else None,
+            failure=failure,
+        )
+
+    def _remember_source(self, entry: Entry, schema: FactSchema, record: FactRecord) -> None:
+        """Cache the source's record for the retry (only entries that stay hot need it)."""
+        self.store.put_extraction(
+            entry.content_hash, schema.hash, self.settings.extractor.identity, record.to_json()
+        )
+
+    # -- attempt rows ----------------------------------------------------------------------
+
+    def _verified_record(
+        self,
+        schema: FactSchema,
+        attempt: AttemptResult,
+        outcome: AttemptOutcome,
+        now: datetime,
+        usage: Usage,
+        must_keep: tuple[Fact, ...],
+    ) -> AttemptRecord:
+        duration = attempt.duration_ms
+        return AttemptRecord(
+            rung=attempt.rung,
+            summarizer=attempt.summarizer,
+            extractor=self.settings.extractor.identity,
+            method_version=attempt.method_version,
+            outcome=outcome,
+            started_at=now,
+            finished_at=now + timedelta(milliseconds=duration),
+            duration_ms=duration,
+            budget_words=attempt.budget_words,
+            diff=attempt.diff.to_json(),
+            summary=attempt.summary,
+            tokens_in=attempt.tokens_in,
+            tokens_out=attempt.tokens_out,
+            cost_usd=Decimal(attempt.cost_usd) if attempt.cost_usd else None,
+            schema_name=schema.name,
+            schema_version=schema.version,
+            schema_hash=schema.hash,
+            must_keep=None if outcome is not AttemptOutcome.FAILED else _facts_json(must_keep),
+            calls=tuple(usage.records),
+        )
+
+    def _error_record(
+        self,
+        schema: FactSchema | None,
+        run: AttemptRun | None,
+        now: datetime,
+        message: str,
+        failure: str,
+        rung: int | None,
+    ) -> AttemptRecord:
+        duration = run.duration_ms if run is not None else 0.0
+        usage = run.usage if run is not None else Usage()
+        summarizer = "-"
+        if run is not None:
+            summarizer = run.job.rung.summarizer.identity
+        metered = usage.calls > 0
+        cost = usage.known_cost if metered else None
+        return AttemptRecord(
+            rung=-1 if rung is None else rung,
+            summarizer=summarizer,
+            extractor=self.settings.extractor.identity,
+            method_version="-",
+            outcome=AttemptOutcome.ERROR,
+            started_at=now,
+            finished_at=now + timedelta(milliseconds=duration),
+            duration_ms=duration,
+            tokens_in=usage.tokens_in if metered else None,
+            tokens_out=usage.tokens_out if metered else None,
+            cost_usd=None if cost is None else Decimal(cost_str(cost) or "0"),
+            error=message,
+            schema_name=None if schema is None else schema.name,
+            schema_version=None if schema is None else schema.version,
+            schema_hash=None if schema is None else schema.hash,
+            failure_class=failure,
+            calls=tuple(usage.records),
+        )
+
+
+def _facts_json(facts: tuple[Fact, ...]) -> tuple[dict[str, Any], ...]:
+    return tuple(fact.to_json() for fact in facts)
+
+
+def _escalation(decision: RetryDecision) -> list[NewEvent]:
+    if not decision.escalate:
+        return []
+    payload = {"reason": decision.reason, "detail": decision.detail}
+    return [NewEvent(EventType.ESCALATED_TO_REVIEW, payload)]
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return None if moment is None else moment.isoformat()

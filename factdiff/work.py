@@ -1,0 +1,281 @@
+"""Where an attempt's CPU work runs: inline, in threads, or in a pool of processes.
+
+The attempt engine awaits every stage. Model components (``aextract`` / ``asummarize``) are
+awaited on the model loop; the CPU-bound stages (offline extraction, offline summarizing,
+the diff) go where the run's ``Work`` puts them:
+
+* ``Work.inline()``: the offline components factdiff ships are called directly on the loop.
+  One entry at a time (``compress``, a sequential demotion pass) has nothing to overlap, so
+  this is the cheapest. Any other blocking component (a user's summarizer) runs in a thread
+  even here: it could block for long, and the loop keeps the leases' heartbeats going.
+* ``Work.threads(n)``: a thread pool of ``n`` for blocking components that are not ours (a
+  user's summarizer: their waits overlap), and one thread for the offline components
+  factdiff ships (pure Python: more threads would only contend for the GIL).
+* ``Work.processes(n, threads)``: the offline components factdiff ships (the rules
+  extractor, the extractive and naive summarizers) and ``verify`` run in ``n`` worker
+  processes, so extraction uses other cores and never stalls the loop that keeps many model
+  calls in flight; anything else falls back to the threads.
+
+Fact records and schemas cross the process boundary with pickle (their read-only mappings
+are reduced to dicts and rebuilt). Process pools are shared in the process (one per size,
+started on first use, stopped at exit) so consecutive passes do not pay their start-up again;
+a pool that broke (a worker process was killed) is replaced, and the call that saw it break
+runs in a thread instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import concurrent.futures
+import contextlib
+import copyreg
+import multiprocessing
+import os
+import threading
+import time
+import types
+from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
+from datetime import date
+from typing import Any, TypeVar
+
+from factdiff.check import CheckResult, verify
+from factdiff.extract.base import Extractor
+from factdiff.extract.rules import RulesExtractor
+from factdiff.policy import Policy
+from factdiff.record import FactRecord
+from factdiff.schema.model import FactSchema
+from factdiff.summarize.base import Summarizer, Summary, SummaryRequest
+from factdiff.summarize.extractive import ExtractiveSummarizer
+from factdiff.summarize.naive import NaiveSummarizer
+
+__all__ = ["Work", "default_extract_workers", "shared_pool", "shutdown_pools"]
+
+T = TypeVar("T")
+
+PORTABLE = (RulesExtractor, ExtractiveSummarizer, NaiveSummarizer)
+"""Components that are pure functions of their input: safe to run in another process."""
+
+
+def _mapping(data: dict[Any, Any]) -> types.MappingProxyType[Any, Any]:
+    return types.MappingProxyType(data)
+
+
+copyreg.pickle(types.MappingProxyType, lambda proxy: (_mapping, (dict(proxy),)))
+
+
+POOL_FROM_CONCURRENCY = 8
+"""With this many entries in flight or more, offline extraction gets worker processes by
+default: fewer leave the loop idle most of the time, and a process costs about a second of
+start-up and 100 MB."""
+
+
+def default_extract_workers(concurrency: int) -> int:
+    """Worker processes when unset: one per core (at most 8) from ``POOL_FROM_CONCURRENCY``
+    entries in flight, else none."""
+    if concurrency < POOL_FROM_CONCURRENCY:
+        return 0
+    return max(1, min(os.cpu_count() or 1, 8))
+
+
+CPU_NICENESS = 5
+"""Offline extraction runs this much nicer than the rest: on a saturated machine the threads
+that hold a store transaction or wait for a model answer are scheduled first."""
+
+
+def _yield_cpu() -> None:
+    """Lower this thread's (or process's) scheduling priority, where the OS allows it."""
+    with contextlib.suppress(AttributeError, OSError):  # not every OS has per-thread nice
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), CPU_NICENESS)
+
+
+def _watch_parent(parent: int) -> None:
+    """In a worker process: run nicer (``_yield_cpu``) and exit when the parent is gone
+    (killed, crashed), so no pool process outlives the demoter or worker that started it."""
+    _yield_cpu()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="factdiff-parent-watch", daemon=True).start()
+
+
+def _extract(
+    extractor: Extractor, text: str, schema: FactSchema, reference: date | None
+) -> FactRecord:
+    return extractor.extract(text, schema, reference)
+
+
+def _summarize(summarizer: Summarizer, request: SummaryRequest) -> Summary:
+    return summarizer.summarize(request)
+
+
+def _extract_summary_and_verify(
+    extractor: Extractor,
+    narrative: str,
+    source_facts: FactRecord,
+    schema: FactSchema,
+    policy: Policy,
+) -> CheckResult:
+    summary_facts = extractor.extract(narrative, schema, source_facts.reference)
+    return verify(source_facts, summary_facts, schema, policy)
+
+
+class Work:
+    """Where CPU-bound stages run (see the module docstring). Close it when done."""
+
+    def __init__(self, processes: int = 0, threads: int = 0) -> None:
+        self._processes = processes
+        self._threads = threads
+        self._thread_pool: concurrent.futures.ThreadPoolExecutor | None = None
+        self._cpu_pool: concurrent.futures.ThreadPoolExecutor | None = None
+
+    @classmethod
+    def inline(cls) -> Work:
+        """Everything on the calling loop."""
+        return cls()
+
+    @classmethod
+    def threads(cls, count: int = 8) -> Work:
+        """Blocking stages in a pool of ``count`` threads."""
+        return cls(threads=max(1, count))
+
+    @classmethod
+    def processes(cls, count: int, threads: int = 8) -> Work:
+        """Portable stages in ``count`` processes (0: none), the rest in ``threads``."""
+        return cls(processes=max(0, count), threads=max(1, threads))
+
+    @property
+    def process_count(self) -> int:
+        """How many worker processes this work may use."""
+        return self._processes
+
+    def close(self) -> None:
+        """Stop the thread pool (waits for running calls); process pools stay shared."""
+        for pool in (self._thread_pool, self._cpu_pool):
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+        self._thread_pool = self._cpu_pool = None
+
+    def worker_pids(self) -> list[int]:
+        """The worker processes' ids (for CPU accounting in benchmarks)."""
+        pool = _SHARED.get(self._processes)
+        processes = getattr(pool, "_processes", None) or {}
+        return [int(pid) for pid in processes]
+
+    # -- stages ----------------------------------------------------------------------------
+
+    async def extract(
+        self, extractor: Extractor, text: str, schema: FactSchema, reference: date | None
+    ) -> FactRecord:
+        """``extractor``'s record of ``text``."""
+        native = getattr(extractor, "aextract", None)
+        if native is not None:
+            record: FactRecord = await native(text, schema, reference)
+            return record
+        return await self._call(extractor, _extract, extractor, text, schema, reference)
+
+    async def summarize(self, summarizer: Summarizer, request: SummaryRequest) -> Summary:
+        """``summarizer``'s summary for ``request``."""
+        native = getattr(summarizer, "asummarize", None)
+        if native is not None:
+            summary: Summary = await native(request)
+            return summary
+        return await self._call(summarizer, _summarize, summarizer, request)
+
+    async def verify_summary(
+        self,
+        extractor: Extractor,
+        narrative: str,
+        source_facts: FactRecord,
+        schema: FactSchema,
+        policy: Policy,
+    ) -> CheckResult:
+        """Extract ``narrative`` with ``extractor`` and verify it against the source's record."""
+        if getattr(extractor, "aextract", None) is not None:
+            summary_facts = await self.extract(extractor, narrative, schema, source_facts.reference)
+            return verify(source_facts, summary_facts, schema, policy)
+        return await self._call(
+            extractor,
+            _extract_summary_and_verify,
+            extractor,
+            narrative,
+            source_facts,
+            schema,
+            policy,
+        )
+
+    async def _call(self, component: object, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` where ``component`` may run; module-level functions of this
+        module only, so that a worker process has registered the mapping reducer too."""
+        if self._processes and isinstance(component, PORTABLE):
+            loop = asyncio.get_running_loop()
+            pool = shared_pool(self._processes)
+            try:
+                return await loop.run_in_executor(pool, function, *args)
+            except BrokenProcessPool:
+                _discard(self._processes, pool)
+        if self._threads:
+            loop = asyncio.get_running_loop()
+            if isinstance(component, PORTABLE):  # pure Python CPU work: threads cannot overlap
+                return await loop.run_in_executor(self._cpu_executor(), function, *args)
+            return await loop.run_in_executor(self._thread_executor(), function, *args)
+        if not isinstance(component, PORTABLE):  # may block for long: never on the loop,
+            return await asyncio.to_thread(function, *args)  # whose heartbeats keep leases
+        return function(*args)
+
+    def _thread_executor(self) -> concurrent.futures.ThreadPoolExecutor:
+        if self._thread_pool is None:
+            self._thread_pool = concurrent.futures.ThreadPoolExecutor(
+                max_workers=self._threads, thread_name_prefix="factdiff-work"
+            )
+        return self._thread_pool
+
+    def _cpu_executor(self) -> concurrent.futures.ThreadPoolExecutor:
+        """One thread for the offline components without processes: more threads would only
+        contend for the GIL and starve the threads that hold store transactions open."""
+        if self._cpu_pool is None:
+            self._cpu_pool = concurrent.futures.ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="factdiff-cpu", initializer=_yield_cpu
+            )
+        return self._cpu_pool
+
+
+_SHARED: dict[int, concurrent.futures.ProcessPoolExecutor] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_pool(size: int) -> concurrent.futures.ProcessPoolExecutor:
+    """The process-wide pool of ``size`` worker processes (spawned, parent-watched)."""
+    with _SHARED_LOCK:
+        pool = _SHARED.get(size)
+        if pool is None:
+            pool = _SHARED[size] = concurrent.futures.ProcessPoolExecutor(
+                max_workers=size,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_watch_parent,
+                initargs=(os.getpid(),),
+            )
+        return pool
+
+
+def _discard(size: int, pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    with _SHARED_LOCK:
+        if _SHARED.get(size) is pool:
+            del _SHARED[size]
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def shutdown_pools() -> None:
+    """Stop every shared process pool (at exit; tests may call it)."""
+    with _SHARED_LOCK:
+        pools = list(_SHARED.values())
+        _SHARED.clear()
+    for pool in pools:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+atexit.register(shutdown_pools)
