@@ -5,6 +5,9 @@ by ``FACTDIFF_CONFIG``. Its values sit below flags and environment variables::
     summarizer = "anthropic:claude-sonnet-4-5"
     ladder = "extractive:0.35x,anthropic:claude-sonnet-4-5:0.6x:strict"
     allow_same_model = false
+    promote_after = 3           # retrieval: fetches of a warm source that send it back hot
+    promote_window = "7d"       #   ... counted over this window ("never" turns it off)
+    search_touch = "hits"       # what a search marks as used: hits, top or none
 
 Precedence for every component: command-line flag, then environment variable, then this
 file, then the built-in default.
@@ -34,6 +37,9 @@ class Settings(BaseModel):
     summarizer: str | None = None
     ladder: str | None = None
     allow_same_model: bool = False
+    promote_after: int | str | None = None
+    promote_window: str | None = None
+    search_touch: str | None = None
 
 
 def load_settings(environ: Mapping[str, str] | None = None) -> Settings:

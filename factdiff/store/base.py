@@ -28,7 +28,7 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from factdiff.errors import InputError, MigrationRequired, StoreError
-from factdiff.store import codec
+from factdiff.store import codec, search_index
 from factdiff.store import rows as rowmap
 from factdiff.store.dialect import Dialect, Migration
 from factdiff.store.model import (
@@ -51,6 +51,7 @@ from factdiff.store.model import (
     Tier,
     WrongTier,
 )
+from factdiff.store.search_index import SearchIndexMixin
 
 T = TypeVar("T")
 Row = rowmap.Row
@@ -59,11 +60,13 @@ DEFAULT_MAX_ENTRY_BYTES = 16 * 1024 * 1024
 """Entries larger than this (UTF-8 bytes) are rejected with ``InputError``, never truncated."""
 
 PAGE_SIZE = 256
+SEARCH_INDEX_VERSION = 6
+"""The schema version that added the search indexes (``migrate`` fills them for old entries)."""
 _MIN_KEY = -(2**63)
 _DONE = frozenset({AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES})
 
 
-class MemoryStore(abc.ABC):
+class MemoryStore(SearchIndexMixin, abc.ABC):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
 
     Open with ``MemoryStore.open(path_or_dsn)``; use as a context manager or call
@@ -152,6 +155,8 @@ class MemoryStore(abc.ABC):
         for migration in self._dialect.migrations:
             if self._write(partial(self._apply_migration, migration)):
                 applied += 1
+        if self.schema_version() >= SEARCH_INDEX_VERSION:
+            self.build_search_index()
         return applied
 
     def _apply_migration(self, migration: Migration) -> bool:
@@ -276,10 +281,12 @@ class MemoryStore(abc.ABC):
             contents.append({"id": entry_id, "content": data})
         if not rows:
             return []
+        index = search_index.hot_index_docs(self, ids, items)
 
         def work() -> None:
             self._exec_many("insert_entry", rows)
             self._exec_many("insert_hot", contents)
+            search_index.write_index_docs(self, index)
 
         self._write(work)
         return ids
@@ -500,6 +507,7 @@ class MemoryStore(abc.ABC):
             return False
         data = codec.encode_content(state.content, max_bytes=2**63)
         packed = self._verified_archive(entry_id, data, state.content_hash)
+        fact_keys = search_index.warm_key_hashes(record)
 
         def work() -> bool:
             fenced = self._count(
@@ -519,6 +527,9 @@ class MemoryStore(abc.ABC):
                 now=now_us,
             )
             self._exec("delete_hot", id=entry_id)
+            search_index.index_demoted(
+                self, entry_id, state.content or "", narrative, record, fact_keys
+            )
             self._append_events(events, entry_id, state.agent_id, now_us)
             return True
 
@@ -783,6 +794,7 @@ class MemoryStore(abc.ABC):
             self._exec("delete_warm", id=entry_id)
             self._exec("delete_cold", id=entry_id)
             self._exec("set_restored", id=entry_id, now=now_us)
+            search_index.index_rehydrated(self, entry, data)
             payload = {"content_hash": entry.content_hash, "size_bytes": len(data)}
             event = NewEvent(EventType.RESTORED, payload)
             self._append_events([event], entry_id, entry.agent_id, now_us)
@@ -1066,8 +1078,9 @@ class MemoryStore(abc.ABC):
         }
 
     def verify(self) -> list[str]:
-        """Re-derive every hot and cold content hash and check that every entry is in exactly
-        one tier; returns one line per problem (empty when the store is sound)."""
+        """Re-derive every hot and cold content hash, every warm narrative and fact record
+        hash and every attestation, and check that every entry is in exactly one tier and in
+        the search indexes; returns one line per problem (empty when the store is sound)."""
         problems: list[str] = []
         for entry_id, data, expected in self._pages("hot_page", 32):
             if codec.content_hash(bytes(data)) != expected:
@@ -1083,6 +1096,7 @@ class MemoryStore(abc.ABC):
                 f"entry {entry_id}: tier {tier} but hot={bool(hot)} warm={bool(warm)} "
                 f"cold={bool(cold)}"
             )
+        problems.extend(search_index.verify_retrieval(self))
         return problems
 
     def _pages(self, key: str, size: int) -> Iterator[Row]:

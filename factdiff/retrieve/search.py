@@ -1,0 +1,499 @@
+"""Search: the entries that answer a query, fact-aware, gap-aware, with their sources on need.
+
+How a query is read:
+
+* its **facts**: the rules extractor reads the query under the ``generic`` schema (and the
+  agent's schema when ``agent`` is given), so ``$14,250``, ``14,250 USD`` and ``fourteen
+  thousand two hundred fifty dollars`` are one money fact; each is looked up in the fact index
+  by its canonical key (``factdiff.retrieve.keys``);
+* its **words**: the text index is asked for the query's words (``factdiff.retrieve.terms``).
+
+How entries are ranked (``score`` = 2 x distinctive facts held + relevance):
+
+1. entries holding more of the query's **distinctive** facts first: an identifier, an
+   amount, a full date or datetime, an email, a phone number, a URL, a person or an
+   organisation, held by at most :data:`FACT_CAP` entries (a value that many entries hold
+   does not single one out and counts as a weak fact instead);
+2. then by **relevance**, between 0 and 1: the entry's text score relative to the best
+   text score of the query (bm25 on SQLite, ``ts_rank_cd`` on PostgreSQL, both over the full
+   source, hot or archived), blended with the share of the query's weak facts (times,
+   numbers, quantities, dates without a year...) it holds, each side weighted by how many
+   words and weak facts the query has.
+3. **Gaps**: a warm entry whose known gaps the query asks about (it names the field, or holds
+   a value of the gap's type) never ranks above an entry ranked after it that states a fact
+   of that field or type: it moves just below the last such entry.
+
+Words held by more than :data:`TERM_CAP` entries only re-rank the entries found by rarer
+words (the database never ranks every entry that says ``train``); when every word is that
+common, the rarest one finds the entries.
+
+A warm hit shows its narrative and its source's fact record; each match says whether the
+narrative states it (``where: "text"``) or only the archived source (``"archive"``). With
+``include_source="auto"`` a warm hit carries its archived source (hash-checked) when the query
+asks about one of its gaps, or a fact it matched is not in the narrative, or the narrative
+states none of the words it matched. Unless ``touch`` is false, the search is recorded as use
+(one write): hits are marked used (``RetrievalSettings.touch``), every source fetched counts
+toward promotion, and an entry fetched more than ``promote_after`` times within
+``promote_window`` goes back to hot (event ``promoted``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from factdiff.errors import InputError
+from factdiff.extract.rules import MAX_TEXT_CHARS
+from factdiff.record import FactRecord
+from factdiff.retrieve.context import EntryView, entry_view
+from factdiff.retrieve.gaps import KnownGap
+from factdiff.retrieve.hits import Match, SearchHit
+from factdiff.retrieve.index import INDEX_EXTRACTOR
+from factdiff.retrieve.keys import (
+    DISTINCTIVE_TYPES,
+    INDEXED_TYPES,
+    indexed_keys,
+    key_hash,
+    key_text,
+    query_keys,
+    record_facts,
+    record_keys,
+)
+from factdiff.retrieve.schemas import GENERIC, SchemaResolver
+from factdiff.retrieve.settings import RetrievalSettings, TouchMode
+from factdiff.retrieve.terms import query_terms, stated_terms, word_forms, words
+from factdiff.schema.builtin import builtin_schema
+from factdiff.schema.model import FactSchema
+from factdiff.store import search_index
+from factdiff.store.model import Tier
+from factdiff.values.base import FactType, Value
+
+if TYPE_CHECKING:
+    from factdiff.store.base import MemoryStore
+
+TERM_CAP = 2000
+"""A word held by more entries than this only re-ranks entries found by rarer words."""
+FACT_CAP = 200
+"""A fact held by more entries than this is a weak match, whatever its type."""
+INCLUDE_SOURCE = ("always", "auto", "never")
+TIERS = (Tier.HOT.value, Tier.WARM.value)
+MAX_QUERY_CHARS = 10_000
+
+
+@dataclass(frozen=True)
+class QueryFact:
+    """One fact of the query and the index keys it looks up."""
+
+    value: Value
+    text: str
+    keys: frozenset[str]
+    hashes: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Query:
+    """A query as the indexes read it."""
+
+    text: str
+    terms: tuple[str, ...]
+    words: frozenset[str]
+    facts: tuple[QueryFact, ...]
+
+    @property
+    def fact_types(self) -> frozenset[FactType]:
+        """The types of the query's facts (a datetime also counts as a date and a time)."""
+        found: set[FactType] = set()
+        for fact in self.facts:
+            found.add(fact.value.type)
+            if fact.value.type is FactType.DATETIME:
+                found |= {FactType.DATE, FactType.TIME}
+        return frozenset(found)
+
+
+def read_query(query: str, schemas: Iterable[FactSchema]) -> Query:
+    """The words and facts of ``query`` (facts read under each schema, merged by key)."""
+    facts: dict[str, QueryFact] = {}
+    for schema in schemas:
+        record = INDEX_EXTRACTOR.extract(query, schema, None)
+        for _, fact in record_facts(record):
+            value = fact.value
+            if value.type not in INDEXED_TYPES or key_text(value) in facts:
+                continue
+            keys = frozenset(query_keys(value))
+            hashes = tuple(sorted({key_hash(k) for k in keys}))
+            facts[key_text(value)] = QueryFact(value, fact.text, keys, hashes)
+    return Query(query, query_terms(query), frozenset(words(query)), tuple(facts.values()))
+
+
+@dataclass
+class Candidate:
+    """An entry the indexes found for the query, with its evidence."""
+
+    doc: int
+    entry_id: str
+    agent: str
+    tier: str
+    text: float = 0.0
+    strong: set[int] = field(default_factory=set)
+    """Indexes of the distinctive query facts it holds."""
+    weak: set[int] = field(default_factory=set)
+    """Indexes of the other query facts it holds."""
+    score: float = 0.0
+
+
+@dataclass(frozen=True)
+class _FactStats:
+    """Per query fact: how many entries hold it, its weight, and whether it is distinctive."""
+
+    held_by: int
+    weight: float
+    distinctive: bool
+
+
+def search(
+    store: MemoryStore,
+    query: str,
+    *,
+    agent: str | None = None,
+    k: int = 10,
+    tiers: Sequence[str] = TIERS,
+    include_source: str = "auto",
+    touch: bool = True,
+    now: datetime | None = None,
+    settings: RetrievalSettings | None = None,
+) -> list[SearchHit]:
+    """The ``k`` best entries for ``query`` (see the module docstring)."""
+    tier = _check(query, k, tiers, include_source)
+    settings = settings or RetrievalSettings()
+    schemas = SchemaResolver(store)
+    reading = [schemas.for_indexing(None, agent or "", ())] if agent else []
+    parsed = read_query(query, _distinct([schemas.for_indexing(GENERIC, "", ()), *reading]))
+    with store._read():
+        ranked = _rank(store, parsed, k, agent, tier)
+    hits = _hits(store, parsed, ranked, k, include_source, schemas)
+    if touch:
+        _record_use(store, hits, now or datetime.now(UTC), settings)
+    return hits
+
+
+def _check(query: str, k: int, tiers: Sequence[str], include_source: str) -> str | None:
+    if not query.strip():
+        raise InputError("the query is empty: give words, an identifier, an amount or a date")
+    if len(query) > MAX_QUERY_CHARS:
+        raise InputError(
+            f"the query is {len(query):,} characters; at most {MAX_QUERY_CHARS:,}: shorten it"
+        )
+    if k < 1:
+        raise InputError(f"k must be at least 1 (got {k})")
+    if include_source not in INCLUDE_SOURCE:
+        raise InputError(
+            f"include_source must be one of {', '.join(INCLUDE_SOURCE)} (got {include_source!r})"
+        )
+    chosen = {str(t) for t in tiers}
+    if not chosen or not chosen <= set(TIERS):
+        raise InputError(f"tiers must be hot, warm or both (got {', '.join(map(str, tiers))})")
+    return None if chosen == set(TIERS) else chosen.pop()
+
+
+def _distinct(schemas: Iterable[FactSchema]) -> list[FactSchema]:
+    seen: dict[str, FactSchema] = {}
+    for schema in schemas:
+        seen.setdefault(schema.hash, schema)
+    return list(seen.values())
+
+
+# -- ranking (one read snapshot) -------------------------------------------------------
+
+
+def _rank(
+    store: MemoryStore, query: Query, k: int, agent: str | None, tier: str | None
+) -> list[Candidate]:
+    total = max(
+        1,
+        search_index.doc_span(
+            store,
+        ),
+    )
+    pool = 2 * k + 10
+    text_query, found = _text(store, query, pool, agent, tier)
+    stats = [_fact_stats(store, fact, total) for fact in query.facts]
+    fact_docs: set[int] = set()
+    for fact, stat in zip(query.facts, stats, strict=True):
+        if stat.distinctive:
+            for hashed in fact.hashes:
+                fact_docs.update(search_index.fact_docs(store, hashed, FACT_CAP))
+    docs = {doc for doc, _ in found} | fact_docs
+    if not docs:
+        return []
+    entries = search_index.doc_entries(store, docs)
+    candidates: dict[int, Candidate] = {}
+    for doc in docs:
+        if doc not in entries:  # pragma: no cover - a doc always has its entry
+            continue
+        entry_id, owner, entry_tier = entries[doc]
+        if (agent is not None and owner != agent) or (tier is not None and entry_tier != tier):
+            continue
+        candidates[doc] = Candidate(doc, entry_id, owner, entry_tier)
+    for doc, score in found:
+        if doc in candidates:
+            candidates[doc].text = score
+    _holdings(store, query, stats, candidates)
+    _rescore(store, text_query, candidates, pool)
+    _score(query, stats, candidates)
+    return sorted(candidates.values(), key=lambda c: (-c.score, -c.doc))
+
+
+def _text(
+    store: MemoryStore, query: Query, pool: int, agent: str | None, tier: str | None
+) -> tuple[str | None, list[tuple[int, float]]]:
+    """The text query actually run and its best docs."""
+    counts = {term: search_index.term_count(store, term, TERM_CAP + 1) for term in query.terms}
+    present = [t for t in query.terms if counts[t] > 0]
+    if not present:
+        return None, []
+    selective = [t for t in present if counts[t] <= TERM_CAP]
+    if not selective:
+        selective = [min(present, key=lambda t: (counts[t], present.index(t)))]
+    return search_index.text_candidates(store, selective, present, pool, agent, tier)
+
+
+def _fact_stats(store: MemoryStore, fact: QueryFact, total: int) -> _FactStats:
+    held = [search_index.fact_count(store, h, FACT_CAP + 1) for h in fact.hashes]
+    held_by = min((n for n in held if n > 0), default=0)
+    weight = math.log(1 + (total - held_by + 0.5) / (held_by + 0.5)) if held_by else 0.0
+    distinctive = fact.value.type in DISTINCTIVE_TYPES and 0 < held_by <= FACT_CAP
+    return _FactStats(held_by, weight, distinctive)
+
+
+def _holdings(
+    store: MemoryStore, query: Query, stats: list[_FactStats], candidates: dict[int, Candidate]
+) -> None:
+    """Which query facts each candidate holds."""
+    hashes = {
+        h
+        for fact, stat in zip(query.facts, stats, strict=True)
+        if stat.held_by
+        for h in fact.hashes
+    }
+    if not hashes or not candidates:
+        return
+    held = search_index.fact_hits(store, hashes, candidates)
+    for doc, keys in held.items():
+        candidate = candidates.get(doc)
+        if candidate is None:
+            continue
+        for index, (fact, stat) in enumerate(zip(query.facts, stats, strict=True)):
+            if keys.intersection(fact.hashes):
+                (candidate.strong if stat.distinctive else candidate.weak).add(index)
+
+
+def _rescore(
+    store: MemoryStore, text_query: str | None, candidates: dict[int, Candidate], pool: int
+) -> None:
+    """Text scores for the best fact-found candidates the text query did not return."""
+    if text_query is None:
+        return
+    missing = sorted(
+        (c for c in candidates.values() if c.text == 0.0 and (c.strong or c.weak)),
+        key=lambda c: (-len(c.strong), -len(c.weak), -c.doc),
+    )
+    for candidate in missing[:pool]:
+        candidate.text = search_index.text_score(store, text_query, candidate.doc)
+
+
+def _score(query: Query, stats: list[_FactStats], candidates: dict[int, Candidate]) -> None:
+    best = max((c.text for c in candidates.values()), default=0.0)
+    weak_total = sum(s.weight for s in stats if s.held_by and not s.distinctive)
+    weak_count = sum(1 for s in stats if s.held_by and not s.distinctive)
+    term_count = len(query.terms) if best > 0 else 0
+    parts = term_count + weak_count
+    for c in candidates.values():
+        text_share = c.text / best if best > 0 else 0.0
+        weak_share = sum(stats[i].weight for i in c.weak) / weak_total if weak_total else 0.0
+        relevance = (term_count * text_share + weak_count * weak_share) / parts if parts else 0.0
+        c.score = 2 * len(c.strong) + min(1.0, relevance)
+
+
+# -- hits ------------------------------------------------------------------------------
+
+
+@dataclass
+class _Hit:
+    """A ranked candidate with its entry as an agent reads it."""
+
+    candidate: Candidate
+    view: EntryView
+    gap_hit: tuple[KnownGap, ...]
+
+
+def _hits(
+    store: MemoryStore,
+    query: Query,
+    ranked: list[Candidate],
+    k: int,
+    include_source: str,
+    schemas: SchemaResolver,
+) -> list[SearchHit]:
+    loaded: list[_Hit] = []
+
+    def load(upto: int) -> None:
+        for candidate in ranked[len(loaded) : upto]:
+            entry = store._load(candidate.entry_id)
+            if entry is None:  # pragma: no cover - entries are never deleted
+                continue
+            view = entry_view(entry, schemas)
+            loaded.append(_Hit(candidate, view, _gap_hit(query, view.gaps)))
+
+    load(k)
+    if any(hit.gap_hit for hit in loaded):
+        load(2 * k + 10)
+        loaded[:] = _below_holders(loaded)
+    return [_build(store, query, hit, include_source) for hit in loaded[:k]]
+
+
+def _gap_hit(query: Query, gaps: tuple[KnownGap, ...]) -> tuple[KnownGap, ...]:
+    """The gaps the query asks about: it names the field, or holds a value of its type."""
+    asked = []
+    types = query.fact_types
+    for gap in gaps:
+        named = bool(gap.words) and set(gap.words) <= query.words
+        if named or (gap.fact_type is not None and gap.fact_type in types):
+            asked.append(gap)
+    return tuple(asked)
+
+
+def _holds(view: EntryView, gap: KnownGap) -> bool:
+    """Whether an entry states a fact of the gap's field or type in the text it shows."""
+    if view.record is None:
+        return False
+    lost = {g.field for g in view.gaps}
+    for name, fact in record_facts(view.record):
+        if name in lost:
+            continue
+        if name == gap.field or (gap.fact_type is not None and fact.value.type is gap.fact_type):
+            return True
+    return False
+
+
+def _below_holders(hits: list[_Hit]) -> list[_Hit]:
+    """Move each hit with an asked-about gap just below the last later hit that states it."""
+    keys = []
+    for index, hit in enumerate(hits):
+        after = index
+        for later in range(index + 1, len(hits)):
+            if any(_holds(hits[later].view, gap) for gap in hit.gap_hit):
+                after = later
+        keys.append((after, 1 if after > index else 0, index))
+    order = sorted(range(len(hits)), key=lambda i: keys[i])
+    return [hits[i] for i in order]
+
+
+def _build(store: MemoryStore, query: Query, hit: _Hit, include_source: str) -> SearchHit:
+    candidate, view = hit.candidate, hit.view
+    entry, warm = view.entry, view.entry.tier is Tier.WARM
+    archive = _Archive(store, entry.id)
+    stated_keys = _narrative_keys(view) if warm else None
+    matched = [
+        *_fact_matches(query, candidate, view.record, stated_keys),
+        *_text_matches(query, view, archive if warm else None),
+    ]
+    in_text = any(m.kind == "text" and m.where == "text" for m in matched)
+    wants_source = include_source == "always" or (
+        include_source == "auto"
+        and (
+            bool(hit.gap_hit)
+            or any(m.kind == "fact" and m.where == "archive" for m in matched)
+            or (candidate.text > 0 and not in_text)
+        )
+    )
+    return SearchHit(
+        entry_id=entry.id,
+        agent=entry.agent_id,
+        tier=entry.tier.value,
+        score=candidate.score,
+        matched=tuple(matched),
+        text=view.text,
+        facts=view.record,
+        known_gaps=view.gaps,
+        gap_hit=hit.gap_hit,
+        schema={"name": view.schema_name, "version": view.schema_version},
+        occurred_at=entry.occurred_at,
+        source=archive.text() if warm and wants_source else None,
+    )
+
+
+class _Archive:
+    """A warm entry's archived source, read (and hash-checked) at most once."""
+
+    def __init__(self, store: MemoryStore, entry_id: str) -> None:
+        self._store, self._entry_id = store, entry_id
+        self._text: str | None = None
+
+    def text(self) -> str:
+        if self._text is None:
+            self._text = self._store.read_cold(self._entry_id)
+        return self._text
+
+
+def _narrative_keys(view: EntryView) -> set[str]:
+    """The fact keys a warm entry's narrative states (read as its source was)."""
+    if view.record is None:
+        return set()
+    schema = view.schema or builtin_schema(GENERIC)
+    narrative = view.text[:MAX_TEXT_CHARS]
+    return record_keys(INDEX_EXTRACTOR.extract(narrative, schema, view.record.reference))
+
+
+def _fact_matches(
+    query: Query, candidate: Candidate, record: FactRecord | None, stated: set[str] | None
+) -> list[Match]:
+    """The query facts the entry holds, re-checked against its record, field by field."""
+    if record is None:
+        return []
+    matches: list[Match] = []
+    seen: set[tuple[str, str]] = set()
+    for index in sorted(candidate.strong | candidate.weak):
+        fact = query.facts[index]
+        for name, held in record_facts(record):
+            keys = indexed_keys(held.value)
+            if not keys & fact.keys:
+                continue
+            value = held.value.canonical()
+            if (name, str(value)) in seen:
+                continue
+            seen.add((name, str(value)))
+            where = "text" if stated is None or keys & fact.keys & stated else "archive"
+            matches.append(Match("fact", name, value, where))
+    return matches
+
+
+def _text_matches(query: Query, view: EntryView, archive: _Archive | None) -> list[Match]:
+    """The query words the entry states: in its text, or (warm) only in its archive."""
+    shown = stated_terms(query.terms, word_forms(view.text))
+    matches = [Match("text", "text", term, "text") for term in shown]
+    rest = [t for t in query.terms if t not in shown]
+    if archive is not None and rest:
+        archived = stated_terms(rest, word_forms(archive.text()))
+        matches.extend(Match("text", "text", term, "archive") for term in archived)
+    return matches
+
+
+# -- use -------------------------------------------------------------------------------
+
+
+def _record_use(
+    store: MemoryStore, hits: list[SearchHit], now: datetime, settings: RetrievalSettings
+) -> None:
+    """Touch the hits the settings say, count the sources fetched, promote (one write)."""
+    if settings.touch is TouchMode.HITS:
+        touched = [h.entry_id for h in hits]
+    elif settings.touch is TouchMode.TOP:
+        touched = [h.entry_id for h in hits[:1]]
+    else:
+        touched = []
+    fetched = [h.entry_id for h in hits if h.tier == Tier.WARM.value and h.source is not None]
+    if touched or fetched:
+        search_index.record_use(store, now, touched, fetched, settings)

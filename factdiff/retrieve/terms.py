@@ -1,0 +1,245 @@
+"""Query words for the text index, and whether a text states them.
+
+The text index tokenises like SQLite FTS5's ``unicode61`` tokenizer: runs of letters and
+digits, case-folded (``INV-9182`` is ``inv`` + ``9182``, ``mia_garcia`` is ``mia`` +
+``garcia``). Both backends stem what they index (FTS5 ``porter``, PostgreSQL ``english``), so a
+query word is passed to the database as written and stemmed there.
+
+``query_terms`` keeps the words of a query that can tell entries apart: common English
+function words and question words are left out (they would match nearly every entry and cost
+time at scale), duplicates once, at most :data:`MAX_TERMS`.
+
+``word_forms`` is the light stemming used on the Python side to say *where* a word matched
+(the narrative or only the archived source): a word and its plural, ``-ed`` and ``-ing``
+forms meet. It never decides whether an entry matches; the database does.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+
+MAX_TERMS = 24
+"""A query keeps at most this many distinct words for the text index."""
+
+_WORD = re.compile(r"[^\W_]+")
+
+STOPWORDS = frozenset(
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "let",
+        "me",
+        "more",
+        "most",
+        "my",
+        "myself",
+        "no",
+        "nor",
+        "not",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+        "s",
+        "t",
+        "d",
+        "ll",
+        "m",
+        "re",
+        "ve",
+        "please",
+        "tell",
+        "know",
+        "find",
+        "give",
+        "show",
+        "get",
+        "got",
+        "anything",
+        "something",
+    ]
+)
+"""Words no query term is made of (function words, question words, politeness)."""
+
+
+def words(text: str) -> list[str]:
+    """The case-folded words of ``text`` (NFKC), in order."""
+    return [w.casefold() for w in _WORD.findall(unicodedata.normalize("NFKC", text))]
+
+
+def query_terms(query: str) -> tuple[str, ...]:
+    """The distinct words of ``query`` the text index is asked for, in query order."""
+    seen: dict[str, None] = {}
+    for word in words(query):
+        if word in STOPWORDS or word in seen:
+            continue
+        seen[word] = None
+        if len(seen) == MAX_TERMS:
+            break
+    return tuple(seen)
+
+
+_SUFFIXES = ("ies", "ing", "ed", "es", "s")
+
+
+def word_form(word: str) -> str:
+    """A crude stem: ``bookings``, ``booked``, ``booking`` -> ``book``; short words as is."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            stem = word[: -len(suffix)]
+            return stem + "y" if suffix == "ies" else stem
+    return word
+
+
+def word_forms(text: str) -> frozenset[str]:
+    """The stems of every word of ``text`` (see ``word_form``)."""
+    return frozenset(word_form(w) for w in words(text))
+
+
+def stated_terms(terms: Iterable[str], forms: frozenset[str]) -> list[str]:
+    """The ``terms`` whose stem is among ``forms`` (a text's ``word_forms``)."""
+    return [t for t in terms if word_form(t) in forms]
+
+
+def fts5_any(terms: Iterable[str]) -> str:
+    """An FTS5 query matching any of ``terms`` (each a quoted string: no operators inside)."""
+    return " OR ".join(f'"{t}"' for t in terms)
+
+
+def tsquery_any(terms: Iterable[str]) -> str:
+    """A ``to_tsquery`` text matching any of ``terms`` (letters and digits only)."""
+    return " | ".join(terms)
+
+
+def fts5_expression(selective: Iterable[str], every: Iterable[str]) -> str:
+    """Entries with a selective term, ranked over every term (FTS5).
+
+    ``(s1 OR s2) AND (s1 OR s2 OR c1 ...)``: the common terms only re-rank the entries the
+    selective ones found, so the database never ranks every entry that says ``train``.
+    When every term is selective this is just ``t1 OR t2 ...``.
+    """
+    chosen, all_terms = list(selective), list(every)
+    if chosen == all_terms:
+        return fts5_any(all_terms)
+    return f"({fts5_any(chosen)}) AND ({fts5_any(all_terms)})"
+
+
+def tsquery_expression(selective: Iterable[str], every: Iterable[str]) -> str:
+    """``fts5_expression`` for PostgreSQL's ``to_tsquery``."""
+    chosen, all_terms = list(selective), list(every)
+    if chosen == all_terms:
+        return tsquery_any(all_terms)
+    return f"({tsquery_any(chosen)}) & ({tsquery_any(all_terms)})"

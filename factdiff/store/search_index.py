@@ -1,0 +1,450 @@
+"""The store's side of retrieval: its search indexes, use counts, warm hashes, attestations.
+
+``SearchIndexMixin`` is part of every ``MemoryStore``. It keeps the search indexes in step
+inside the transactions that change them (``add``/``add_many`` index new entries, demotion
+replaces an entry's fact keys with its warm record's, ``restore`` and promotion with its
+source's again) and supplies the statements ``factdiff.retrieve`` ranks with. The text index
+holds every entry's full source, hot or archived, so it never changes after ``add``.
+
+Public methods: ``search``, ``render_context``, ``attest``, ``check_attestation``,
+``build_search_index``. SQL lives in ``sql/<dialect>/retrieval.sql``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
+
+from factdiff.store import codec
+from factdiff.store.model import EntryNotFound, EventType, NewEvent, Tier, WrongTier
+
+if TYPE_CHECKING:
+    from factdiff.retrieve.attest import Attestation, AttestationCheck
+    from factdiff.retrieve.context import RenderedContext
+    from factdiff.retrieve.hits import SearchHit
+    from factdiff.retrieve.index import IndexDoc
+    from factdiff.retrieve.settings import RetrievalSettings
+    from factdiff.store.base import MemoryStore
+    from factdiff.store.model import Entry
+
+INDEX_BATCH = 256
+"""Entries indexed per transaction by ``build_search_index``."""
+
+
+def _text_expression(dialect: str) -> Callable[[Iterable[str], Iterable[str]], str]:
+    from factdiff.retrieve import terms
+
+    return terms.tsquery_expression if dialect == "postgres" else terms.fts5_expression
+
+
+def _store(mixin: SearchIndexMixin) -> MemoryStore:
+    """The store a mixin method runs on (every ``SearchIndexMixin`` is a ``MemoryStore``)."""
+    return cast("MemoryStore", mixin)
+
+
+class SearchIndexMixin:
+    """Retrieval methods of ``MemoryStore`` (see the module docstring)."""
+
+    # -- public ----------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        *,
+        agent: str | None = None,
+        k: int = 10,
+        tiers: Sequence[str] = ("hot", "warm"),
+        include_source: str = "auto",
+        touch: bool = True,
+        now: datetime | None = None,
+        settings: RetrievalSettings | None = None,
+    ) -> list[SearchHit]:
+        """The ``k`` entries that best answer ``query`` (see ``factdiff.retrieve.search``).
+
+        Entries holding a distinctive fact of the query (an identifier, an amount, a full
+        date...) in any format come first, then by text relevance. A warm hit carries its
+        narrative, its source's fact record and its known gaps; ``gap_hit`` lists the gaps
+        the query asks about. ``include_source``: ``always`` attaches every warm hit's
+        archived source (hash-checked), ``auto`` only when a gap is asked about or the hit
+        matched what only the archive states, ``never`` none. ``touch`` marks hits as used
+        (``settings.touch`` says which); fetching a warm source counts toward its promotion
+        back to hot (``settings.promote_after`` within ``settings.promote_window``).
+        ``now`` defaults to the wall clock (UTC).
+        """
+        from factdiff.retrieve.search import search
+
+        return search(
+            _store(self),
+            query,
+            agent=agent,
+            k=k,
+            tiers=tiers,
+            include_source=include_source,
+            touch=touch,
+            now=now,
+            settings=settings,
+        )
+
+    def render_context(self, entry_ids: Sequence[str]) -> RenderedContext:
+        """Exactly what an agent is shown of these entries, deterministic, with its hash."""
+        from factdiff.retrieve.context import render_context
+
+        return render_context(_store(self), entry_ids)
+
+    def attest(self, decision_id: str, entry_ids: Sequence[str], *, now: datetime) -> Attestation:
+        """Record that decision ``decision_id`` was made on the rendered context of
+        ``entry_ids`` (see ``factdiff.retrieve.attest``)."""
+        from factdiff.retrieve.attest import attest
+
+        return attest(_store(self), decision_id, entry_ids, now=now)
+
+    def check_attestation(self, decision_id: str) -> AttestationCheck:
+        """Re-render an attested context and say whether it still matches, and what changed."""
+        from factdiff.retrieve.attest import check_attestation
+
+        return check_attestation(_store(self), decision_id)
+
+    def build_search_index(
+        self,
+        *,
+        rebuild: bool = False,
+        progress: Callable[[int], None] | None = None,
+    ) -> int:
+        """Index every entry the search indexes lack (all of them with ``rebuild``); returns
+        how many were indexed. ``migrate`` runs it, so a store upgraded to schema version 6
+        is searchable at once; entries added since are indexed as they are added."""
+        store = _store(self)
+        if rebuild:
+            store._write(partial(clear_search_index, store))
+        total = 0
+        while True:
+            done = index_pass(store, progress, total)
+            total += done
+            if done == 0:
+                return total
+
+
+# -- index maintenance (inside the callers' write transactions) ---------------------------
+
+
+def exec_many_if(store: MemoryStore, key: str, rows: list[dict[str, Any]]) -> None:
+    """``_exec_many``, unless the dialect needs no statement for ``key``."""
+    if rows and store._sql(key):
+        store._exec_many(key, rows)
+
+
+def hot_index_docs(store: MemoryStore, ids: Sequence[str], items: Sequence[Any]) -> list[Any]:
+    """The index rows of entries about to be added (computed before the transaction)."""
+    from factdiff.retrieve.index import hot_docs
+
+    return list(hot_docs(store, ids, items))
+
+
+def write_index_docs(store: MemoryStore, docs: Sequence[IndexDoc]) -> None:
+    """Give each entry its doc number, text and fact keys."""
+    if not docs:
+        return
+    numbers = [int(row[0]) for row in store._exec("allocate_search_docs", n=len(docs))]
+    rows = [
+        {"doc": number, "entry_id": doc.entry_id, "text": doc.text}
+        for number, doc in zip(numbers, docs, strict=True)
+    ]
+    store._exec_many("insert_search_doc", rows)
+    exec_many_if(store, "insert_search_text", rows)
+    keys = [
+        {"key_hash": key, "doc": number}
+        for number, doc in zip(numbers, docs, strict=True)
+        for key in doc.key_hashes
+    ]
+    exec_many_if(store, "insert_fact_key", keys)
+
+
+def replace_fact_keys(
+    store: MemoryStore, entry_id: str, text: str, key_hashes: Sequence[int]
+) -> None:
+    """The entry's fact keys become ``key_hashes`` (indexing it whole if it was not)."""
+    from factdiff.retrieve.index import IndexDoc, index_text
+
+    doc = store._one("select_search_doc", entry_id=entry_id)
+    if doc is None:
+        write_index_docs(store, [IndexDoc(entry_id, index_text(text), tuple(key_hashes))])
+        return
+    store._exec("delete_fact_keys", doc=int(doc))
+    exec_many_if(store, "insert_fact_key", [{"key_hash": k, "doc": int(doc)} for k in key_hashes])
+
+
+def index_demoted(
+    store: MemoryStore,
+    entry_id: str,
+    source: str,
+    narrative: str,
+    record: Mapping[str, Any],
+    key_hashes: Sequence[int],
+) -> None:
+    """A hot entry became warm: index its warm record's facts, keep its hashes."""
+    replace_fact_keys(store, entry_id, source, key_hashes)
+    store._exec("delete_warm_hashes", entry_id=entry_id)
+    store._exec("insert_warm_hashes", **warm_hashes(entry_id, narrative, record))
+
+
+def index_rehydrated(store: MemoryStore, entry: Entry, data: bytes) -> None:
+    """A warm entry is hot again (restored or promoted): index its source's facts again
+    (extracted here, inside the transaction, under the schema the entry resolves to)."""
+    from factdiff.retrieve.index import entry_source_keys
+
+    source = codec.decode_content(data)
+    replace_fact_keys(store, entry.id, source, entry_source_keys(store, entry, source))
+    store._exec("delete_warm_hashes", entry_id=entry.id)
+    store._exec("delete_source_fetches", entry_id=entry.id)
+
+
+def warm_key_hashes(record: Mapping[str, Any]) -> tuple[int, ...]:
+    """The fact keys of a warm record (computed before the demotion's transaction)."""
+    from factdiff.retrieve.index import record_key_hashes
+
+    return record_key_hashes(record)
+
+
+def clear_search_index(store: MemoryStore) -> None:
+    store._exec("clear_fact_index")
+    if store._sql("clear_search_text"):
+        store._exec("clear_search_text")
+    store._exec("clear_search_docs")
+
+
+def index_pass(store: MemoryStore, progress: Callable[[int], None] | None, base: int) -> int:
+    """Index every entry still missing from the indexes, a batch per transaction."""
+    from factdiff.retrieve.index import (
+        IndexDoc,
+        entry_source_keys,
+        index_text,
+        record_key_hashes,
+    )
+
+    done, after = 0, ""
+    sql = store._sql("unindexed_page")
+    while True:
+        ids = [str(row[0]) for row in store._rows(sql, {"after": after, "limit": INDEX_BATCH})]
+        if not ids:
+            return done
+        after = ids[-1]
+        docs: list[IndexDoc] = []
+        hashes: list[dict[str, Any]] = []
+        for entry_id in ids:
+            entry = store._load(entry_id)
+            if entry is None:  # pragma: no cover - entries are never deleted
+                continue
+            if entry.tier is Tier.HOT and entry.content is not None:
+                keys = entry_source_keys(store, entry, entry.content)
+                docs.append(IndexDoc(entry_id, index_text(entry.content), keys))
+            elif entry.warm is not None:
+                source = store.read_cold(entry_id)
+                keys = record_key_hashes(entry.warm.record)
+                docs.append(IndexDoc(entry_id, index_text(source), keys))
+                hashes.append(warm_hashes(entry_id, entry.warm.narrative, entry.warm.record))
+
+        def work(batch: list[IndexDoc] = docs, rows: list[dict[str, Any]] = hashes) -> int:
+            fresh = [
+                d for d in batch if store._one("select_search_doc", entry_id=d.entry_id) is None
+            ]
+            write_index_docs(store, fresh)
+            for row in rows:
+                if any(d.entry_id == row["entry_id"] for d in fresh):
+                    store._exec("delete_warm_hashes", entry_id=row["entry_id"])
+                    store._exec("insert_warm_hashes", **row)
+            return len(fresh)
+
+        done += store._write(work)
+        if progress is not None:
+            progress(base + done)
+
+
+def term_count(store: MemoryStore, term: str, cap: int) -> int:
+    """How many entries hold ``term`` (counted up to ``cap``)."""
+    query = _text_expression(store._dialect.name)([term], [term])
+    return int(store._one("search_term_count", term=query, cap=cap))
+
+
+def text_candidates(
+    store: MemoryStore,
+    selective: Sequence[str],
+    every: Sequence[str],
+    limit: int,
+    agent: str | None,
+    tier: str | None,
+) -> tuple[str, list[tuple[int, float]]]:
+    """The text query and its best ``limit`` docs with their scores (higher is better)."""
+    query = _text_expression(store._dialect.name)(selective, every)
+    params: dict[str, Any] = {"query": query, "limit": limit, "agent": agent, "tier": tier}
+    if agent is None and tier is None:
+        sql = store._sql("search_text")
+    else:
+        sql = store._sql("search_text_filtered", agent=agent is not None, tier=tier is not None)
+    rows = store._rows(sql, params)
+    return query, [(int(doc), float(score)) for doc, score in rows]
+
+
+def text_score(store: MemoryStore, query: str, doc: int) -> float:
+    """The text score of one doc for ``query`` (0 when it does not match)."""
+    score = store._one("search_text_score", query=query, doc=doc)
+    return 0.0 if score is None else float(score)
+
+
+def fact_count(store: MemoryStore, key_hash: int, cap: int) -> int:
+    """How many entries hold a fact key (counted up to ``cap``)."""
+    return int(store._one("search_fact_count", key_hash=key_hash, cap=cap))
+
+
+def fact_docs(store: MemoryStore, key_hash: int, limit: int) -> list[int]:
+    """The docs holding a fact key."""
+    sql = store._sql("search_fact_docs")
+    return [int(row[0]) for row in store._rows(sql, {"key_hash": key_hash, "limit": limit})]
+
+
+def fact_hits(
+    store: MemoryStore, key_hashes: Iterable[int], docs: Iterable[int]
+) -> dict[int, set[int]]:
+    """doc -> the ``key_hashes`` it holds (docs holding none are left out)."""
+    params = {
+        "keys": json.dumps(sorted(set(key_hashes))),
+        "docs": json.dumps(sorted(set(docs))),
+    }
+    held: dict[int, set[int]] = {}
+    for key, doc in store._rows(store._sql("search_fact_hits"), params):
+        held.setdefault(int(doc), set()).add(int(key))
+    return held
+
+
+def doc_entries(store: MemoryStore, docs: Iterable[int]) -> dict[int, tuple[str, str, str]]:
+    """doc -> (entry id, agent, tier)."""
+    params = {"docs": json.dumps(sorted(set(docs)))}
+    rows = store._rows(store._sql("search_docs_entries"), params)
+    return {int(doc): (str(eid), str(agent), str(tier)) for doc, eid, agent, tier in rows}
+
+
+def doc_span(store: MemoryStore) -> int:
+    """About how many entries the indexes hold (the highest doc number)."""
+    return int(store._one("search_doc_span"))
+
+
+def record_use(
+    store: MemoryStore,
+    now: datetime,
+    touched: Sequence[str],
+    fetched: Sequence[str],
+    settings: RetrievalSettings,
+) -> list[str]:
+    """One write: mark ``touched`` as used, count a source fetch for each of ``fetched``,
+    and promote those whose fetches within the window now exceed
+    ``settings.promote_after``. Returns the promoted ids."""
+    now_us = codec.to_micros(now, "now")
+    since = now_us - int(settings.promote_window.total_seconds() * 1_000_000)
+
+    def work() -> list[str]:
+        for entry_id in touched:
+            store._exec("touch", id=entry_id, now=now_us)
+        promoted = []
+        for entry_id in fetched:
+            store._exec("insert_source_fetch", entry_id=entry_id, at=now_us)
+            if settings.promote_after is None:
+                continue
+            count = int(store._one("count_source_fetches", entry_id=entry_id, since=since))
+            if count > settings.promote_after and promote(store, entry_id, now_us, count, settings):
+                promoted.append(entry_id)
+        return promoted
+
+    return store._write(work)
+
+
+def promote(
+    store: MemoryStore,
+    entry_id: str,
+    now_us: int,
+    fetches: int,
+    settings: RetrievalSettings,
+) -> bool:
+    """Bring a warm entry back to hot (inside a write); ``False`` if it is not warm."""
+    from factdiff.store import rows as rowmap
+
+    row = store._row("select_entry", id=entry_id)
+    if row is None:
+        raise EntryNotFound(entry_id)
+    entry = rowmap.entry(row)
+    if entry.tier is not Tier.WARM:
+        return False
+    cold = store._row("select_cold", id=entry_id)
+    if cold is None:
+        raise WrongTier(f"entry {entry_id} is warm without a cold archive: run `factdiff verify`")
+    data = rowmap.checked_cold(entry_id, cold, entry.content_hash)
+    store._exec("insert_hot", id=entry_id, content=data)
+    store._exec("delete_warm", id=entry_id)
+    store._exec("delete_cold", id=entry_id)
+    store._exec("set_restored", id=entry_id, now=now_us)
+    index_rehydrated(store, entry, data)
+    payload = {
+        "fetches": fetches,
+        "window_seconds": settings.promote_window.total_seconds(),
+        "promote_after": settings.promote_after,
+        "content_hash": entry.content_hash,
+    }
+    store._append_events([NewEvent(EventType.PROMOTED, payload)], entry_id, entry.agent_id, now_us)
+    return True
+
+
+def verify_retrieval(store: MemoryStore) -> list[str]:
+    """Problems with warm narratives and records (against their recorded hashes), the
+    attestations, and entries missing from the search indexes."""
+    problems: list[str] = []
+    sql, after = store._sql("warm_hashes_page"), ""
+    while True:
+        rows = store._rows(sql, {"after": after, "limit": 64})
+        for entry_id, narrative, record, narrative_hash, record_hash in rows:
+            after = str(entry_id)
+            problems.extend(_warm_problems(after, narrative, record, narrative_hash, record_hash))
+        if len(rows) < 64:
+            break
+    from factdiff.retrieve.attest import attestation_problems
+
+    problems.extend(attestation_problems(store))
+    missing = int(store._one("count_unindexed"))
+    if missing:
+        problems.append(
+            f"{missing} entries are missing from the search index: run `factdiff migrate`"
+        )
+    return problems
+
+
+def warm_hashes(entry_id: str, narrative: str, record: Mapping[str, Any]) -> dict[str, Any]:
+    """The recorded hashes of a warm entry's narrative (its UTF-8 bytes) and fact record
+    (``factdiff.record`` tagged digest of its canonical JSON)."""
+    from factdiff.schema.model import tagged_digest
+
+    return {
+        "entry_id": entry_id,
+        "narrative_hash": codec.content_hash(narrative.encode("utf-8")),
+        "record_hash": tagged_digest("factdiff.record", dict(record)),
+    }
+
+
+def _warm_problems(
+    entry_id: str,
+    narrative: str,
+    record: str,
+    narrative_hash: str | None,
+    record_hash: str | None,
+) -> list[str]:
+    if narrative_hash is None or record_hash is None:
+        return [
+            f"entry {entry_id}: warm entry has no recorded hashes: restore it "
+            "(`factdiff restore`) and demote it again"
+        ]
+    expected = warm_hashes(entry_id, str(narrative), codec.load_json(str(record)))
+    problems = []
+    if expected["narrative_hash"] != narrative_hash:
+        problems.append(f"entry {entry_id}: warm narrative does not match its hash (edited)")
+    if expected["record_hash"] != record_hash:
+        problems.append(f"entry {entry_id}: warm fact record does not match its hash (edited)")
+    return problems
