@@ -96,7 +96,10 @@ def migrate_command(db: str, as_json: bool) -> None:
 @db_option
 @json_option
 def verify_command(db: str, as_json: bool) -> None:
-    """Re-derive every content hash (hot sources and cold archives); exit 1 on a problem."""
+    """Re-derive every hash: sources, archives, warm narratives and records, attestations.
+
+    Also checks that every entry is in one tier and in the search index; exit 1 on a problem.
+    """
     with open_store_to_read(db) as store:
         problems = store.verify()
     if as_json:
@@ -105,6 +108,9 @@ def verify_command(db: str, as_json: bool) -> None:
         for problem in problems:
             echo(one_line(problem))
     else:
-        echo("ok: every hot source and cold archive matches its hash")
+        echo(
+            "ok: every hot source, cold archive, warm narrative, warm fact record and "
+            "attestation matches its hash"
+        )
     if problems:
         raise SystemExit(1)

@@ -238,7 +238,7 @@ def check_attestation(store: MemoryStore, decision_id: str) -> AttestationCheck:
                 EntryChange(attested.entry_id, "erased", ("the entry no longer exists",), "gone")
             )
             continue
-        block = render_entry(entry_view(entry, schemas))
+        block = render_entry(entry_view(store, entry, schemas))
         blocks.append(block)
         changes.append(_compare(store, attested, block))
     current = None if erased else assemble(blocks).hash

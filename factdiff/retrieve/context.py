@@ -34,10 +34,11 @@ from typing import TYPE_CHECKING, Any
 from factdiff.errors import InputError
 from factdiff.record import FactRecord
 from factdiff.retrieve.gaps import KnownGap, known_gaps
-from factdiff.retrieve.index import extract_source, reference_date, stored_record
+from factdiff.retrieve.index import extract_source, reference_date, stored_record, unpack_record
 from factdiff.retrieve.keys import record_facts
 from factdiff.retrieve.schemas import SchemaResolver
 from factdiff.schema.model import FactSchema
+from factdiff.store import search_index
 from factdiff.store.model import Entry, Tier
 
 if TYPE_CHECKING:
@@ -113,17 +114,23 @@ def text_hash(text: str) -> str:
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def entry_view(entry: Entry, schemas: SchemaResolver) -> EntryView:
-    """An entry as an agent reads it (``entry`` loaded with its content or warm view)."""
+def entry_view(store: MemoryStore, entry: Entry, schemas: SchemaResolver) -> EntryView:
+    """An entry as an agent reads it (``entry`` loaded with its content or warm view): a warm
+    entry's narrative, source record and known gaps; a hot entry's source and the record
+    stored when it was added (extracted now if the store has none)."""
     if entry.warm is not None:
         record = stored_record(entry.warm.record)
         schema = None if record is None else schemas.get(record.schema.name, record.schema.version)
         gaps = known_gaps(entry.warm.meta, schema)
         return EntryView(entry, entry.warm.narrative, record, gaps, schema)
     text = entry.content or ""
+    packed = search_index.hot_record(store, entry.id)
+    if packed is not None:
+        hot = unpack_record(packed)
+        return EntryView(entry, text, hot, (), schemas.get(hot.schema.name, hot.schema.version))
     schema = schemas.for_indexing(entry.schema_name, entry.agent_id, entry.tags)
-    record = extract_source(text, schema, reference_date(entry.occurred_at, text))
-    return EntryView(entry, text, record, (), schema)
+    hot = extract_source(text, schema, reference_date(entry.occurred_at, text))
+    return EntryView(entry, text, hot, (), schema)
 
 
 def render_entry(view: EntryView) -> RenderedEntry:
@@ -173,7 +180,7 @@ def render_context(store: MemoryStore, entry_ids: Sequence[str]) -> RenderedCont
     """Render ``entry_ids`` in the order given (an unknown id is ``EntryNotFound``)."""
     ids = check_ids(entry_ids)
     schemas = SchemaResolver(store)
-    return assemble([render_entry(entry_view(store.get(i), schemas)) for i in ids])
+    return assemble([render_entry(entry_view(store, store.get(i), schemas)) for i in ids])
 
 
 def check_ids(entry_ids: Sequence[str]) -> list[str]:

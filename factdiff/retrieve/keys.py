@@ -71,6 +71,21 @@ percentages, durations and dates without a year recur across many entries (``2 p
 ``10:15``); they raise an entry's rank within its group instead."""
 
 
+_COMPARABLE: dict[FactType, frozenset[FactType]] = {
+    FactType.IDENTIFIER: frozenset({FactType.IDENTIFIER, FactType.PHONE}),
+    FactType.PHONE: frozenset({FactType.PHONE, FactType.IDENTIFIER}),
+    FactType.NUMBER: frozenset({FactType.NUMBER, FactType.MONEY}),
+    FactType.DATE: frozenset({FactType.DATE, FactType.DATETIME}),
+    FactType.TIME: frozenset({FactType.TIME, FactType.DATETIME}),
+}
+
+
+def comparable_types(fact_type: FactType) -> frozenset[FactType]:
+    """The types of indexed values that may share a key with a query value of ``fact_type``
+    (a number meets money by its amount, a date meets a datetime's date...)."""
+    return _COMPARABLE.get(fact_type, frozenset({fact_type}))
+
+
 def key_text(value: Value) -> str:
     """``<type>:<canonical JSON of value.key()>`` (identifiers case-folded)."""
     if value.type is FactType.IDENTIFIER:

@@ -20,8 +20,9 @@ How entries are ranked (``score`` = 2 x distinctive facts held + relevance):
    numbers, quantities, dates without a year...) it holds, each side weighted by how many
    words and weak facts the query has.
 3. **Gaps**: a warm entry whose known gaps the query asks about (it names the field, or holds
-   a value of the gap's type) never ranks above an entry ranked after it that states a fact
-   of that field or type: it moves just below the last such entry.
+   a value of the gap's type) never ranks above a hot entry ranked after it that states a
+   fact of that field or type and holds as many of the query's distinctive facts: it moves
+   just below the last such entry.
 
 Words held by more than :data:`TERM_CAP` entries only re-rank the entries found by rarer
 words (the database never ranks every entry that says ``train``); when every word is that
@@ -55,6 +56,7 @@ from factdiff.retrieve.index import INDEX_EXTRACTOR
 from factdiff.retrieve.keys import (
     DISTINCTIVE_TYPES,
     INDEXED_TYPES,
+    comparable_types,
     indexed_keys,
     key_hash,
     key_text,
@@ -64,7 +66,7 @@ from factdiff.retrieve.keys import (
 )
 from factdiff.retrieve.schemas import GENERIC, SchemaResolver
 from factdiff.retrieve.settings import RetrievalSettings, TouchMode
-from factdiff.retrieve.terms import query_terms, stated_terms, word_forms, words
+from factdiff.retrieve.terms import query_terms, stated_terms, words
 from factdiff.schema.builtin import builtin_schema
 from factdiff.schema.model import FactSchema
 from factdiff.store import search_index
@@ -344,7 +346,7 @@ def _hits(
             entry = store._load(candidate.entry_id)
             if entry is None:  # pragma: no cover - entries are never deleted
                 continue
-            view = entry_view(entry, schemas)
+            view = entry_view(store, entry, schemas)
             loaded.append(_Hit(candidate, view, _gap_hit(query, view.gaps)))
 
     load(k)
@@ -379,12 +381,18 @@ def _holds(view: EntryView, gap: KnownGap) -> bool:
 
 
 def _below_holders(hits: list[_Hit]) -> list[_Hit]:
-    """Move each hit with an asked-about gap just below the last later hit that states it."""
+    """Move each hit with an asked-about gap just below the last later hot hit that states a
+    fact of that field or type and holds as many of the query's distinctive facts."""
     keys = []
     for index, hit in enumerate(hits):
         after = index
         for later in range(index + 1, len(hits)):
-            if any(_holds(hits[later].view, gap) for gap in hit.gap_hit):
+            other = hits[later]
+            if (
+                other.view.entry.tier is Tier.HOT
+                and len(other.candidate.strong) >= len(hit.candidate.strong)
+                and any(_holds(other.view, gap) for gap in hit.gap_hit)
+            ):
                 after = later
         keys.append((after, 1 if after > index else 0, index))
     order = sorted(range(len(hits)), key=lambda i: keys[i])
@@ -395,7 +403,7 @@ def _build(store: MemoryStore, query: Query, hit: _Hit, include_source: str) -> 
     candidate, view = hit.candidate, hit.view
     entry, warm = view.entry, view.entry.tier is Tier.WARM
     archive = _Archive(store, entry.id)
-    stated_keys = _narrative_keys(view) if warm else None
+    stated_keys = _narrative_keys(store, view) if warm else None
     matched = [
         *_fact_matches(query, candidate, view.record, stated_keys),
         *_text_matches(query, view, archive if warm else None),
@@ -438,45 +446,54 @@ class _Archive:
         return self._text
 
 
-def _narrative_keys(view: EntryView) -> set[str]:
-    """The fact keys a warm entry's narrative states (read as its source was)."""
+def _narrative_keys(store: MemoryStore, view: EntryView) -> set[int]:
+    """The fact key hashes a warm entry's narrative states (recorded at compression; read
+    again from the narrative if the store lacks them)."""
+    recorded = search_index.narrative_keys(store, view.entry.id)
+    if recorded is not None:
+        return recorded
     if view.record is None:
         return set()
     schema = view.schema or builtin_schema(GENERIC)
-    narrative = view.text[:MAX_TEXT_CHARS]
-    return record_keys(INDEX_EXTRACTOR.extract(narrative, schema, view.record.reference))
+    said = INDEX_EXTRACTOR.extract(view.text[:MAX_TEXT_CHARS], schema, view.record.reference)
+    return {key_hash(k) for k in record_keys(said)}
 
 
 def _fact_matches(
-    query: Query, candidate: Candidate, record: FactRecord | None, stated: set[str] | None
+    query: Query, candidate: Candidate, record: FactRecord | None, stated: set[int] | None
 ) -> list[Match]:
-    """The query facts the entry holds, re-checked against its record, field by field."""
-    if record is None:
+    """The query facts the entry holds, re-checked against its record, field by field;
+    ``stated``: the key hashes the hit's text states (None: all of them, a hot entry)."""
+    held_facts = sorted(candidate.strong | candidate.weak)
+    if record is None or not held_facts:
         return []
+    wanted = [query.facts[i] for i in held_facts]
+    types = frozenset(t for fact in wanted for t in comparable_types(fact.value.type))
     matches: list[Match] = []
     seen: set[tuple[str, str]] = set()
-    for index in sorted(candidate.strong | candidate.weak):
-        fact = query.facts[index]
-        for name, held in record_facts(record):
-            keys = indexed_keys(held.value)
-            if not keys & fact.keys:
-                continue
-            value = held.value.canonical()
-            if (name, str(value)) in seen:
-                continue
-            seen.add((name, str(value)))
-            where = "text" if stated is None or keys & fact.keys & stated else "archive"
-            matches.append(Match("fact", name, value, where))
+    for name, held in record_facts(record):
+        if held.value.type not in types:
+            continue
+        keys = indexed_keys(held.value)
+        shared = {k for fact in wanted for k in fact.keys & keys}
+        if not shared:
+            continue
+        value = held.value.canonical()
+        if (name, str(value)) in seen:
+            continue
+        seen.add((name, str(value)))
+        said = stated is None or any(key_hash(k) in stated for k in shared)
+        matches.append(Match("fact", name, value, "text" if said else "archive"))
     return matches
 
 
 def _text_matches(query: Query, view: EntryView, archive: _Archive | None) -> list[Match]:
     """The query words the entry states: in its text, or (warm) only in its archive."""
-    shown = stated_terms(query.terms, word_forms(view.text))
+    shown = stated_terms(query.terms, view.text)
     matches = [Match("text", "text", term, "text") for term in shown]
     rest = [t for t in query.terms if t not in shown]
     if archive is not None and rest:
-        archived = stated_terms(rest, word_forms(archive.text()))
+        archived = stated_terms(rest, archive.text())
         matches.extend(Match("text", "text", term, "archive") for term in archived)
     return matches
 

@@ -9,9 +9,10 @@ query word is passed to the database as written and stemmed there.
 function words and question words are left out (they would match nearly every entry and cost
 time at scale), duplicates once, at most :data:`MAX_TERMS`.
 
-``word_forms`` is the light stemming used on the Python side to say *where* a word matched
-(the narrative or only the archived source): a word and its plural, ``-ed`` and ``-ing``
-forms meet. It never decides whether an entry matches; the database does.
+``stated_terms`` is the light matching used on the Python side to say *where* a word matched
+(the narrative or only the archived source): a word matches a text that has a word starting
+with its stem (``bookings``, ``booked`` and ``booking`` all start with ``book``). It never
+decides whether an entry matches; the database does.
 """
 
 from __future__ import annotations
@@ -199,19 +200,19 @@ def word_form(word: str) -> str:
     """A crude stem: ``bookings``, ``booked``, ``booking`` -> ``book``; short words as is."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            stem = word[: -len(suffix)]
-            return stem + "y" if suffix == "ies" else stem
+            return word[: -len(suffix)]
     return word
 
 
-def word_forms(text: str) -> frozenset[str]:
-    """The stems of every word of ``text`` (see ``word_form``)."""
-    return frozenset(word_form(w) for w in words(text))
-
-
-def stated_terms(terms: Iterable[str], forms: frozenset[str]) -> list[str]:
-    """The ``terms`` whose stem is among ``forms`` (a text's ``word_forms``)."""
-    return [t for t in terms if word_form(t) in forms]
+def stated_terms(terms: Iterable[str], text: str) -> list[str]:
+    """The ``terms`` a word of ``text`` starts with, after ``word_form`` (case-folded)."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    found = []
+    for term in terms:
+        stem = word_form(term)
+        if stem in folded and re.search(rf"(?<![^\W_]){re.escape(stem)}", folded):
+            found.append(term)
+    return found
 
 
 def fts5_any(terms: Iterable[str]) -> str:

@@ -507,7 +507,7 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
             return False
         data = codec.encode_content(state.content, max_bytes=2**63)
         packed = self._verified_archive(entry_id, data, state.content_hash)
-        fact_keys = search_index.warm_key_hashes(record)
+        index = search_index.warm_index_doc(self, entry_id, state.content, narrative, record)
 
         def work() -> bool:
             fenced = self._count(
@@ -527,9 +527,7 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
                 now=now_us,
             )
             self._exec("delete_hot", id=entry_id)
-            search_index.index_demoted(
-                self, entry_id, state.content or "", narrative, record, fact_keys
-            )
+            search_index.index_demoted(self, index)
             self._append_events(events, entry_id, state.agent_id, now_us)
             return True
 

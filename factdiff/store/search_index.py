@@ -139,12 +139,13 @@ def exec_many_if(store: MemoryStore, key: str, rows: list[dict[str, Any]]) -> No
 def hot_index_docs(store: MemoryStore, ids: Sequence[str], items: Sequence[Any]) -> list[Any]:
     """The index rows of entries about to be added (computed before the transaction)."""
     from factdiff.retrieve.index import hot_docs
+    from factdiff.retrieve.schemas import SchemaResolver
 
-    return list(hot_docs(store, ids, items))
+    return hot_docs(SchemaResolver(store), ids, items)
 
 
 def write_index_docs(store: MemoryStore, docs: Sequence[IndexDoc]) -> None:
-    """Give each entry its doc number, text and fact keys."""
+    """Give each entry its doc number, text, fact keys and record or warm row."""
     if not docs:
         return
     numbers = [int(row[0]) for row in store._exec("allocate_search_docs", n=len(docs))]
@@ -160,70 +161,92 @@ def write_index_docs(store: MemoryStore, docs: Sequence[IndexDoc]) -> None:
         for key in doc.key_hashes
     ]
     exec_many_if(store, "insert_fact_key", keys)
+    records = [
+        {"entry_id": doc.entry_id, "record": doc.hot_record}
+        for doc in docs
+        if doc.hot_record is not None
+    ]
+    exec_many_if(store, "insert_hot_record", records)
+    for doc in docs:
+        if doc.warm is not None:
+            _keep_warm_index(store, doc, replace=False)
 
 
-def replace_fact_keys(
-    store: MemoryStore, entry_id: str, text: str, key_hashes: Sequence[int]
-) -> None:
-    """The entry's fact keys become ``key_hashes`` (indexing it whole if it was not)."""
-    from factdiff.retrieve.index import IndexDoc, index_text
-
-    doc = store._one("select_search_doc", entry_id=entry_id)
-    if doc is None:
-        write_index_docs(store, [IndexDoc(entry_id, index_text(text), tuple(key_hashes))])
+def _keep_warm_index(store: MemoryStore, doc: IndexDoc, *, replace: bool) -> None:
+    """Write a warm entry's hashes and narrative keys (an existing row is kept unless
+    ``replace``: the hashes recorded at compression are the reference ``verify`` uses)."""
+    if doc.warm is None:
         return
-    store._exec("delete_fact_keys", doc=int(doc))
-    exec_many_if(store, "insert_fact_key", [{"key_hash": k, "doc": int(doc)} for k in key_hashes])
+    if store._one("select_narrative_keys", entry_id=doc.entry_id) is not None:
+        if not replace:
+            return
+        store._exec("delete_warm_index", entry_id=doc.entry_id)
+    store._exec(
+        "insert_warm_index",
+        entry_id=doc.entry_id,
+        narrative_hash=doc.warm.narrative_hash,
+        record_hash=doc.warm.record_hash,
+        narrative_keys=" ".join(str(k) for k in doc.warm.narrative_keys),
+    )
 
 
-def index_demoted(
-    store: MemoryStore,
-    entry_id: str,
-    source: str,
-    narrative: str,
-    record: Mapping[str, Any],
-    key_hashes: Sequence[int],
-) -> None:
-    """A hot entry became warm: index its warm record's facts, keep its hashes."""
-    replace_fact_keys(store, entry_id, source, key_hashes)
-    store._exec("delete_warm_hashes", entry_id=entry_id)
-    store._exec("insert_warm_hashes", **warm_hashes(entry_id, narrative, record))
+def _reindex(store: MemoryStore, doc: IndexDoc) -> None:
+    """Replace an entry's fact keys and record with ``doc``'s (indexing it whole if new)."""
+    number = store._one("select_search_doc", entry_id=doc.entry_id)
+    if number is None:
+        write_index_docs(store, [doc])
+        return
+    store._exec("delete_fact_keys", doc=int(number))
+    rows = [{"key_hash": k, "doc": int(number)} for k in doc.key_hashes]
+    exec_many_if(store, "insert_fact_key", rows)
+    store._exec("delete_hot_record", entry_id=doc.entry_id)
+    if doc.hot_record is not None:
+        store._exec("insert_hot_record", entry_id=doc.entry_id, record=doc.hot_record)
+
+
+def warm_index_doc(
+    store: MemoryStore, entry_id: str, source: str, narrative: str, record: Mapping[str, Any]
+) -> IndexDoc:
+    """A demoted entry's index rows (computed before the demotion's transaction)."""
+    from factdiff.retrieve.index import warm_doc
+    from factdiff.retrieve.schemas import SchemaResolver
+
+    return warm_doc(SchemaResolver(store), entry_id, source, narrative, record)
+
+
+def index_demoted(store: MemoryStore, doc: IndexDoc) -> None:
+    """A hot entry became warm: its warm record's facts, hashes and narrative keys."""
+    _reindex(store, doc)
+    _keep_warm_index(store, doc, replace=True)
 
 
 def index_rehydrated(store: MemoryStore, entry: Entry, data: bytes) -> None:
-    """A warm entry is hot again (restored or promoted): index its source's facts again
+    """A warm entry is hot again (restored or promoted): its source's record and facts again
     (extracted here, inside the transaction, under the schema the entry resolves to)."""
-    from factdiff.retrieve.index import entry_source_keys
+    from factdiff.retrieve.index import entry_hot_doc
+    from factdiff.retrieve.schemas import SchemaResolver
 
-    source = codec.decode_content(data)
-    replace_fact_keys(store, entry.id, source, entry_source_keys(store, entry, source))
-    store._exec("delete_warm_hashes", entry_id=entry.id)
+    doc = entry_hot_doc(SchemaResolver(store), entry, codec.decode_content(data))
+    _reindex(store, doc)
+    store._exec("delete_warm_index", entry_id=entry.id)
     store._exec("delete_source_fetches", entry_id=entry.id)
 
 
-def warm_key_hashes(record: Mapping[str, Any]) -> tuple[int, ...]:
-    """The fact keys of a warm record (computed before the demotion's transaction)."""
-    from factdiff.retrieve.index import record_key_hashes
-
-    return record_key_hashes(record)
-
-
 def clear_search_index(store: MemoryStore) -> None:
+    """Empty the search indexes (the warm hashes stay: they are the reference)."""
     store._exec("clear_fact_index")
     if store._sql("clear_search_text"):
         store._exec("clear_search_text")
+    store._exec("clear_hot_records")
     store._exec("clear_search_docs")
 
 
 def index_pass(store: MemoryStore, progress: Callable[[int], None] | None, base: int) -> int:
     """Index every entry still missing from the indexes, a batch per transaction."""
-    from factdiff.retrieve.index import (
-        IndexDoc,
-        entry_source_keys,
-        index_text,
-        record_key_hashes,
-    )
+    from factdiff.retrieve.index import entry_hot_doc, warm_doc
+    from factdiff.retrieve.schemas import SchemaResolver
 
+    schemas = SchemaResolver(store)
     done, after = 0, ""
     sql = store._sql("unindexed_page")
     while True:
@@ -232,29 +255,22 @@ def index_pass(store: MemoryStore, progress: Callable[[int], None] | None, base:
             return done
         after = ids[-1]
         docs: list[IndexDoc] = []
-        hashes: list[dict[str, Any]] = []
         for entry_id in ids:
             entry = store._load(entry_id)
             if entry is None:  # pragma: no cover - entries are never deleted
                 continue
             if entry.tier is Tier.HOT and entry.content is not None:
-                keys = entry_source_keys(store, entry, entry.content)
-                docs.append(IndexDoc(entry_id, index_text(entry.content), keys))
+                docs.append(entry_hot_doc(schemas, entry, entry.content))
             elif entry.warm is not None:
                 source = store.read_cold(entry_id)
-                keys = record_key_hashes(entry.warm.record)
-                docs.append(IndexDoc(entry_id, index_text(source), keys))
-                hashes.append(warm_hashes(entry_id, entry.warm.narrative, entry.warm.record))
+                warm = entry.warm
+                docs.append(warm_doc(schemas, entry_id, source, warm.narrative, warm.record))
 
-        def work(batch: list[IndexDoc] = docs, rows: list[dict[str, Any]] = hashes) -> int:
+        def work(batch: list[IndexDoc] = docs) -> int:
             fresh = [
                 d for d in batch if store._one("select_search_doc", entry_id=d.entry_id) is None
             ]
             write_index_docs(store, fresh)
-            for row in rows:
-                if any(d.entry_id == row["entry_id"] for d in fresh):
-                    store._exec("delete_warm_hashes", entry_id=row["entry_id"])
-                    store._exec("insert_warm_hashes", **row)
             return len(fresh)
 
         done += store._write(work)
@@ -323,6 +339,18 @@ def doc_entries(store: MemoryStore, docs: Iterable[int]) -> dict[int, tuple[str,
     params = {"docs": json.dumps(sorted(set(docs)))}
     rows = store._rows(store._sql("search_docs_entries"), params)
     return {int(doc): (str(eid), str(agent), str(tier)) for doc, eid, agent, tier in rows}
+
+
+def hot_record(store: MemoryStore, entry_id: str) -> bytes | None:
+    """A hot entry's packed fact record, if the store has it."""
+    data = store._one("select_hot_record", entry_id=entry_id)
+    return None if data is None else bytes(data)
+
+
+def narrative_keys(store: MemoryStore, entry_id: str) -> set[int] | None:
+    """The fact key hashes a warm entry's narrative states (None if not recorded)."""
+    text = store._one("select_narrative_keys", entry_id=entry_id)
+    return None if text is None else {int(k) for k in str(text).split()}
 
 
 def doc_span(store: MemoryStore) -> int:
@@ -398,7 +426,7 @@ def verify_retrieval(store: MemoryStore) -> list[str]:
     """Problems with warm narratives and records (against their recorded hashes), the
     attestations, and entries missing from the search indexes."""
     problems: list[str] = []
-    sql, after = store._sql("warm_hashes_page"), ""
+    sql, after = store._sql("warm_index_page"), ""
     while True:
         rows = store._rows(sql, {"after": after, "limit": 64})
         for entry_id, narrative, record, narrative_hash, record_hash in rows:
@@ -417,18 +445,6 @@ def verify_retrieval(store: MemoryStore) -> list[str]:
     return problems
 
 
-def warm_hashes(entry_id: str, narrative: str, record: Mapping[str, Any]) -> dict[str, Any]:
-    """The recorded hashes of a warm entry's narrative (its UTF-8 bytes) and fact record
-    (``factdiff.record`` tagged digest of its canonical JSON)."""
-    from factdiff.schema.model import tagged_digest
-
-    return {
-        "entry_id": entry_id,
-        "narrative_hash": codec.content_hash(narrative.encode("utf-8")),
-        "record_hash": tagged_digest("factdiff.record", dict(record)),
-    }
-
-
 def _warm_problems(
     entry_id: str,
     narrative: str,
@@ -441,10 +457,11 @@ def _warm_problems(
             f"entry {entry_id}: warm entry has no recorded hashes: restore it "
             "(`factdiff restore`) and demote it again"
         ]
-    expected = warm_hashes(entry_id, str(narrative), codec.load_json(str(record)))
+    from factdiff.retrieve.index import record_digest, text_digest
+
     problems = []
-    if expected["narrative_hash"] != narrative_hash:
+    if text_digest(str(narrative)) != narrative_hash:
         problems.append(f"entry {entry_id}: warm narrative does not match its hash (edited)")
-    if expected["record_hash"] != record_hash:
+    if record_digest(codec.load_json(str(record))) != record_hash:
         problems.append(f"entry {entry_id}: warm fact record does not match its hash (edited)")
     return problems

@@ -3,9 +3,12 @@
 --   search_text: FTS5 over the entry's full source text, hot or archived (contentless: the
 --     text itself stays in hot_content / cold_archive; bm25 needs detail=full);
 --   fact_index: one row per canonical fact key of the entry's fact record (64-bit hash).
--- warm_hashes keeps the hash of every warm narrative and fact record, so `verify` names an
--- edit made behind the store's back. source_fetches counts retrievals of a warm entry's
--- archived source (use promotes). attestations record the rendered context of a decision.
+-- hot_records keeps a hot entry's fact record (zlib of its canonical JSON; the rules
+-- extraction made when it was added), so a search never re-reads a source. warm_index keeps
+-- the hash of every warm narrative and fact record (`verify` names an edit made behind the
+-- store's back) and the fact keys the narrative states (space-separated). source_fetches
+-- counts retrievals of a warm entry's archived source (use promotes). attestations record
+-- the rendered context of a decision (append-only).
 
 CREATE TABLE search_docs (
     doc      INTEGER PRIMARY KEY,
@@ -26,10 +29,16 @@ CREATE TABLE fact_index (
 
 CREATE INDEX fact_index_doc ON fact_index (doc);
 
-CREATE TABLE warm_hashes (
+CREATE TABLE hot_records (
+    entry_id TEXT PRIMARY KEY REFERENCES entries (id),
+    record   BLOB NOT NULL
+);
+
+CREATE TABLE warm_index (
     entry_id       TEXT PRIMARY KEY REFERENCES entries (id),
     narrative_hash TEXT NOT NULL,
-    record_hash    TEXT NOT NULL
+    record_hash    TEXT NOT NULL,
+    narrative_keys TEXT NOT NULL
 );
 
 CREATE TABLE source_fetches (

@@ -110,19 +110,34 @@ SELECT count(*) FROM source_fetches WHERE entry_id = :entry_id AND at > :since
 -- name: delete_source_fetches
 DELETE FROM source_fetches WHERE entry_id = :entry_id
 
--- name: insert_warm_hashes
-INSERT INTO warm_hashes (entry_id, narrative_hash, record_hash)
-VALUES (:entry_id, :narrative_hash, :record_hash)
+-- name: insert_warm_index
+INSERT INTO warm_index (entry_id, narrative_hash, record_hash, narrative_keys)
+VALUES (:entry_id, :narrative_hash, :record_hash, :narrative_keys)
 
--- name: delete_warm_hashes
-DELETE FROM warm_hashes WHERE entry_id = :entry_id
+-- name: delete_warm_index
+DELETE FROM warm_index WHERE entry_id = :entry_id
 
--- name: warm_hashes_page
+-- name: select_narrative_keys
+SELECT narrative_keys FROM warm_index WHERE entry_id = :entry_id
+
+-- name: warm_index_page
 SELECT w.entry_id, w.narrative, w.record, h.narrative_hash, h.record_hash
-FROM warm_entries AS w LEFT JOIN warm_hashes AS h ON h.entry_id = w.entry_id
+FROM warm_entries AS w LEFT JOIN warm_index AS h ON h.entry_id = w.entry_id
 WHERE w.entry_id > :after
 ORDER BY w.entry_id
 LIMIT :limit
+
+-- name: insert_hot_record
+INSERT INTO hot_records (entry_id, record) VALUES (:entry_id, :record)
+
+-- name: delete_hot_record
+DELETE FROM hot_records WHERE entry_id = :entry_id
+
+-- name: select_hot_record
+SELECT record FROM hot_records WHERE entry_id = :entry_id
+
+-- name: clear_hot_records
+DELETE FROM hot_records
 
 -- name: insert_attestation
 INSERT INTO attestations (decision_id, rendered_hash, digest, attested_at)

@@ -159,10 +159,16 @@ CREATE TABLE fact_index (
 
 CREATE INDEX fact_index_doc ON fact_index (doc);
 
-CREATE TABLE warm_hashes (
+CREATE TABLE hot_records (
+    entry_id text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
+    record   bytea NOT NULL
+);
+
+CREATE TABLE warm_index (
     entry_id       text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
     narrative_hash text NOT NULL,
-    record_hash    text NOT NULL
+    record_hash    text NOT NULL,
+    narrative_keys text NOT NULL
 );
 
 CREATE TABLE source_fetches (

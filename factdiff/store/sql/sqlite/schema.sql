@@ -156,10 +156,16 @@ CREATE TABLE fact_index (
 
 CREATE INDEX fact_index_doc ON fact_index (doc);
 
-CREATE TABLE warm_hashes (
+CREATE TABLE hot_records (
+    entry_id TEXT PRIMARY KEY REFERENCES entries (id),
+    record   BLOB NOT NULL
+);
+
+CREATE TABLE warm_index (
     entry_id       TEXT PRIMARY KEY REFERENCES entries (id),
     narrative_hash TEXT NOT NULL,
-    record_hash    TEXT NOT NULL
+    record_hash    TEXT NOT NULL,
+    narrative_keys TEXT NOT NULL
 );
 
 CREATE TABLE source_fetches (

@@ -1,0 +1,128 @@
+"""Query words, known gaps and retrieval settings: the small pure parts of retrieval."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from factdiff.errors import UsageError
+from factdiff.retrieve.gaps import KnownGap, known_gaps
+from factdiff.retrieve.settings import (
+    RetrievalSettings,
+    TouchMode,
+    parse_promote_after,
+    parse_window,
+    resolve_retrieval_settings,
+)
+from factdiff.retrieve.terms import (
+    MAX_TERMS,
+    fts5_expression,
+    query_terms,
+    stated_terms,
+    tsquery_expression,
+)
+from factdiff.schema.builtin import builtin_schema
+from factdiff.schema.model import Criticality, FactSchema
+from factdiff.values.base import FactType
+
+# -- words -------------------------------------------------------------------------------
+
+
+def test_query_terms_keep_the_words_that_tell_entries_apart() -> None:
+    assert query_terms("What was the reference for invoice INV-9182?") == (
+        "reference",
+        "invoice",
+        "inv",
+        "9182",
+    )
+    assert query_terms("the THE The") == ()
+    assert query_terms("mia_garcia_4516") == ("mia", "garcia", "4516")
+    assert len(query_terms(" ".join(f"w{i}" for i in range(100)))) == MAX_TERMS
+
+
+def test_stated_terms_meet_plurals_and_tenses() -> None:
+    assert stated_terms(["booking", "cities", "train"], "They booked two city trains.") == [
+        "booking",
+        "cities",
+        "train",
+    ]
+    assert stated_terms(["refund"], "no money back") == []
+    assert stated_terms(["ook"], "booked") == []  # a word must start with the stem
+
+
+def test_text_expressions_rank_common_words_only_among_selective_hits() -> None:
+    assert fts5_expression(["a", "b"], ["a", "b"]) == '"a" OR "b"'
+    assert fts5_expression(["b"], ["a", "b"]) == '("b") AND ("a" OR "b")'
+    assert tsquery_expression(["b"], ["a", "b"]) == "(b) & (a | b)"
+
+
+# -- gaps --------------------------------------------------------------------------------
+
+
+def test_known_gaps_are_typed_by_the_schema(customer_service: FactSchema) -> None:
+    meta = {"lost_important_fields": ["call_time", "inventory.time", "call_time", "gone", 3]}
+    gaps = known_gaps(meta, customer_service)
+    assert [g.field for g in gaps] == ["call_time", "inventory.time", "gone"]
+    call, atom, gone = gaps
+    assert call.criticality is Criticality.IMPORTANT
+    assert call.fact_type is FactType.DATETIME
+    assert atom.fact_type is FactType.TIME
+    assert gone == KnownGap("gone", None, None)
+    assert call.words == ("call", "time")
+    assert atom.words == ("time",)
+
+
+def test_known_gaps_without_a_schema_or_a_list() -> None:
+    assert known_gaps({}, builtin_schema("generic")) == ()
+    assert known_gaps({"lost_important_fields": "call_time"}, None) == ()
+    assert known_gaps({"lost_important_fields": ["x"]}, None) == (KnownGap("x", None, None),)
+    assert KnownGap("x", None, None).to_json() == {"field": "x", "criticality": None, "type": None}
+
+
+# -- settings ----------------------------------------------------------------------------
+
+
+def env_with(tmp_path: Path, text: str, **extra: str) -> dict[str, str]:
+    path = tmp_path / "factdiff.toml"
+    path.write_text(text)
+    return {"FACTDIFF_CONFIG": str(path), **extra}
+
+
+def test_settings_flag_then_env_then_file_then_default(tmp_path: Path) -> None:
+    assert resolve_retrieval_settings(environ={}) == RetrievalSettings()
+    env = env_with(tmp_path, 'promote_after = 5\npromote_window = "2d"\nsearch_touch = "top"\n')
+    from_file = resolve_retrieval_settings(environ=env)
+    assert from_file == RetrievalSettings(5, timedelta(days=2), TouchMode.TOP)
+    env["FACTDIFF_PROMOTE_AFTER"] = "never"
+    env["FACTDIFF_SEARCH_TOUCH"] = "none"
+    from_env = resolve_retrieval_settings(environ=env)
+    assert from_env.promote_after is None
+    assert from_env.touch is TouchMode.NONE
+    flagged = resolve_retrieval_settings(
+        promote_after="0", promote_window="90m", touch="hits", environ=env
+    )
+    assert flagged == RetrievalSettings(0, timedelta(minutes=90), TouchMode.HITS)
+
+
+@pytest.mark.parametrize(
+    ("call", "needle"),
+    [
+        (lambda: parse_promote_after("-1"), "is not a count of fetches"),
+        (lambda: parse_promote_after("lots"), "is not a count of fetches"),
+        (lambda: parse_window("0s"), "longer than zero"),
+        (lambda: parse_window("a week"), "is not a duration"),
+        (lambda: resolve_retrieval_settings(touch="all", environ={}), "not one of hits"),
+        (lambda: RetrievalSettings(promote_after=-2), "0 or more"),
+    ],
+)
+def test_bad_settings_are_one_line_errors(call: object, needle: str) -> None:
+    with pytest.raises(UsageError, match=needle) as caught:
+        call()  # type: ignore[operator]
+    assert "\n" not in str(caught.value)
+
+
+def test_a_bad_settings_file_value_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="promote_window"):
+        resolve_retrieval_settings(environ=env_with(tmp_path, 'promote_window = "soon"\n'))
