@@ -27,17 +27,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from factdiff.errors import InputError
 from factdiff.record import FactRecord
 from factdiff.retrieve.gaps import KnownGap, known_gaps
-from factdiff.retrieve.index import extract_source, reference_date, stored_record, unpack_record
+from factdiff.retrieve.index import extract_source, reference_date, stored_record, unpack_json
 from factdiff.retrieve.keys import record_facts
 from factdiff.retrieve.schemas import SchemaResolver
-from factdiff.schema.model import FactSchema
+from factdiff.schema.model import FactSchema, SchemaRef
 from factdiff.store import search_index
 from factdiff.store.model import Entry, Tier
 
@@ -47,25 +48,36 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class EntryView:
-    """What an agent reads of one entry: its text, its fact record and its known gaps."""
+    """What an agent reads of one entry: its text, its fact record and its known gaps.
+
+    The record is kept as stored (JSON) and parsed on first use of ``record``, so a search
+    parses only the facts it compares (``typed_facts``).
+    """
 
     entry: Entry
     text: str
     """The narrative of a warm entry, the source of a hot one."""
-    record: FactRecord | None
+    record_json: Mapping[str, Any] | None
     gaps: tuple[KnownGap, ...]
     schema: FactSchema | None = None
     """The schema the record was made with, when the store still has it."""
 
+    @cached_property
+    def record(self) -> FactRecord | None:
+        """The entry's fact record (None when what is stored is not one)."""
+        return None if self.record_json is None else stored_record(self.record_json)
+
     @property
     def schema_name(self) -> str | None:
         """The record's schema name."""
-        return None if self.record is None else self.record.schema.name
+        ref = record_schema(self.record_json)
+        return None if ref is None else ref.name
 
     @property
     def schema_version(self) -> int | None:
         """The record's schema version."""
-        return None if self.record is None else self.record.schema.version
+        ref = record_schema(self.record_json)
+        return None if ref is None else ref.version
 
 
 @dataclass(frozen=True)
@@ -119,18 +131,29 @@ def entry_view(store: MemoryStore, entry: Entry, schemas: SchemaResolver) -> Ent
     entry's narrative, source record and known gaps; a hot entry's source and the record
     stored when it was added (extracted now if the store has none)."""
     if entry.warm is not None:
-        record = stored_record(entry.warm.record)
-        schema = None if record is None else schemas.get(record.schema.name, record.schema.version)
+        data = entry.warm.record
+        ref = record_schema(data)
+        schema = None if ref is None else schemas.get(ref.name, ref.version)
         gaps = known_gaps(entry.warm.meta, schema)
-        return EntryView(entry, entry.warm.narrative, record, gaps, schema)
+        return EntryView(entry, entry.warm.narrative, data, gaps, schema)
     text = entry.content or ""
     packed = search_index.hot_record(store, entry.id)
     if packed is not None:
-        hot = unpack_record(packed)
-        return EntryView(entry, text, hot, (), schemas.get(hot.schema.name, hot.schema.version))
+        data = unpack_json(packed)
+        ref = record_schema(data)
+        schema = None if ref is None else schemas.get(ref.name, ref.version)
+        return EntryView(entry, text, data, (), schema)
     schema = schemas.for_indexing(entry.schema_name, entry.agent_id, entry.tags)
     hot = extract_source(text, schema, reference_date(entry.occurred_at, text))
-    return EntryView(entry, text, hot, (), schema)
+    return EntryView(entry, text, hot.to_json(), (), schema)
+
+
+def record_schema(data: Mapping[str, Any] | None) -> SchemaRef | None:
+    """The schema reference of a stored record (None when it has none)."""
+    try:
+        return None if data is None else SchemaRef.from_json(data["schema"])
+    except (KeyError, TypeError, ValueError):
+        return None
 
 
 def render_entry(view: EntryView) -> RenderedEntry:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from factdiff.record import Fact, FactRecord
@@ -45,8 +47,8 @@ class SearchHit:
     matched: tuple[Match, ...]
     text: str
     """The narrative of a warm entry, the source of a hot one."""
-    facts: FactRecord | None
-    """The entry's fact record (a warm entry's source record; a hot entry's extraction)."""
+    record_json: Mapping[str, Any] | None = field(repr=False)
+    """The entry's fact record as stored (``facts`` parses it on first use)."""
     known_gaps: tuple[KnownGap, ...]
     gap_hit: tuple[KnownGap, ...]
     """The known gaps the query asks about (by field name or by a value of the gap's type)."""
@@ -55,6 +57,14 @@ class SearchHit:
     occurred_at: datetime | None
     source: str | None = None
     """The archived source (hash-checked), when included."""
+
+    @cached_property
+    def facts(self) -> FactRecord | None:
+        """The entry's fact record: a warm entry's source record, a hot entry's extraction
+        (made when it was added); parsed on first use."""
+        from factdiff.retrieve.index import stored_record
+
+        return None if self.record_json is None else stored_record(self.record_json)
 
     @property
     def archive_only(self) -> bool:

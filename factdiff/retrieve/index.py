@@ -98,9 +98,15 @@ def pack_record(record: FactRecord) -> bytes:
     return zlib.compress(canonical_json(record.to_json()).encode("utf-8"), 6)
 
 
+def unpack_json(data: bytes) -> dict[str, Any]:
+    """The JSON of a packed record (inverse of ``pack_record``, before parsing)."""
+    found: dict[str, Any] = json.loads(zlib.decompress(bytes(data)).decode("utf-8"))
+    return found
+
+
 def unpack_record(data: bytes) -> FactRecord:
     """Inverse of ``pack_record``."""
-    return FactRecord.from_json(json.loads(zlib.decompress(bytes(data)).decode("utf-8")))
+    return FactRecord.from_json(unpack_json(data))
 
 
 def stored_record(record: Mapping[str, Any]) -> FactRecord | None:

@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from typing import Any
 
 from factdiff.record import Fact, FactRecord
 from factdiff.values.base import FactType, Value
@@ -136,6 +137,22 @@ def record_facts(record: FactRecord) -> Iterator[tuple[str, Fact]]:
     for fact_type, facts in sorted(record.inventory.items()):
         for fact in facts:
             yield f"inventory.{fact_type.value}", fact
+
+
+def typed_facts(data: Mapping[str, Any], types: Collection[FactType]) -> Iterator[tuple[str, Fact]]:
+    """``(field, fact)`` for the facts of a stored record's JSON whose value is of one of
+    ``types``, parsing only those (the order of ``record_facts``)."""
+    wanted = {t.value for t in types}
+    fields = data.get("fields") or {}
+    inventory = data.get("inventory") or {}
+    for name, facts in fields.items():
+        for fact in facts:
+            if fact["value"].get("type") in wanted:
+                yield name, Fact.from_json(fact)
+    for type_name, facts in sorted(inventory.items()):
+        if type_name in wanted:
+            for fact in facts:
+                yield f"inventory.{type_name}", Fact.from_json(fact)
 
 
 def record_keys(record: FactRecord) -> set[str]:

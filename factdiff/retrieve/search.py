@@ -41,14 +41,13 @@ toward promotion, and an entry fetched more than ``promote_after`` times within
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from factdiff.errors import InputError
 from factdiff.extract.rules import MAX_TEXT_CHARS
-from factdiff.record import FactRecord
 from factdiff.retrieve.context import EntryView, entry_view
 from factdiff.retrieve.gaps import KnownGap
 from factdiff.retrieve.hits import Match, SearchHit
@@ -63,6 +62,7 @@ from factdiff.retrieve.keys import (
     query_keys,
     record_facts,
     record_keys,
+    typed_facts,
 )
 from factdiff.retrieve.schemas import GENERIC, SchemaResolver
 from factdiff.retrieve.settings import RetrievalSettings, TouchMode
@@ -174,8 +174,8 @@ def search(
     reading = [schemas.for_indexing(None, agent or "", ())] if agent else []
     parsed = read_query(query, _distinct([schemas.for_indexing(GENERIC, "", ()), *reading]))
     with store._read():
-        ranked = _rank(store, parsed, k, agent, tier)
-    hits = _hits(store, parsed, ranked, k, include_source, schemas)
+        ranked, terms = _rank(store, parsed, k, agent, tier)
+    hits = _hits(store, parsed, terms, ranked, k, include_source, schemas)
     if touch:
         _record_use(store, hits, now or datetime.now(UTC), settings)
     return hits
@@ -212,54 +212,76 @@ def _distinct(schemas: Iterable[FactSchema]) -> list[FactSchema]:
 
 def _rank(
     store: MemoryStore, query: Query, k: int, agent: str | None, tier: str | None
-) -> list[Candidate]:
-    total = max(
-        1,
-        search_index.doc_span(
-            store,
-        ),
-    )
-    pool = 2 * k + 10
-    text_query, found = _text(store, query, pool, agent, tier)
+) -> tuple[list[Candidate], tuple[str, ...]]:
+    """The candidates in rank order, and the query words the text index was asked for."""
+    total = max(1, search_index.doc_span(store))
     stats = [_fact_stats(store, fact, total) for fact in query.facts]
+    terms = text_terms(query, stats)
     fact_docs: set[int] = set()
     for fact, stat in zip(query.facts, stats, strict=True):
         if stat.distinctive:
             for hashed in fact.hashes:
                 fact_docs.update(search_index.fact_docs(store, hashed, FACT_CAP))
-    docs = {doc for doc, _ in found} | fact_docs
-    if not docs:
-        return []
-    entries = search_index.doc_entries(store, docs)
-    candidates: dict[int, Candidate] = {}
-    for doc in docs:
-        if doc not in entries:  # pragma: no cover - a doc always has its entry
-            continue
-        entry_id, owner, entry_tier = entries[doc]
-        if (agent is not None and owner != agent) or (tier is not None and entry_tier != tier):
-            continue
-        candidates[doc] = Candidate(doc, entry_id, owner, entry_tier)
-    for doc, score in found:
-        if doc in candidates:
-            candidates[doc].text = score
+    candidates = _candidates(store, fact_docs, agent, tier)
+    text_query = _text_query(store, terms)
+    if text_query is not None and len(candidates) < k:
+        # Entries holding a distinctive fact outrank every text-only entry: the text index
+        # is asked for more only when they are fewer than k.
+        found = search_index.text_candidates(store, *text_query, 2 * k + 10, agent, tier)
+        new = {doc for doc, _ in found} - candidates.keys()
+        candidates.update(_candidates(store, new, agent, tier))
+        for doc, score in found:
+            if doc in candidates:
+                candidates[doc].text = score
     _holdings(store, query, stats, candidates)
-    _rescore(store, text_query, candidates, pool)
-    _score(query, stats, candidates)
-    return sorted(candidates.values(), key=lambda c: (-c.score, -c.doc))
+    if text_query is not None and not text_query[2]:
+        _rescore(store, text_query[0], candidates, 2 * k + 10)
+    _score(len(terms), stats, candidates)
+    return sorted(candidates.values(), key=lambda c: (-c.score, -c.doc)), terms
 
 
-def _text(
-    store: MemoryStore, query: Query, pool: int, agent: str | None, tier: str | None
-) -> tuple[str | None, list[tuple[int, float]]]:
-    """The text query actually run and its best docs."""
-    counts = {term: search_index.term_count(store, term, TERM_CAP + 1) for term in query.terms}
-    present = [t for t in query.terms if counts[t] > 0]
+def _candidates(
+    store: MemoryStore, docs: set[int], agent: str | None, tier: str | None
+) -> dict[int, Candidate]:
+    """The docs' entries that pass the filters."""
+    if not docs:
+        return {}
+    found: dict[int, Candidate] = {}
+    for doc, (entry_id, owner, entry_tier) in search_index.doc_entries(store, docs).items():
+        if (agent is None or owner == agent) and (tier is None or entry_tier == tier):
+            found[doc] = Candidate(doc, entry_id, owner, entry_tier)
+    return found
+
+
+def text_terms(query: Query, stats: Sequence[_FactStats]) -> tuple[str, ...]:
+    """The query's words for the text index: all of them but the words of a distinctive
+    fact that singles out at most one entry (``INV-9182`` held by one entry is found as a
+    fact; ``inv`` and ``9182`` would only cost time). A fact many entries hold keeps its
+    words: how an entry writes it still tells them apart."""
+    covered = {
+        word
+        for fact, stat in zip(query.facts, stats, strict=True)
+        if stat.distinctive and stat.held_by <= 1
+        for word in words(fact.text)
+    }
+    return tuple(t for t in query.terms if t not in covered)
+
+
+def _text_query(
+    store: MemoryStore, terms: Sequence[str]
+) -> tuple[list[str], list[str], bool] | None:
+    """``(selective, present, all_of)``: the words that find entries (any of them, or all
+    of them when ``all_of``) and every word the index holds, which ranks them; None when
+    the index holds none of ``terms``."""
+    counts = {term: search_index.term_count(store, term, TERM_CAP + 1) for term in terms}
+    present = [t for t in terms if counts[t] > 0]
     if not present:
-        return None, []
+        return None
     selective = [t for t in present if counts[t] <= TERM_CAP]
-    if not selective:
-        selective = [min(present, key=lambda t: (counts[t], present.index(t)))]
-    return search_index.text_candidates(store, selective, present, pool, agent, tier)
+    if selective:
+        return selective, present, False
+    rarest = sorted(present, key=lambda t: (counts[t], present.index(t)))[:2]
+    return rarest, present, True
 
 
 def _fact_stats(store: MemoryStore, fact: QueryFact, total: int) -> _FactStats:
@@ -293,27 +315,35 @@ def _holdings(
 
 
 def _rescore(
-    store: MemoryStore, text_query: str | None, candidates: dict[int, Candidate], pool: int
+    store: MemoryStore, selective: Sequence[str], candidates: dict[int, Candidate], pool: int
 ) -> None:
-    """Text scores for the best fact-found candidates the text query did not return."""
-    if text_query is None:
-        return
-    missing = sorted(
-        (c for c in candidates.values() if c.text == 0.0 and (c.strong or c.weak)),
+    """Text scores of the (at most ``pool``) best entries holding a distinctive query fact,
+    over the query's selective words only (cheap per entry; a word most entries hold would
+    not tell them apart): the text only orders them among themselves."""
+    strong = sorted(
+        (c for c in candidates.values() if c.strong),
         key=lambda c: (-len(c.strong), -len(c.weak), -c.doc),
     )
-    for candidate in missing[:pool]:
-        candidate.text = search_index.text_score(store, text_query, candidate.doc)
+    query = search_index.text_expression(store, selective, selective, False)
+    for candidate in strong[:pool]:
+        candidate.text = search_index.text_score(store, query, candidate.doc)
+    for candidate in strong[pool:]:
+        candidate.text = 0.0
 
 
-def _score(query: Query, stats: list[_FactStats], candidates: dict[int, Candidate]) -> None:
-    best = max((c.text for c in candidates.values()), default=0.0)
+def _score(terms: int, stats: list[_FactStats], candidates: dict[int, Candidate]) -> None:
+    """``score`` = 2 x distinctive facts held + relevance; the text share is relative to the
+    best text score among entries holding as many distinctive facts."""
+    best: dict[int, float] = {}
+    for c in candidates.values():
+        best[len(c.strong)] = max(best.get(len(c.strong), 0.0), c.text)
     weak_total = sum(s.weight for s in stats if s.held_by and not s.distinctive)
     weak_count = sum(1 for s in stats if s.held_by and not s.distinctive)
-    term_count = len(query.terms) if best > 0 else 0
-    parts = term_count + weak_count
     for c in candidates.values():
-        text_share = c.text / best if best > 0 else 0.0
+        top = best[len(c.strong)]
+        term_count = terms if top > 0 else 0
+        parts = term_count + weak_count
+        text_share = c.text / top if top > 0 else 0.0
         weak_share = sum(stats[i].weight for i in c.weak) / weak_total if weak_total else 0.0
         relevance = (term_count * text_share + weak_count * weak_share) / parts if parts else 0.0
         c.score = 2 * len(c.strong) + min(1.0, relevance)
@@ -334,6 +364,7 @@ class _Hit:
 def _hits(
     store: MemoryStore,
     query: Query,
+    terms: tuple[str, ...],
     ranked: list[Candidate],
     k: int,
     include_source: str,
@@ -353,7 +384,7 @@ def _hits(
     if any(hit.gap_hit for hit in loaded):
         load(2 * k + 10)
         loaded[:] = _below_holders(loaded)
-    return [_build(store, query, hit, include_source) for hit in loaded[:k]]
+    return [_build(store, query, terms, hit, include_source) for hit in loaded[:k]]
 
 
 def _gap_hit(query: Query, gaps: tuple[KnownGap, ...]) -> tuple[KnownGap, ...]:
@@ -369,15 +400,14 @@ def _gap_hit(query: Query, gaps: tuple[KnownGap, ...]) -> tuple[KnownGap, ...]:
 
 def _holds(view: EntryView, gap: KnownGap) -> bool:
     """Whether an entry states a fact of the gap's field or type in the text it shows."""
-    if view.record is None:
+    if view.record_json is None:
         return False
     lost = {g.field for g in view.gaps}
-    for name, fact in record_facts(view.record):
-        if name in lost:
-            continue
-        if name == gap.field or (gap.fact_type is not None and fact.value.type is gap.fact_type):
-            return True
-    return False
+    if gap.field not in lost and view.record is not None and view.record.fields.get(gap.field):
+        return True
+    if gap.fact_type is None:
+        return False
+    return any(name not in lost for name, _ in typed_facts(view.record_json, {gap.fact_type}))
 
 
 def _below_holders(hits: list[_Hit]) -> list[_Hit]:
@@ -399,14 +429,16 @@ def _below_holders(hits: list[_Hit]) -> list[_Hit]:
     return [hits[i] for i in order]
 
 
-def _build(store: MemoryStore, query: Query, hit: _Hit, include_source: str) -> SearchHit:
+def _build(
+    store: MemoryStore, query: Query, terms: tuple[str, ...], hit: _Hit, include_source: str
+) -> SearchHit:
     candidate, view = hit.candidate, hit.view
     entry, warm = view.entry, view.entry.tier is Tier.WARM
     archive = _Archive(store, entry.id)
     stated_keys = _narrative_keys(store, view) if warm else None
     matched = [
-        *_fact_matches(query, candidate, view.record, stated_keys),
-        *_text_matches(query, view, archive if warm else None),
+        *_fact_matches(query, candidate, view.record_json, stated_keys),
+        *_text_matches(terms, view, archive if warm else None),
     ]
     in_text = any(m.kind == "text" and m.where == "text" for m in matched)
     wants_source = include_source == "always" or (
@@ -424,7 +456,7 @@ def _build(store: MemoryStore, query: Query, hit: _Hit, include_source: str) -> 
         score=candidate.score,
         matched=tuple(matched),
         text=view.text,
-        facts=view.record,
+        record_json=view.record_json,
         known_gaps=view.gaps,
         gap_hit=hit.gap_hit,
         schema={"name": view.schema_name, "version": view.schema_version},
@@ -452,15 +484,19 @@ def _narrative_keys(store: MemoryStore, view: EntryView) -> set[int]:
     recorded = search_index.narrative_keys(store, view.entry.id)
     if recorded is not None:
         return recorded
-    if view.record is None:
+    record = view.record
+    if record is None:
         return set()
     schema = view.schema or builtin_schema(GENERIC)
-    said = INDEX_EXTRACTOR.extract(view.text[:MAX_TEXT_CHARS], schema, view.record.reference)
+    said = INDEX_EXTRACTOR.extract(view.text[:MAX_TEXT_CHARS], schema, record.reference)
     return {key_hash(k) for k in record_keys(said)}
 
 
 def _fact_matches(
-    query: Query, candidate: Candidate, record: FactRecord | None, stated: set[int] | None
+    query: Query,
+    candidate: Candidate,
+    record: Mapping[str, Any] | None,
+    stated: set[int] | None,
 ) -> list[Match]:
     """The query facts the entry holds, re-checked against its record, field by field;
     ``stated``: the key hashes the hit's text states (None: all of them, a hot entry)."""
@@ -471,9 +507,7 @@ def _fact_matches(
     types = frozenset(t for fact in wanted for t in comparable_types(fact.value.type))
     matches: list[Match] = []
     seen: set[tuple[str, str]] = set()
-    for name, held in record_facts(record):
-        if held.value.type not in types:
-            continue
+    for name, held in typed_facts(record, types):
         keys = indexed_keys(held.value)
         shared = {k for fact in wanted for k in fact.keys & keys}
         if not shared:
@@ -487,11 +521,11 @@ def _fact_matches(
     return matches
 
 
-def _text_matches(query: Query, view: EntryView, archive: _Archive | None) -> list[Match]:
+def _text_matches(terms: tuple[str, ...], view: EntryView, archive: _Archive | None) -> list[Match]:
     """The query words the entry states: in its text, or (warm) only in its archive."""
-    shown = stated_terms(query.terms, view.text)
+    shown = stated_terms(terms, view.text)
     matches = [Match("text", "text", term, "text") for term in shown]
-    rest = [t for t in query.terms if t not in shown]
+    rest = [t for t in terms if t not in shown]
     if archive is not None and rest:
         archived = stated_terms(rest, archive.text())
         matches.extend(Match("text", "text", term, "archive") for term in archived)

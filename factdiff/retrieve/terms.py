@@ -225,22 +225,24 @@ def tsquery_any(terms: Iterable[str]) -> str:
     return " | ".join(terms)
 
 
-def fts5_expression(selective: Iterable[str], every: Iterable[str]) -> str:
-    """Entries with a selective term, ranked over every term (FTS5).
+def fts5_expression(selective: Iterable[str], every: Iterable[str], all_of: bool = False) -> str:
+    """Entries with a selective term (all of them with ``all_of``), ranked over every term.
 
     ``(s1 OR s2) AND (s1 OR s2 OR c1 ...)``: the common terms only re-rank the entries the
     selective ones found, so the database never ranks every entry that says ``train``.
     When every term is selective this is just ``t1 OR t2 ...``.
     """
     chosen, all_terms = list(selective), list(every)
-    if chosen == all_terms:
+    if chosen == all_terms and not all_of:
         return fts5_any(all_terms)
-    return f"({fts5_any(chosen)}) AND ({fts5_any(all_terms)})"
+    found = " AND ".join(f'"{t}"' for t in chosen) if all_of else fts5_any(chosen)
+    return f"({found}) AND ({fts5_any(all_terms)})"
 
 
-def tsquery_expression(selective: Iterable[str], every: Iterable[str]) -> str:
+def tsquery_expression(selective: Iterable[str], every: Iterable[str], all_of: bool = False) -> str:
     """``fts5_expression`` for PostgreSQL's ``to_tsquery``."""
     chosen, all_terms = list(selective), list(every)
-    if chosen == all_terms:
+    if chosen == all_terms and not all_of:
         return tsquery_any(all_terms)
-    return f"({tsquery_any(chosen)}) & ({tsquery_any(all_terms)})"
+    found = " & ".join(chosen) if all_of else tsquery_any(chosen)
+    return f"({found}) & ({tsquery_any(all_terms)})"

@@ -34,7 +34,7 @@ INDEX_BATCH = 256
 """Entries indexed per transaction by ``build_search_index``."""
 
 
-def _text_expression(dialect: str) -> Callable[[Iterable[str], Iterable[str]], str]:
+def _text_expression(dialect: str) -> Callable[[Iterable[str], Iterable[str], bool], str]:
     from factdiff.retrieve import terms
 
     return terms.tsquery_expression if dialect == "postgres" else terms.fts5_expression
@@ -280,27 +280,34 @@ def index_pass(store: MemoryStore, progress: Callable[[int], None] | None, base:
 
 def term_count(store: MemoryStore, term: str, cap: int) -> int:
     """How many entries hold ``term`` (counted up to ``cap``)."""
-    query = _text_expression(store._dialect.name)([term], [term])
+    query = _text_expression(store._dialect.name)([term], [term], False)
     return int(store._one("search_term_count", term=query, cap=cap))
+
+
+def text_expression(
+    store: MemoryStore, selective: Sequence[str], every: Sequence[str], all_of: bool
+) -> str:
+    """The dialect's text query: entries with the selective words, ranked over every word."""
+    return _text_expression(store._dialect.name)(selective, every, all_of)
 
 
 def text_candidates(
     store: MemoryStore,
     selective: Sequence[str],
     every: Sequence[str],
+    all_of: bool,
     limit: int,
     agent: str | None,
     tier: str | None,
-) -> tuple[str, list[tuple[int, float]]]:
-    """The text query and its best ``limit`` docs with their scores (higher is better)."""
-    query = _text_expression(store._dialect.name)(selective, every)
+) -> list[tuple[int, float]]:
+    """The best ``limit`` docs for the text query, with their scores (higher is better)."""
+    query = text_expression(store, selective, every, all_of)
     params: dict[str, Any] = {"query": query, "limit": limit, "agent": agent, "tier": tier}
     if agent is None and tier is None:
         sql = store._sql("search_text")
     else:
         sql = store._sql("search_text_filtered", agent=agent is not None, tier=tier is not None)
-    rows = store._rows(sql, params)
-    return query, [(int(doc), float(score)) for doc, score in rows]
+    return [(int(doc), float(score)) for doc, score in store._rows(sql, params)]
 
 
 def text_score(store: MemoryStore, query: str, doc: int) -> float:
