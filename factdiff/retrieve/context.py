@@ -130,6 +130,12 @@ def entry_view(store: MemoryStore, entry: Entry, schemas: SchemaResolver) -> Ent
     """An entry as an agent reads it (``entry`` loaded with its content or warm view): a warm
     entry's narrative, source record and known gaps; a hot entry's source and the record
     stored when it was added (extracted now if the store has none)."""
+    packed = None if entry.warm is not None else search_index.hot_record(store, entry.id)
+    return view_of(entry, packed, schemas)
+
+
+def view_of(entry: Entry, packed: bytes | None, schemas: SchemaResolver) -> EntryView:
+    """``entry_view`` of an entry whose packed hot record (if any) was read already."""
     if entry.warm is not None:
         data = entry.warm.record
         ref = record_schema(data)
@@ -137,7 +143,6 @@ def entry_view(store: MemoryStore, entry: Entry, schemas: SchemaResolver) -> Ent
         gaps = known_gaps(entry.warm.meta, schema)
         return EntryView(entry, entry.warm.narrative, data, gaps, schema)
     text = entry.content or ""
-    packed = search_index.hot_record(store, entry.id)
     if packed is not None:
         data = unpack_json(packed)
         ref = record_schema(data)

@@ -41,14 +41,14 @@ toward promotion, and an entry fetched more than ``promote_after`` times within
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from factdiff.errors import InputError
 from factdiff.extract.rules import MAX_TEXT_CHARS
-from factdiff.retrieve.context import EntryView, entry_view
+from factdiff.retrieve.context import EntryView, view_of
 from factdiff.retrieve.gaps import KnownGap
 from factdiff.retrieve.hits import Match, SearchHit
 from factdiff.retrieve.index import INDEX_EXTRACTOR
@@ -75,6 +75,7 @@ from factdiff.values.base import FactType, Value
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
+    from factdiff.store.model import Entry
 
 TERM_CAP = 2000
 """A word held by more entries than this only re-ranks entries found by rarer words."""
@@ -175,7 +176,8 @@ def search(
     parsed = read_query(query, _distinct([schemas.for_indexing(GENERIC, "", ()), *reading]))
     with store._read():
         ranked, terms = _rank(store, parsed, k, agent, tier)
-    hits = _hits(store, parsed, terms, ranked, k, include_source, schemas)
+        rows = search_index.hit_entries(store, [c.entry_id for c in ranked[: 2 * k + 10]])
+    hits = _hits(store, parsed, terms, ranked, rows, k, include_source, schemas)
     if touch:
         _record_use(store, hits, now or datetime.now(UTC), settings)
     return hits
@@ -215,29 +217,37 @@ def _rank(
 ) -> tuple[list[Candidate], tuple[str, ...]]:
     """The candidates in rank order, and the query words the text index was asked for."""
     total = max(1, search_index.doc_span(store))
-    stats = [_fact_stats(store, fact, total) for fact in query.facts]
+    stats, counts = _fact_stats(store, query, total)
     terms = text_terms(query, stats)
-    fact_docs: set[int] = set()
-    for fact, stat in zip(query.facts, stats, strict=True):
-        if stat.distinctive:
-            for hashed in fact.hashes:
-                fact_docs.update(search_index.fact_docs(store, hashed, FACT_CAP))
-    candidates = _candidates(store, fact_docs, agent, tier)
-    text_query = _text_query(store, terms)
+    strong = [
+        hashed
+        for fact, stat in zip(query.facts, stats, strict=True)
+        if stat.distinctive
+        for hashed in fact.hashes
+        if 0 < counts.get(hashed, 0) <= FACT_CAP
+    ]
+    candidates = _candidates(store, search_index.fact_docs(store, strong), agent, tier)
+    text_query = _text_query(store, terms, total)
     if text_query is not None and len(candidates) < k:
         # Entries holding a distinctive fact outrank every text-only entry: the text index
         # is asked for more only when they are fewer than k.
-        found = search_index.text_candidates(store, *text_query, 2 * k + 10, agent, tier)
+        found = search_index.text_candidates(store, text_query, 2 * k + 10, agent, tier)
         new = {doc for doc, _ in found} - candidates.keys()
         candidates.update(_candidates(store, new, agent, tier))
         for doc, score in found:
             if doc in candidates:
                 candidates[doc].text = score
     _holdings(store, query, stats, candidates)
-    if text_query is not None and not text_query[2]:
-        _rescore(store, text_query[0], candidates, 2 * k + 10)
+    if text_query is not None and not text_query.all_of:
+        _rescore(store, text_query.narrowed(), candidates, 2 * k + 10)
     _score(len(terms), stats, candidates)
-    return sorted(candidates.values(), key=lambda c: (-c.score, -c.doc)), terms
+    return _ordered(candidates.values(), lambda c: -c.score), terms
+
+
+def _ordered(candidates: Iterable[Candidate], key: Callable[[Candidate], Any]) -> list[Candidate]:
+    """Candidates by ``key``, ties newest entry first (entry ids sort by creation time)."""
+    newest_first = sorted(candidates, key=lambda c: c.entry_id, reverse=True)
+    return sorted(newest_first, key=key)
 
 
 def _candidates(
@@ -268,28 +278,42 @@ def text_terms(query: Query, stats: Sequence[_FactStats]) -> tuple[str, ...]:
 
 
 def _text_query(
-    store: MemoryStore, terms: Sequence[str]
-) -> tuple[list[str], list[str], bool] | None:
-    """``(selective, present, all_of)``: the words that find entries (any of them, or all
-    of them when ``all_of``) and every word the index holds, which ranks them; None when
+    store: MemoryStore, terms: Sequence[str], total: int
+) -> search_index.TextQuery | None:
+    """The words that find entries (any selective one; the two rarest together when every
+    word is common), every word the index holds to rank them, and their weights; None when
     the index holds none of ``terms``."""
-    counts = {term: search_index.term_count(store, term, TERM_CAP + 1) for term in terms}
-    present = [t for t in terms if counts[t] > 0]
+    counts = search_index.term_counts(store, terms, TERM_CAP + 1)
+    present = tuple(t for t in terms if counts.get(t, 0) > 0)
     if not present:
         return None
-    selective = [t for t in present if counts[t] <= TERM_CAP]
+    weights = {t: _idf(total, counts[t]) for t in present}
+    selective = tuple(t for t in present if counts[t] <= TERM_CAP)
     if selective:
-        return selective, present, False
-    rarest = sorted(present, key=lambda t: (counts[t], present.index(t)))[:2]
-    return rarest, present, True
+        return search_index.TextQuery(selective, present, False, weights)
+    rarest = tuple(sorted(present, key=lambda t: (counts[t], present.index(t)))[:2])
+    return search_index.TextQuery(rarest, present, True, weights)
 
 
-def _fact_stats(store: MemoryStore, fact: QueryFact, total: int) -> _FactStats:
-    held = [search_index.fact_count(store, h, FACT_CAP + 1) for h in fact.hashes]
-    held_by = min((n for n in held if n > 0), default=0)
-    weight = math.log(1 + (total - held_by + 0.5) / (held_by + 0.5)) if held_by else 0.0
-    distinctive = fact.value.type in DISTINCTIVE_TYPES and 0 < held_by <= FACT_CAP
-    return _FactStats(held_by, weight, distinctive)
+def _idf(total: int, held_by: int) -> float:
+    """bm25's inverse document frequency."""
+    return math.log(1 + (total - held_by + 0.5) / (held_by + 0.5))
+
+
+def _fact_stats(
+    store: MemoryStore, query: Query, total: int
+) -> tuple[list[_FactStats], dict[int, int]]:
+    """Per query fact its stats, and how many entries hold each key (up to ``FACT_CAP`` + 1)."""
+    counts = search_index.fact_counts(
+        store, (h for fact in query.facts for h in fact.hashes), FACT_CAP + 1
+    )
+    stats = []
+    for fact in query.facts:
+        held_by = min((n for h in fact.hashes if (n := counts.get(h, 0)) > 0), default=0)
+        weight = _idf(total, held_by) if held_by else 0.0
+        distinctive = fact.value.type in DISTINCTIVE_TYPES and 0 < held_by <= FACT_CAP
+        stats.append(_FactStats(held_by, weight, distinctive))
+    return stats, counts
 
 
 def _holdings(
@@ -315,20 +339,20 @@ def _holdings(
 
 
 def _rescore(
-    store: MemoryStore, selective: Sequence[str], candidates: dict[int, Candidate], pool: int
+    store: MemoryStore,
+    query: search_index.TextQuery,
+    candidates: dict[int, Candidate],
+    pool: int,
 ) -> None:
     """Text scores of the (at most ``pool``) best entries holding a distinctive query fact,
-    over the query's selective words only (cheap per entry; a word most entries hold would
-    not tell them apart): the text only orders them among themselves."""
-    strong = sorted(
-        (c for c in candidates.values() if c.strong),
-        key=lambda c: (-len(c.strong), -len(c.weak), -c.doc),
+    over the query's selective words only (a word most entries hold would not tell them
+    apart): the text only orders them among themselves."""
+    strong = _ordered(
+        (c for c in candidates.values() if c.strong), lambda c: (-len(c.strong), -len(c.weak))
     )
-    query = search_index.text_expression(store, selective, selective, False)
-    for candidate in strong[:pool]:
-        candidate.text = search_index.text_score(store, query, candidate.doc)
-    for candidate in strong[pool:]:
-        candidate.text = 0.0
+    scores = search_index.text_scores(store, query, (c.doc for c in strong[:pool]))
+    for candidate in strong:
+        candidate.text = scores.get(candidate.doc, 0.0)
 
 
 def _score(terms: int, stats: list[_FactStats], candidates: dict[int, Candidate]) -> None:
@@ -359,6 +383,8 @@ class _Hit:
     candidate: Candidate
     view: EntryView
     gap_hit: tuple[KnownGap, ...]
+    narrative_keys: set[int] | None
+    """The fact key hashes a warm entry's narrative states, as recorded."""
 
 
 def _hits(
@@ -366,6 +392,7 @@ def _hits(
     query: Query,
     terms: tuple[str, ...],
     ranked: list[Candidate],
+    rows: Mapping[str, tuple[Entry, bytes | None, set[int] | None]],
     k: int,
     include_source: str,
     schemas: SchemaResolver,
@@ -374,11 +401,11 @@ def _hits(
 
     def load(upto: int) -> None:
         for candidate in ranked[len(loaded) : upto]:
-            entry = store._load(candidate.entry_id)
-            if entry is None:  # pragma: no cover - entries are never deleted
+            if candidate.entry_id not in rows:  # pragma: no cover - entries are never deleted
                 continue
-            view = entry_view(store, entry, schemas)
-            loaded.append(_Hit(candidate, view, _gap_hit(query, view.gaps)))
+            entry, packed, said = rows[candidate.entry_id]
+            view = view_of(entry, packed, schemas)
+            loaded.append(_Hit(candidate, view, _gap_hit(query, view.gaps), said))
 
     load(k)
     if any(hit.gap_hit for hit in loaded):
@@ -435,7 +462,7 @@ def _build(
     candidate, view = hit.candidate, hit.view
     entry, warm = view.entry, view.entry.tier is Tier.WARM
     archive = _Archive(store, entry.id)
-    stated_keys = _narrative_keys(store, view) if warm else None
+    stated_keys = _narrative_keys(view, hit.narrative_keys) if warm else None
     matched = [
         *_fact_matches(query, candidate, view.record_json, stated_keys),
         *_text_matches(terms, view, archive if warm else None),
@@ -478,10 +505,9 @@ class _Archive:
         return self._text
 
 
-def _narrative_keys(store: MemoryStore, view: EntryView) -> set[int]:
+def _narrative_keys(view: EntryView, recorded: set[int] | None) -> set[int]:
     """The fact key hashes a warm entry's narrative states (recorded at compression; read
     again from the narrative if the store lacks them)."""
-    recorded = search_index.narrative_keys(store, view.entry.id)
     if recorded is not None:
         return recorded
     record = view.record

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
@@ -278,31 +279,50 @@ def index_pass(store: MemoryStore, progress: Callable[[int], None] | None, base:
             progress(base + done)
 
 
-def term_count(store: MemoryStore, term: str, cap: int) -> int:
-    """How many entries hold ``term`` (counted up to ``cap``)."""
-    query = _text_expression(store._dialect.name)([term], [term], False)
-    return int(store._one("search_term_count", term=query, cap=cap))
+@dataclass(frozen=True)
+class TextQuery:
+    """A text query: entries with the ``selective`` words (all of them with ``all_of``),
+    ranked over ``every`` word, each weighted by ``weights`` (its inverse document
+    frequency; the PostgreSQL dialect uses them, bm25 computes its own)."""
+
+    selective: tuple[str, ...]
+    every: tuple[str, ...]
+    all_of: bool
+    weights: Mapping[str, float]
+
+    def expression(self, dialect: str) -> str:
+        """The dialect's match expression."""
+        return _text_expression(dialect)(self.selective, self.every, self.all_of)
+
+    def params(self, dialect: str) -> dict[str, Any]:
+        """The statement parameters of this query."""
+        weights = {t: round(self.weights.get(t, 1.0), 6) for t in self.every}
+        return {"query": self.expression(dialect), "weights": json.dumps(weights, sort_keys=True)}
+
+    def narrowed(self) -> TextQuery:
+        """The query over its selective words only (cheap to score per entry)."""
+        return TextQuery(self.selective, self.selective, False, self.weights)
 
 
-def text_expression(
-    store: MemoryStore, selective: Sequence[str], every: Sequence[str], all_of: bool
-) -> str:
-    """The dialect's text query: entries with the selective words, ranked over every word."""
-    return _text_expression(store._dialect.name)(selective, every, all_of)
+def term_counts(store: MemoryStore, terms: Sequence[str], cap: int) -> dict[str, int]:
+    """How many entries hold each of ``terms`` (counted up to ``cap``)."""
+    if not terms:
+        return {}
+    params = {"terms": json.dumps(list(terms)), "cap": cap}
+    rows = store._rows(store._sql("search_term_counts"), params)
+    return {str(term): int(count) for term, count in rows}
 
 
 def text_candidates(
-    store: MemoryStore,
-    selective: Sequence[str],
-    every: Sequence[str],
-    all_of: bool,
-    limit: int,
-    agent: str | None,
-    tier: str | None,
+    store: MemoryStore, query: TextQuery, limit: int, agent: str | None, tier: str | None
 ) -> list[tuple[int, float]]:
     """The best ``limit`` docs for the text query, with their scores (higher is better)."""
-    query = text_expression(store, selective, every, all_of)
-    params: dict[str, Any] = {"query": query, "limit": limit, "agent": agent, "tier": tier}
+    params: dict[str, Any] = {
+        **query.params(store._dialect.name),
+        "limit": limit,
+        "agent": agent,
+        "tier": tier,
+    }
     if agent is None and tier is None:
         sql = store._sql("search_text")
     else:
@@ -310,21 +330,33 @@ def text_candidates(
     return [(int(doc), float(score)) for doc, score in store._rows(sql, params)]
 
 
-def text_score(store: MemoryStore, query: str, doc: int) -> float:
-    """The text score of one doc for ``query`` (0 when it does not match)."""
-    score = store._one("search_text_score", query=query, doc=doc)
-    return 0.0 if score is None else float(score)
+def text_scores(store: MemoryStore, query: TextQuery, docs: Iterable[int]) -> dict[int, float]:
+    """The text scores of ``docs`` for ``query`` (docs that do not match are left out)."""
+    chosen = sorted(set(docs))
+    if not chosen:
+        return {}
+    params = {**query.params(store._dialect.name), "docs": json.dumps(chosen)}
+    rows = store._rows(store._sql("search_text_scores"), params)
+    return {int(doc): float(score) for doc, score in rows}
 
 
-def fact_count(store: MemoryStore, key_hash: int, cap: int) -> int:
-    """How many entries hold a fact key (counted up to ``cap``)."""
-    return int(store._one("search_fact_count", key_hash=key_hash, cap=cap))
+def fact_counts(store: MemoryStore, key_hashes: Iterable[int], cap: int) -> dict[int, int]:
+    """How many entries hold each fact key (counted up to ``cap``)."""
+    keys = sorted(set(key_hashes))
+    if not keys:
+        return {}
+    params = {"keys": json.dumps(keys), "cap": cap}
+    rows = store._rows(store._sql("search_fact_counts"), params)
+    return {int(key): int(count) for key, count in rows}
 
 
-def fact_docs(store: MemoryStore, key_hash: int, limit: int) -> list[int]:
-    """The docs holding a fact key."""
-    sql = store._sql("search_fact_docs")
-    return [int(row[0]) for row in store._rows(sql, {"key_hash": key_hash, "limit": limit})]
+def fact_docs(store: MemoryStore, key_hashes: Iterable[int]) -> set[int]:
+    """The docs holding any of the fact keys."""
+    keys = sorted(set(key_hashes))
+    if not keys:
+        return set()
+    rows = store._rows(store._sql("search_fact_docs"), {"keys": json.dumps(keys)})
+    return {int(doc) for _, doc in rows}
 
 
 def fact_hits(
@@ -358,6 +390,32 @@ def narrative_keys(store: MemoryStore, entry_id: str) -> set[int] | None:
     """The fact key hashes a warm entry's narrative states (None if not recorded)."""
     text = store._one("select_narrative_keys", entry_id=entry_id)
     return None if text is None else {int(k) for k in str(text).split()}
+
+
+def hit_entries(
+    store: MemoryStore, entry_ids: Sequence[str]
+) -> dict[str, tuple[Entry, bytes | None, set[int] | None]]:
+    """The entries as a search shows them, in one statement: entry id -> (the entry with its
+    content or warm view, its packed hot record, the key hashes its narrative states)."""
+    from dataclasses import replace
+
+    from factdiff.store import rows as rowmap
+
+    if not entry_ids:
+        return {}
+    rows = store._rows(store._sql("search_hit_rows"), {"ids": json.dumps(list(entry_ids))})
+    found: dict[str, tuple[Entry, bytes | None, set[int] | None]] = {}
+    for row in rows:
+        entry = rowmap.entry(row[:15])
+        if entry.tier is Tier.HOT:
+            content = None if row[15] is None else codec.decode_content(row[15])
+            entry = replace(entry, content=content)
+        elif row[16] is not None:
+            entry = replace(entry, warm=rowmap.warm(row[16:21]))
+        packed = None if row[21] is None else bytes(row[21])
+        keys = None if row[22] is None else {int(k) for k in str(row[22]).split()}
+        found[entry.id] = (entry, packed, keys)
+    return found
 
 
 def doc_span(store: MemoryStore) -> int:

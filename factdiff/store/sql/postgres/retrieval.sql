@@ -47,28 +47,53 @@ WHERE NOT EXISTS (SELECT 1 FROM search_docs AS d WHERE d.entry_id = e.id)
 -- The highest doc number: how many entries the indexes hold (numbers are never reused).
 SELECT coalesce(max(doc), 0) FROM search_docs
 
--- name: search_term_count
--- How many entries hold a query word, counted up to :cap.
-SELECT count(*) FROM (
-    SELECT 1 FROM search_docs WHERE body @@ to_tsquery('english', :term) LIMIT :cap
-) AS held
+-- name: search_term_counts
+-- How many entries hold each query word of :terms (JSON array of letters-and-digits words),
+-- counted up to :cap.
+SELECT t.term, (
+    SELECT count(*) FROM (
+        SELECT 1 FROM search_docs WHERE body @@ to_tsquery('english', t.term) LIMIT :cap
+    ) AS held
+) FROM json_array_elements_text(:terms::json) AS t(term)
 
 -- name: search_text
--- The best entries for a text query: (doc, score), higher is better (ts_rank_cd, length
--- normalised).
-SELECT d.doc, ts_rank_cd(d.body, q, 1) AS score
-FROM search_docs AS d, to_tsquery('english', :query) AS q
-WHERE d.body @@ q
-ORDER BY score DESC, d.doc
+-- The best entries for a text query: (doc, score), higher is better. ts_rank_cd has no
+-- notion of how rare a word is, so each word is ranked apart and the ranks are combined as
+-- bm25 combines term frequencies: ts_rank_cd of one word with every occurrence weighing 1
+-- ('{1,1,1,1}') is the word's frequency tf in the entry; its share is
+-- idf * tf * (k1 + 1) / (tf + k1) with k1 = 1.2 (bm25 without length normalisation), the
+-- idf coming from Python (:weights, a JSON object word -> weight). The queries are parsed
+-- once (MATERIALIZED), not per row.
+WITH words AS MATERIALIZED (
+    SELECT to_tsquery('english', j.term) AS q, j.weight::float8 AS weight
+    FROM json_each_text(:weights::json) AS j(term, weight)
+), found AS MATERIALIZED (
+    SELECT to_tsquery('english', :query) AS q
+)
+SELECT d.doc, sum(w.weight * r.tf * 2.2 / (r.tf + 1.2))
+FROM found, search_docs AS d
+CROSS JOIN words AS w
+CROSS JOIN LATERAL (SELECT ts_rank_cd('{1,1,1,1}'::float4[], d.body, w.q) AS tf) AS r
+WHERE d.body @@ found.q
+GROUP BY d.doc
+ORDER BY 2 DESC, d.doc
 LIMIT :limit
 
 -- name: search_text_filtered
-SELECT d.doc, ts_rank_cd(d.body, q, 1) AS score
-FROM search_docs AS d
-JOIN entries AS e ON e.id = d.entry_id,
-     to_tsquery('english', :query) AS q
-WHERE d.body @@ q {filters}
-ORDER BY score DESC, d.doc
+WITH words AS MATERIALIZED (
+    SELECT to_tsquery('english', j.term) AS q, j.weight::float8 AS weight
+    FROM json_each_text(:weights::json) AS j(term, weight)
+), found AS MATERIALIZED (
+    SELECT to_tsquery('english', :query) AS q
+)
+SELECT d.doc, sum(w.weight * r.tf * 2.2 / (r.tf + 1.2))
+FROM found, search_docs AS d
+JOIN entries AS e ON e.id = d.entry_id
+CROSS JOIN words AS w
+CROSS JOIN LATERAL (SELECT ts_rank_cd('{1,1,1,1}'::float4[], d.body, w.q) AS tf) AS r
+WHERE d.body @@ found.q {filters}
+GROUP BY d.doc
+ORDER BY 2 DESC, d.doc
 LIMIT :limit
 
 -- name: filter_search_agent
@@ -77,17 +102,34 @@ AND e.agent_id = :agent
 -- name: filter_search_tier
 AND e.tier = :tier
 
--- name: search_text_score
-SELECT ts_rank_cd(d.body, q, 1)
-FROM search_docs AS d, to_tsquery('english', :query) AS q
-WHERE d.doc = :doc AND d.body @@ q
+-- name: search_text_scores
+-- The text scores of the docs :docs (JSON array) for a text query (as search_text).
+WITH words AS MATERIALIZED (
+    SELECT to_tsquery('english', j.term) AS q, j.weight::float8 AS weight
+    FROM json_each_text(:weights::json) AS j(term, weight)
+), found AS MATERIALIZED (
+    SELECT to_tsquery('english', :query) AS q
+)
+SELECT d.doc, sum(w.weight * r.tf * 2.2 / (r.tf + 1.2))
+FROM found, search_docs AS d
+CROSS JOIN words AS w
+CROSS JOIN LATERAL (SELECT ts_rank_cd('{1,1,1,1}'::float4[], d.body, w.q) AS tf) AS r
+WHERE d.body @@ found.q
+  AND d.doc IN (SELECT value::bigint FROM json_array_elements_text(:docs::json))
+GROUP BY d.doc
 
--- name: search_fact_count
--- How many entries hold a fact key, counted up to :cap.
-SELECT count(*) FROM (SELECT doc FROM fact_index WHERE key_hash = :key_hash LIMIT :cap) AS held
+-- name: search_fact_counts
+-- How many entries hold each fact key of :keys (JSON array), counted up to :cap.
+SELECT k.key_hash, (
+    SELECT count(*) FROM (
+        SELECT doc FROM fact_index WHERE key_hash = k.key_hash LIMIT :cap
+    ) AS held
+) FROM (SELECT value::bigint AS key_hash FROM json_array_elements_text(:keys::json)) AS k
 
 -- name: search_fact_docs
-SELECT doc FROM fact_index WHERE key_hash = :key_hash ORDER BY doc LIMIT :limit
+-- The docs holding the fact keys :keys (JSON array).
+SELECT key_hash, doc FROM fact_index
+WHERE key_hash IN (SELECT value::bigint FROM json_array_elements_text(:keys::json))
 
 -- name: search_fact_hits
 -- Which of the fact keys :keys (JSON array) each of the docs :docs (JSON array) holds.
@@ -165,3 +207,18 @@ SELECT decision_id FROM attestations WHERE decision_id > :after ORDER BY decisio
 
 -- name: attestations_of_entry
 SELECT decision_id FROM attestation_entries WHERE entry_id = :entry_id ORDER BY decision_id
+
+-- name: search_hit_rows
+-- The entries :ids (JSON array) as a search shows them: the entry columns (as select_entry),
+-- its hot content, warm row, stored hot record and the keys its narrative states.
+SELECT e.id, e.agent_id, e.tier, e.status, e.occurred_at, e.created_at, e.last_used_at,
+       e.metadata, e.schema_name, e.tags, e.content_hash, e.size_bytes, e.attempt_count,
+       e.next_attempt_at, e.occurred_offset,
+       h.content, w.narrative, w.record, w.meta, w.attempt_no, w.compressed_at,
+       r.record, x.narrative_keys
+FROM entries AS e
+LEFT JOIN hot_content AS h ON h.entry_id = e.id
+LEFT JOIN warm_entries AS w ON w.entry_id = e.id
+LEFT JOIN hot_records AS r ON r.entry_id = e.id
+LEFT JOIN warm_index AS x ON x.entry_id = e.id
+WHERE e.id IN (SELECT value FROM json_array_elements_text(:ids::json))

@@ -44,12 +44,18 @@ WHERE NOT EXISTS (SELECT 1 FROM search_docs AS d WHERE d.entry_id = e.id)
 -- The highest doc number: how many entries the indexes hold (numbers are never reused).
 SELECT coalesce(max(doc), 0) FROM search_docs
 
--- name: search_term_count
--- How many entries hold a query word, counted up to :cap (the text index's own stemming).
-SELECT count(*) FROM (SELECT rowid FROM search_text WHERE search_text MATCH :term LIMIT :cap)
+-- name: search_term_counts
+-- How many entries hold each query word of :terms (JSON array of letters-and-digits words),
+-- counted up to :cap (the text index's own stemming).
+SELECT t.value, (
+    SELECT count(*) FROM (
+        SELECT rowid FROM search_text WHERE search_text MATCH '"' || t.value || '"' LIMIT :cap
+    )
+) FROM json_each(:terms) AS t
 
 -- name: search_text
--- The best entries for a text query: (doc, score), higher is better (bm25 over the source).
+-- The best entries for a text query: (doc, score), higher is better (bm25 over the source;
+-- :weights is used by the PostgreSQL dialect only).
 SELECT rowid, -bm25(search_text) FROM search_text
 WHERE search_text MATCH :query
 ORDER BY bm25(search_text)
@@ -69,15 +75,20 @@ AND e.agent_id = :agent
 -- name: filter_search_tier
 AND e.tier = :tier
 
--- name: search_text_score
-SELECT -bm25(search_text) FROM search_text WHERE search_text MATCH :query AND rowid = :doc
+-- name: search_text_scores
+-- The text scores of the docs :docs (JSON array) for a text query.
+SELECT rowid, -bm25(search_text) FROM search_text
+WHERE search_text MATCH :query AND rowid IN (SELECT value FROM json_each(:docs))
 
--- name: search_fact_count
--- How many entries hold a fact key, counted up to :cap.
-SELECT count(*) FROM (SELECT doc FROM fact_index WHERE key_hash = :key_hash LIMIT :cap)
+-- name: search_fact_counts
+-- How many entries hold each fact key of :keys (JSON array), counted up to :cap.
+SELECT k.value, (
+    SELECT count(*) FROM (SELECT doc FROM fact_index WHERE key_hash = k.value LIMIT :cap)
+) FROM json_each(:keys) AS k
 
 -- name: search_fact_docs
-SELECT doc FROM fact_index WHERE key_hash = :key_hash ORDER BY doc LIMIT :limit
+-- The docs holding the fact keys :keys (JSON array).
+SELECT key_hash, doc FROM fact_index WHERE key_hash IN (SELECT value FROM json_each(:keys))
 
 -- name: search_fact_hits
 -- Which of the fact keys :keys (JSON array) each of the docs :docs (JSON array) holds.
@@ -155,3 +166,18 @@ SELECT decision_id FROM attestations WHERE decision_id > :after ORDER BY decisio
 
 -- name: attestations_of_entry
 SELECT decision_id FROM attestation_entries WHERE entry_id = :entry_id ORDER BY decision_id
+
+-- name: search_hit_rows
+-- The entries :ids (JSON array) as a search shows them: the entry columns (as select_entry),
+-- its hot content, warm row, stored hot record and the keys its narrative states.
+SELECT e.id, e.agent_id, e.tier, e.status, e.occurred_at, e.created_at, e.last_used_at,
+       e.metadata, e.schema_name, e.tags, e.content_hash, e.size_bytes, e.attempt_count,
+       e.next_attempt_at, e.occurred_offset,
+       h.content, w.narrative, w.record, w.meta, w.attempt_no, w.compressed_at,
+       r.record, x.narrative_keys
+FROM entries AS e
+LEFT JOIN hot_content AS h ON h.entry_id = e.id
+LEFT JOIN warm_entries AS w ON w.entry_id = e.id
+LEFT JOIN hot_records AS r ON r.entry_id = e.id
+LEFT JOIN warm_index AS x ON x.entry_id = e.id
+WHERE e.id IN (SELECT value FROM json_each(:ids))
