@@ -176,7 +176,7 @@ def search(
     parsed = read_query(query, _distinct([schemas.for_indexing(GENERIC, "", ()), *reading]))
     with store._read():
         ranked, terms = _rank(store, parsed, k, agent, tier)
-        rows = search_index.hit_entries(store, [c.entry_id for c in ranked[: 2 * k + 10]])
+        rows = search_index.hit_entries(store, [c.entry_id for c in ranked[:k]])
     hits = _hits(store, parsed, terms, ranked, rows, k, include_source, schemas)
     if touch:
         _record_use(store, hits, now or datetime.now(UTC), settings)
@@ -392,7 +392,7 @@ def _hits(
     query: Query,
     terms: tuple[str, ...],
     ranked: list[Candidate],
-    rows: Mapping[str, tuple[Entry, bytes | None, set[int] | None]],
+    rows: dict[str, tuple[Entry, bytes | None, set[int] | None]],
     k: int,
     include_source: str,
     schemas: SchemaResolver,
@@ -409,6 +409,8 @@ def _hits(
 
     load(k)
     if any(hit.gap_hit for hit in loaded):
+        more = [c.entry_id for c in ranked[k : 2 * k + 10]]
+        rows.update(search_index.hit_entries(store, more))
         load(2 * k + 10)
         loaded[:] = _below_holders(loaded)
     return [_build(store, query, terms, hit, include_source) for hit in loaded[:k]]
