@@ -17,8 +17,8 @@ questions come from the datasets' own labels and metadata, never from factdiff).
    the same run; it does not change with demotion (it always has the full sources).
 2. **Gaps**: after demotion, for every warm entry whose compression noted known gaps, the
    question ``What was the <gap field words> for <fact>?`` where ``<fact>`` is the surface
-   text of a distinctive fact of the entry's record (an identifier, else an amount, a date, a
-   phone number, an email) that no other entry states. Counted: the entry comes first; it has
+   text of an identifier (else a phone number or an email) of the entry's record that no
+   other entry states, so exactly one entry answers. Counted: the entry comes first; it has
    the gap in ``gap_hit``; its source is attached (``include_source="auto"``).
 3. **Scale** (SQLite, and PostgreSQL with ``--pg``): stores of 10,000 and 100,000 entries
    (the corpus cycled, each copy with its own first line), added with ``add_many`` in
@@ -72,14 +72,9 @@ from factdiff.values.base import FactType
 T0 = datetime(2026, 1, 15, tzinfo=UTC)
 K = 5
 _WORD = re.compile(r"[^\W_]+")
-GAP_FACT_TYPES = (
-    FactType.IDENTIFIER,
-    FactType.MONEY,
-    FactType.DATE,
-    FactType.DATETIME,
-    FactType.PHONE,
-    FactType.EMAIL,
-)
+GAP_FACT_TYPES = (FactType.IDENTIFIER, FactType.PHONE, FactType.EMAIL)
+"""Facts that name one thing: a date or an amount, however it is written, is shared by many
+entries and would make the question ambiguous."""
 
 
 # -- the baseline -------------------------------------------------------------------------

@@ -215,7 +215,7 @@ def _distinct(schemas: Iterable[FactSchema]) -> list[FactSchema]:
 def _rank(
     store: MemoryStore, query: Query, k: int, agent: str | None, tier: str | None
 ) -> tuple[list[Candidate], tuple[str, ...]]:
-    """The candidates in rank order, and the query words the text index was asked for."""
+    """The candidates in rank order, and the query words the text index ranked them by."""
     total = max(1, search_index.doc_span(store))
     stats, counts = _fact_stats(store, query, total)
     terms = text_terms(query, stats)
@@ -240,8 +240,9 @@ def _rank(
     _holdings(store, query, stats, candidates)
     if text_query is not None and not text_query.all_of:
         _rescore(store, text_query.narrowed(), candidates, 2 * k + 10)
-    _score(len(terms), stats, candidates)
-    return _ordered(candidates.values(), lambda c: -c.score), terms
+    searched = () if text_query is None else text_query.every
+    _score(len(searched), stats, candidates)
+    return _ordered(candidates.values(), lambda c: -c.score), searched
 
 
 def _ordered(candidates: Iterable[Candidate], key: Callable[[Candidate], Any]) -> list[Candidate]:
@@ -280,9 +281,10 @@ def text_terms(query: Query, stats: Sequence[_FactStats]) -> tuple[str, ...]:
 def _text_query(
     store: MemoryStore, terms: Sequence[str], total: int
 ) -> search_index.TextQuery | None:
-    """The words that find entries (any selective one; the two rarest together when every
-    word is common), every word the index holds to rank them, and their weights; None when
-    the index holds none of ``terms``."""
+    """The words the text index finds and ranks entries by: those held by at most
+    ``TERM_CAP`` entries (a word nearly every entry holds, ``the`` or ``user``, tells none
+    apart and would cost time); when every word is that common, entries holding the two
+    rarest, ranked by all. None when the index holds none of ``terms``."""
     counts = search_index.term_counts(store, terms, TERM_CAP + 1)
     present = tuple(t for t in terms if counts.get(t, 0) > 0)
     if not present:
@@ -290,7 +292,7 @@ def _text_query(
     weights = {t: _idf(total, counts[t]) for t in present}
     selective = tuple(t for t in present if counts[t] <= TERM_CAP)
     if selective:
-        return search_index.TextQuery(selective, present, False, weights)
+        return search_index.TextQuery(selective, selective, False, weights)
     rarest = tuple(sorted(present, key=lambda t: (counts[t], present.index(t)))[:2])
     return search_index.TextQuery(rarest, present, True, weights)
 

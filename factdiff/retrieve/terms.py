@@ -5,9 +5,9 @@ digits, case-folded (``INV-9182`` is ``inv`` + ``9182``, ``mia_garcia`` is ``mia
 ``garcia``). Both backends stem what they index (FTS5 ``porter``, PostgreSQL ``english``), so a
 query word is passed to the database as written and stemmed there.
 
-``query_terms`` keeps the words of a query that can tell entries apart: common English
-function words and question words are left out (they would match nearly every entry and cost
-time at scale), duplicates once, at most :data:`MAX_TERMS`.
+``query_terms`` lists the words of a query, each once, at most :data:`MAX_TERMS`. There is no
+stop-word list: how many entries hold a word decides whether it is searched (see
+``factdiff.retrieve.search``), so ``only`` or ``same`` still count where they are rare.
 
 ``stated_terms`` is the light matching used on the Python side to say *where* a word matched
 (the narrative or only the archived source): a word matches a text that has a word starting
@@ -21,159 +21,10 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-MAX_TERMS = 24
+MAX_TERMS = 32
 """A query keeps at most this many distinct words for the text index."""
 
 _WORD = re.compile(r"[^\W_]+")
-
-STOPWORDS = frozenset(
-    [
-        "a",
-        "about",
-        "above",
-        "after",
-        "again",
-        "against",
-        "all",
-        "am",
-        "an",
-        "and",
-        "any",
-        "are",
-        "as",
-        "at",
-        "be",
-        "because",
-        "been",
-        "before",
-        "being",
-        "below",
-        "between",
-        "both",
-        "but",
-        "by",
-        "can",
-        "could",
-        "did",
-        "do",
-        "does",
-        "doing",
-        "down",
-        "during",
-        "each",
-        "few",
-        "for",
-        "from",
-        "further",
-        "had",
-        "has",
-        "have",
-        "having",
-        "he",
-        "her",
-        "here",
-        "hers",
-        "herself",
-        "him",
-        "himself",
-        "his",
-        "how",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "itself",
-        "just",
-        "let",
-        "me",
-        "more",
-        "most",
-        "my",
-        "myself",
-        "no",
-        "nor",
-        "not",
-        "of",
-        "off",
-        "on",
-        "once",
-        "only",
-        "or",
-        "other",
-        "our",
-        "ours",
-        "ourselves",
-        "out",
-        "over",
-        "own",
-        "same",
-        "she",
-        "should",
-        "so",
-        "some",
-        "such",
-        "than",
-        "that",
-        "the",
-        "their",
-        "theirs",
-        "them",
-        "themselves",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "those",
-        "through",
-        "to",
-        "too",
-        "under",
-        "until",
-        "up",
-        "very",
-        "was",
-        "we",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "while",
-        "who",
-        "whom",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-        "yours",
-        "yourself",
-        "yourselves",
-        "s",
-        "t",
-        "d",
-        "ll",
-        "m",
-        "re",
-        "ve",
-        "please",
-        "tell",
-        "know",
-        "find",
-        "give",
-        "show",
-        "get",
-        "got",
-        "anything",
-        "something",
-    ]
-)
-"""Words no query term is made of (function words, question words, politeness)."""
 
 
 def words(text: str) -> list[str]:
@@ -182,10 +33,10 @@ def words(text: str) -> list[str]:
 
 
 def query_terms(query: str) -> tuple[str, ...]:
-    """The distinct words of ``query`` the text index is asked for, in query order."""
+    """The distinct words of ``query``, in query order (at most ``MAX_TERMS``)."""
     seen: dict[str, None] = {}
     for word in words(query):
-        if word in STOPWORDS or word in seen:
+        if word in seen:
             continue
         seen[word] = None
         if len(seen) == MAX_TERMS:

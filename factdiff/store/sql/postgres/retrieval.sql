@@ -1,6 +1,6 @@
 -- Retrieval statements (search indexes, use counts, warm hashes, attestations), PostgreSQL.
 -- A statement left empty (comments only) is one this dialect does not need. Text queries
--- use the english configuration, as the indexed tsvector does.
+-- use the factdiff_text configuration (migration 0006), as the indexed tsvector does.
 
 -- name: allocate_search_docs
 SELECT nextval(pg_get_serial_sequence('search_docs', 'doc')) FROM generate_series(1, :n)
@@ -10,7 +10,7 @@ SELECT nextval(pg_get_serial_sequence('search_docs', 'doc')) FROM generate_serie
 -- (enough for any dialogue entry; a larger entry's later words are found through its facts
 -- only on PostgreSQL).
 INSERT INTO search_docs (doc, entry_id, body)
-VALUES (:doc, :entry_id, to_tsvector('english', left(:text, 262144)))
+VALUES (:doc, :entry_id, to_tsvector('factdiff_text', left(:text, 262144)))
 
 -- name: insert_search_text
 -- The tsvector is written with the doc (insert_search_doc).
@@ -52,7 +52,7 @@ SELECT coalesce(max(doc), 0) FROM search_docs
 -- counted up to :cap.
 SELECT t.term, (
     SELECT count(*) FROM (
-        SELECT 1 FROM search_docs WHERE body @@ to_tsquery('english', t.term) LIMIT :cap
+        SELECT 1 FROM search_docs WHERE body @@ to_tsquery('factdiff_text', t.term) LIMIT :cap
     ) AS held
 ) FROM json_array_elements_text(:terms::json) AS t(term)
 
@@ -65,10 +65,10 @@ SELECT t.term, (
 -- idf coming from Python (:weights, a JSON object word -> weight). The queries are parsed
 -- once (MATERIALIZED), not per row.
 WITH words AS MATERIALIZED (
-    SELECT to_tsquery('english', j.term) AS q, j.weight::float8 AS weight
+    SELECT to_tsquery('factdiff_text', j.term) AS q, j.weight::float8 AS weight
     FROM json_each_text(:weights::json) AS j(term, weight)
 ), found AS MATERIALIZED (
-    SELECT to_tsquery('english', :query) AS q
+    SELECT to_tsquery('factdiff_text', :query) AS q
 )
 SELECT d.doc, sum(w.weight * r.tf * 2.2 / (r.tf + 1.2))
 FROM found, search_docs AS d
@@ -81,10 +81,10 @@ LIMIT :limit
 
 -- name: search_text_filtered
 WITH words AS MATERIALIZED (
-    SELECT to_tsquery('english', j.term) AS q, j.weight::float8 AS weight
+    SELECT to_tsquery('factdiff_text', j.term) AS q, j.weight::float8 AS weight
     FROM json_each_text(:weights::json) AS j(term, weight)
 ), found AS MATERIALIZED (
-    SELECT to_tsquery('english', :query) AS q
+    SELECT to_tsquery('factdiff_text', :query) AS q
 )
 SELECT d.doc, sum(w.weight * r.tf * 2.2 / (r.tf + 1.2))
 FROM found, search_docs AS d
@@ -105,10 +105,10 @@ AND e.tier = :tier
 -- name: search_text_scores
 -- The text scores of the docs :docs (JSON array) for a text query (as search_text).
 WITH words AS MATERIALIZED (
-    SELECT to_tsquery('english', j.term) AS q, j.weight::float8 AS weight
+    SELECT to_tsquery('factdiff_text', j.term) AS q, j.weight::float8 AS weight
     FROM json_each_text(:weights::json) AS j(term, weight)
 ), found AS MATERIALIZED (
-    SELECT to_tsquery('english', :query) AS q
+    SELECT to_tsquery('factdiff_text', :query) AS q
 )
 SELECT d.doc, sum(w.weight * r.tf * 2.2 / (r.tf + 1.2))
 FROM found, search_docs AS d
