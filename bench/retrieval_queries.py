@@ -11,9 +11,14 @@ Questions (each with the set of entries that answer it; a hit is any of them):
   text states; alone, and inside a sentence (one of a few fixed templates per kind, chosen by
   the id's position in the list). Relevant: every entry whose text states the id.
 * **amount**: every labelled amount (MultiWOZ ``Ticket``/``Fee``/``Price``, SGD price slots,
-  tau-retail amounts) written in another format than the entry's (``293.46`` is asked as
-  ``$293.46``; ``$45`` as ``45.00 USD``; ``10.10 pounds`` as ``GBP 10.10``), never a string
-  the entry contains. Relevant: every entry with a label of the same amount and currency.
+  tau-retail amounts) whose label is a plain amount (a number with an optional ``$``/``£``
+  or currency word; labels such as ``16:5 GBP`` are skipped), in the currency its symbol or
+  word names, or the one written right around it, else the dataset's (dollars; a MultiWOZ
+  amount that names no currency anywhere is skipped), written in another
+  format than the entry's (``293.46`` is asked as ``$293.46``; ``$45`` as ``USD 45.00``;
+  ``10.10 pounds`` as ``£10.10``), never a string the entry contains. Relevant: every entry
+  with a label of the same amount and currency (an entry stating it without a label counts
+  as a miss).
 * **date**: every SGD date label with a canonical ISO date, asked as ``2019-03-08`` or as
   ``8 March 2019`` (whichever the entry does not contain). Relevant: every entry with a label
   of that date.
@@ -205,26 +210,47 @@ class _Amount:
     surface: str
 
 
-def _money_label(dataset: str, label: Label) -> _Amount | None:
+_CLEAN_AMOUNT = re.compile(
+    r"^\s*(?P<symbol>[$£])?\s*(?P<number>\d[\d,]*(?:\.\d+)?)\s*"
+    r"(?P<word>pounds?|gbp|dollars?|usd)?\s*$",
+    re.IGNORECASE,
+)
+_CURRENCY = {"$": "USD", "£": "GBP", "pound": "GBP", "gbp": "GBP", "dollar": "USD", "usd": "USD"}
+_DEFAULT_CURRENCY = {"tau": "USD", "multiwoz": "GBP", "sgd": "USD"}
+
+
+_AROUND = re.compile(r"^\s*(pounds?|gbp|dollars?|usd)\b", re.IGNORECASE)
+
+
+def _money_label(dataset: str, label: Label, text: str) -> _Amount | None:
+    """A labelled amount whose text is a plain amount (``89.5``, ``$ 100``, ``10.10
+    pounds``); its currency from its symbol or word, or the currency word or symbol right
+    around it in the entry; else the dataset's own, except for MultiWOZ (whose bare amounts
+    name no currency at all: such a question could not say which one it means)."""
     if dataset == "tau":
         if label.slot != "amount":
             return None
-        currency = "USD"
     elif dataset == "multiwoz":
         if label.slot not in ("Ticket", "Fee", "Price"):
             return None
-        currency = "GBP"
     elif dataset == "sgd":
         if not _MONEY_SLOTS.search(label.slot):
             return None
-        currency = "USD"
     else:
         return None
-    found = _AMOUNT.search(label.canonical or label.text)
+    found = _CLEAN_AMOUNT.match(label.text)
     if found is None:
         return None
+    marker = (found["symbol"] or found["word"] or "").lower()
+    after = _AROUND.match(text[label.end : label.end + 12])
+    before = text[max(0, label.start - 2) : label.start].strip()
+    before = before if before in ("$", "£") else ""
+    marker = marker or (after.group(1).lower() if after else "") or before
+    if not marker and dataset == "multiwoz":
+        return None
+    currency = _CURRENCY.get(marker.rstrip("s"), _DEFAULT_CURRENCY[dataset])
     try:
-        amount = Decimal(found.group().replace(",", ""))
+        amount = Decimal(found["number"].replace(",", ""))
     except InvalidOperation:
         return None
     return _Amount(amount, currency, label.text)
@@ -245,7 +271,7 @@ def amount_questions(corpus: list[CorpusEntry]) -> list[Question]:
     first: dict[tuple[Decimal, str], tuple[int, _Amount]] = {}
     for index, entry in enumerate(corpus):
         for label in entry.labels:
-            money = _money_label(entry.dataset, label)
+            money = _money_label(entry.dataset, label, entry.text)
             if money is None or money.amount <= 0:
                 continue
             key = (money.amount.normalize(), money.currency)
