@@ -62,6 +62,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "extract_command",
         "Extract the typed fact record of SOURCE, with evidence spans.",
     ),
+    "index": (
+        "factdiff.cli.store_cmds",
+        "index_command",
+        "Fill the search indexes: facts of entries added with --defer-index, entries missing.",
+    ),
     "list": ("factdiff.cli.list_cmds", "list_command", "List entries by agent, tier and status."),
     "migrate": (
         "factdiff.cli.store_cmds",

@@ -114,3 +114,17 @@ def verify_command(db: str, as_json: bool) -> None:
         )
     if problems:
         raise SystemExit(1)
+
+
+@click.command("index")
+@click.option("--rebuild", is_flag=True, help="Rebuild the search indexes of every entry.")
+@db_option
+@json_option
+def index_command(rebuild: bool, db: str, as_json: bool) -> None:
+    """Fill the search indexes: facts of entries added with --defer-index, entries missing."""
+    with open_store(db, create=False) as store:
+        indexed = store.build_search_index(rebuild=rebuild)
+    if as_json:
+        echo_json({"indexed": indexed, "rebuilt": rebuild})
+    else:
+        echo(f"{indexed} entries indexed" + (" (rebuilt)" if rebuild else ""))

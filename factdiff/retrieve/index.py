@@ -65,6 +65,8 @@ class IndexDoc:
     hot_record: bytes | None = None
     """A hot entry's packed fact record."""
     warm: WarmIndex | None = None
+    facts_pending: bool = False
+    """Added without its facts (``add_many(index_facts=False)``): indexed later."""
 
 
 def reference_date(occurred_at: datetime | None, text: str) -> date | None:
@@ -149,9 +151,19 @@ def entry_hot_doc(schemas: SchemaResolver, entry: Entry, text: str) -> IndexDoc:
 
 
 def hot_docs(
-    schemas: SchemaResolver, ids: Sequence[str], items: Iterable[NewEntry]
+    schemas: SchemaResolver,
+    ids: Sequence[str],
+    items: Iterable[NewEntry],
+    *,
+    facts: bool = True,
 ) -> list[IndexDoc]:
-    """The index rows of entries about to be added (``ids[i]`` is ``items[i]``'s id)."""
+    """The index rows of entries about to be added (``ids[i]`` is ``items[i]``'s id); without
+    ``facts``, their text only, their facts left for ``index_pending``."""
+    if not facts:
+        return [
+            IndexDoc(entry_id, index_text(item.content), (), facts_pending=True)
+            for entry_id, item in zip(ids, items, strict=True)
+        ]
     return [
         hot_doc(
             schemas,

@@ -174,6 +174,8 @@ def search(
     schemas = SchemaResolver(store)
     reading = [schemas.for_indexing(None, agent or "", ())] if agent else []
     parsed = read_query(query, _distinct([schemas.for_indexing(GENERIC, "", ()), *reading]))
+    if touch and search_index.has_pending(store):
+        search_index.index_pending(store)
     with store._read():
         ranked, terms = _rank(store, parsed, k, agent, tier)
         rows = search_index.hit_entries(store, [c.entry_id for c in ranked[:k]])

@@ -258,12 +258,17 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
         )
         return self.add_many([entry], now=now)[0]
 
-    def add_many(self, entries: Iterable[NewEntry], *, now: datetime) -> list[str]:
+    def add_many(
+        self, entries: Iterable[NewEntry], *, now: datetime, index_facts: bool = True
+    ) -> list[str]:
         """Store many hot entries in one transaction (all or none); returns their ids in order.
 
         Each entry is checked as ``add`` checks it before anything is written; the
         error for a bad one is ``BadEntry`` (an ``InputError`` with its ``position``, from 1)
         when there are several. The ids come from ``now`` and sort in the order given.
+        Every entry is indexed for search in the same transaction (its words, and the facts
+        of its rules extraction); with ``index_facts=False`` only its words, its facts being
+        indexed later by ``index_pending`` (or the next search) - for fast bulk loads.
         """
         items = list(entries)
         ids = codec.new_entry_ids(now, len(items))
@@ -281,7 +286,7 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
             contents.append({"id": entry_id, "content": data})
         if not rows:
             return []
-        index = search_index.hot_index_docs(self, ids, items)
+        index = search_index.hot_index_docs(self, ids, items, facts=index_facts)
 
         def work() -> None:
             self._exec_many("insert_entry", rows)

@@ -108,15 +108,21 @@ class SearchIndexMixin:
 
         return check_attestation(_store(self), decision_id)
 
+    def index_pending(self, progress: Callable[[int], None] | None = None) -> int:
+        """Index the facts of the entries added without them (``add_many(index_facts=False)``);
+        returns how many. A search recorded as use runs it first."""
+        return index_pending(_store(self), progress)
+
     def build_search_index(
         self,
         *,
         rebuild: bool = False,
         progress: Callable[[int], None] | None = None,
     ) -> int:
-        """Index every entry the search indexes lack (all of them with ``rebuild``); returns
-        how many were indexed. ``migrate`` runs it, so a store upgraded to schema version 6
-        is searchable at once; entries added since are indexed as they are added."""
+        """Index every entry the search indexes lack (all of them with ``rebuild``) and the
+        facts of entries added without them; returns how many were indexed. ``migrate`` runs
+        it, so a store upgraded to schema version 6 is searchable at once; entries added since
+        are indexed as they are added."""
         store = _store(self)
         if rebuild:
             store._write(partial(clear_search_index, store))
@@ -125,7 +131,8 @@ class SearchIndexMixin:
             done = index_pass(store, progress, total)
             total += done
             if done == 0:
-                return total
+                break
+        return total + index_pending(store, progress, total)
 
 
 # -- index maintenance (inside the callers' write transactions) ---------------------------
@@ -137,12 +144,14 @@ def exec_many_if(store: MemoryStore, key: str, rows: list[dict[str, Any]]) -> No
         store._exec_many(key, rows)
 
 
-def hot_index_docs(store: MemoryStore, ids: Sequence[str], items: Sequence[Any]) -> list[Any]:
+def hot_index_docs(
+    store: MemoryStore, ids: Sequence[str], items: Sequence[Any], *, facts: bool = True
+) -> list[Any]:
     """The index rows of entries about to be added (computed before the transaction)."""
     from factdiff.retrieve.index import hot_docs
     from factdiff.retrieve.schemas import SchemaResolver
 
-    return hot_docs(SchemaResolver(store), ids, items)
+    return hot_docs(SchemaResolver(store), ids, items, facts=facts)
 
 
 def write_index_docs(store: MemoryStore, docs: Sequence[IndexDoc]) -> None:
@@ -168,6 +177,8 @@ def write_index_docs(store: MemoryStore, docs: Sequence[IndexDoc]) -> None:
         if doc.hot_record is not None
     ]
     exec_many_if(store, "insert_hot_record", records)
+    pending = [{"entry_id": doc.entry_id} for doc in docs if doc.facts_pending]
+    exec_many_if(store, "insert_fact_pending", pending)
     for doc in docs:
         if doc.warm is not None:
             _keep_warm_index(store, doc, replace=False)
@@ -203,6 +214,7 @@ def _reindex(store: MemoryStore, doc: IndexDoc) -> None:
     store._exec("delete_hot_record", entry_id=doc.entry_id)
     if doc.hot_record is not None:
         store._exec("insert_hot_record", entry_id=doc.entry_id, record=doc.hot_record)
+    store._exec("delete_fact_pending", entry_id=doc.entry_id)
 
 
 def warm_index_doc(
@@ -233,8 +245,49 @@ def index_rehydrated(store: MemoryStore, entry: Entry, data: bytes) -> None:
     store._exec("delete_source_fetches", entry_id=entry.id)
 
 
+def index_pending(
+    store: MemoryStore, progress: Callable[[int], None] | None = None, base: int = 0
+) -> int:
+    """Index the facts of every entry added without them, a batch per transaction; returns
+    how many were indexed. An entry demoted or restored meanwhile was indexed by that."""
+    from factdiff.retrieve.index import entry_hot_doc
+    from factdiff.retrieve.schemas import SchemaResolver
+
+    schemas = SchemaResolver(store)
+    done, after = 0, ""
+    sql = store._sql("fact_pending_page")
+    while True:
+        ids = [str(row[0]) for row in store._rows(sql, {"after": after, "limit": INDEX_BATCH})]
+        if not ids:
+            return done
+        after = ids[-1]
+        docs = []
+        for entry_id in ids:
+            entry = store._load(entry_id)
+            if entry is not None and entry.tier is Tier.HOT and entry.content is not None:
+                docs.append(entry_hot_doc(schemas, entry, entry.content))
+
+        def work(batch: list[IndexDoc] = docs) -> int:
+            count = 0
+            for doc in batch:
+                if store._count("delete_fact_pending", entry_id=doc.entry_id) == 1:
+                    _reindex(store, doc)
+                    count += 1
+            return count
+
+        done += store._write(work)
+        if progress is not None:
+            progress(base + done)
+
+
+def has_pending(store: MemoryStore) -> bool:
+    """Whether some entry waits for its facts to be indexed."""
+    return bool(store._one("any_fact_pending"))
+
+
 def clear_search_index(store: MemoryStore) -> None:
     """Empty the search indexes (the warm hashes stay: they are the reference)."""
+    store._exec("clear_fact_pending")
     store._exec("clear_fact_index")
     if store._sql("clear_search_text"):
         store._exec("clear_search_text")

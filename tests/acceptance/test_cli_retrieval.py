@@ -198,3 +198,29 @@ def test_rendered_context_is_byte_identical_across_time_zones_and_locales(
         for env in ENVIRONMENTS
     }
     assert len(searched) == 1
+
+
+def test_bulk_add_with_deferred_facts_then_index(tmp_path: Path) -> None:
+    db = str(tmp_path / "bulk.db")
+    lines = "\n".join(
+        json.dumps({"text": f"Order #W{1000000 + i} refunded ${i}.25", "agent": "shop"})
+        for i in range(30)
+    )
+    added = json.loads(ok(factdiff("add", "--jsonl", "-", "--defer-index", "--db", db, "--json",
+                                   stdin=lines)))  # fmt: skip
+    assert added["count"] == 30
+    query = ("search", "USD 7.25", "--db", db, "--json")
+    before = json.loads(ok(factdiff(*query, "--read-only")))["hits"]  # words only, so far
+    assert not [m for h in before for m in h["matched"] if m["kind"] == "fact"]
+    assert json.loads(ok(factdiff("index", "--db", db, "--json"))) == {
+        "indexed": 30,
+        "rebuilt": False,
+    }
+    hit = json.loads(ok(factdiff(*query, "--read-only")))["hits"][0]
+    assert hit["entry_id"] == added["ids"][7]
+    assert {"kind": "fact", "field": "inventory.money", "value": "7.25 USD", "where": "text"} in (
+        hit["matched"]
+    )
+    assert "30 entries indexed (rebuilt)" in ok(factdiff("index", "--rebuild", "--db", db))
+    one_line_error(factdiff("add", "--agent", "a", "--defer-index", "x.txt", "--db", db), 2,
+                   "--defer-index goes with --jsonl")  # fmt: skip

@@ -380,3 +380,23 @@ def test_an_index_lost_or_never_built_is_rebuilt(store: MemoryStore) -> None:
     assert store.build_search_index(rebuild=True) == 2
     assert store.verify() == []
     assert {order, train} == set(ids(store.search("#W2378156 TR1234", touch=False)))
+
+
+def test_facts_added_later_are_indexed_by_the_next_recorded_search(store: MemoryStore) -> None:
+    late = store.add_many(
+        [NewEntry("bot", "Paid $14,250 on invoice INV-9182."), NewEntry("bot", ORDER)],
+        now=T0,
+        index_facts=False,
+    )
+    query = "fourteen thousand two hundred fifty dollars"  # a fact no word of the entry says
+    assert store.search(query, touch=False) == []  # words only, so far
+    assert ids(store.search("INV-9182", touch=False)) == [late[0]]  # found by its words
+    assert hot_record(store, late[0]) is None
+    assert ids(store.search(query, now=LATER)) == [late[0]]  # a recorded search indexes first
+    assert hot_record(store, late[0]) is not None
+    assert store.index_pending() == 0
+    more = store.add_many([NewEntry("bot", "Refund of $980 approved.")], now=T0, index_facts=False)
+    demote(store, late[1], ORDER_SUMMARY)  # demotion indexes its warm record instead
+    assert store.index_pending() == 1
+    assert ids(store.search("USD 980", touch=False)) == [more[0]]
+    assert store.verify() == []

@@ -8,8 +8,9 @@
 -- added), so a search never re-reads a source. warm_index keeps the hash of every warm
 -- narrative and fact record (`verify` names an edit made behind the store's back) and the
 -- fact keys the narrative states (space-separated). source_fetches counts retrievals of a
--- warm entry's archived source (use promotes). attestations record the rendered context of
--- a decision (append-only).
+-- warm entry's archived source (use promotes). fact_pending lists the hot entries added
+-- without their facts (add_many(index_facts=False)): `factdiff index` or the next search
+-- indexes them. attestations record the rendered context of a decision (append-only).
 
 -- English stemming without a stop-word list, like FTS5's porter tokenizer on SQLite: how many
 -- entries hold a word decides whether it is searched, so "only" or "same" still count.
@@ -45,6 +46,10 @@ CREATE TABLE warm_index (
     narrative_hash text NOT NULL,
     record_hash    text NOT NULL,
     narrative_keys text NOT NULL
+);
+
+CREATE TABLE fact_pending (
+    entry_id text COLLATE "C" PRIMARY KEY REFERENCES entries (id)
 );
 
 CREATE TABLE source_fetches (

@@ -7,8 +7,10 @@
 -- extraction made when it was added), so a search never re-reads a source. warm_index keeps
 -- the hash of every warm narrative and fact record (`verify` names an edit made behind the
 -- store's back) and the fact keys the narrative states (space-separated). source_fetches
--- counts retrievals of a warm entry's archived source (use promotes). attestations record
--- the rendered context of a decision (append-only).
+-- counts retrievals of a warm entry's archived source (use promotes). fact_pending lists
+-- the hot entries added without their facts (add_many(index_facts=False)): `factdiff index`
+-- or the next search indexes them. attestations record the rendered context of a decision
+-- (append-only).
 
 CREATE TABLE search_docs (
     doc      INTEGER PRIMARY KEY,
@@ -39,6 +41,10 @@ CREATE TABLE warm_index (
     narrative_hash TEXT NOT NULL,
     record_hash    TEXT NOT NULL,
     narrative_keys TEXT NOT NULL
+);
+
+CREATE TABLE fact_pending (
+    entry_id TEXT PRIMARY KEY REFERENCES entries (id)
 );
 
 CREATE TABLE source_fetches (

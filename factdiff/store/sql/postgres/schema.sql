@@ -179,6 +179,10 @@ CREATE TABLE warm_index (
     narrative_keys text NOT NULL
 );
 
+CREATE TABLE fact_pending (
+    entry_id text COLLATE "C" PRIMARY KEY REFERENCES entries (id)
+);
+
 CREATE TABLE source_fetches (
     entry_id text COLLATE "C" NOT NULL REFERENCES entries (id),
     at       bigint NOT NULL

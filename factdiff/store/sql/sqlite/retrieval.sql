@@ -181,3 +181,18 @@ LEFT JOIN warm_entries AS w ON w.entry_id = e.id
 LEFT JOIN hot_records AS r ON r.entry_id = e.id
 LEFT JOIN warm_index AS x ON x.entry_id = e.id
 WHERE e.id IN (SELECT value FROM json_each(:ids))
+
+-- name: insert_fact_pending
+INSERT INTO fact_pending (entry_id) VALUES (:entry_id)
+
+-- name: delete_fact_pending
+DELETE FROM fact_pending WHERE entry_id = :entry_id
+
+-- name: fact_pending_page
+SELECT entry_id FROM fact_pending WHERE entry_id > :after ORDER BY entry_id LIMIT :limit
+
+-- name: any_fact_pending
+SELECT count(*) FROM (SELECT 1 FROM fact_pending LIMIT 1) AS pending
+
+-- name: clear_fact_pending
+DELETE FROM fact_pending

@@ -168,6 +168,10 @@ CREATE TABLE warm_index (
     narrative_keys TEXT NOT NULL
 );
 
+CREATE TABLE fact_pending (
+    entry_id TEXT PRIMARY KEY REFERENCES entries (id)
+);
+
 CREATE TABLE source_fetches (
     entry_id TEXT NOT NULL REFERENCES entries (id),
     at       INTEGER NOT NULL
