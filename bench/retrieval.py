@@ -26,8 +26,10 @@ questions come from the datasets' own labels and metadata, never from factdiff).
    fixed mix of 400 questions (100 of each: id alone, id in a sentence, amount or date,
    natural language), read only (``touch=False``) and recorded as use (``touch=True``, one
    write per search), p50 and p95 after a warm-up; index build time (``build_search_index(
-   rebuild=True)`` over every entry); size of the indexes against the rest of the store
-   (SQLite: ``dbstat`` pages after VACUUM; PostgreSQL: ``pg_total_relation_size``).
+   rebuild=True)`` over every entry); size of the indexes (``INDEX_TABLES``: the text and
+   fact indexes, the stored hot records, the warm hashes and narrative keys, with their own
+   B-trees and SQLite's FTS5 tables) against the rest of the store (SQLite: ``dbstat`` pages
+   after VACUUM; PostgreSQL: ``pg_total_relation_size`` after VACUUM).
 
 The machine may be shared: timings are noisy; rerun on a quiet machine for final figures.
 """
@@ -70,6 +72,8 @@ from factdiff.store import MemoryStore, NewEntry, Tier, open_store
 from factdiff.values.base import FactType
 
 T0 = datetime(2026, 1, 15, tzinfo=UTC)
+INDEX_TABLES = ("search_docs", "fact_index", "hot_records", "warm_index", "fact_pending")
+"""What counts as the search indexes (with their own indexes, and SQLite's FTS5 tables)."""
 K = 5
 _WORD = re.compile(r"[^\W_]+")
 GAP_FACT_TYPES = (FactType.IDENTIFIER, FactType.PHONE, FactType.EMAIL)
@@ -311,7 +315,7 @@ def sqlite_sizes(path: Path) -> tuple[int, int]:
     conn.execute("VACUUM")
     rows = conn.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name").fetchall()
     conn.close()
-    index_names = ("search_", "fact_index", "sqlite_autoindex_search_docs")
+    index_names = (*INDEX_TABLES, "search_", *(f"sqlite_autoindex_{t}" for t in INDEX_TABLES))
     index = sum(int(n) for name, n in rows if str(name).startswith(index_names))
     total = sum(int(n) for _, n in rows)
     return index, total - index
@@ -321,13 +325,15 @@ def pg_sizes(dsn: str, schema: str) -> tuple[int, int]:
     import psycopg
 
     with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute(f"SET search_path = {schema}")
+        conn.execute("VACUUM")
         rows = conn.execute(
             "SELECT c.relname, pg_total_relation_size(c.oid) FROM pg_class c "
             "JOIN pg_namespace n ON n.oid = c.relnamespace "
             "WHERE n.nspname = %s AND c.relkind = 'r'",
             (schema,),
         ).fetchall()
-    index = sum(int(n) for name, n in rows if name in ("search_docs", "fact_index"))
+    index = sum(int(n) for name, n in rows if name in INDEX_TABLES)
     return index, sum(int(n) for _, n in rows) - index
 
 
