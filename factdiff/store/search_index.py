@@ -7,7 +7,11 @@ source's again) and supplies the statements ``factdiff.retrieve`` ranks with. Th
 holds every entry's full source, hot or archived, so it never changes after ``add``.
 
 Public methods: ``search``, ``render_context``, ``attest``, ``check_attestation``,
-``build_search_index``. SQL lives in ``sql/<dialect>/retrieval.sql``.
+``index_pending``, ``build_search_index``. SQL lives in ``sql/<dialect>/retrieval.sql``.
+
+Promotion (``promote``) brings a warm entry back to hot with the same steps as
+``MemoryStore.restore`` (hot content from the verified archive, warm row and archive
+removed, tier hot) plus a ``promoted`` event: keep the two in step.
 """
 
 from __future__ import annotations

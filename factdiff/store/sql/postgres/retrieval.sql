@@ -49,51 +49,96 @@ SELECT coalesce(max(doc), 0) FROM search_docs
 
 -- name: search_term_counts
 -- How many entries hold each query word of :terms (JSON array of letters-and-digits words),
--- counted up to :cap.
-SELECT t.term, (
-    SELECT count(*) FROM (
-        SELECT 1 FROM search_docs WHERE body @@ to_tsquery('factdiff_text', t.term) LIMIT :cap
-    ) AS held
-) FROM json_array_elements_text(:terms::json) AS t(term)
+-- counted up to :cap. A word the planner's statistics of the text index (ANALYZE's most
+-- common elements) already know to be in more than :cap entries is not counted again: its
+-- estimate is returned (counting it would visit :cap rows).
+WITH common AS (
+    SELECT u.lexeme, round(u.freq * c.reltuples) AS estimate
+    FROM pg_stats AS s
+    JOIN pg_namespace AS n ON n.nspname = s.schemaname
+    JOIN pg_class AS c ON c.relnamespace = n.oid AND c.relname = s.tablename
+    CROSS JOIN unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs)
+        AS u(lexeme, freq)
+    WHERE s.schemaname = current_schema() AND s.tablename = 'search_docs'
+      AND s.attname = 'body' AND u.lexeme IS NOT NULL
+), words AS (
+    SELECT t.term, (
+        SELECT v.lexeme FROM unnest(to_tsvector('factdiff_text', t.term)) AS v LIMIT 1
+    ) AS lexeme
+    FROM json_array_elements_text(:terms::json) AS t(term)
+)
+SELECT w.term,
+       CASE WHEN k.estimate >= :cap THEN k.estimate
+            ELSE (
+                SELECT count(*) FROM (
+                    SELECT 1 FROM search_docs
+                    WHERE body @@ to_tsquery('factdiff_text', w.term) LIMIT :cap
+                ) AS held
+            )
+       END
+FROM words AS w LEFT JOIN common AS k ON k.lexeme = w.lexeme
 
 -- name: search_text
 -- The best entries for a text query: (doc, score), higher is better. ts_rank_cd has no
 -- notion of how rare a word is, so each word is ranked apart and the ranks are combined as
 -- bm25 combines term frequencies: ts_rank_cd of one word with every occurrence weighing 1
 -- ('{1,1,1,1}') is the word's frequency tf in the entry; its share is
--- idf * tf * (k1 + 1) / (tf + k1) with k1 = 1.2 (bm25 without length normalisation), the
--- idf coming from Python (:weights, a JSON object word -> weight). The queries are parsed
--- once (MATERIALIZED), not per row.
+-- idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl)) with k1 = 1.2, b = 0.75, dl the
+-- entry's number of distinct words and avgdl their mean over the matching entries; the idf
+-- comes from Python (:weights, a JSON object word -> weight). Only the 200 entries with the
+-- highest idf-weighted count of the words they hold (a cheap test, no positions) are ranked
+-- so. The words' queries are parsed once (MATERIALIZED); the match itself stays in WHERE,
+-- where the GIN index serves it.
 WITH words AS MATERIALIZED (
     SELECT to_tsquery('factdiff_text', j.term) AS q, j.weight::float8 AS weight
     FROM json_each_text(:weights::json) AS j(term, weight)
-), found AS MATERIALIZED (
-    SELECT to_tsquery('factdiff_text', :query) AS q
+), matched AS MATERIALIZED (
+    SELECT d.doc, d.body, length(d.body) AS dl
+    FROM search_docs AS d
+    WHERE d.body @@ to_tsquery('factdiff_text', :query)
+), mean AS (
+    SELECT greatest(avg(dl), 1) AS avgdl FROM matched
+), rough AS (
+    SELECT m.doc FROM matched AS m CROSS JOIN words AS w
+    GROUP BY m.doc
+    ORDER BY sum(w.weight * (m.body @@ w.q)::int) DESC, m.doc
+    LIMIT 200
 )
-SELECT d.doc, sum(w.weight * r.tf * 2.2 / (r.tf + 1.2))
-FROM found, search_docs AS d
+SELECT m.doc, sum(w.weight * r.tf * 2.2 / (r.tf + 1.2 * (0.25 + 0.75 * m.dl / mean.avgdl)))
+FROM matched AS m
+JOIN rough USING (doc)
+CROSS JOIN mean
 CROSS JOIN words AS w
-CROSS JOIN LATERAL (SELECT ts_rank_cd('{1,1,1,1}'::float4[], d.body, w.q) AS tf) AS r
-WHERE d.body @@ found.q
-GROUP BY d.doc
-ORDER BY 2 DESC, d.doc
+CROSS JOIN LATERAL (SELECT ts_rank_cd('{1,1,1,1}'::float4[], m.body, w.q) AS tf) AS r
+GROUP BY m.doc
+ORDER BY 2 DESC, m.doc
 LIMIT :limit
 
 -- name: search_text_filtered
 WITH words AS MATERIALIZED (
     SELECT to_tsquery('factdiff_text', j.term) AS q, j.weight::float8 AS weight
     FROM json_each_text(:weights::json) AS j(term, weight)
-), found AS MATERIALIZED (
-    SELECT to_tsquery('factdiff_text', :query) AS q
+), matched AS MATERIALIZED (
+    SELECT d.doc, d.body, length(d.body) AS dl
+    FROM search_docs AS d
+    JOIN entries AS e ON e.id = d.entry_id
+    WHERE d.body @@ to_tsquery('factdiff_text', :query) {filters}
+), mean AS (
+    SELECT greatest(avg(dl), 1) AS avgdl FROM matched
+), rough AS (
+    SELECT m.doc FROM matched AS m CROSS JOIN words AS w
+    GROUP BY m.doc
+    ORDER BY sum(w.weight * (m.body @@ w.q)::int) DESC, m.doc
+    LIMIT 200
 )
-SELECT d.doc, sum(w.weight * r.tf * 2.2 / (r.tf + 1.2))
-FROM found, search_docs AS d
-JOIN entries AS e ON e.id = d.entry_id
+SELECT m.doc, sum(w.weight * r.tf * 2.2 / (r.tf + 1.2 * (0.25 + 0.75 * m.dl / mean.avgdl)))
+FROM matched AS m
+JOIN rough USING (doc)
+CROSS JOIN mean
 CROSS JOIN words AS w
-CROSS JOIN LATERAL (SELECT ts_rank_cd('{1,1,1,1}'::float4[], d.body, w.q) AS tf) AS r
-WHERE d.body @@ found.q {filters}
-GROUP BY d.doc
-ORDER BY 2 DESC, d.doc
+CROSS JOIN LATERAL (SELECT ts_rank_cd('{1,1,1,1}'::float4[], m.body, w.q) AS tf) AS r
+GROUP BY m.doc
+ORDER BY 2 DESC, m.doc
 LIMIT :limit
 
 -- name: filter_search_agent
@@ -103,20 +148,31 @@ AND e.agent_id = :agent
 AND e.tier = :tier
 
 -- name: search_text_scores
--- The text scores of the docs :docs (JSON array) for a text query (as search_text).
+-- The text scores of the docs :docs (JSON array) for a text query (as search_text; the
+-- mean length is over these docs).
 WITH words AS MATERIALIZED (
     SELECT to_tsquery('factdiff_text', j.term) AS q, j.weight::float8 AS weight
     FROM json_each_text(:weights::json) AS j(term, weight)
-), found AS MATERIALIZED (
-    SELECT to_tsquery('factdiff_text', :query) AS q
+), matched AS MATERIALIZED (
+    SELECT d.doc, d.body, length(d.body) AS dl
+    FROM search_docs AS d
+    WHERE d.body @@ to_tsquery('factdiff_text', :query)
+      AND d.doc IN (SELECT value::bigint FROM json_array_elements_text(:docs::json))
+), mean AS (
+    SELECT greatest(avg(dl), 1) AS avgdl FROM matched
+), rough AS (
+    SELECT m.doc FROM matched AS m CROSS JOIN words AS w
+    GROUP BY m.doc
+    ORDER BY sum(w.weight * (m.body @@ w.q)::int) DESC, m.doc
+    LIMIT 200
 )
-SELECT d.doc, sum(w.weight * r.tf * 2.2 / (r.tf + 1.2))
-FROM found, search_docs AS d
+SELECT m.doc, sum(w.weight * r.tf * 2.2 / (r.tf + 1.2 * (0.25 + 0.75 * m.dl / mean.avgdl)))
+FROM matched AS m
+JOIN rough USING (doc)
+CROSS JOIN mean
 CROSS JOIN words AS w
-CROSS JOIN LATERAL (SELECT ts_rank_cd('{1,1,1,1}'::float4[], d.body, w.q) AS tf) AS r
-WHERE d.body @@ found.q
-  AND d.doc IN (SELECT value::bigint FROM json_array_elements_text(:docs::json))
-GROUP BY d.doc
+CROSS JOIN LATERAL (SELECT ts_rank_cd('{1,1,1,1}'::float4[], m.body, w.q) AS tf) AS r
+GROUP BY m.doc
 
 -- name: search_fact_counts
 -- How many entries hold each fact key of :keys (JSON array), counted up to :cap.
