@@ -14,19 +14,21 @@ How entries are ranked (``score`` = 2 x distinctive facts held + relevance):
    amount, a full date or datetime, an email, a phone number, a URL, a person or an
    organisation, held by at most :data:`FACT_CAP` entries (a value that many entries hold
    does not single one out and counts as a weak fact instead);
-2. then by **relevance**, between 0 and 1: the entry's text score relative to the best
-   text score of the query (bm25 on SQLite, ``ts_rank_cd`` on PostgreSQL, both over the full
-   source, hot or archived), blended with the share of the query's weak facts (times,
-   numbers, quantities, dates without a year...) it holds, each side weighted by how many
-   words and weak facts the query has.
+2. then by **relevance**, between 0 and 1: the entry's text score relative to the best one
+   among entries holding as many distinctive facts (bm25 on SQLite; bm25 computed from
+   ``ts_rank_cd`` on PostgreSQL; both over the full source, hot or archived), blended with
+   the share of the query's weak facts (times, numbers, quantities, dates without a year...)
+   it holds, each side weighted by how many words and weak facts the query has. When k
+   entries hold a distinctive fact, the text index is not asked for more; their order among
+   themselves comes from the query's selective words.
 3. **Gaps**: a warm entry whose known gaps the query asks about (it names the field, or holds
    a value of the gap's type) never ranks above a hot entry ranked after it that states a
    fact of that field or type and holds as many of the query's distinctive facts: it moves
    just below the last such entry.
 
-Words held by more than :data:`TERM_CAP` entries only re-rank the entries found by rarer
-words (the database never ranks every entry that says ``train``); when every word is that
-common, the rarest one finds the entries.
+Words held by more than :data:`TERM_CAP` entries are left out (the database never ranks every
+entry that says ``the`` or ``train``; such words barely tell entries apart); when every word
+is that common, entries holding the two rarest are found and ranked by all the words.
 
 A warm hit shows its narrative and its source's fact record; each match says whether the
 narrative states it (``where: "text"``) or only the archived source (``"archive"``). With
