@@ -14,8 +14,11 @@ Figures, all on the same machine in one run:
   transaction and one commit each (SQLite: ``synchronous=FULL``, an fsync per commit);
 * ``add_many`` in process: the same store method the CLI uses, all ``N`` entries in one
   transaction;
+* ``add_many`` with ``index_facts=False``: the same, the entries' words indexed and their
+  facts (rules extraction, fact keys, stored record) left for ``index_pending``, timed next;
 * ``factdiff add --jsonl FILE``: the command as a user runs it (a new process: start-up,
   reading and checking every line, one transaction), wall time and the child's peak RSS;
+  again with ``--defer-index``;
 * ``factdiff add`` of a one-line file: the fixed cost of a CLI call (start-up + open + commit).
 
 ``--pg DSN`` repeats the store figures on PostgreSQL in a fresh schema (dropped after).
@@ -97,22 +100,32 @@ def store_figures(target: str, items: list[dict[str, object]], baseline: int) ->
         many = time.perf_counter() - started
         assert len(ids) == len(entries)
         assert store.stats()["tiers"]["hot"] == len(sample) + len(entries)
+        started = time.perf_counter()
+        store.add_many(entries, now=NOW, index_facts=False)
+        deferred = time.perf_counter() - started
+        started = time.perf_counter()
+        assert store.index_pending() == len(entries)
+        pending = time.perf_counter() - started
     single_rate = len(sample) / single
     many_rate = len(entries) / many
     rows.append(["add per entry (baseline)", f"{len(sample):,}", f"{single:.2f}",
                  rate(len(sample), single), "1.0x"])  # fmt: skip
     rows.append(["add_many, one transaction", f"{len(entries):,}", f"{many:.2f}",
                  rate(len(entries), many), f"{many_rate / single_rate:.1f}x"])  # fmt: skip
+    rows.append(["add_many, facts deferred (index_facts=False)", f"{len(entries):,}",
+                 f"{deferred:.2f}", rate(len(entries), deferred), "words indexed"])  # fmt: skip
+    rows.append(["  then index_pending (their facts)", f"{len(entries):,}", f"{pending:.2f}",
+                 rate(len(entries), pending), "the deferred step"])  # fmt: skip
     return rows
 
 
-def cli_figures(target: str, jsonl: Path, count: int, one: Path) -> list[list[str]]:
+def cli_figures(target: str, jsonl: Path, count: int, one: Path, *extra: str) -> list[list[str]]:
     """``factdiff add --jsonl`` wall time and peak RSS, and a one-entry ``add``."""
     factdiff = [sys.executable, "-m", "factdiff.cli"]
     env = {k: v for k, v in os.environ.items() if k != "FACTDIFF_DB"}
     started = time.perf_counter()
     proc = subprocess.Popen(
-        [*factdiff, "add", "--jsonl", str(jsonl), "--db", target, "--json"],
+        [*factdiff, "add", "--jsonl", str(jsonl), *extra, "--db", target, "--json"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
@@ -143,8 +156,8 @@ def cli_figures(target: str, jsonl: Path, count: int, one: Path) -> list[list[st
         assert one_run.returncode == 0, one_run.stderr
     singles.sort()
     return [
-        ["factdiff add --jsonl (process)", f"{count:,}", f"{bulk:.2f}", rate(count, bulk),
-         f"peak RSS {peak_mb:.0f} MB"],
+        [" ".join(["factdiff add --jsonl", *extra, "(process)"]), f"{count:,}", f"{bulk:.2f}",
+         rate(count, bulk), f"peak RSS {peak_mb:.0f} MB"],
         ["factdiff add FILE (1 entry, median of 5)", "1", f"{singles[2]:.3f}",
          rate(1, singles[2]), f"min {singles[0]:.3f} s"],
     ]  # fmt: skip
@@ -204,6 +217,7 @@ def main() -> None:
                 rows = store_figures(target, items, args.baseline)
                 cli_target = str(Path(folder) / "cli.db") if target.endswith(".db") else target
                 rows += cli_figures(cli_target, jsonl, len(items), one)
+                rows += cli_figures(cli_target, jsonl, len(items), one, "--defer-index")[:1]
                 print_table(["what", "entries", "seconds", "entries/s", "note"], rows)
                 print()
         finally:

@@ -27,6 +27,9 @@ The settings file is ``factdiff.toml`` in the working directory, or the file nam
     poll = "1s"
     grace = "30s"
     log_format = "text"        # or "json"
+    promote_after = 3           # retrieval: fetches of a warm source that send it back hot
+    promote_window = "7d"       #   ... counted over this window ("never" turns it off)
+    search_touch = "hits"       # what a search marks as used: hits, top or none
 
     [models."openai:o3-mini"]  # per-model parameters (factdiff.providers.ModelParams)
     token_param = "max_completion_tokens"
@@ -141,6 +144,9 @@ class Settings(BaseModel):
     summarizer: str = "extractive"
     ladder: str | None = None
     allow_same_model: bool = False
+    promote_after: int | str | None = None
+    promote_window: str | None = None
+    search_touch: str | None = None
 
     older_than: Seconds = 14 * 86400.0
     max_attempts: int | None = Field(default=None, ge=1)

@@ -35,6 +35,12 @@ if TYPE_CHECKING:
 @click.option("--schema", "schema_name", callback=not_blank, help="Fact schema name.")
 @click.option("--tag", "tags", multiple=True, help="Capability tag (repeatable).")
 @click.option("--metadata", help="JSON object of metadata.")
+@click.option(
+    "--defer-index",
+    is_flag=True,
+    help="With --jsonl: index the entries' words now and their facts later (`factdiff index`, "
+    "or the next search), for fast bulk loads.",
+)
 @db_option
 @json_option
 def add_command(
@@ -45,6 +51,7 @@ def add_command(
     schema_name: str | None,
     tags: tuple[str, ...],
     metadata: str | None,
+    defer_index: bool,
     db: str,
     as_json: bool,
 ) -> None:
@@ -52,7 +59,8 @@ def add_command(
 
     With --jsonl FILE, every line is one entry (keys: text, agent, occurred_at, tags, schema,
     metadata); the file is checked in full first and stored in one transaction, so a bad
-    line (named by its number) stores nothing. Prints the new ids in file order.
+    line (named by its number) stores nothing. Prints the new ids in file order. Every entry
+    is indexed for search as it is stored; --defer-index leaves its facts for `factdiff index`.
     """
     now = datetime.now(UTC)
     if jsonl is not None:
@@ -62,8 +70,10 @@ def add_command(
             raise InputError(
                 "with --jsonl, give occurred_at, schema, tags and metadata on each line"
             )
-        _add_jsonl(jsonl, agent, db, now, as_json)
+        _add_jsonl(jsonl, agent, db, now, as_json, defer_index)
         return
+    if defer_index:
+        raise InputError("--defer-index goes with --jsonl FILE")
     if file is None:
         raise InputError("give the FILE to add (- for stdin), or --jsonl FILE")
     if agent is None:
@@ -113,7 +123,9 @@ def _check_schemas(store: MemoryStore, names: list[str], now: datetime) -> None:
         catalog.get(name, now)
 
 
-def _add_jsonl(path: str, agent: str | None, db: str, now: datetime, as_json: bool) -> None:
+def _add_jsonl(
+    path: str, agent: str | None, db: str, now: datetime, as_json: bool, defer_index: bool
+) -> None:
     from factdiff.cli.jsonl_entries import read_jsonl_entries
     from factdiff.store import BadEntry
 
@@ -121,7 +133,8 @@ def _add_jsonl(path: str, agent: str | None, db: str, now: datetime, as_json: bo
     with open_store(db) as store:
         _check_line_schemas(store, loaded, now)
         try:
-            ids = store.add_many([item.entry for item in loaded], now=now)
+            entries = [item.entry for item in loaded]
+            ids = store.add_many(entries, now=now, index_facts=not defer_index)
         except BadEntry as exc:
             raise InputError(f"line {loaded[exc.position - 1].line}: {exc.detail}") from None
     if as_json:

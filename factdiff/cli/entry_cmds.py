@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 import click
 
 from factdiff.cli.options import db_option, json_option, open_store, open_store_to_read
 from factdiff.cli.render import console, echo, echo_json, table, text
 from factdiff.cli.views import attempt_json, entry_json, event_json
+
+if TYPE_CHECKING:
+    from rich.table import Table
+
+    from factdiff.retrieve.context import EntryView
+    from factdiff.store import Entry, MemoryStore
 
 
 @click.command("show")
@@ -22,6 +29,7 @@ def show_command(entry_id: str, db: str, as_json: bool) -> None:
         entry = store.get(entry_id)
         attempts = store.attempts(entry_id)
         events = list(store.events(entry_id))
+        view = None if entry.warm is None or as_json else warm_view(store, entry)
     if as_json:
         echo_json(
             {
@@ -46,8 +54,9 @@ def show_command(entry_id: str, db: str, as_json: bool) -> None:
         out.print(Text.assemble(("hot source:", "bold"), " ", text(entry.content)))
     if entry.warm is not None:
         out.print(Text.assemble(("warm narrative:", "bold"), " ", text(entry.warm.narrative)))
-        lost = entry.warm.meta.lost_important_fields
-        out.print(text(f"known gaps: {', '.join(map(str, lost)) if lost else 'none'}"))
+        if view is not None:
+            out.print(record_table(view))
+            out.print(text(f"known gaps: {gaps_line(view)}"))
         out.print(text(f"meta: {json.dumps(entry.warm.meta.to_json(), sort_keys=True)}"))
     history = table(
         "#",
@@ -73,6 +82,38 @@ def show_command(entry_id: str, db: str, as_json: bool) -> None:
     out.print(history)
     for event in events:
         out.print(text(f"{event.at.isoformat()}  {event.type.value}"))
+
+
+def warm_view(store: MemoryStore, entry: Entry) -> EntryView:
+    """A warm entry as an agent reads it: narrative, source record, known gaps."""
+    from factdiff.retrieve.context import entry_view
+    from factdiff.retrieve.schemas import SchemaResolver
+
+    return entry_view(store, entry, SchemaResolver(store))
+
+
+def record_table(view: EntryView) -> Table:
+    """A warm entry's fact record (its source's), one row per fact: field, value, as stated,
+    evidence spans."""
+    from factdiff.retrieve.keys import record_facts
+
+    rows = table("field", "value", "stated as", "evidence", title="fact record (of the source)")
+    if view.record is None:
+        rows.add_row(text("-"), text("(not a fact record)"), text("-"), text("-"))
+        return rows
+    for name, fact in record_facts(view.record):
+        value = fact.value.canonical()
+        shown = value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+        spans = ", ".join(f"{start}-{end}" for start, end in fact.spans)
+        rows.add_row(text(name), text(shown), text(fact.text), text(spans or "-"))
+    return rows
+
+
+def gaps_line(view: EntryView) -> str:
+    """``call_time (important, datetime), ...`` or ``none``."""
+    if not view.gaps:
+        return "none"
+    return ", ".join(f"{g.field} ({g.criticality or '-'}, {g.fact_type or '-'})" for g in view.gaps)
 
 
 @click.command("touch")

@@ -22,6 +22,11 @@ from factdiff.screen import one_line
 
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "add": ("factdiff.cli.add_cmd", "add_command", "Add FILE (or - for stdin) as a hot entry."),
+    "attest": (
+        "factdiff.cli.context_cmd",
+        "attest_command",
+        "Record (--decision D ID...) or check (verify D) the context a decision was made on.",
+    ),
     "check": (
         "factdiff.cli.check_cmd",
         "check_command",
@@ -31,6 +36,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "factdiff.cli.demote_cmd",
         "compress_command",
         "Run the whole pipeline with its retry ladder on FILE (no store).",
+    ),
+    "context": (
+        "factdiff.cli.context_cmd",
+        "context_command",
+        "Render exactly what an agent is shown of entries ID..., with its sha256 hash.",
     ),
     "demo": (
         "factdiff.cli.demo_cmd",
@@ -51,6 +61,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "factdiff.cli.check_cmd",
         "extract_command",
         "Extract the typed fact record of SOURCE, with evidence spans.",
+    ),
+    "index": (
+        "factdiff.cli.store_cmds",
+        "index_command",
+        "Fill the search indexes: facts of entries added with --defer-index, entries missing.",
     ),
     "list": ("factdiff.cli.list_cmds", "list_command", "List entries by agent, tier and status."),
     "migrate": (
@@ -73,6 +88,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "schema_group",
         "Validate, inspect and register fact schemas.",
     ),
+    "search": (
+        "factdiff.cli.search_cmd",
+        "search_command",
+        "Search memory: entries holding the query's facts first, then by text relevance.",
+    ),
     "show": (
         "factdiff.cli.entry_cmds",
         "show_command",
@@ -91,7 +111,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "verify": (
         "factdiff.cli.store_cmds",
         "verify_command",
-        "Re-derive every content hash (hot sources and cold archives).",
+        "Re-derive every hash: sources, archives, warm narratives and records, attestations.",
     ),
     "worker": (
         "factdiff.cli.worker_cmd",

@@ -96,7 +96,10 @@ def migrate_command(db: str, as_json: bool) -> None:
 @db_option
 @json_option
 def verify_command(db: str, as_json: bool) -> None:
-    """Re-derive every content hash (hot sources and cold archives); exit 1 on a problem."""
+    """Re-derive every hash: sources, archives, warm narratives and records, attestations.
+
+    Also checks that every entry is in one tier and in the search index; exit 1 on a problem.
+    """
     with open_store_to_read(db) as store:
         problems = store.verify()
     if as_json:
@@ -105,6 +108,23 @@ def verify_command(db: str, as_json: bool) -> None:
         for problem in problems:
             echo(one_line(problem))
     else:
-        echo("ok: every hot source and cold archive matches its hash")
+        echo(
+            "ok: every hot source, cold archive, warm narrative, warm fact record and "
+            "attestation matches its hash"
+        )
     if problems:
         raise SystemExit(1)
+
+
+@click.command("index")
+@click.option("--rebuild", is_flag=True, help="Rebuild the search indexes of every entry.")
+@db_option
+@json_option
+def index_command(rebuild: bool, db: str, as_json: bool) -> None:
+    """Fill the search indexes: facts of entries added with --defer-index, entries missing."""
+    with open_store(db, create=False) as store:
+        indexed = store.build_search_index(rebuild=rebuild)
+    if as_json:
+        echo_json({"indexed": indexed, "rebuilt": rebuild})
+    else:
+        echo(f"{indexed} entries indexed" + (" (rebuilt)" if rebuild else ""))

@@ -20,7 +20,7 @@ from factdiff.demote import Demoter, DemotionReport, DemotionSettings
 from factdiff.diff import FactDiff
 from factdiff.policy import Outcome
 from factdiff.retry import RetryPolicy
-from factdiff.store import EventType, MemoryStore
+from factdiff.store import EventType, MemoryStore, Tier
 from factdiff.store.model import Entry
 
 SHOWCASE_LADDER = "naive:40,extractive:0.35x,extractive:0.6x:strict"
@@ -90,6 +90,8 @@ def run_demo(db: Path, console: Console, count: int = 300) -> DemoSummary:
             f"factdiff --db {shlex.quote(str(db))} events --type compression_failure"
         )
     )
+    with MemoryStore.open(db) as store:
+        _show_retrieval(store, db, console)
     return DemoSummary(
         entries=len(entries),
         tiers=dict(stats["tiers"]),
@@ -154,6 +156,54 @@ def _showcase(store: MemoryStore, entry_id: str, now: datetime, console: Console
         if entry.next_attempt_at is not None:
             console.print(f"   next attempt scheduled for {entry.next_attempt_at.isoformat()}")
             moment = max(moment, entry.next_attempt_at)
+
+
+def _show_retrieval(store: MemoryStore, db: Path, console: Console) -> None:
+    """Step 5: a search by amount in another format, and a question about a lost field."""
+    from factdiff.retrieve.gaps import gap_words, known_gaps
+    from factdiff.retrieve.index import stored_record
+    from factdiff.retrieve.keys import record_facts
+
+    query = "fourteen thousand two hundred fifty dollars"
+    (hit, *_) = store.search(query, k=1, touch=False)
+    facts = ", ".join(f"{m.field} = {m.value}" for m in hit.matched if m.kind == "fact")
+    console.print(
+        Text.assemble(
+            "5. Retrieval. ",
+            text(f"factdiff search {query!r}"),
+            f" finds the worked example ({hit.tier}) by its fact record: ",
+            text(facts),
+            ".",
+        )
+    )
+    for entry in store.entries(tier=Tier.WARM):
+        record = None if entry.warm is None else stored_record(entry.warm.record)
+        gaps = () if entry.warm is None else known_gaps(entry.warm.meta, None)
+        named = [
+            f
+            for _, f in (record_facts(record) if record else ())
+            if f.value.type.value == "identifier"
+        ]
+        if not gaps or not named:
+            continue
+        question = f"What was the {' '.join(gap_words(gaps[0]))} for {named[0].text}?"
+        (hit, *_) = store.search(question, k=1, touch=False)
+        if hit.entry_id != entry.id or not hit.gap_hit or hit.source is None:
+            continue
+        console.print(
+            Text.assemble(
+                "   ",
+                text(f"factdiff search {question!r}"),
+                ": its narrative lost ",
+                text(gaps[0].field),
+                " at compression, so the hit lists it in gap_hit and carries the archived "
+                "source (hash-checked) instead of letting the agent guess.",
+            )
+        )
+        break
+    console.print(
+        text(f"   Try: factdiff --db {shlex.quote(str(db))} search 'INV-9182' and factdiff show ID")
+    )
 
 
 def _show_failure(store: MemoryStore, entry_id: str, diff: FactDiff, console: Console) -> None:

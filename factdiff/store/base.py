@@ -29,7 +29,7 @@ from typing import Any, Self, TypeVar
 
 from factdiff.accounting import ModelCall
 from factdiff.errors import InputError, MigrationRequired, StoreError
-from factdiff.store import codec
+from factdiff.store import codec, search_index
 from factdiff.store import rows as rowmap
 from factdiff.store.dialect import Dialect, Migration
 from factdiff.store.model import (
@@ -53,6 +53,7 @@ from factdiff.store.model import (
     WarmMeta,
     WrongTier,
 )
+from factdiff.store.search_index import SearchIndexMixin
 
 T = TypeVar("T")
 Row = rowmap.Row
@@ -61,11 +62,13 @@ DEFAULT_MAX_ENTRY_BYTES = 16 * 1024 * 1024
 """Entries larger than this (UTF-8 bytes) are rejected with ``InputError``, never truncated."""
 
 PAGE_SIZE = 256
+SEARCH_INDEX_VERSION = 6
+"""The schema version that added the search indexes (``migrate`` fills them for old entries)."""
 _MIN_KEY = -(2**63)
 _DONE = frozenset({AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES})
 
 
-class MemoryStore(abc.ABC):
+class MemoryStore(SearchIndexMixin, abc.ABC):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
 
     Open with ``MemoryStore.open(path_or_dsn)``; use as a context manager or call
@@ -154,6 +157,8 @@ class MemoryStore(abc.ABC):
         for migration in self._dialect.migrations:
             if self._write(partial(self._apply_migration, migration)):
                 applied += 1
+        if self.schema_version() >= SEARCH_INDEX_VERSION:
+            self.build_search_index()
         return applied
 
     def _apply_migration(self, migration: Migration) -> bool:
@@ -261,12 +266,17 @@ class MemoryStore(abc.ABC):
         )
         return self.add_many([entry], now=now)[0]
 
-    def add_many(self, entries: Iterable[NewEntry], *, now: datetime) -> list[str]:
+    def add_many(
+        self, entries: Iterable[NewEntry], *, now: datetime, index_facts: bool = True
+    ) -> list[str]:
         """Store many hot entries in one transaction (all or none); returns their ids in order.
 
         Each entry is checked as ``add`` checks it before anything is written; the
         error for a bad one is ``BadEntry`` (an ``InputError`` with its ``position``, from 1)
         when there are several. The ids come from ``now`` and sort in the order given.
+        Every entry is indexed for search in the same transaction (its words, and the facts
+        of its rules extraction); with ``index_facts=False`` only its words, its facts being
+        indexed later by ``index_pending`` (or the next search) - for fast bulk loads.
         """
         items = list(entries)
         ids = codec.new_entry_ids(now, len(items))
@@ -284,10 +294,12 @@ class MemoryStore(abc.ABC):
             contents.append({"id": entry_id, "content": data})
         if not rows:
             return []
+        index = search_index.hot_index_docs(self, ids, items, facts=index_facts)
 
         def work() -> None:
             self._exec_many("insert_entry", rows)
             self._exec_many("insert_hot", contents)
+            search_index.write_index_docs(self, index)
 
         self._write(work)
         return ids
@@ -507,6 +519,7 @@ class MemoryStore(abc.ABC):
             return False
         data = codec.encode_content(state.content, max_bytes=2**63)
         packed = self._verified_archive(entry_id, data, state.content_hash)
+        index = search_index.warm_index_doc(self, entry_id, state.content, narrative, record)
 
         def work() -> bool:
             fenced = self._exec(
@@ -531,6 +544,7 @@ class MemoryStore(abc.ABC):
                 now=now_us,
             )
             self._exec("delete_hot", id=entry_id)
+            search_index.index_demoted(self, index)
             self._insert_events(event_rows, entry_id, state.agent_id, now_us)
             return True
 
@@ -881,19 +895,27 @@ class MemoryStore(abc.ABC):
             entry = rowmap.entry(row)
             if entry.tier is not Tier.WARM:
                 raise WrongTier(f"entry {entry_id} is {entry.tier}: nothing to restore")
-            cold = self._row("select_cold", id=entry_id)
-            if cold is None:
-                raise IntegrityError(entry_id, "warm entry has no cold archive")
-            data = rowmap.checked_cold(entry_id, cold, entry.content_hash)
-            self._exec("insert_hot", id=entry_id, content=data)
-            self._exec("delete_warm", id=entry_id)
-            self._exec("delete_cold", id=entry_id)
-            self._exec("set_restored", id=entry_id, now=now_us)
+            data = self._rehydrate(entry, now_us)
             payload = {"content_hash": entry.content_hash, "size_bytes": len(data)}
             event = NewEvent(EventType.RESTORED, payload)
             self._append_events([event], entry_id, entry.agent_id, now_us)
 
         self._write(work)
+
+    def _rehydrate(self, entry: Entry, now_us: int) -> bytes:
+        """Inside a write: the warm ``entry`` becomes hot again from its verified archive
+        (warm row and archive removed, search index updated); returns the source bytes.
+        Restore and promotion both go through here."""
+        cold = self._row("select_cold", id=entry.id)
+        if cold is None:
+            raise IntegrityError(entry.id, "warm entry has no cold archive")
+        data = rowmap.checked_cold(entry.id, cold, entry.content_hash)
+        self._exec("insert_hot", id=entry.id, content=data)
+        self._exec("delete_warm", id=entry.id)
+        self._exec("delete_cold", id=entry.id)
+        self._exec("set_restored", id=entry.id, now=now_us)
+        search_index.index_rehydrated(self, entry, data)
+        return data
 
     # -- events ----------------------------------------------------------------------------
 
@@ -1188,8 +1210,9 @@ class MemoryStore(abc.ABC):
         }
 
     def verify(self) -> list[str]:
-        """Re-derive every hot and cold content hash and check that every entry is in exactly
-        one tier; returns one line per problem (empty when the store is sound)."""
+        """Re-derive every hot and cold content hash, every warm narrative and fact record
+        hash and every attestation, and check that every entry is in exactly one tier and in
+        the search indexes; returns one line per problem (empty when the store is sound)."""
         problems: list[str] = []
         for entry_id, data, expected in self._pages("hot_page", 32):
             if codec.content_hash(bytes(data)) != expected:
@@ -1205,6 +1228,7 @@ class MemoryStore(abc.ABC):
                 f"entry {entry_id}: tier {tier} but hot={bool(hot)} warm={bool(warm)} "
                 f"cold={bool(cold)}"
             )
+        problems.extend(search_index.verify_retrieval(self))
         return problems
 
     def _pages(self, key: str, size: int) -> Iterator[Row]:

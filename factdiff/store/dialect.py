@@ -1,6 +1,7 @@
 """The dialect seam: where a backend's SQL text and migrations come from.
 
-Each dialect keeps its statements in ``sql/<dialect>/queries.sql`` as named blocks
+Each dialect keeps its statements in ``sql/<dialect>/queries.sql`` (and further ``*.sql``
+files beside it, one per concern, e.g. ``retrieval.sql``) as named blocks
 (``-- name: <key>``) with named parameters (``:name``), its declared schema in
 ``sql/<dialect>/schema.sql``, and its migrations in ``migrations/<dialect>/NNNN_<name>.sql``.
 The store's Python code never spells SQL itself; the PostgreSQL dialect supplies the same keys
@@ -15,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from importlib.abc import Traversable
+from itertools import pairwise
 from pathlib import Path
 
 from factdiff.errors import StoreError
@@ -51,17 +53,45 @@ def to_pyformat(sql: str) -> str:
 
 
 def load_migrations(folder: Traversable | Path) -> tuple[Migration, ...]:
-    """Every ``NNNN_name.sql`` in ``folder``, in version order, numbered 1, 2, 3... without gaps."""
+    """Every ``NNNN_name.sql`` in ``folder``, in version order, starting at 1.
+
+    Numbers only need to increase (features developed side by side take their own numbers,
+    so a gap such as 3 -> 6 is allowed); two migrations with one number are an error.
+    """
     found: list[Migration] = []
     for item in folder.iterdir():
         match = _MIGRATION.match(item.name)
         if match:
             found.append(Migration(int(match[1]), match[2], item.read_text("utf-8")))
     found.sort(key=lambda m: m.version)
-    for expected, migration in enumerate(found, start=1):
-        if migration.version != expected:
-            raise StoreError(f"migration {migration.version:04d} is out of sequence")
+    if found and found[0].version != 1:
+        raise StoreError(f"migration {found[0].version:04d} is out of sequence: none is 0001")
+    for before, migration in pairwise(found):
+        if migration.version == before.version:
+            raise StoreError(f"two migrations are numbered {migration.version:04d}")
     return tuple(found)
+
+
+def load_queries(folder: Traversable | Path) -> dict[str, str]:
+    """The named statements of every ``*.sql`` file in ``folder`` but ``schema.sql``.
+
+    ``queries.sql`` comes first, then the others in name order; a key defined twice is an
+    error naming both files.
+    """
+    files = sorted(
+        (item for item in folder.iterdir() if item.name.endswith(".sql")),
+        key=lambda item: (item.name != "queries.sql", item.name),
+    )
+    queries: dict[str, str] = {}
+    origin: dict[str, str] = {}
+    for item in files:
+        if item.name == "schema.sql":
+            continue
+        for key, sql in parse_queries(item.read_text("utf-8")).items():
+            if key in queries:
+                raise StoreError(f"query {key} is defined in {origin[key]} and {item.name}")
+            queries[key], origin[key] = sql, item.name
+    return queries
 
 
 @dataclass(frozen=True)
@@ -92,7 +122,7 @@ def load_dialect(name: str) -> Dialect:
     """The packaged dialect ``name`` (``sqlite`` or ``postgres``)."""
     root = resources.files("factdiff.store")
     sql_dir = root / "sql" / name
-    queries = parse_queries((sql_dir / "queries.sql").read_text("utf-8"))
+    queries = load_queries(sql_dir)
     if name in PYFORMAT_DIALECTS:
         queries = {key: to_pyformat(sql) for key, sql in queries.items()}
     return Dialect(

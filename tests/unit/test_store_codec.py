@@ -91,7 +91,9 @@ def test_parse_queries_and_filters() -> None:
 
 def test_packaged_sqlite_dialect() -> None:
     dialect = load_dialect("sqlite")
-    assert dialect.version == len(dialect.migrations) >= 1
-    assert [m.version for m in dialect.migrations] == list(range(1, dialect.version + 1))
+    versions = [m.version for m in dialect.migrations]
+    assert versions[0] == 1
+    assert versions == sorted(set(versions))  # increasing; gaps are allowed
+    assert dialect.version == versions[-1]
     for key, sql in dialect.queries.items():
         assert sql, key

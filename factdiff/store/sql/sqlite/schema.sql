@@ -158,3 +158,86 @@ CREATE TABLE model_calls (
 
 CREATE INDEX model_calls_entry ON model_calls (entry_id, attempt_no);
 CREATE INDEX model_calls_model ON model_calls (model, role);
+
+CREATE TABLE search_docs (
+    doc      INTEGER PRIMARY KEY,
+    entry_id TEXT NOT NULL UNIQUE REFERENCES entries (id)
+);
+
+CREATE VIRTUAL TABLE search_text USING fts5 (
+    source,
+    content = '',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+);
+
+CREATE TABLE fact_index (
+    key_hash INTEGER NOT NULL,
+    doc      INTEGER NOT NULL REFERENCES search_docs (doc),
+    PRIMARY KEY (key_hash, doc)
+) WITHOUT ROWID;
+
+CREATE INDEX fact_index_doc ON fact_index (doc);
+
+CREATE TABLE hot_records (
+    entry_id TEXT PRIMARY KEY REFERENCES entries (id),
+    record   BLOB NOT NULL
+);
+
+CREATE TABLE warm_index (
+    entry_id       TEXT PRIMARY KEY REFERENCES entries (id),
+    narrative_hash TEXT NOT NULL,
+    record_hash    TEXT NOT NULL,
+    narrative_keys TEXT NOT NULL
+);
+
+CREATE TABLE fact_pending (
+    entry_id TEXT PRIMARY KEY REFERENCES entries (id)
+);
+
+CREATE TABLE source_fetches (
+    entry_id TEXT NOT NULL REFERENCES entries (id),
+    at       INTEGER NOT NULL
+);
+
+CREATE INDEX source_fetches_entry ON source_fetches (entry_id, at);
+
+CREATE TABLE attestations (
+    decision_id   TEXT PRIMARY KEY,
+    rendered_hash TEXT NOT NULL,
+    digest        TEXT NOT NULL,
+    attested_at   INTEGER NOT NULL
+);
+
+CREATE TABLE attestation_entries (
+    decision_id    TEXT NOT NULL REFERENCES attestations (decision_id),
+    position       INTEGER NOT NULL,
+    entry_id       TEXT NOT NULL,
+    tier           TEXT NOT NULL,
+    schema_name    TEXT,
+    schema_version INTEGER,
+    source_hash    TEXT NOT NULL,
+    rendered_hash  TEXT NOT NULL,
+    PRIMARY KEY (decision_id, position)
+);
+
+CREATE INDEX attestation_entries_entry ON attestation_entries (entry_id);
+
+CREATE TRIGGER attestations_no_update BEFORE UPDATE ON attestations
+BEGIN
+    SELECT RAISE(ABORT, 'attestations are append-only');
+END;
+
+CREATE TRIGGER attestations_no_delete BEFORE DELETE ON attestations
+BEGIN
+    SELECT RAISE(ABORT, 'attestations are append-only');
+END;
+
+CREATE TRIGGER attestation_entries_no_update BEFORE UPDATE ON attestation_entries
+BEGIN
+    SELECT RAISE(ABORT, 'attestations are append-only');
+END;
+
+CREATE TRIGGER attestation_entries_no_delete BEFORE DELETE ON attestation_entries
+BEGIN
+    SELECT RAISE(ABORT, 'attestations are append-only');
+END;

@@ -1,0 +1,305 @@
+"""Attested context: which rendered context a decision was made on, checkable later.
+
+``attest(store, decision_id, entry_ids, now=...)`` renders the entries
+(``factdiff.retrieve.context``) and records, in one transaction, the decision id, the
+context's hash and, per entry, its tier, schema name and version, its source's content hash
+(the cold archive's, for a warm entry) and its block's hash. The rows are append-only and
+carry a digest (``factdiff.attestation`` tagged hash of their canonical JSON), so an edit
+behind the store's back is found by ``factdiff verify``.
+
+``check_attestation(store, decision_id)`` renders the same entries again and compares: the
+context still matches, or each entry that changed is named with what changed (tier, schema
+version, source, rendered text) or as erased; each source is cross-referenced with the entry's
+current source (hot, or the cold archive, hash-checked on read).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from factdiff.errors import InputError
+from factdiff.retrieve.context import (
+    RenderedEntry,
+    assemble,
+    check_ids,
+    entry_view,
+    render_context,
+    render_entry,
+)
+from factdiff.retrieve.schemas import SchemaResolver
+from factdiff.schema.model import tagged_digest
+from factdiff.store import codec
+from factdiff.store.model import IntegrityError, Tier
+
+if TYPE_CHECKING:
+    from factdiff.store.base import MemoryStore
+
+PAGE = 64
+
+
+@dataclass(frozen=True)
+class AttestedEntry:
+    """One entry as it was attested."""
+
+    position: int
+    entry_id: str
+    tier: str
+    schema_name: str | None
+    schema_version: int | None
+    source_hash: str
+    rendered_hash: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored row as JSON (also the input of the attestation's digest)."""
+        return {
+            "position": self.position,
+            "entry_id": self.entry_id,
+            "tier": self.tier,
+            "schema": {"name": self.schema_name, "version": self.schema_version},
+            "source_hash": self.source_hash,
+            "rendered_hash": self.rendered_hash,
+        }
+
+
+@dataclass(frozen=True)
+class Attestation:
+    """A decision and the context it was made on."""
+
+    decision_id: str
+    rendered_hash: str
+    attested_at: datetime
+    entries: tuple[AttestedEntry, ...]
+    digest: str
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"decision_id", "rendered_hash", "attested_at", "entries", "digest"}``."""
+        return {
+            "decision_id": self.decision_id,
+            "rendered_hash": self.rendered_hash,
+            "attested_at": self.attested_at.isoformat(),
+            "entries": [e.to_json() for e in self.entries],
+            "digest": self.digest,
+        }
+
+
+@dataclass(frozen=True)
+class EntryChange:
+    """What changed in one attested entry since the decision."""
+
+    entry_id: str
+    status: str
+    """``unchanged``, ``changed`` or ``erased``."""
+    changes: tuple[str, ...]
+    source: str
+    """The cross-reference of the attested source with the entry's current one."""
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"entry_id", "status", "changes", "source"}``."""
+        return {
+            "entry_id": self.entry_id,
+            "status": self.status,
+            "changes": list(self.changes),
+            "source": self.source,
+        }
+
+
+@dataclass(frozen=True)
+class AttestationCheck:
+    """The result of re-rendering an attested context."""
+
+    attestation: Attestation
+    current_hash: str | None
+    """The hash of the context rendered now (None when an entry was erased)."""
+    entries: tuple[EntryChange, ...]
+    intact: bool
+    """The attestation's own rows still match their digest."""
+
+    @property
+    def ok(self) -> bool:
+        """The context renders exactly as attested and the record is intact."""
+        return self.intact and self.current_hash == self.attestation.rendered_hash
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"decision_id", "ok", "rendered_hash", "current_hash", "intact", "entries"}``."""
+        return {
+            "decision_id": self.attestation.decision_id,
+            "ok": self.ok,
+            "rendered_hash": self.attestation.rendered_hash,
+            "current_hash": self.current_hash,
+            "intact": self.intact,
+            "attested_at": self.attestation.attested_at.isoformat(),
+            "entries": [e.to_json() for e in self.entries],
+        }
+
+
+def digest_of(
+    decision_id: str, rendered_hash: str, at_us: int, entries: Sequence[AttestedEntry]
+) -> str:
+    """The digest an attestation's rows are stored with."""
+    data = {
+        "decision_id": decision_id,
+        "rendered_hash": rendered_hash,
+        "attested_at": at_us,
+        "entries": [e.to_json() for e in entries],
+    }
+    return tagged_digest("factdiff.attestation", data)
+
+
+def attest(
+    store: MemoryStore, decision_id: str, entry_ids: Sequence[str], *, now: datetime
+) -> Attestation:
+    """Render ``entry_ids`` and record the attestation of ``decision_id`` (see the module)."""
+    decision = codec.check_text(decision_id, "decision id").strip()
+    if not decision:
+        raise InputError("decision id must not be empty")
+    context = render_context(store, entry_ids)
+    at_us = codec.to_micros(now, "now")
+    entries = tuple(
+        AttestedEntry(
+            position,
+            block.entry_id,
+            block.tier,
+            block.schema_name,
+            block.schema_version,
+            block.source_hash,
+            block.hash,
+        )
+        for position, block in enumerate(context.entries, start=1)
+    )
+    digest = digest_of(decision, context.hash, at_us, entries)
+
+    def work() -> None:
+        if store._row("select_attestation", decision_id=decision) is not None:
+            raise InputError(f"decision {decision!r} is already attested: use a new decision id")
+        store._exec(
+            "insert_attestation",
+            decision_id=decision,
+            rendered_hash=context.hash,
+            digest=digest,
+            at=at_us,
+        )
+        for entry in entries:
+            store._exec(
+                "insert_attestation_entry",
+                decision_id=decision,
+                position=entry.position,
+                entry_id=entry.entry_id,
+                tier=entry.tier,
+                schema_name=entry.schema_name,
+                schema_version=entry.schema_version,
+                source_hash=entry.source_hash,
+                rendered_hash=entry.rendered_hash,
+            )
+
+    store._write(work)
+    return Attestation(decision, context.hash, codec.from_micros(at_us), entries, digest)
+
+
+def load_attestation(store: MemoryStore, decision_id: str) -> tuple[Attestation, bool]:
+    """The stored attestation and whether its rows still match their digest."""
+    with store._read():
+        row = store._row("select_attestation", decision_id=decision_id)
+        if row is None:
+            raise InputError(
+                f"no attestation for decision {decision_id!r}: check the id "
+                "(`factdiff attest --decision D ID...` records one)"
+            )
+        rows = store._rows(store._sql("select_attestation_entries"), {"decision_id": decision_id})
+    entries = tuple(
+        AttestedEntry(int(r[0]), str(r[1]), str(r[2]), r[3], r[4], str(r[5]), str(r[6]))
+        for r in rows
+    )
+    at_us = int(row[3])
+    attestation = Attestation(
+        str(row[0]), str(row[1]), codec.from_micros(at_us), entries, str(row[2])
+    )
+    intact = digest_of(attestation.decision_id, attestation.rendered_hash, at_us, entries) == (
+        attestation.digest
+    )
+    return attestation, intact
+
+
+def check_attestation(store: MemoryStore, decision_id: str) -> AttestationCheck:
+    """Re-render the attested entries from the store and compare (see the module)."""
+    attestation, intact = load_attestation(store, decision_id)
+    check_ids([e.entry_id for e in attestation.entries])
+    schemas = SchemaResolver(store)
+    blocks: list[RenderedEntry] = []
+    changes: list[EntryChange] = []
+    erased = False
+    for attested in attestation.entries:
+        entry = store._load(attested.entry_id)
+        if entry is None:
+            erased = True
+            changes.append(
+                EntryChange(attested.entry_id, "erased", ("the entry no longer exists",), "gone")
+            )
+            continue
+        block = render_entry(entry_view(store, entry, schemas))
+        blocks.append(block)
+        changes.append(_compare(store, attested, block))
+    current = None if erased else assemble(blocks).hash
+    return AttestationCheck(attestation, current, tuple(changes), intact)
+
+
+def _compare(store: MemoryStore, attested: AttestedEntry, block: RenderedEntry) -> EntryChange:
+    changes = []
+    if block.tier != attested.tier:
+        changes.append(f"tier {attested.tier} -> {block.tier}")
+    if (block.schema_name, block.schema_version) != (attested.schema_name, attested.schema_version):
+        changes.append(
+            f"schema {attested.schema_name} v{attested.schema_version} -> "
+            f"{block.schema_name} v{block.schema_version}"
+        )
+    if block.source_hash != attested.source_hash:
+        changes.append(f"source hash {attested.source_hash} -> {block.source_hash}")
+    if block.hash != attested.rendered_hash:
+        changes.append("rendered text changed")
+    source = _cross_reference(store, attested, block)
+    status = "changed" if changes else "unchanged"
+    return EntryChange(attested.entry_id, status, tuple(changes), source)
+
+
+def _cross_reference(store: MemoryStore, attested: AttestedEntry, block: RenderedEntry) -> str:
+    """Whether the entry's current source (the cold archive when warm) is the attested one."""
+    where = "cold archive" if block.tier == Tier.WARM.value else "hot source"
+    if block.tier == Tier.WARM.value:
+        try:
+            store.read_cold(block.entry_id)
+        except IntegrityError as exc:
+            return f"{where} is corrupt: {exc}"
+    if block.source_hash == attested.source_hash:
+        return f"{where} matches the attested source {attested.source_hash}"
+    return f"{where} is {block.source_hash}, not the attested {attested.source_hash}"
+
+
+def attestation_problems(store: MemoryStore) -> list[str]:
+    """For ``verify``: attestations whose rows were altered, or whose entries or sources are
+    gone."""
+    problems: list[str] = []
+    sql, after = store._sql("attestations_page"), ""
+    while True:
+        ids = [str(r[0]) for r in store._rows(sql, {"after": after, "limit": PAGE})]
+        for decision_id in ids:
+            after = decision_id
+            attestation, intact = load_attestation(store, decision_id)
+            if not intact:
+                problems.append(
+                    f"attestation {decision_id}: its stored rows do not match their digest (edited)"
+                )
+            for attested in attestation.entries:
+                row = store._row("select_entry", id=attested.entry_id)
+                if row is None:
+                    problems.append(
+                        f"attestation {decision_id}: entry {attested.entry_id} no longer exists"
+                    )
+                elif str(row[10]) != attested.source_hash:
+                    problems.append(
+                        f"attestation {decision_id}: entry {attested.entry_id}'s source is "
+                        f"{row[10]}, not the attested {attested.source_hash}"
+                    )
+        if len(ids) < PAGE:
+            return problems

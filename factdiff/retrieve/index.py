@@ -1,0 +1,215 @@
+"""What the search indexes hold for one entry: its source text, its fact keys, its record.
+
+* **Text**: the entry's full source, hot or archived. A warm narrative is about a third of its
+  source; keeping the archived source's words indexed means demotion never makes an entry
+  harder to find. A hit that matched only words or facts the narrative no longer states is
+  marked (``where: "archive"``) and comes back with its source attached (see
+  ``factdiff.retrieve.search``).
+* **Facts**: the canonical keys (``factdiff.retrieve.keys``) of the entry's fact record. A hot
+  entry's record is the rules extraction of its source under its schema (the extraction
+  demotion makes), run when the entry is added and stored with it (zlib-compressed canonical
+  JSON, ``hot_records``), so a search never re-reads a source; a warm entry's record is the
+  source record stored at compression.
+* **Warm entries** also keep the hashes of their narrative and record (``verify`` names an
+  edit) and the fact keys their narrative states (a match outside them is ``archive``).
+
+The facts of a text longer than the rules extractor reads (``MAX_TEXT_CHARS``, 2,000,000
+characters) are indexed from its first ``MAX_TEXT_CHARS`` characters (cut at a line end);
+the rest of such an entry is found by its words. (Such entries are never compressed either:
+demotion refuses sources over 1 MB.)
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
+
+from factdiff.extract.rules import MAX_TEXT_CHARS, RulesExtractor, infer_reference
+from factdiff.record import FactRecord
+from factdiff.retrieve.keys import key_hashes, record_keys
+from factdiff.retrieve.schemas import GENERIC, SchemaResolver
+from factdiff.schema.builtin import builtin_schema
+from factdiff.schema.model import FactSchema, canonical_json, tagged_digest
+
+if TYPE_CHECKING:
+    from factdiff.store.model import Entry, NewEntry
+
+INDEX_EXTRACTOR = RulesExtractor()
+"""The extractor of hot entries' records, of warm narratives' facts, and of queries."""
+
+
+@dataclass(frozen=True)
+class WarmIndex:
+    """What the indexes keep of a warm entry besides its fact keys."""
+
+    narrative_hash: str
+    """``sha256:`` of the narrative's UTF-8 bytes."""
+    record_hash: str
+    """``factdiff.record`` tagged digest of the record's canonical JSON."""
+    narrative_keys: tuple[int, ...]
+    """The fact key hashes of the facts the narrative states."""
+
+
+@dataclass(frozen=True)
+class IndexDoc:
+    """One entry's rows in the search indexes."""
+
+    entry_id: str
+    text: str
+    """The full source (NUL characters as spaces: PostgreSQL text cannot hold them)."""
+    key_hashes: tuple[int, ...]
+    hot_record: bytes | None = None
+    """A hot entry's packed fact record."""
+    warm: WarmIndex | None = None
+    facts_pending: bool = False
+    """Added without its facts (``add_many(index_facts=False)``): indexed later."""
+
+
+def reference_date(occurred_at: datetime | None, text: str) -> date | None:
+    """The date relative dates resolve against: the entry's own local date, else the first
+    full date its text states (as demotion does)."""
+    if occurred_at is not None:
+        return occurred_at.date()
+    return infer_reference(readable(text))
+
+
+def readable(text: str) -> str:
+    """``text``, or its first ``MAX_TEXT_CHARS`` characters cut after a line end."""
+    if len(text) <= MAX_TEXT_CHARS:
+        return text
+    cut = text.rfind("\n", 0, MAX_TEXT_CHARS)
+    return text[: cut + 1] if cut > 0 else text[:MAX_TEXT_CHARS]
+
+
+def extract_source(text: str, schema: FactSchema, reference: date | None) -> FactRecord:
+    """The rules record of ``text`` (of its first ``MAX_TEXT_CHARS`` when longer)."""
+    return INDEX_EXTRACTOR.extract(readable(text), schema, reference)
+
+
+def index_text(text: str) -> str:
+    """The text as the text index takes it."""
+    return text.replace("\0", " ")
+
+
+def pack_record(record: FactRecord) -> bytes:
+    """A record as stored for a hot entry: zlib of its canonical JSON."""
+    return zlib.compress(canonical_json(record.to_json()).encode("utf-8"), 6)
+
+
+def unpack_json(data: bytes) -> dict[str, Any]:
+    """The JSON of a packed record (inverse of ``pack_record``, before parsing)."""
+    found: dict[str, Any] = json.loads(zlib.decompress(bytes(data)).decode("utf-8"))
+    return found
+
+
+def unpack_record(data: bytes) -> FactRecord:
+    """Inverse of ``pack_record``."""
+    return FactRecord.from_json(unpack_json(data))
+
+
+def stored_record(record: Mapping[str, Any]) -> FactRecord | None:
+    """A stored fact record, or ``None`` when the mapping is not one (the store accepts any
+    JSON object as a warm record; such an entry is found by its text only)."""
+    try:
+        return FactRecord.from_json(record)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def hot_doc(
+    schemas: SchemaResolver,
+    entry_id: str,
+    text: str,
+    *,
+    schema: str | None,
+    agent_id: str,
+    tags: Sequence[str],
+    occurred_at: datetime | None,
+) -> IndexDoc:
+    """The index rows of a hot entry: its record extracted under the schema it resolves to."""
+    resolved = schemas.for_indexing(schema, agent_id, tuple(tags))
+    record = extract_source(text, resolved, reference_date(occurred_at, text))
+    keys = key_hashes(record_keys(record))
+    return IndexDoc(entry_id, index_text(text), keys, hot_record=pack_record(record))
+
+
+def entry_hot_doc(schemas: SchemaResolver, entry: Entry, text: str) -> IndexDoc:
+    """``hot_doc`` of a stored entry whose source is ``text``."""
+    return hot_doc(
+        schemas,
+        entry.id,
+        text,
+        schema=entry.schema_name,
+        agent_id=entry.agent_id,
+        tags=entry.tags,
+        occurred_at=entry.occurred_at,
+    )
+
+
+def hot_docs(
+    schemas: SchemaResolver,
+    ids: Sequence[str],
+    items: Iterable[NewEntry],
+    *,
+    facts: bool = True,
+) -> list[IndexDoc]:
+    """The index rows of entries about to be added (``ids[i]`` is ``items[i]``'s id); without
+    ``facts``, their text only, their facts left for ``index_pending``."""
+    if not facts:
+        return [
+            IndexDoc(entry_id, index_text(item.content), (), facts_pending=True)
+            for entry_id, item in zip(ids, items, strict=True)
+        ]
+    return [
+        hot_doc(
+            schemas,
+            entry_id,
+            item.content,
+            schema=item.schema,
+            agent_id=item.agent_id,
+            tags=item.tags,
+            occurred_at=item.occurred_at,
+        )
+        for entry_id, item in zip(ids, items, strict=True)
+    ]
+
+
+def warm_doc(
+    schemas: SchemaResolver,
+    entry_id: str,
+    source: str,
+    narrative: str,
+    record: Mapping[str, Any],
+) -> IndexDoc:
+    """The index rows of a warm entry: its record's facts, its hashes, its narrative's facts
+    (read with the record's schema and reference date)."""
+    parsed = stored_record(record)
+    keys: tuple[int, ...] = ()
+    narrative_keys: tuple[int, ...] = ()
+    if parsed is not None:
+        keys = key_hashes(record_keys(parsed))
+        schema = schemas.get(parsed.schema.name, parsed.schema.version) or builtin_schema(GENERIC)
+        said = INDEX_EXTRACTOR.extract(readable(narrative), schema, parsed.reference)
+        narrative_keys = key_hashes(record_keys(said))
+    warm = WarmIndex(
+        narrative_hash=text_digest(narrative),
+        record_hash=record_digest(record),
+        narrative_keys=narrative_keys,
+    )
+    return IndexDoc(entry_id, index_text(source), keys, warm=warm)
+
+
+def text_digest(text: str) -> str:
+    """``sha256:`` of the UTF-8 bytes of ``text`` (a narrative's hash)."""
+    import hashlib
+
+    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def record_digest(record: Mapping[str, Any]) -> str:
+    """The ``factdiff.record`` tagged digest of a stored record's JSON."""
+    return tagged_digest("factdiff.record", dict(record))
