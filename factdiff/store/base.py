@@ -31,6 +31,7 @@ from factdiff.accounting import ModelCall
 from factdiff.errors import InputError, MigrationRequired, StoreError
 from factdiff.store import codec, search_index
 from factdiff.store import rows as rowmap
+from factdiff.store.compact_storage import WARM_COLUMNS, CompactStorageMixin
 from factdiff.store.dialect import Dialect, Migration
 from factdiff.store.model import (
     AttemptOutcome,
@@ -68,7 +69,7 @@ _MIN_KEY = -(2**63)
 _DONE = frozenset({AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES})
 
 
-class MemoryStore(SearchIndexMixin, abc.ABC):
+class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
 
     Open with ``MemoryStore.open(path_or_dsn)``; use as a context manager or call
@@ -82,6 +83,7 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
     def __init__(self, dialect: Dialect, *, max_entry_bytes: int) -> None:
         self._dialect = dialect
         self._max_entry_bytes = max_entry_bytes
+        self._init_compact()
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -341,8 +343,8 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
         if entry.tier is Tier.HOT:
             data = row[rowmap.FULL_CONTENT]
             return replace(entry, content=None if data is None else codec.decode_content(data))
-        warm = row[rowmap.FULL_WARM : rowmap.FULL_WARM + 5]
-        return replace(entry, warm=None if warm[0] is None else rowmap.warm(warm))
+        warm = row[rowmap.FULL_WARM : rowmap.FULL_WARM + WARM_COLUMNS]
+        return replace(entry, warm=None if warm[0] is None else self._warm_view(entry, warm))
 
     def touch(self, entry_id: str, now: datetime) -> None:
         """Record a use of the entry: its dormancy clock restarts at ``now``."""
@@ -503,13 +505,7 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
                 f"apply_compressed needs a clean or acceptable attempt, not {attempt.outcome}"
             )
         now_us = codec.to_micros(now, "now")
-        warm = {
-            "id": entry_id,
-            "narrative": codec.check_text(narrative, "narrative"),
-            "record": codec.dump_json(dict(record), "fact record"),
-            "meta": codec.dump_json(meta.to_json(), "compression meta"),
-            "now": now_us,
-        }
+        narrative_text = codec.check_text(narrative, "narrative")
         attempt_rows = self._attempt_rows(entry_id, attempt, now_us)
         event_rows = rowmap.event_rows(events)
         state = self._load(entry_id)
@@ -518,7 +514,16 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
         if not rowmap.is_current(state, expected_attempts) or state.content is None:
             return False
         data = codec.encode_content(state.content, max_bytes=2**63)
-        packed = self._verified_archive(entry_id, data, state.content_hash)
+        dictionary = self._agent_dictionary(state.agent_id, now_us)
+        packed = self._verified_archive(entry_id, data, state.content_hash, dictionary[1])
+        warm = {
+            "id": entry_id,
+            "narrative": narrative_text,
+            "now": now_us,
+            **self._warm_params(
+                entry_id, state.content, record, meta, state.content_hash, now_us, dictionary
+            ),
+        }
         index = search_index.warm_index_doc(self, entry_id, state.content, narrative, record)
 
         def work() -> bool:
@@ -542,6 +547,7 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
                 content_hash=state.content_hash,
                 size_bytes=len(data),
                 now=now_us,
+                dictionary_id=dictionary[0],
             )
             self._exec("delete_hot", id=entry_id)
             search_index.index_demoted(self, index)
@@ -550,11 +556,18 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
 
         return self._write(work)
 
-    def _verified_archive(self, entry_id: str, data: bytes, expected_hash: str) -> bytes:
+    def _verified_archive(
+        self,
+        entry_id: str,
+        data: bytes,
+        expected_hash: str,
+        dictionary: codec.CodecDictionary | None,
+    ) -> bytes:
         if codec.content_hash(data) != expected_hash:
             raise IntegrityError(entry_id, "hot content does not match its content hash")
-        packed = codec.archive(data)
-        if codec.content_hash(codec.unarchive(codec.COLD_CODEC, packed)) != expected_hash:
+        packed = codec.archive(data, dictionary)
+        restored = codec.unarchive(codec.COLD_CODEC, packed, dictionary)
+        if codec.content_hash(restored) != expected_hash:
             raise IntegrityError(entry_id, "cold archive does not round-trip")  # pragma: no cover
         return packed
 
@@ -878,7 +891,7 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
             cold = self._row("select_cold", id=entry_id)
         if cold is None:
             raise WrongTier(f"entry {entry_id} is {row[2]}: it has no cold archive")
-        return codec.decode_content(rowmap.checked_cold(entry_id, cold, str(row[10])))
+        return codec.decode_content(self._cold_bytes(entry_id, cold, str(row[10])))
 
     def restore(self, entry_id: str, now: datetime) -> None:
         """Bring a warm entry back to hot from its verified cold archive, in one transaction.
@@ -909,7 +922,7 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
         cold = self._row("select_cold", id=entry.id)
         if cold is None:
             raise IntegrityError(entry.id, "warm entry has no cold archive")
-        data = rowmap.checked_cold(entry.id, cold, entry.content_hash)
+        data = self._cold_bytes(entry.id, cold, entry.content_hash)
         self._exec("insert_hot", id=entry.id, content=data)
         self._exec("delete_warm", id=entry.id)
         self._exec("delete_cold", id=entry.id)
@@ -1136,7 +1149,8 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
         ``events`` (type -> count), ``usage`` (per summarizer: attempts, tokens in and out of
         every call made for them, cost in USD; None when some billed attempt has no known
         price; summed in floating point on SQLite), ``model_usage`` (per model and role:
-        calls, HTTP requests, failed calls, tokens, cost, None when unknown).
+        calls, HTTP requests, failed calls, tokens, cost, None when unknown), ``storage``
+        (bytes per tier, see ``storage()``).
         """
         with self._read():
             by_status = self._rows(self._sql("count_entries"), {})
@@ -1191,6 +1205,7 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
                 }
                 for model, role, calls, http_calls, failed, tokens_in, tokens_out, cost in by_model
             ],
+            "storage": self.storage(),
         }
 
     def _facts_lost(self) -> dict[str, dict[str, int]]:
@@ -1198,9 +1213,9 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
         sql, after = self._sql("lossy_diffs_page"), 0
         while True:
             rows = self._rows(sql, {"after": after, "limit": PAGE_SIZE})
-            for attempt_id, diff_text in rows:
+            for attempt_id, diff_text, packed in rows:
                 after = int(attempt_id)
-                for kind, name in rowmap.diff_fields(codec.load_json(diff_text)):
+                for kind, name in rowmap.diff_fields(rowmap.attempt_diff(diff_text, packed)):
                     counts.setdefault(name, Counter())[kind] += 1
             if len(rows) < PAGE_SIZE:
                 break
@@ -1217,10 +1232,12 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
         for entry_id, data, expected in self._pages("hot_page", 32):
             if codec.content_hash(bytes(data)) != expected:
                 problems.append(f"entry {entry_id}: hot content does not match its hash")
-        for entry_id, cold_codec, data, cold_hash, expected in self._pages("cold_page", 32):
-            cold = (cold_codec, data, cold_hash, None)
+        for entry_id, cold_codec, data, cold_hash, expected, dict_id in self._pages(
+            "cold_page", 32
+        ):
+            cold = (cold_codec, data, cold_hash, None, dict_id)
             try:
-                rowmap.checked_cold(str(entry_id), cold, str(expected))
+                self._cold_bytes(str(entry_id), cold, str(expected))
             except IntegrityError as exc:
                 problems.append(str(exc))
         for entry_id, tier, hot, warm, cold in self._rows(self._sql("tier_violations"), {}):

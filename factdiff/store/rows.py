@@ -53,7 +53,8 @@ ENTRY_COLUMNS = 17
 CLAIM_TOKEN, CLAIM_EXPIRES, CLAIM_NOW = 17, 18, 19
 """Positions of the lease columns after the entry's in a claim's rows."""
 FULL_CONTENT, FULL_WARM = 17, 18
-"""Positions of the hot content and of the five warm columns in ``select_entry_full``."""
+"""Positions of the hot content and of the warm columns (``WARM_COLUMNS`` of them, see
+``factdiff.store.compact_storage``) in ``select_entry_full``."""
 
 
 def warm(row: Row) -> WarmView:
@@ -79,8 +80,9 @@ def attempt_params(entry_id: str, attempt_no: int, a: AttemptRecord) -> dict[str
         "method_version": codec.check_text(a.method_version, "method version"),
         "budget_words": a.budget_words,
         "outcome": AttemptOutcome(a.outcome).value,
-        "diff": codec.dump_json(a.diff, "attempt diff"),
-        "summary": codec.dump_json(a.summary, "attempt summary"),
+        "diff": "",
+        "summary": "",
+        "packed": pack_attempt(a.diff, a.summary),
         "started_at": codec.to_micros(a.started_at, "started_at"),
         "finished_at": codec.to_micros(a.finished_at, "finished_at"),
         "duration_ms": codec.finite_float(a.duration_ms, "duration_ms"),
@@ -142,8 +144,8 @@ def attempt(row: Row) -> AttemptRecord:
         method_version=str(row[6]),
         budget_words=row[7],
         outcome=AttemptOutcome(row[8]),
-        diff=codec.load_json(row[9]),
-        summary=str(codec.load_json(row[10])),
+        diff=attempt_diff(row[9], row[23]),
+        summary=attempt_summary(row[10], row[23]),
         started_at=codec.from_micros(row[11]),
         finished_at=codec.from_micros(row[12]),
         duration_ms=float(row[13]),
@@ -157,6 +159,30 @@ def attempt(row: Row) -> AttemptRecord:
         failure_class=row[21],
         must_keep=None if row[22] is None else tuple(codec.load_json(row[22])),
     )
+
+
+def pack_attempt(diff: Any, summary: str) -> bytes:
+    """An attempt's diff and summary as stored: a zstd frame of ``[diff, summary]`` in
+    canonical JSON (attempts written before schema version 9 keep them as JSON text)."""
+    text = codec.dump_json([diff, summary], "attempt diff")
+    return codec.zstd_compress(text.encode("utf-8"))
+
+
+def _unpacked(packed: Any) -> list[Any]:
+    found = codec.load_json(codec.zstd_decompress(bytes(packed)).decode("utf-8"))
+    if not isinstance(found, list) or len(found) != 2:
+        raise ValueError("packed attempt is not [diff, summary]")
+    return found
+
+
+def attempt_diff(diff_text: Any, packed: Any) -> Any:
+    """An attempt's diff from its row (packed, or JSON text in older rows)."""
+    return codec.load_json(str(diff_text)) if packed is None else _unpacked(packed)[0]
+
+
+def attempt_summary(summary_text: Any, packed: Any) -> str:
+    """An attempt's summary from its row (packed, or JSON text in older rows)."""
+    return str(codec.load_json(str(summary_text)) if packed is None else _unpacked(packed)[1])
 
 
 def event(row: Row) -> Event:
@@ -190,10 +216,14 @@ def is_due(entry: Entry) -> bool:
     return entry.tier is Tier.HOT and entry.status is EntryStatus.ACTIVE
 
 
-def checked_cold(entry_id: str, cold: Row, entry_hash: str) -> bytes:
+def checked_cold(
+    entry_id: str, cold: Row, entry_hash: str, dictionary: codec.CodecDictionary | None = None
+) -> bytes:
+    """The source bytes of an archive row ``(codec, data, hash, ...)``, decompressed (with
+    ``dictionary`` when the archive was made with one) and checked against both hashes."""
     cold_codec, packed, cold_hash = str(cold[0]), cold[1], str(cold[2])
     try:
-        data = codec.unarchive(cold_codec, packed)
+        data = codec.unarchive(cold_codec, packed, dictionary)
     except ValueError as exc:
         raise IntegrityError(entry_id, str(exc)) from None
     actual = codec.content_hash(data)

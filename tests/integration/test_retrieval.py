@@ -11,7 +11,7 @@ from factdiff.demote import Demoter, DemotionSettings
 from factdiff.errors import InputError
 from factdiff.pipeline import Rung
 from factdiff.retrieve.settings import RetrievalSettings, TouchMode
-from factdiff.store import EntryNotFound, EventType, MemoryStore, NewEntry, Tier
+from factdiff.store import EntryNotFound, EventType, MemoryStore, NewEntry, Tier, codec
 from factdiff.store.search_index import hot_record, narrative_keys
 from factdiff.summarize import FixedSummarizer
 from tests.conftest import worked
@@ -311,7 +311,8 @@ def test_verify_names_edits_behind_the_stores_back(store: MemoryStore) -> None:
     store.attest("d1", [order, train], now=LATER)
     assert store.verify() == []
     raw(store, "UPDATE warm_entries SET narrative = ? WHERE entry_id = ?", "Edited.", order)
-    raw(store, "UPDATE warm_entries SET record = ? WHERE entry_id = ?", "{}", order)
+    edited = codec.zstd_compress(b"{}")  # an empty record in the compact encoding
+    raw(store, "UPDATE warm_entries SET record = ? WHERE entry_id = ?", edited, order)
     problems = store.verify()
     assert f"entry {order}: warm narrative does not match its hash (edited)" in problems
     assert f"entry {order}: warm fact record does not match its hash (edited)" in problems

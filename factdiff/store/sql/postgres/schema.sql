@@ -48,23 +48,57 @@ CREATE TABLE hot_content (
     content  bytea NOT NULL
 );
 
-CREATE TABLE warm_entries (
-    entry_id      text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
-    narrative     text NOT NULL,
-    record        text NOT NULL,
-    meta          text NOT NULL,
-    attempt_no    integer NOT NULL,
-    compressed_at bigint NOT NULL
+CREATE TABLE store_identities (
+    id    bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    kind  text NOT NULL,
+    value text NOT NULL,
+    UNIQUE (kind, value)
 );
 
-CREATE TABLE cold_archive (
-    entry_id     text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
-    codec        text NOT NULL CHECK (codec IN ('zlib')),
-    data         bytea NOT NULL,
-    content_hash text NOT NULL,
-    size_bytes   bigint NOT NULL,
-    archived_at  bigint NOT NULL
+CREATE TABLE zstd_dictionaries (
+    id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    agent_id   text COLLATE "C" NOT NULL,
+    version    integer NOT NULL,
+    hash       bytea NOT NULL,
+    data       bytea NOT NULL,
+    trained_on bytea NOT NULL,
+    created_at bigint NOT NULL,
+    UNIQUE (agent_id, version)
 );
+
+CREATE TABLE warm_entries (
+    entry_id       text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
+    narrative      text NOT NULL,
+    record         bytea NOT NULL,
+    meta           bytea NOT NULL,
+    attempt_no     integer NOT NULL,
+    compressed_at  bigint NOT NULL,
+    encoding       integer NOT NULL DEFAULT 0,
+    dictionary_id  bigint REFERENCES zstd_dictionaries (id),
+    schema_ref     bigint REFERENCES store_identities (id),
+    extractor_ref  bigint REFERENCES store_identities (id),
+    summarizer_ref bigint REFERENCES store_identities (id),
+    method_ref     bigint REFERENCES store_identities (id),
+    facts_digest   bytea
+);
+
+CREATE INDEX warm_entries_encoding ON warm_entries (encoding, entry_id);
+CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)
+    WHERE dictionary_id IS NOT NULL;
+
+CREATE TABLE cold_archive (
+    entry_id      text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
+    codec         text NOT NULL CHECK (codec IN ('zlib', 'zstd')),
+    data          bytea NOT NULL,
+    content_hash  text NOT NULL,
+    size_bytes    bigint NOT NULL,
+    archived_at   bigint NOT NULL,
+    dictionary_id bigint REFERENCES zstd_dictionaries (id)
+);
+
+CREATE INDEX cold_archive_codec ON cold_archive (codec, entry_id);
+CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)
+    WHERE dictionary_id IS NOT NULL;
 
 CREATE TABLE attempts (
     id             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -91,6 +125,7 @@ CREATE TABLE attempts (
     schema_hash    text,
     failure_class  text,
     must_keep      text,
+    packed         bytea,
     UNIQUE (entry_id, attempt_no)
 );
 

@@ -65,10 +65,13 @@ FROM entries WHERE id = :id
 SELECT e.id, e.agent_id, e.tier, e.status, e.occurred_at, e.created_at, e.last_used_at,
        e.metadata, e.schema_name, e.tags, e.content_hash, e.size_bytes, e.attempt_count,
        e.next_attempt_at, e.error_attempts, e.error_streak, e.occurred_offset,
-       h.content, w.narrative, w.record, w.meta, w.attempt_no, w.compressed_at
+       h.content, w.narrative, w.record, w.meta, w.attempt_no, w.compressed_at,
+       w.encoding, w.dictionary_id, w.schema_ref, w.extractor_ref, w.summarizer_ref,
+       w.method_ref, w.facts_digest, c.codec, c.data, c.dictionary_id
 FROM entries AS e
 LEFT JOIN hot_content AS h ON h.entry_id = e.id
 LEFT JOIN warm_entries AS w ON w.entry_id = e.id
+LEFT JOIN cold_archive AS c ON c.entry_id = e.id
 WHERE e.id = :id
 
 -- name: select_hot
@@ -78,7 +81,8 @@ SELECT content FROM hot_content WHERE entry_id = :id
 SELECT narrative, record, meta, attempt_no, compressed_at FROM warm_entries WHERE entry_id = :id
 
 -- name: select_cold
-SELECT codec, data, content_hash, size_bytes FROM cold_archive WHERE entry_id = :id
+SELECT codec, data, content_hash, size_bytes, dictionary_id FROM cold_archive
+WHERE entry_id = :id
 
 -- name: touch
 UPDATE entries SET last_used_at = :now WHERE id = :id
@@ -133,11 +137,12 @@ LIMIT :limit
 INSERT INTO attempts (
     entry_id, attempt_no, rung, summarizer, extractor, method_version, budget_words, outcome,
     diff, summary, started_at, finished_at, duration_ms, tokens_in, tokens_out, cost_usd, error,
-    schema_name, schema_version, schema_hash, failure_class, must_keep
+    schema_name, schema_version, schema_hash, failure_class, must_keep, packed
 ) VALUES (
     :entry_id, :attempt_no, :rung, :summarizer, :extractor, :method_version, :budget_words,
     :outcome, :diff, :summary, :started_at, :finished_at, :duration_ms, :tokens_in, :tokens_out,
-    :cost_usd, :error, :schema_name, :schema_version, :schema_hash, :failure_class, :must_keep
+    :cost_usd, :error, :schema_name, :schema_version, :schema_hash, :failure_class, :must_keep,
+    :packed
 )
 
 -- name: insert_model_call
@@ -163,16 +168,23 @@ LIMIT 1
 -- name: select_attempts
 SELECT id, entry_id, attempt_no, rung, summarizer, extractor, method_version, budget_words,
        outcome, diff, summary, started_at, finished_at, duration_ms, tokens_in, tokens_out,
-       cost_usd, error, schema_name, schema_version, schema_hash, failure_class, must_keep
+       cost_usd, error, schema_name, schema_version, schema_hash, failure_class, must_keep,
+       packed
 FROM attempts WHERE entry_id = :id ORDER BY attempt_no
 
 -- name: insert_warm
-INSERT INTO warm_entries (entry_id, narrative, record, meta, attempt_no, compressed_at)
-VALUES (:id, :narrative, :record, :meta, :attempt_no, :now)
+INSERT INTO warm_entries (
+    entry_id, narrative, record, meta, attempt_no, compressed_at, encoding, dictionary_id,
+    schema_ref, extractor_ref, summarizer_ref, method_ref, facts_digest
+) VALUES (
+    :id, :narrative, :record, :meta, :attempt_no, :now, :encoding, :dictionary_id,
+    :schema_ref, :extractor_ref, :summarizer_ref, :method_ref, :facts_digest
+)
 
 -- name: insert_cold
-INSERT INTO cold_archive (entry_id, codec, data, content_hash, size_bytes, archived_at)
-VALUES (:id, :codec, :data, :content_hash, :size_bytes, :now)
+INSERT INTO cold_archive (
+    entry_id, codec, data, content_hash, size_bytes, archived_at, dictionary_id
+) VALUES (:id, :codec, :data, :content_hash, :size_bytes, :now, :dictionary_id)
 
 -- name: delete_hot
 DELETE FROM hot_content WHERE entry_id = :id
@@ -337,7 +349,7 @@ GROUP BY schema_name, schema_version
 ORDER BY schema_name, schema_version
 
 -- name: lossy_diffs_page
-SELECT id, diff FROM attempts
+SELECT id, diff, packed FROM attempts
 WHERE id > :after AND outcome IN ('failed', 'acceptable_with_notes')
 ORDER BY id
 LIMIT :limit
@@ -350,7 +362,7 @@ ORDER BY h.entry_id
 LIMIT :limit
 
 -- name: cold_page
-SELECT c.entry_id, c.codec, c.data, c.content_hash, e.content_hash
+SELECT c.entry_id, c.codec, c.data, c.content_hash, e.content_hash, c.dictionary_id
 FROM cold_archive AS c JOIN entries AS e ON e.id = c.entry_id
 WHERE c.entry_id > :after
 ORDER BY c.entry_id

@@ -44,23 +44,57 @@ CREATE TABLE hot_content (
     content  BLOB NOT NULL
 );
 
-CREATE TABLE warm_entries (
-    entry_id      TEXT PRIMARY KEY REFERENCES entries (id),
-    narrative     TEXT NOT NULL,
-    record        TEXT NOT NULL,
-    meta          TEXT NOT NULL,
-    attempt_no    INTEGER NOT NULL,
-    compressed_at INTEGER NOT NULL
+CREATE TABLE store_identities (
+    id    INTEGER PRIMARY KEY,
+    kind  TEXT NOT NULL,
+    value TEXT NOT NULL,
+    UNIQUE (kind, value)
 );
 
-CREATE TABLE cold_archive (
-    entry_id     TEXT PRIMARY KEY REFERENCES entries (id),
-    codec        TEXT NOT NULL CHECK (codec IN ('zlib')),
-    data         BLOB NOT NULL,
-    content_hash TEXT NOT NULL,
-    size_bytes   INTEGER NOT NULL,
-    archived_at  INTEGER NOT NULL
+CREATE TABLE zstd_dictionaries (
+    id         INTEGER PRIMARY KEY,
+    agent_id   TEXT NOT NULL,
+    version    INTEGER NOT NULL,
+    hash       BLOB NOT NULL,
+    data       BLOB NOT NULL,
+    trained_on BLOB NOT NULL,
+    created_at INTEGER NOT NULL,
+    UNIQUE (agent_id, version)
 );
+
+CREATE TABLE warm_entries (
+    entry_id       TEXT PRIMARY KEY REFERENCES entries (id),
+    narrative      TEXT NOT NULL,
+    record         BLOB NOT NULL,
+    meta           BLOB NOT NULL,
+    attempt_no     INTEGER NOT NULL,
+    compressed_at  INTEGER NOT NULL,
+    encoding       INTEGER NOT NULL DEFAULT 0,
+    dictionary_id  INTEGER REFERENCES zstd_dictionaries (id),
+    schema_ref     INTEGER REFERENCES store_identities (id),
+    extractor_ref  INTEGER REFERENCES store_identities (id),
+    summarizer_ref INTEGER REFERENCES store_identities (id),
+    method_ref     INTEGER REFERENCES store_identities (id),
+    facts_digest   BLOB
+);
+
+CREATE INDEX warm_entries_encoding ON warm_entries (encoding, entry_id);
+CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)
+    WHERE dictionary_id IS NOT NULL;
+
+CREATE TABLE cold_archive (
+    entry_id      TEXT PRIMARY KEY REFERENCES entries (id),
+    codec         TEXT NOT NULL CHECK (codec IN ('zlib', 'zstd')),
+    data          BLOB NOT NULL,
+    content_hash  TEXT NOT NULL,
+    size_bytes    INTEGER NOT NULL,
+    archived_at   INTEGER NOT NULL,
+    dictionary_id INTEGER REFERENCES zstd_dictionaries (id)
+);
+
+CREATE INDEX cold_archive_codec ON cold_archive (codec, entry_id);
+CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)
+    WHERE dictionary_id IS NOT NULL;
 
 CREATE TABLE attempts (
     id             INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -87,6 +121,7 @@ CREATE TABLE attempts (
     schema_hash    TEXT,
     failure_class  TEXT,
     must_keep      TEXT,
+    packed         BLOB,
     UNIQUE (entry_id, attempt_no)
 );
 

@@ -1,0 +1,56 @@
+-- factdiff store, schema version 9: compact warm and cold tiers.
+-- store_identities: schema, extractor, summarizer and method identities, stored once and
+--   referenced by warm rows (kind + value).
+-- zstd_dictionaries: zstd dictionaries trained per agent from its own entries (versioned,
+--   with the SHA-256 of their bytes and the ids of the entries they were trained on, packed).
+-- warm_entries: record and meta become bytes; `encoding` 0 is the JSON text of old rows,
+--   1 the compact form (factdiff.store.compact); the compact meta keeps the identities by
+--   reference and the source facts digest as 32 bytes; `dictionary_id` is the dictionary the
+--   record was compressed with. Old rows are re-encoded by `factdiff migrate` (resumable).
+-- cold_archive: codec 'zstd' (a plain frame, or one made with `dictionary_id`) besides 'zlib'.
+-- attempts: `packed` holds a new attempt's diff and summary as one zstd frame of their
+--   canonical JSON (its diff and summary columns are then empty).
+
+CREATE TABLE store_identities (
+    id    bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    kind  text NOT NULL,
+    value text NOT NULL,
+    UNIQUE (kind, value)
+);
+
+CREATE TABLE zstd_dictionaries (
+    id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    agent_id   text COLLATE "C" NOT NULL,
+    version    integer NOT NULL,
+    hash       bytea NOT NULL,
+    data       bytea NOT NULL,
+    trained_on bytea NOT NULL,
+    created_at bigint NOT NULL,
+    UNIQUE (agent_id, version)
+);
+
+ALTER TABLE warm_entries ALTER COLUMN record TYPE bytea USING convert_to(record, 'UTF8');
+ALTER TABLE warm_entries ALTER COLUMN meta TYPE bytea USING convert_to(meta, 'UTF8');
+ALTER TABLE warm_entries ADD COLUMN encoding integer NOT NULL DEFAULT 0;
+ALTER TABLE warm_entries ADD COLUMN dictionary_id bigint REFERENCES zstd_dictionaries (id);
+ALTER TABLE warm_entries ADD COLUMN schema_ref bigint REFERENCES store_identities (id);
+ALTER TABLE warm_entries ADD COLUMN extractor_ref bigint REFERENCES store_identities (id);
+ALTER TABLE warm_entries ADD COLUMN summarizer_ref bigint REFERENCES store_identities (id);
+ALTER TABLE warm_entries ADD COLUMN method_ref bigint REFERENCES store_identities (id);
+ALTER TABLE warm_entries ADD COLUMN facts_digest bytea;
+
+CREATE INDEX warm_entries_encoding ON warm_entries (encoding, entry_id);
+CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)
+    WHERE dictionary_id IS NOT NULL;
+
+ALTER TABLE cold_archive DROP CONSTRAINT cold_archive_codec_check;
+ALTER TABLE cold_archive ADD CONSTRAINT cold_archive_codec_check
+    CHECK (codec IN ('zlib', 'zstd'));
+ALTER TABLE cold_archive ADD COLUMN dictionary_id bigint REFERENCES zstd_dictionaries (id);
+
+CREATE INDEX cold_archive_codec ON cold_archive (codec, entry_id);
+CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)
+    WHERE dictionary_id IS NOT NULL;
+
+ALTER TABLE attempts ADD COLUMN packed bytea;
+
