@@ -65,6 +65,8 @@ DEFAULT_MAX_ENTRY_BYTES = 16 * 1024 * 1024
 PAGE_SIZE = 256
 SEARCH_INDEX_VERSION = 6
 """The schema version that added the search indexes (``migrate`` fills them for old entries)."""
+COMPACT_VERSION = 9
+"""The schema version of the compact tiers (``migrate`` re-encodes older warm rows)."""
 _MIN_KEY = -(2**63)
 _DONE = frozenset({AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES})
 
@@ -154,13 +156,19 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
         return int(self._one("user_object_count"))
 
     def migrate(self) -> int:
-        """Apply every pending migration, each in its own transaction; returns how many."""
+        """Apply every pending migration, each in its own transaction; returns how many.
+
+        Then fill the search indexes and re-encode warm entries stored before the compact
+        tiers (``recode``): both resumable, so an interrupted ``migrate`` is finished by
+        running it again."""
         applied = 0
         for migration in self._dialect.migrations:
             if self._write(partial(self._apply_migration, migration)):
                 applied += 1
         if self.schema_version() >= SEARCH_INDEX_VERSION:
             self.build_search_index()
+        if self.schema_version() >= COMPACT_VERSION:
+            self.recode(now=self.db_now())
         return applied
 
     def _apply_migration(self, migration: Migration) -> bool:
@@ -231,17 +239,18 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
         self._insert_events(rowmap.event_rows(events), entry_id, agent_id, now)
 
     def _insert_events(
-        self, rows: list[tuple[str, str]], entry_id: str | None, agent_id: str | None, now: int
+        self, rows: list[tuple[str, bytes]], entry_id: str | None, agent_id: str | None, now: int
     ) -> None:
-        """Insert events whose (type, payload JSON) were made before the transaction."""
-        for kind, payload in rows:
+        """Insert events whose (type, packed payload) were made before the transaction."""
+        for kind, packed in rows:
             self._exec(
                 "insert_event",
                 type=kind,
                 entry_id=entry_id,
                 agent_id=agent_id,
                 at=now,
-                payload=payload,
+                payload="",
+                packed=packed,
             )
 
     # -- entries ---------------------------------------------------------------------------
@@ -849,10 +858,10 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
                 return resolved
 
     def _escalated_for(self, entry_id: str, reason: str) -> bool:
-        text = self._one("last_escalation", id=entry_id)
-        if text is None:
+        row = self._row("last_escalation", id=entry_id)
+        if row is None:
             return False
-        found = codec.load_json(text)
+        found = rowmap.event_payload(row[0], row[1])
         return isinstance(found, dict) and reason in (
             found.get("reason"),
             found.get("failure_class"),

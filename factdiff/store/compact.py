@@ -66,6 +66,16 @@ _KEYS = {
     "value": "v",
     "version": "ve",
     "year": "yr",
+    # attempt diffs
+    "added": "ad",
+    "changed": "ch",
+    "criticality": "cr",
+    "field": "fl",
+    "fields": "fs",
+    "missing": "ms",
+    "source_values": "sv",
+    "summary_values": "uv",
+    "verdict": "vd",
 }
 _NAMES = {short: key for key, short in _KEYS.items()}
 assert len(_NAMES) == len(_KEYS)
@@ -182,6 +192,60 @@ def unpack_record(packed: bytes, source: str) -> dict[str, Any]:
     result = _unpack(data, source, None)
     assert isinstance(result, dict)
     return result
+
+
+# -- attempt diffs ------------------------------------------------------------------------
+
+
+def _keys_only(node: Any, unkey: bool) -> Any:
+    if isinstance(node, list):
+        return [_keys_only(item, unkey) for item in node]
+    if isinstance(node, dict):
+        return {(_unkey(k) if unkey else _key(k)): _keys_only(v, unkey) for k, v in node.items()}
+    return node
+
+
+def _kept_same(item: Any) -> bool:
+    return (
+        isinstance(item, dict)
+        and item.get("verdict") == "kept"
+        and isinstance(item.get("source_values"), list)
+        and item.get("summary_values") == item.get("source_values")
+    )
+
+
+def pack_diff(diff: Any) -> Any:
+    """An attempt's diff with short keys, and without the summary values of the fields kept
+    with the very values of the source (most of them); checked to round-trip, else kept
+    whole under ``"~"``."""
+    packed: Any = diff
+    if isinstance(diff, dict) and isinstance(diff.get("fields"), list):
+        fields = [
+            {k: v for k, v in item.items() if k != "summary_values"} if _kept_same(item) else item
+            for item in diff["fields"]
+        ]
+        packed = {**diff, "fields": fields}
+    short = _keys_only(packed, unkey=False)
+    if unpack_diff(short) == diff:
+        return short
+    return {"~": diff}
+
+
+def unpack_diff(packed: Any) -> Any:
+    """Inverse of ``pack_diff``."""
+    if isinstance(packed, dict) and set(packed) == {"~"}:
+        return packed["~"]
+    diff = _keys_only(packed, unkey=True)
+    if isinstance(diff, dict) and isinstance(diff.get("fields"), list):
+        for item in diff["fields"]:
+            if (
+                isinstance(item, dict)
+                and item.get("verdict") == "kept"
+                and isinstance(item.get("source_values"), list)
+                and "summary_values" not in item
+            ):
+                item["summary_values"] = list(item["source_values"])
+    return diff
 
 
 # -- meta ---------------------------------------------------------------------------------

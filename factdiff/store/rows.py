@@ -8,7 +8,7 @@ from typing import Any
 
 from factdiff.accounting import ModelCall
 from factdiff.errors import InputError
-from factdiff.store import codec
+from factdiff.store import codec, compact
 from factdiff.store.model import (
     AttemptOutcome,
     AttemptRecord,
@@ -162,17 +162,18 @@ def attempt(row: Row) -> AttemptRecord:
 
 
 def pack_attempt(diff: Any, summary: str) -> bytes:
-    """An attempt's diff and summary as stored: a zstd frame of ``[diff, summary]`` in
-    canonical JSON (attempts written before schema version 9 keep them as JSON text)."""
-    text = codec.dump_json([diff, summary], "attempt diff")
+    """An attempt's diff and summary as stored: a zstd frame of ``[1, compact diff,
+    summary]`` in canonical JSON (``compact.pack_diff``; attempts written before schema
+    version 9 keep them as JSON text)."""
+    text = codec.dump_json([1, compact.pack_diff(diff), summary], "attempt diff")
     return codec.zstd_compress(text.encode("utf-8"))
 
 
 def _unpacked(packed: Any) -> list[Any]:
     found = codec.load_json(codec.zstd_decompress(bytes(packed)).decode("utf-8"))
-    if not isinstance(found, list) or len(found) != 2:
-        raise ValueError("packed attempt is not [diff, summary]")
-    return found
+    if not isinstance(found, list) or len(found) != 3 or found[0] != 1:
+        raise ValueError("packed attempt is not [1, diff, summary]")
+    return [compact.unpack_diff(found[1]), found[2]]
 
 
 def attempt_diff(diff_text: Any, packed: Any) -> Any:
@@ -192,16 +193,30 @@ def event(row: Row) -> Event:
         entry_id=row[2],
         agent_id=row[3],
         at=codec.from_micros(row[4]),
-        payload=codec.load_json(row[5]),
+        payload=event_payload(row[5], row[6]),
     )
 
 
-def event_rows(events: list[NewEvent]) -> list[tuple[str, str]]:
-    """(type, payload JSON) of each event, checked before any write."""
+def event_rows(events: list[NewEvent]) -> list[tuple[str, bytes]]:
+    """(type, packed payload) of each event, checked and packed before any write: a zstd
+    frame of the payload's canonical JSON (events written before schema version 9 keep
+    their payload as JSON text)."""
     return [
-        (EventType(e.type).value, codec.dump_json(e.payload, f"{e.type} event payload"))
+        (
+            EventType(e.type).value,
+            codec.zstd_compress(
+                codec.dump_json(e.payload, f"{e.type} event payload").encode("utf-8")
+            ),
+        )
         for e in events
     ]
+
+
+def event_payload(text: Any, packed: Any) -> Any:
+    """An event's payload from its row (packed, or JSON text in older rows)."""
+    if packed is None:
+        return codec.load_json(str(text))
+    return codec.load_json(codec.zstd_decompress(bytes(packed)).decode("utf-8"))
 
 
 def is_current(entry: Entry, expected_attempts: int) -> bool:

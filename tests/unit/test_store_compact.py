@@ -129,3 +129,34 @@ def test_meta_keeps_what_the_row_does_not_hold() -> None:
     assert b"source_content_hash" not in split.rest  # short key
     assert compact.join_meta(split, other_hash, "2020-01-01T00:00:00+00:00") == data
     assert json.loads(split.rest)["h"] == HASH
+
+
+def test_attempt_diff_drops_summary_values_equal_to_the_source() -> None:
+    kept = {"criticality": "critical", "field": "a", "verdict": "kept"}
+    diff = {
+        "added": [],
+        "changed": [],
+        "fields": [
+            {**kept, "source_values": ["1 USD"], "summary_values": ["1 USD"]},
+            {**kept, "source_values": ["x"], "summary_values": ["X"]},
+            {"field": "b", "verdict": "missing", "source_values": ["2"], "summary_values": []},
+        ],
+    }
+    packed = compact.pack_diff(diff)
+    assert compact.unpack_diff(packed) == diff
+    assert "1 USD" in json.dumps(packed)
+    assert json.dumps(packed).count("1 USD") == 1
+    assert len(json.dumps(packed)) < len(json.dumps(diff)) * 0.7
+
+
+@pytest.mark.parametrize(
+    "diff",
+    [
+        {"fields": [{"verdict": "kept", "source_values": ["1"]}]},  # no summary values at all
+        {"missing": ["amount"], "changed": []},
+        "not a dict",
+        {"~": 1},
+    ],
+)
+def test_attempt_diffs_of_any_shape_round_trip(diff: Any) -> None:
+    assert compact.unpack_diff(compact.pack_diff(diff)) == diff

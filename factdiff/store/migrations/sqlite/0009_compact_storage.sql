@@ -8,8 +8,9 @@
 --   reference and the source facts digest as 32 bytes; `dictionary_id` is the dictionary the
 --   record was compressed with. Old rows are re-encoded by `factdiff migrate` (resumable).
 -- cold_archive: codec 'zstd' (a plain frame, or one made with `dictionary_id`) besides 'zlib'.
--- attempts: `packed` holds a new attempt's diff and summary as one zstd frame of their
---   canonical JSON (its diff and summary columns are then empty).
+-- attempts and events: `packed` holds a new attempt's diff and summary, or a new event's
+--   payload, as a zstd frame of their canonical JSON (their text columns are then empty;
+--   events stay append-only: older events keep their JSON text).
 
 CREATE TABLE store_identities (
     id    INTEGER PRIMARY KEY,
@@ -53,7 +54,6 @@ DROP TABLE warm_entries;
 
 ALTER TABLE warm_entries_v9 RENAME TO warm_entries;
 
-CREATE INDEX warm_entries_encoding ON warm_entries (encoding, entry_id);
 CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)
     WHERE dictionary_id IS NOT NULL;
 
@@ -74,9 +74,9 @@ DROP TABLE cold_archive;
 
 ALTER TABLE cold_archive_v9 RENAME TO cold_archive;
 
-CREATE INDEX cold_archive_codec ON cold_archive (codec, entry_id);
 CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)
     WHERE dictionary_id IS NOT NULL;
 
 ALTER TABLE attempts ADD COLUMN packed BLOB;
 
+ALTER TABLE events ADD COLUMN packed BLOB;

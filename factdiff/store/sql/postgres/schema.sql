@@ -82,7 +82,6 @@ CREATE TABLE warm_entries (
     facts_digest   bytea
 );
 
-CREATE INDEX warm_entries_encoding ON warm_entries (encoding, entry_id);
 CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)
     WHERE dictionary_id IS NOT NULL;
 
@@ -96,7 +95,6 @@ CREATE TABLE cold_archive (
     dictionary_id bigint REFERENCES zstd_dictionaries (id)
 );
 
-CREATE INDEX cold_archive_codec ON cold_archive (codec, entry_id);
 CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)
     WHERE dictionary_id IS NOT NULL;
 
@@ -137,7 +135,8 @@ CREATE TABLE events (
     entry_id text COLLATE "C" REFERENCES entries (id),
     agent_id text COLLATE "C",
     at       bigint NOT NULL,
-    payload  text NOT NULL
+    payload  text NOT NULL,
+    packed   bytea
 );
 
 CREATE INDEX events_entry ON events (entry_id, id);

@@ -246,11 +246,11 @@ UPDATE entries SET tier = 'hot', last_used_at = :now, next_attempt_at = NULL,
 WHERE id = :id AND tier = 'warm'
 
 -- name: insert_event
-INSERT INTO events (type, entry_id, agent_id, at, payload)
-VALUES (:type, :entry_id, :agent_id, :at, :payload)
+INSERT INTO events (type, entry_id, agent_id, at, payload, packed)
+VALUES (:type, :entry_id, :agent_id, :at, :payload, :packed)
 
 -- name: events_page
-SELECT id, type, entry_id, agent_id, at, payload
+SELECT id, type, entry_id, agent_id, at, payload, packed
 FROM events
 WHERE id > :after {filters}
 ORDER BY id
@@ -276,7 +276,7 @@ AND at < :until
 SELECT count(*) FROM events WHERE id > :after {filters}
 
 -- name: last_escalation
-SELECT payload FROM events
+SELECT payload, packed FROM events
 WHERE entry_id = :id AND type = 'escalated_to_review'
 ORDER BY id DESC
 LIMIT 1

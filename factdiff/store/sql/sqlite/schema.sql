@@ -78,7 +78,6 @@ CREATE TABLE warm_entries (
     facts_digest   BLOB
 );
 
-CREATE INDEX warm_entries_encoding ON warm_entries (encoding, entry_id);
 CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)
     WHERE dictionary_id IS NOT NULL;
 
@@ -92,7 +91,6 @@ CREATE TABLE cold_archive (
     dictionary_id INTEGER REFERENCES zstd_dictionaries (id)
 );
 
-CREATE INDEX cold_archive_codec ON cold_archive (codec, entry_id);
 CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)
     WHERE dictionary_id IS NOT NULL;
 
@@ -133,7 +131,8 @@ CREATE TABLE events (
     entry_id TEXT REFERENCES entries (id),
     agent_id TEXT,
     at       INTEGER NOT NULL,
-    payload  TEXT NOT NULL
+    payload  TEXT NOT NULL,
+    packed   BLOB
 );
 
 CREATE INDEX events_entry ON events (entry_id, id);
