@@ -217,7 +217,9 @@ def ratio(n: int, d: int) -> str:
 def row_of(label: str, s: Sizes) -> tuple[list[str], list[str]]:
     st = s.storage
     source = int(st["warm_source_bytes"] or 0)
-    narratives, records, meta = (int(st[k] or 0) for k in ("warm_narratives", "warm_records", "warm_meta"))
+    narratives, records, meta = (
+        int(st[k] or 0) for k in ("warm_narratives", "warm_records", "warm_meta")
+    )
     cold, dicts = int(st["cold_archives"] or 0), int(st["dictionaries"] or 0)
     tiers = [
         label,

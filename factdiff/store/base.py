@@ -515,7 +515,7 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
             )
         now_us = codec.to_micros(now, "now")
         narrative_text = codec.check_text(narrative, "narrative")
-        attempt_rows = self._attempt_rows(entry_id, attempt, now_us)
+        attempt_rows = self._attempt_rows(entry_id, attempt, now_us, narrative_text)
         event_rows = rowmap.event_rows(events)
         state = self._load(entry_id)
         if state is None:
@@ -527,10 +527,16 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
         packed = self._verified_archive(entry_id, data, state.content_hash, dictionary[1])
         warm = {
             "id": entry_id,
-            "narrative": narrative_text,
             "now": now_us,
             **self._warm_params(
-                entry_id, state.content, record, meta, state.content_hash, now_us, dictionary
+                entry_id,
+                state.content,
+                narrative_text,
+                record,
+                meta,
+                state.content_hash,
+                now_us,
+                dictionary,
             ),
         }
         index = search_index.warm_index_doc(self, entry_id, state.content, narrative, record)
@@ -692,12 +698,13 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
 
     @staticmethod
     def _attempt_rows(
-        entry_id: str, attempt: AttemptRecord, now_us: int
+        entry_id: str, attempt: AttemptRecord, now_us: int, narrative: str | None = None
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """The attempt's and its model calls' parameters, made (and checked) before the
-        transaction; the attempt number is set inside it."""
+        transaction; the attempt number is set inside it. ``narrative``: the warm narrative
+        written with the attempt (its summary is then stored once, there)."""
         calls = [rowmap.model_call_params(entry_id, 0, call, now_us) for call in attempt.calls]
-        return rowmap.attempt_params(entry_id, 0, attempt), calls
+        return rowmap.attempt_params(entry_id, 0, attempt, narrative), calls
 
     def _insert_attempt(
         self, attempt_no: int, attempt: dict[str, Any], calls: list[dict[str, Any]]
@@ -873,7 +880,7 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
             if self._row("select_entry", id=entry_id) is None:
                 raise EntryNotFound(entry_id)
             rows = self._rows(self._sql("select_attempts"), {"id": entry_id})
-        return [rowmap.attempt(row) for row in rows]
+        return [rowmap.attempt(row, self._attempt_narrative(row[24], row[25])) for row in rows]
 
     def last_must_keep(self, entry_id: str) -> tuple[dict[str, Any], ...]:
         """The must-keep facts (JSON) of the entry's last verified attempt when it failed;
@@ -932,6 +939,7 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
         if cold is None:
             raise IntegrityError(entry.id, "warm entry has no cold archive")
         data = self._cold_bytes(entry.id, cold, entry.content_hash)
+        self._keep_accepted_summary(entry.id)
         self._exec("insert_hot", id=entry.id, content=data)
         self._exec("delete_warm", id=entry.id)
         self._exec("delete_cold", id=entry.id)

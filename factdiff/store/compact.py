@@ -71,7 +71,6 @@ _KEYS = {
     "changed": "ch",
     "criticality": "cr",
     "field": "fl",
-    "fields": "fs",
     "missing": "ms",
     "source_values": "sv",
     "summary_values": "uv",
@@ -246,6 +245,32 @@ def unpack_diff(packed: Any) -> Any:
             ):
                 item["summary_values"] = list(item["source_values"])
     return diff
+
+
+def pack_payload(payload: Any) -> Any:
+    """An event payload with its ``diff`` (if any) as ``pack_diff`` makes it:
+    ``[rest, packed diff]``, or ``[payload]`` without one."""
+    if isinstance(payload, dict) and "diff" in payload:
+        rest = {k: v for k, v in payload.items() if k != "diff"}
+        return [rest, pack_diff(payload["diff"])]
+    return [payload]
+
+
+def unpack_payload(packed: Any) -> Any:
+    """Inverse of ``pack_payload``."""
+    if not isinstance(packed, list) or len(packed) not in (1, 2):
+        raise CompactError("packed event payload is not [payload] or [rest, diff]")
+    if len(packed) == 1:
+        return packed[0]
+    rest = packed[0]
+    if not isinstance(rest, dict):
+        raise CompactError("packed event payload has no object")
+    return {**rest, "diff": unpack_diff(packed[1])}
+
+
+def dump(data: Any) -> bytes:
+    """Canonical JSON bytes (sorted keys, no spaces; NUL allowed: never stored as text)."""
+    return _dump(data)
 
 
 # -- meta ---------------------------------------------------------------------------------

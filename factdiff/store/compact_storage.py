@@ -75,7 +75,9 @@ class CompactStorageMixin:
         """The warm view of ``entry`` from its ``WARM_COLUMNS`` columns."""
         narrative, record, meta, attempt_no, compressed_at, encoding = cols[:6]
         if int(encoding) == 0:
-            return rowmap.warm((narrative, _text(record), _text(meta), attempt_no, compressed_at))
+            return rowmap.warm(
+                (_text(narrative), _text(record), _text(meta), attempt_no, compressed_at)
+            )
         cold_codec, cold_data, cold_dictionary = cols[12:15]
         if cold_codec is None:
             raise IntegrityError(entry.id, "warm entry has no cold archive")
@@ -83,6 +85,7 @@ class CompactStorageMixin:
         source = codec.decode_content(self._cold_bytes(entry.id, cold, entry.content_hash))
         try:
             dictionary = self._dictionaries.get(_store(self), cols[6])
+            narrative_text = unpack_narrative(narrative, dictionary)
             packed = codec.zstd_decompress(record, dictionary)
             data = compact.unpack_record(packed, source)
             identities = {
@@ -97,7 +100,7 @@ class CompactStorageMixin:
         except ValueError as exc:
             raise IntegrityError(entry.id, f"warm row does not decode: {exc}") from None
         return WarmView(
-            narrative=str(narrative),
+            narrative=narrative_text,
             record=data,
             meta=WarmMeta.from_json(meta_json),
             attempt_no=int(attempt_no),
@@ -112,6 +115,33 @@ class CompactStorageMixin:
                 raise ValueError(f"identity {ref} is missing")
             found = self._identity_values[ref] = str(row[1])
         return found
+
+    def _attempt_narrative(self, narrative: Any, dictionary_id: Any) -> str | None:
+        """The warm narrative joined to an attempt row (``None`` when it made no warm row)."""
+        if narrative is None:
+            return None
+        return unpack_narrative(narrative, self._dictionaries.get(_store(self), dictionary_id))
+
+    def _keep_accepted_summary(self, entry_id: str) -> None:
+        """Inside a write that removes ``entry_id``'s warm row: the attempt that made it gets
+        its summary (the narrative, stored once while warm) back in its own row."""
+        store = _store(self)
+        row = store._row("select_warm_narrative", id=entry_id)
+        if row is None:
+            return
+        packed = store._one("select_attempt_packed", id=entry_id, attempt_no=row[2])
+        if packed is None:
+            return
+        diff, summary = rowmap.unpack_attempt(packed)
+        if summary is not None:
+            return
+        narrative = self._attempt_narrative(row[0], row[1])
+        store._exec(
+            "update_attempt_packed",
+            id=entry_id,
+            attempt_no=row[2],
+            packed=rowmap.pack_attempt(diff, narrative),
+        )
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -139,6 +169,7 @@ class CompactStorageMixin:
         self,
         entry_id: str,
         source: str,
+        narrative: str,
         record: Mapping[str, Any],
         meta: WarmMeta,
         content_hash: str,
@@ -156,6 +187,7 @@ class CompactStorageMixin:
             raise IntegrityError(entry_id, f"compression meta does not encode: {exc}") from None
         refs = self._identity_refs(split.identities)
         params: dict[str, Any] = {
+            "narrative": codec.zstd_compress(narrative.encode("utf-8"), data),
             "record": codec.zstd_compress(packed, data),
             "meta": split.rest,
             "encoding": compact.RECORD_ENCODING,
@@ -272,6 +304,7 @@ class CompactStorageMixin:
         warm = self._warm_params(
             entry_id,
             source,
+            entry.warm.narrative,
             entry.warm.record,
             entry.warm.meta,
             entry.content_hash,
@@ -387,6 +420,7 @@ class CompactStorageMixin:
         warm = self._warm_params(
             entry_id,
             source,
+            entry.warm.narrative,
             entry.warm.record,
             entry.warm.meta,
             entry.content_hash,
@@ -434,6 +468,17 @@ class CompactStorageMixin:
             "cold_ratio": round((cold + dicts) / sources, 4) if sources else None,
             "retrieval_index": hot_rec + warm_idx + facts,
         }
+
+
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
+def unpack_narrative(value: Any, dictionary: codec.CodecDictionary | None) -> str:
+    """A stored narrative: a zstd frame (it starts with zstd's magic number, which no UTF-8
+    text does), else UTF-8 text (a row written, or edited, as text)."""
+    if isinstance(value, bytes | memoryview) and bytes(value[:4]) == _ZSTD_MAGIC:
+        return codec.zstd_decompress(bytes(value), dictionary).decode("utf-8")
+    return _text(value)
 
 
 def _text(value: Any) -> str:

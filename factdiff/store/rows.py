@@ -67,7 +67,11 @@ def warm(row: Row) -> WarmView:
     )
 
 
-def attempt_params(entry_id: str, attempt_no: int, a: AttemptRecord) -> dict[str, Any]:
+def attempt_params(
+    entry_id: str, attempt_no: int, a: AttemptRecord, narrative: str | None = None
+) -> dict[str, Any]:
+    """An attempt's row; its summary is left out when it is ``narrative`` (the warm
+    narrative written with it)."""
     cost = a.cost_usd
     if cost is not None and not Decimal(cost).is_finite():
         raise InputError(f"attempt cost must be a finite number (got {cost})")
@@ -82,7 +86,7 @@ def attempt_params(entry_id: str, attempt_no: int, a: AttemptRecord) -> dict[str
         "outcome": AttemptOutcome(a.outcome).value,
         "diff": "",
         "summary": "",
-        "packed": pack_attempt(a.diff, a.summary),
+        "packed": pack_attempt(a.diff, None if a.summary == narrative else a.summary),
         "started_at": codec.to_micros(a.started_at, "started_at"),
         "finished_at": codec.to_micros(a.finished_at, "finished_at"),
         "duration_ms": codec.finite_float(a.duration_ms, "duration_ms"),
@@ -133,7 +137,7 @@ def model_call(row: Row) -> tuple[int, ModelCall]:
     )
 
 
-def attempt(row: Row) -> AttemptRecord:
+def attempt(row: Row, narrative: str | None = None) -> AttemptRecord:
     return AttemptRecord(
         id=int(row[0]),
         entry_id=str(row[1]),
@@ -145,7 +149,7 @@ def attempt(row: Row) -> AttemptRecord:
         budget_words=row[7],
         outcome=AttemptOutcome(row[8]),
         diff=attempt_diff(row[9], row[23]),
-        summary=attempt_summary(row[10], row[23]),
+        summary=attempt_summary(row[10], row[23], narrative),
         started_at=codec.from_micros(row[11]),
         finished_at=codec.from_micros(row[12]),
         duration_ms=float(row[13]),
@@ -161,29 +165,40 @@ def attempt(row: Row) -> AttemptRecord:
     )
 
 
-def pack_attempt(diff: Any, summary: str) -> bytes:
+def pack_attempt(diff: Any, summary: str | None) -> bytes:
     """An attempt's diff and summary as stored: a zstd frame of ``[1, compact diff,
-    summary]`` in canonical JSON (``compact.pack_diff``; attempts written before schema
-    version 9 keep them as JSON text)."""
-    text = codec.dump_json([1, compact.pack_diff(diff), summary], "attempt diff")
-    return codec.zstd_compress(text.encode("utf-8"))
+    summary]`` in canonical JSON (``compact.pack_diff``). The summary is ``null`` for the
+    attempt that made the entry's warm row: it is the warm narrative, stored once (restore
+    and promotion write it back here before the warm row goes). Attempts written before
+    schema version 9 keep diff and summary as JSON text."""
+    return codec.zstd_compress(compact.dump([1, compact.pack_diff(diff), summary]))
 
 
-def _unpacked(packed: Any) -> list[Any]:
+def unpack_attempt(packed: Any) -> tuple[Any, str | None]:
+    """Inverse of ``pack_attempt``: ``(diff, summary or None)``."""
     found = codec.load_json(codec.zstd_decompress(bytes(packed)).decode("utf-8"))
     if not isinstance(found, list) or len(found) != 3 or found[0] != 1:
         raise ValueError("packed attempt is not [1, diff, summary]")
-    return [compact.unpack_diff(found[1]), found[2]]
+    summary = found[2]
+    return compact.unpack_diff(found[1]), None if summary is None else str(summary)
 
 
 def attempt_diff(diff_text: Any, packed: Any) -> Any:
     """An attempt's diff from its row (packed, or JSON text in older rows)."""
-    return codec.load_json(str(diff_text)) if packed is None else _unpacked(packed)[0]
+    return codec.load_json(str(diff_text)) if packed is None else unpack_attempt(packed)[0]
 
 
-def attempt_summary(summary_text: Any, packed: Any) -> str:
-    """An attempt's summary from its row (packed, or JSON text in older rows)."""
-    return str(codec.load_json(str(summary_text)) if packed is None else _unpacked(packed)[1])
+def attempt_summary(summary_text: Any, packed: Any, narrative: str | None = None) -> str:
+    """An attempt's summary from its row (packed, or JSON text in older rows); ``narrative``
+    is the warm narrative the attempt made, if it made the warm row."""
+    if packed is None:
+        return str(codec.load_json(str(summary_text)))
+    summary = unpack_attempt(packed)[1]
+    if summary is None:
+        if narrative is None:
+            raise ValueError("attempt summary refers to a warm narrative that is gone")
+        return narrative
+    return summary
 
 
 def event(row: Row) -> Event:
@@ -199,24 +214,22 @@ def event(row: Row) -> Event:
 
 def event_rows(events: list[NewEvent]) -> list[tuple[str, bytes]]:
     """(type, packed payload) of each event, checked and packed before any write: a zstd
-    frame of the payload's canonical JSON (events written before schema version 9 keep
-    their payload as JSON text)."""
-    return [
-        (
-            EventType(e.type).value,
-            codec.zstd_compress(
-                codec.dump_json(e.payload, f"{e.type} event payload").encode("utf-8")
-            ),
-        )
-        for e in events
-    ]
+    frame of ``compact.pack_payload`` in canonical JSON (events written before schema
+    version 9 keep their payload as JSON text)."""
+    rows = []
+    for e in events:
+        codec.dump_json(e.payload, f"{e.type} event payload")  # the checks JSON text had
+        packed = codec.zstd_compress(compact.dump(compact.pack_payload(e.payload)))
+        rows.append((EventType(e.type).value, packed))
+    return rows
 
 
 def event_payload(text: Any, packed: Any) -> Any:
     """An event's payload from its row (packed, or JSON text in older rows)."""
     if packed is None:
         return codec.load_json(str(text))
-    return codec.load_json(codec.zstd_decompress(bytes(packed)).decode("utf-8"))
+    data = codec.load_json(codec.zstd_decompress(bytes(packed)).decode("utf-8"))
+    return compact.unpack_payload(data)
 
 
 def is_current(entry: Entry, expected_attempts: int) -> bool:

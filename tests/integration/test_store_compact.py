@@ -75,8 +75,12 @@ def test_demotion_trains_a_dictionary_and_everything_round_trips(store: MemorySt
         rederived = extract_source(source, schema, reference_date(entry.occurred_at, source))
         assert rederived.to_json() == entry.warm.record
     for entry_id in warm[:3]:
+        history = store.attempts(entry_id)
+        narrative = store.get(entry_id).warm.narrative  # type: ignore[union-attr]
+        assert history[-1].summary == narrative  # stored once, in the warm row
         store.restore(entry_id, LATER + timedelta(days=9))
         assert store.get(entry_id).content == before[entry_id]
+        assert store.attempts(entry_id) == history  # written back before the warm row went
     assert store.verify() == []
 
 
@@ -113,9 +117,10 @@ def make_old(store: MemoryStore, entry_id: str) -> None:
     meta = codec.dump_json(entry.warm.meta.to_json(), "meta").encode()
     raw(
         store,
-        "UPDATE warm_entries SET record = ?, meta = ?, encoding = 0, dictionary_id = NULL, "
-        "schema_ref = NULL, extractor_ref = NULL, summarizer_ref = NULL, method_ref = NULL, "
-        "facts_digest = NULL WHERE entry_id = ?",
+        "UPDATE warm_entries SET narrative = ?, record = ?, meta = ?, encoding = 0, "
+        "dictionary_id = NULL, schema_ref = NULL, extractor_ref = NULL, summarizer_ref = NULL, "
+        "method_ref = NULL, facts_digest = NULL WHERE entry_id = ?",
+        entry.warm.narrative.encode(),
         record,
         meta,
         entry_id,

@@ -3,10 +3,10 @@
 --   referenced by warm rows (kind + value).
 -- zstd_dictionaries: zstd dictionaries trained per agent from its own entries (versioned,
 --   with the SHA-256 of their bytes and the ids of the entries they were trained on, packed).
--- warm_entries: record and meta become bytes; `encoding` 0 is the JSON text of old rows,
---   1 the compact form (factdiff.store.compact); the compact meta keeps the identities by
---   reference and the source facts digest as 32 bytes; `dictionary_id` is the dictionary the
---   record was compressed with. Old rows are re-encoded by `factdiff migrate` (resumable).
+-- warm_entries: narrative, record and meta become bytes; `encoding` 0 is the text of old
+--   rows, 1 the compact form (factdiff.store.compact): narrative and record are zstd frames
+--   made with `dictionary_id`, the meta keeps the identities by reference and the source
+--   facts digest as 32 bytes. `factdiff migrate` re-encodes old rows (resumable).
 -- cold_archive: codec 'zstd' (a plain frame, or one made with `dictionary_id`) besides 'zlib'.
 -- attempts and events: `packed` holds a new attempt's diff and summary, or a new event's
 --   payload, as a zstd frame of their canonical JSON (their text columns are then empty;
@@ -30,6 +30,7 @@ CREATE TABLE zstd_dictionaries (
     UNIQUE (agent_id, version)
 );
 
+ALTER TABLE warm_entries ALTER COLUMN narrative TYPE bytea USING convert_to(narrative, 'UTF8');
 ALTER TABLE warm_entries ALTER COLUMN record TYPE bytea USING convert_to(record, 'UTF8');
 ALTER TABLE warm_entries ALTER COLUMN meta TYPE bytea USING convert_to(meta, 'UTF8');
 ALTER TABLE warm_entries ADD COLUMN encoding integer NOT NULL DEFAULT 0;

@@ -68,7 +68,7 @@ CREATE TABLE zstd_dictionaries (
 
 CREATE TABLE warm_entries (
     entry_id       text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
-    narrative      text NOT NULL,
+    narrative      bytea NOT NULL,
     record         bytea NOT NULL,
     meta           bytea NOT NULL,
     attempt_no     integer NOT NULL,

@@ -66,7 +66,8 @@ JOIN cold_archive AS c ON c.entry_id = w.entry_id
 WHERE w.encoding = 0 OR c.codec = 'zlib'
 
 -- name: update_warm_encoding
-UPDATE warm_entries SET record = :record, meta = :meta, encoding = :encoding,
+UPDATE warm_entries SET narrative = :narrative, record = :record, meta = :meta,
+    encoding = :encoding,
     dictionary_id = :dictionary_id, schema_ref = :schema_ref, extractor_ref = :extractor_ref,
     summarizer_ref = :summarizer_ref, method_ref = :method_ref, facts_digest = :facts_digest
 WHERE entry_id = :id
@@ -109,3 +110,12 @@ SELECT
     (SELECT coalesce(sum(octet_length(narrative_hash) + octet_length(record_hash)
         + octet_length(narrative_keys)), 0) FROM warm_index),
     (SELECT count(*) * 16 FROM fact_index)
+
+-- name: select_warm_narrative
+SELECT narrative, dictionary_id, attempt_no FROM warm_entries WHERE entry_id = :id
+
+-- name: select_attempt_packed
+SELECT packed FROM attempts WHERE entry_id = :id AND attempt_no = :attempt_no
+
+-- name: update_attempt_packed
+UPDATE attempts SET packed = :packed WHERE entry_id = :id AND attempt_no = :attempt_no

@@ -166,11 +166,15 @@ ORDER BY attempt_no DESC
 LIMIT 1
 
 -- name: select_attempts
-SELECT id, entry_id, attempt_no, rung, summarizer, extractor, method_version, budget_words,
-       outcome, diff, summary, started_at, finished_at, duration_ms, tokens_in, tokens_out,
-       cost_usd, error, schema_name, schema_version, schema_hash, failure_class, must_keep,
-       packed
-FROM attempts WHERE entry_id = :id ORDER BY attempt_no
+-- With the warm narrative of the attempt that made the warm row (its summary, stored once).
+SELECT a.id, a.entry_id, a.attempt_no, a.rung, a.summarizer, a.extractor, a.method_version,
+       a.budget_words, a.outcome, a.diff, a.summary, a.started_at, a.finished_at,
+       a.duration_ms, a.tokens_in, a.tokens_out, a.cost_usd, a.error, a.schema_name,
+       a.schema_version, a.schema_hash, a.failure_class, a.must_keep, a.packed,
+       w.narrative, w.dictionary_id
+FROM attempts AS a
+LEFT JOIN warm_entries AS w ON w.entry_id = a.entry_id AND w.attempt_no = a.attempt_no
+WHERE a.entry_id = :id ORDER BY a.attempt_no
 
 -- name: insert_warm
 INSERT INTO warm_entries (

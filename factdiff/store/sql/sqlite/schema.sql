@@ -64,7 +64,7 @@ CREATE TABLE zstd_dictionaries (
 
 CREATE TABLE warm_entries (
     entry_id       TEXT PRIMARY KEY REFERENCES entries (id),
-    narrative      TEXT NOT NULL,
+    narrative      BLOB NOT NULL,
     record         BLOB NOT NULL,
     meta           BLOB NOT NULL,
     attempt_no     INTEGER NOT NULL,
