@@ -239,17 +239,22 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
         self._insert_events(rowmap.event_rows(events), entry_id, agent_id, now)
 
     def _insert_events(
-        self, rows: list[tuple[str, bytes]], entry_id: str | None, agent_id: str | None, now: int
+        self,
+        rows: list[tuple[str, str, bytes | None]],
+        entry_id: str | None,
+        agent_id: str | None,
+        now: int,
     ) -> None:
-        """Insert events whose (type, packed payload) were made before the transaction."""
-        for kind, packed in rows:
+        """Insert events whose (type, payload, packed payload) were made before the
+        transaction (``rowmap.event_rows``)."""
+        for kind, payload, packed in rows:
             self._exec(
                 "insert_event",
                 type=kind,
                 entry_id=entry_id,
                 agent_id=agent_id,
                 at=now,
-                payload="",
+                payload=payload,
                 packed=packed,
             )
 

@@ -212,15 +212,19 @@ def event(row: Row) -> Event:
     )
 
 
-def event_rows(events: list[NewEvent]) -> list[tuple[str, bytes]]:
-    """(type, packed payload) of each event, checked and packed before any write: a zstd
-    frame of ``compact.pack_payload`` in canonical JSON (events written before schema
-    version 9 keep their payload as JSON text)."""
-    rows = []
+def event_rows(events: list[NewEvent]) -> list[tuple[str, str, bytes | None]]:
+    """(type, payload JSON, packed payload) of each event, checked and packed before any
+    write. The packed form, a zstd frame of ``compact.pack_payload`` in canonical JSON, is
+    kept when it is smaller (the JSON text is then empty), else the JSON text (events
+    written before schema version 9 all keep their JSON text)."""
+    rows: list[tuple[str, str, bytes | None]] = []
     for e in events:
-        codec.dump_json(e.payload, f"{e.type} event payload")  # the checks JSON text had
+        text = codec.dump_json(e.payload, f"{e.type} event payload")
         packed = codec.zstd_compress(compact.dump(compact.pack_payload(e.payload)))
-        rows.append((EventType(e.type).value, packed))
+        if len(packed) < len(text.encode("utf-8")):
+            rows.append((EventType(e.type).value, "", packed))
+        else:
+            rows.append((EventType(e.type).value, text, None))
     return rows
 
 

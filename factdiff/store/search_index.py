@@ -17,6 +17,7 @@ removed, tier hot) plus a ``promoted`` event: keep the two in step.
 from __future__ import annotations
 
 import json
+import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -200,10 +201,49 @@ def _keep_warm_index(store: MemoryStore, doc: IndexDoc, *, replace: bool) -> Non
     store._exec(
         "insert_warm_index",
         entry_id=doc.entry_id,
-        narrative_hash=doc.warm.narrative_hash,
-        record_hash=doc.warm.record_hash,
-        narrative_keys=" ".join(str(k) for k in doc.warm.narrative_keys),
+        narrative_hash=hash_bytes(doc.warm.narrative_hash),
+        record_hash=hash_bytes(doc.warm.record_hash),
+        narrative_keys=pack_keys(doc.warm.narrative_keys),
     )
+
+
+_SHA256 = "sha256:"
+_KEYS_V1 = b"\x01"
+
+
+def hash_bytes(digest: str) -> bytes:
+    """A ``sha256:<hex>`` digest as its 32 bytes (warm_index, schema version 9); any other
+    text as its UTF-8 bytes."""
+    if digest.startswith(_SHA256) and len(digest) == len(_SHA256) + 64:
+        return bytes.fromhex(digest[len(_SHA256) :])
+    return digest.encode("utf-8")
+
+
+def hash_text(value: Any) -> str | None:
+    """Inverse of ``hash_bytes`` (rows written before schema version 9 hold the text)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return value
+    data = bytes(value)
+    return _SHA256 + data.hex() if len(data) == 32 else data.decode("utf-8")
+
+
+def pack_keys(keys: Iterable[int]) -> bytes:
+    """Narrative key hashes as stored: a version byte, then signed 64-bit big-endian ints."""
+    items = list(keys)
+    return _KEYS_V1 + struct.pack(f">{len(items)}q", *items)
+
+
+def unpack_keys(value: Any) -> set[int]:
+    """Inverse of ``pack_keys`` (rows written before schema version 9 hold space-separated
+    decimal text)."""
+    if isinstance(value, str):
+        return {int(k) for k in value.split()}
+    data = bytes(value)
+    if data[:1] == _KEYS_V1:
+        return set(struct.unpack(f">{(len(data) - 1) // 8}q", data[1:]))
+    return {int(k) for k in data.decode("utf-8").split()}
 
 
 def _reindex(store: MemoryStore, doc: IndexDoc) -> None:
@@ -445,8 +485,8 @@ def hot_record(store: MemoryStore, entry_id: str) -> bytes | None:
 
 def narrative_keys(store: MemoryStore, entry_id: str) -> set[int] | None:
     """The fact key hashes a warm entry's narrative states (None if not recorded)."""
-    text = store._one("select_narrative_keys", entry_id=entry_id)
-    return None if text is None else {int(k) for k in str(text).split()}
+    found = store._one("select_narrative_keys", entry_id=entry_id)
+    return None if found is None else unpack_keys(found)
 
 
 def hit_entries(
@@ -473,7 +513,7 @@ def hit_entries(
             entry = replace(entry, warm=store._warm_view(entry, row[n + 1 : n + 1 + WARM_COLUMNS]))
         m = n + 1 + WARM_COLUMNS
         packed = None if row[m] is None else bytes(row[m])
-        keys = None if row[m + 1] is None else {int(k) for k in str(row[m + 1]).split()}
+        keys = None if row[m + 1] is None else unpack_keys(row[m + 1])
         found[entry.id] = (entry, packed, keys)
     return found
 
@@ -558,7 +598,13 @@ def verify_retrieval(store: MemoryStore) -> list[str]:
                 continue
             warm = entry.warm
             problems.extend(
-                _warm_problems(after, warm.narrative, warm.record, narrative_hash, record_hash)
+                _warm_problems(
+                    after,
+                    warm.narrative,
+                    warm.record,
+                    hash_text(narrative_hash),
+                    hash_text(record_hash),
+                )
             )
         if len(rows) < 64:
             break

@@ -160,3 +160,20 @@ def test_attempt_diff_drops_summary_values_equal_to_the_source() -> None:
 )
 def test_attempt_diffs_of_any_shape_round_trip(diff: Any) -> None:
     assert compact.unpack_diff(compact.pack_diff(diff)) == diff
+
+
+def test_warm_index_hashes_and_keys_as_bytes_and_as_older_text() -> None:
+    from factdiff.store.search_index import hash_bytes, hash_text, pack_keys, unpack_keys
+
+    digest = "sha256:" + "0f" * 32
+    assert len(hash_bytes(digest)) == 32
+    assert hash_text(hash_bytes(digest)) == digest
+    assert hash_text(digest) == digest  # a row written before schema version 9
+    assert hash_text(digest.encode()) == digest  # its text converted to bytes (PostgreSQL)
+    assert hash_text(hash_bytes("not a digest")) == "not a digest"
+    keys = {0, -(2**63), 2**63 - 1, 42}
+    assert unpack_keys(pack_keys(keys)) == keys
+    assert unpack_keys(pack_keys([])) == set()
+    assert unpack_keys("12 -3") == {12, -3}
+    assert unpack_keys(b"12 -3") == {12, -3}
+    assert unpack_keys(b"") == set()

@@ -11,6 +11,8 @@
 -- attempts and events: `packed` holds a new attempt's diff and summary, or a new event's
 --   payload, as a zstd frame of their canonical JSON (their text columns are then empty;
 --   events stay append-only: older events keep their JSON text).
+-- warm_index: hashes as their 32 bytes, narrative keys as 64-bit integers (rows written
+--   before keep their text, as bytes; both forms are read).
 
 CREATE TABLE store_identities (
     id    bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -55,3 +57,9 @@ CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)
 ALTER TABLE attempts ADD COLUMN packed bytea;
 
 ALTER TABLE events ADD COLUMN packed bytea;
+
+ALTER TABLE warm_index ALTER COLUMN narrative_hash TYPE bytea
+    USING convert_to(narrative_hash, 'UTF8');
+ALTER TABLE warm_index ALTER COLUMN record_hash TYPE bytea USING convert_to(record_hash, 'UTF8');
+ALTER TABLE warm_index ALTER COLUMN narrative_keys TYPE bytea
+    USING convert_to(narrative_keys, 'UTF8');

@@ -11,6 +11,8 @@
 -- attempts and events: `packed` holds a new attempt's diff and summary, or a new event's
 --   payload, as a zstd frame of their canonical JSON (their text columns are then empty;
 --   events stay append-only: older events keep their JSON text).
+-- warm_index: hashes as their 32 bytes, narrative keys as 64-bit integers (rows written
+--   before keep their text, as bytes; both forms are read).
 
 CREATE TABLE store_identities (
     id    INTEGER PRIMARY KEY,
@@ -80,3 +82,17 @@ CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)
 ALTER TABLE attempts ADD COLUMN packed BLOB;
 
 ALTER TABLE events ADD COLUMN packed BLOB;
+
+CREATE TABLE warm_index_v9 (
+    entry_id       TEXT PRIMARY KEY REFERENCES entries (id),
+    narrative_hash BLOB NOT NULL,
+    record_hash    BLOB NOT NULL,
+    narrative_keys BLOB NOT NULL
+);
+
+INSERT INTO warm_index_v9 SELECT entry_id, narrative_hash, record_hash, narrative_keys
+FROM warm_index;
+
+DROP TABLE warm_index;
+
+ALTER TABLE warm_index_v9 RENAME TO warm_index;

@@ -230,9 +230,9 @@ CREATE TABLE hot_records (
 
 CREATE TABLE warm_index (
     entry_id       text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
-    narrative_hash text NOT NULL,
-    record_hash    text NOT NULL,
-    narrative_keys text NOT NULL
+    narrative_hash bytea NOT NULL,
+    record_hash    bytea NOT NULL,
+    narrative_keys bytea NOT NULL
 );
 
 CREATE TABLE fact_pending (

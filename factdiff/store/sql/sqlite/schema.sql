@@ -219,9 +219,9 @@ CREATE TABLE hot_records (
 
 CREATE TABLE warm_index (
     entry_id       TEXT PRIMARY KEY REFERENCES entries (id),
-    narrative_hash TEXT NOT NULL,
-    record_hash    TEXT NOT NULL,
-    narrative_keys TEXT NOT NULL
+    narrative_hash BLOB NOT NULL,
+    record_hash    BLOB NOT NULL,
+    narrative_keys BLOB NOT NULL
 );
 
 CREATE TABLE fact_pending (
