@@ -499,6 +499,7 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
         now: datetime,
         lease_token: str | None = None,
         expected_errors: int | None = None,
+        keep_attempts: bool = True,
     ) -> bool:
         """Demote a hot entry to warm in one transaction; ``False`` (no change) if stale.
 
@@ -511,6 +512,9 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
         the entry's next attempt row, with its model calls), the warm row written, the source
         archived to cold (verified against its hash before commit), the hot content removed,
         the tier set to warm, the error streak and the lease cleared, and ``events`` appended.
+        Without ``keep_attempts`` (attempt retention ``warm-clean``) the entry keeps no
+        attempt row: this attempt is not written and earlier ones are deleted (its model
+        calls and events stay).
         """
         if not narrative.strip():
             raise InputError(f"entry {entry_id}: refusing to write an empty warm narrative")
@@ -558,6 +562,8 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
                 return False
             attempt_no = int(fenced[0])
             self._insert_attempt(attempt_no, *attempt_rows)
+            if not keep_attempts:
+                self._exec("delete_entry_attempts", id=entry_id)
             self._exec("insert_warm", **warm, attempt_no=attempt_no)
             self._exec(
                 "insert_cold",

@@ -341,6 +341,29 @@ class CompactStorageMixin:
             done += 1
         return done
 
+    # -- attempt retention -----------------------------------------------------------------
+
+    def prune_clean_attempts(self, *, batch: int = RECODE_BATCH) -> int:
+        """Apply attempt retention ``warm-clean`` to entries already warm: delete every
+        attempt row of each warm entry whose warm row a clean attempt made (its events,
+        model calls and warm meta stay), ``batch`` entries per transaction; returns how
+        many entries lost their attempts. Resumable."""
+        store = _store(self)
+        done, after = 0, ""
+        sql = store._sql("clean_warm_page")
+        while True:
+            ids = [str(r[0]) for r in store._rows(sql, {"after": after, "limit": batch})]
+            if not ids:
+                return done
+
+            def work(chosen: list[str] = ids) -> int:
+                return sum(
+                    1 for i in chosen if store._count("delete_clean_warm_attempts", id=i) > 0
+                )
+
+            done += store._write(work)
+            after = ids[-1]
+
     # -- dictionary retirement -------------------------------------------------------------
 
     def retire_dictionaries_trained_on(

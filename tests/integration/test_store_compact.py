@@ -220,3 +220,40 @@ def test_attempts_store_their_diffs_compactly(store: MemoryStore) -> None:
     assert rows
     assert all(r[0] == "" and r[1] == "" and r[2] is not None for r in rows)
     assert json.dumps(store.stats()["facts_lost"])  # read from the packed diffs
+
+
+def test_attempt_retention_warm_clean(store: MemoryStore) -> None:
+    ids = load(store, 8)
+    settings = DemotionSettings(older_than=timedelta(days=14), attempt_retention="warm-clean")
+    Demoter(store, settings).run(LATER, keep_results=False)
+    warm = [i for i in ids if store.get(i).tier is Tier.WARM]
+    clean = [i for i in warm if any(e.type.value == "compression_clean" for e in store.events(i))]
+    assert clean
+    for entry_id in set(warm) - set(clean):  # acceptable with notes: the history stays
+        assert store.attempts(entry_id)
+    events_before = {i: len(list(store.events(i))) for i in clean}
+    for entry_id in clean:
+        assert store.attempts(entry_id) == []
+        assert {e.type.value for e in store.events(entry_id)} >= {"compression_clean", "demoted"}
+    hot = [i for i in ids if i not in warm]
+    assert all(store.attempts(i) for i in hot)  # failed attempts of hot entries stay
+    store.restore(clean[0], LATER + timedelta(days=1))
+    assert store.get(clean[0]).content
+    assert store.verify() == []
+    assert {i: len(list(store.events(i))) for i in clean[1:]} == {
+        i: n for i, n in events_before.items() if i != clean[0]
+    }
+
+
+def test_pruning_the_attempts_of_entries_already_warm(store: MemoryStore) -> None:
+    ids = load(store, 8)
+    demote_all(store)
+    warm = [i for i in ids if store.get(i).tier is Tier.WARM]
+    outcomes = {i: store.attempts(i)[-1].outcome.value for i in warm}
+    clean = [i for i, o in outcomes.items() if o == "clean"]
+    assert clean
+    assert store.prune_clean_attempts(batch=3) == len(clean)
+    for entry_id in warm:
+        assert (store.attempts(entry_id) == []) == (entry_id in clean)
+    assert store.prune_clean_attempts() == 0
+    assert store.verify() == []

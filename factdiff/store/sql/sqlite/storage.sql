@@ -76,21 +76,28 @@ WHERE entry_id = :id
 UPDATE cold_archive SET codec = :codec, data = :data, dictionary_id = :dictionary_id
 WHERE entry_id = :id AND content_hash = :content_hash
 
--- name: warm_clean_attempts_prune
--- Attempts of warm entries whose accepted attempt was clean, but that accepted attempt.
-DELETE FROM attempts
-WHERE entry_id IN (
-    SELECT w.entry_id FROM warm_entries AS w
-    JOIN attempts AS a ON a.entry_id = w.entry_id AND a.attempt_no = w.attempt_no
-    WHERE a.outcome = 'clean' AND w.entry_id > :after AND w.entry_id <= :upto
-)
-AND NOT EXISTS (
-    SELECT 1 FROM warm_entries AS k
-    WHERE k.entry_id = attempts.entry_id AND k.attempt_no = attempts.attempt_no
-)
+-- name: delete_entry_attempts
+DELETE FROM attempts WHERE entry_id = :id
 
--- name: warm_ids_page
-SELECT entry_id FROM warm_entries WHERE entry_id > :after ORDER BY entry_id LIMIT :limit
+-- name: clean_warm_page
+-- Warm entries made by a clean attempt that still have attempt rows.
+SELECT w.entry_id FROM warm_entries AS w
+WHERE w.entry_id > :after
+  AND EXISTS (
+    SELECT 1 FROM attempts AS a
+    WHERE a.entry_id = w.entry_id AND a.attempt_no = w.attempt_no AND a.outcome = 'clean'
+  )
+ORDER BY w.entry_id
+LIMIT :limit
+
+-- name: delete_clean_warm_attempts
+-- Inside a transaction: the attempts of a warm entry whose warm row a clean attempt made.
+DELETE FROM attempts
+WHERE entry_id = :id AND EXISTS (
+    SELECT 1 FROM warm_entries AS w
+    JOIN attempts AS a ON a.entry_id = w.entry_id AND a.attempt_no = w.attempt_no
+    WHERE w.entry_id = :id AND a.outcome = 'clean'
+)
 
 -- name: storage_bytes
 -- Bytes held by each tier (stats' storage object).
