@@ -3,10 +3,11 @@
 Run: ``.venv/bin/python bench/storage.py [--limit N] [--datasets ...] [--data DIR] [--pg DSN]``
 
 Per dataset (MultiWOZ, SGD, tau-retail, Taskmaster-4; ``--limit`` dialogues each, evenly
-spread, default 1000; 0 = all), a fresh SQLite store gets every dialogue as one hot entry of
+spread, default 1000; 0 = all) and per attempt retention setting (``--attempt-retention``,
+default ``all,warm-clean``), a fresh SQLite store gets every dialogue as one hot entry of
 one agent (the dataset's name; generic schema), added with ``add_many``. The store is then
 demoted with the default offline ladder (three passes, 30, 33 and 36 days later) and
-measured. Printed per dataset:
+measured. Printed per store:
 
 * *entries* added and *warm* after demotion; *source* = UTF-8 bytes of the warm entries'
   sources (``stats --json`` ``storage.warm_source_bytes``);
@@ -81,8 +82,9 @@ def entries_of(data: Path, name: str, limit: int | None) -> list[NewEntry]:
     return out
 
 
-def demote_all(store: MemoryStore) -> float:
-    demoter = Demoter(store, DemotionSettings(older_than=timedelta(days=14)))
+def demote_all(store: MemoryStore, retention: str) -> float:
+    settings = DemotionSettings(older_than=timedelta(days=14), attempt_retention=retention)
+    demoter = Demoter(store, settings)
     started = time.perf_counter()
     for days in (30, 33, 36):
         demoter.run(T0 + timedelta(days=days), keep_results=False)
@@ -149,14 +151,14 @@ def sqlite_size(path: Path, vacuum: bool) -> int:
 
 
 def measure(
-    store: MemoryStore, entries: list[NewEntry], size: Callable[[bool], int]
+    store: MemoryStore, entries: list[NewEntry], size: Callable[[bool], int], retention: str
 ) -> tuple[Sizes, list[tuple[str, str]]]:
     ids: list[str] = []
     for start in range(0, len(entries), 1000):
         ids.extend(store.add_many(entries[start : start + 1000], now=T0))
     before = size(False)
     before_vacuum = size(True)
-    seconds = demote_all(store)
+    seconds = demote_all(store, retention)
     texts = [e.content for e in entries]
     warm = [(i, t) for i, t in zip(ids, texts, strict=True) if store.get(i).tier is Tier.WARM]
     storage = store.storage()
@@ -282,7 +284,13 @@ def main() -> None:
     parser = base_parser(__doc__.splitlines()[0], 1000)
     parser.add_argument("--datasets", default="multiwoz,sgd,tau,taskmaster")
     parser.add_argument("--pg", help="PostgreSQL DSN (a fresh schema per dataset, dropped after)")
+    parser.add_argument(
+        "--attempt-retention",
+        default="all,warm-clean",
+        help="the retention settings to measure, each on its own store (default both)",
+    )
     args = parser.parse_args()
+    retentions = [r.strip() for r in args.attempt_retention.split(",") if r.strip()]
     limit = resolve_limit(args.limit)
     names = [n.strip() for n in args.datasets.split(",") if n.strip()]
     tiers: list[list[str]] = []
@@ -291,20 +299,28 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="factdiff-storage-") as folder:
         for name in names:
             entries = entries_of(args.data, name, limit)
-            path = Path(folder) / f"{name}.db"
-            with open_store(path) as store:
-                sizes, warm = measure(store, entries, lambda v, p=path: sqlite_size(p, v))
-                problems += restore_all(store, warm[:200])
-            t, f = row_of(f"{name} sqlite", sizes)
-            tiers.append(t)
-            files.append(f)
-            problems += sizes.problems
-            if args.pg:
+            for retention in retentions:
+                label = f"{name} {retention}"
+                path = Path(folder) / f"{name}-{retention}.db"
+                with open_store(path) as store:
+                    sizes, warm = measure(
+                        store, entries, lambda v, p=path: sqlite_size(p, v), retention
+                    )
+                    problems += restore_all(store, warm[:200])
+                t, f = row_of(f"{label} sqlite", sizes)
+                tiers.append(t)
+                files.append(f)
+                problems += sizes.problems
+                if not args.pg:
+                    continue
                 schema, dsn = pg_schema(args.pg)
                 try:
                     with open_store(dsn) as store:
                         sizes, warm = measure(
-                            store, entries, lambda v, s=schema: pg_size(args.pg, s, v)
+                            store,
+                            entries,
+                            lambda v, s=schema: pg_size(args.pg, s, v),
+                            retention,
                         )
                         problems += restore_all(store, warm[:200])
                 finally:
@@ -312,7 +328,7 @@ def main() -> None:
 
                     with psycopg.connect(args.pg, autocommit=True) as conn:
                         conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
-                t, f = row_of(f"{name} pg", sizes)
+                t, f = row_of(f"{label} pg", sizes)
                 tiers.append(t)
                 files.append(f)
                 problems += sizes.problems
