@@ -205,14 +205,18 @@ class CompactStorageMixin:
         store = _store(self)
         found = store._one("select_latest_dictionary", agent=agent_id)
         if found is None:
-            found = self._train_dictionary(agent_id, now_us, ())
+            found = self._train_dictionary(agent_id, now_us, (), first=True)
         if found is None:
             return None, None
         return int(found), self._dictionaries.get(store, int(found))
 
-    def _train_dictionary(self, agent_id: str, now_us: int, exclude: Iterable[str]) -> int | None:
+    def _train_dictionary(
+        self, agent_id: str, now_us: int, exclude: Iterable[str], *, first: bool = False
+    ) -> int | None:
         """Train and store the agent's next dictionary version from its first entries (but
-        ``exclude``); returns its id, or ``None`` when there are too few entries."""
+        ``exclude``); returns the agent's latest dictionary id, or ``None`` when there are
+        too few entries. With ``first``, only if the agent still has none (a concurrent
+        demotion may have stored one meanwhile: that one is used)."""
         store = _store(self)
         rows = store._rows(
             store._sql("dictionary_samples"),
@@ -251,7 +255,7 @@ class CompactStorageMixin:
         }
 
         def work() -> int | None:
-            store._exec("insert_dictionary", **params)
+            store._exec("insert_first_dictionary" if first else "insert_dictionary", **params)
             latest = store._one("select_latest_dictionary", agent=agent_id)
             return None if latest is None else int(latest)
 

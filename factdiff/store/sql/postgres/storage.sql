@@ -25,6 +25,13 @@ SELECT :agent, coalesce(max(version), 0) + 1, :hash, :data, :trained_on, :now
 FROM zstd_dictionaries WHERE agent_id = :agent
 ON CONFLICT (agent_id, version) DO NOTHING
 
+-- name: insert_first_dictionary
+-- The agent's first dictionary, unless a concurrent demotion stored one meanwhile.
+INSERT INTO zstd_dictionaries (agent_id, version, hash, data, trained_on, created_at)
+SELECT :agent, 1, :hash, :data, :trained_on, :now
+WHERE NOT EXISTS (SELECT 1 FROM zstd_dictionaries WHERE agent_id = :agent)
+ON CONFLICT (agent_id, version) DO NOTHING
+
 -- name: delete_dictionary
 DELETE FROM zstd_dictionaries WHERE id = :id
 
