@@ -1254,8 +1254,10 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
 
     def verify(self) -> list[str]:
         """Re-derive every hot and cold content hash, every warm narrative and fact record
-        hash and every attestation, and check that every entry is in exactly one tier and in
-        the search indexes; returns one line per problem (empty when the store is sound)."""
+        hash (decoding the compact encodings, zstd dictionaries checked against their hash)
+        and every attestation, check that every entry is in exactly one tier and in the
+        search indexes and that packed attempts and events decode; returns one line per
+        problem (empty when the store is sound)."""
         problems: list[str] = []
         for entry_id, data, expected in self._pages("hot_page", 32):
             if codec.content_hash(bytes(data)) != expected:
@@ -1274,6 +1276,7 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
                 f"cold={bool(cold)}"
             )
         problems.extend(search_index.verify_retrieval(self))
+        problems.extend(self._packed_problems())
         return problems
 
     def _pages(self, key: str, size: int) -> Iterator[Row]:

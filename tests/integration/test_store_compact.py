@@ -257,3 +257,22 @@ def test_pruning_the_attempts_of_entries_already_warm(store: MemoryStore) -> Non
         assert (store.attempts(entry_id) == []) == (entry_id in clean)
     assert store.prune_clean_attempts() == 0
     assert store.verify() == []
+
+
+def test_verify_names_packed_rows_and_dictionaries_that_do_not_decode(
+    store: MemoryStore, target: str
+) -> None:
+    ids = load(store, MIN_SAMPLES + 6)
+    demote_all(store)
+    assert store.verify() == []
+    entry_id = next(i for i in ids if store.get(i).tier is Tier.WARM)
+    raw(store, "UPDATE attempts SET packed = ? WHERE entry_id = ?", b"garbage", entry_id)
+    problems = store.verify()
+    assert any(entry_id in p and "attempt" in p and "does not decode" in p for p in problems)
+    raw(store, "UPDATE zstd_dictionaries SET hash = ?", b"\x00" * 32)
+    reopened = MemoryStore.open(target)  # nothing cached: the dictionary is read again
+    try:
+        problems = reopened.verify()
+    finally:
+        reopened.close()
+    assert any("zstd dictionary does not match its hash" in p for p in problems)

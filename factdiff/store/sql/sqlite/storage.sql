@@ -133,3 +133,11 @@ SELECT packed FROM attempts WHERE entry_id = :id AND attempt_no = :attempt_no
 
 -- name: update_attempt_packed
 UPDATE attempts SET packed = :packed WHERE entry_id = :id AND attempt_no = :attempt_no
+
+-- name: packed_attempts_page
+SELECT id, entry_id, packed FROM attempts
+WHERE id > :after AND packed IS NOT NULL ORDER BY id LIMIT :limit
+
+-- name: packed_events_page
+SELECT id, entry_id, packed FROM events
+WHERE id > :after AND packed IS NOT NULL ORDER BY id LIMIT :limit
