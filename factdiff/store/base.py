@@ -570,7 +570,7 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
                 id=entry_id,
                 codec=codec.COLD_CODEC,
                 data=packed,
-                content_hash=state.content_hash,
+                content_hash=codec.digest_bytes(state.content_hash),
                 size_bytes=len(data),
                 now=now_us,
                 dictionary_id=dictionary[0],

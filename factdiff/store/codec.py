@@ -129,6 +129,26 @@ def content_hash(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
+def digest_bytes(digest: str) -> bytes:
+    """A ``sha256:<hex>`` digest as its 32 bytes (how schema version 9 stores hashes); any
+    other text as its UTF-8 bytes."""
+    if digest.startswith("sha256:") and len(digest) == 71:
+        try:
+            return bytes.fromhex(digest[7:])
+        except ValueError:
+            pass
+    return digest.encode("utf-8")
+
+
+def digest_text(value: Any) -> str:
+    """Inverse of ``digest_bytes``; text (as rows written before schema version 9 hold it,
+    or its UTF-8 bytes) is returned as it is."""
+    if isinstance(value, str):
+        return value
+    data = bytes(value)
+    return "sha256:" + data.hex() if len(data) == 32 else data.decode("utf-8")
+
+
 def check_text(text: str, what: str) -> str:
     """Reject NUL and lone surrogates in text columns (portable to PostgreSQL TEXT)."""
     if "\0" in text:

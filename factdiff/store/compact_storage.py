@@ -328,7 +328,7 @@ class CompactStorageMixin:
             "codec": codec.COLD_CODEC,
             "data": packed,
             "dictionary_id": dictionary[0],
-            "content_hash": entry.content_hash,
+            "content_hash": codec.digest_bytes(entry.content_hash),
         }
         return {**warm, "id": entry_id}, cold_params
 
@@ -459,7 +459,7 @@ class CompactStorageMixin:
             "codec": codec.COLD_CODEC,
             "data": codec.archive(data, dictionary[1]),
             "dictionary_id": dictionary[0],
-            "content_hash": entry.content_hash,
+            "content_hash": codec.digest_bytes(entry.content_hash),
         }
         return {**warm, "id": entry_id}, cold_params
 

@@ -253,7 +253,7 @@ def checked_cold(
 ) -> bytes:
     """The source bytes of an archive row ``(codec, data, hash, ...)``, decompressed (with
     ``dictionary`` when the archive was made with one) and checked against both hashes."""
-    cold_codec, packed, cold_hash = str(cold[0]), cold[1], str(cold[2])
+    cold_codec, packed, cold_hash = str(cold[0]), cold[1], codec.digest_text(cold[2])
     try:
         data = codec.unarchive(cold_codec, packed, dictionary)
     except ValueError as exc:

@@ -207,26 +207,9 @@ def _keep_warm_index(store: MemoryStore, doc: IndexDoc, *, replace: bool) -> Non
     )
 
 
-_SHA256 = "sha256:"
 _KEYS_V1 = b"\x01"
-
-
-def hash_bytes(digest: str) -> bytes:
-    """A ``sha256:<hex>`` digest as its 32 bytes (warm_index, schema version 9); any other
-    text as its UTF-8 bytes."""
-    if digest.startswith(_SHA256) and len(digest) == len(_SHA256) + 64:
-        return bytes.fromhex(digest[len(_SHA256) :])
-    return digest.encode("utf-8")
-
-
-def hash_text(value: Any) -> str | None:
-    """Inverse of ``hash_bytes`` (rows written before schema version 9 hold the text)."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return value
-    data = bytes(value)
-    return _SHA256 + data.hex() if len(data) == 32 else data.decode("utf-8")
+hash_bytes = codec.digest_bytes
+hash_text = codec.digest_text
 
 
 def pack_keys(keys: Iterable[int]) -> bytes:
@@ -602,8 +585,8 @@ def verify_retrieval(store: MemoryStore) -> list[str]:
                     after,
                     warm.narrative,
                     warm.record,
-                    hash_text(narrative_hash),
-                    hash_text(record_hash),
+                    None if narrative_hash is None else hash_text(narrative_hash),
+                    None if record_hash is None else hash_text(record_hash),
                 )
             )
         if len(rows) < 64:

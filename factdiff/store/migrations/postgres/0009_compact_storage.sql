@@ -7,7 +7,8 @@
 --   rows, 1 the compact form (factdiff.store.compact): narrative and record are zstd frames
 --   made with `dictionary_id`, the meta keeps the identities by reference and the source
 --   facts digest as 32 bytes. `factdiff migrate` re-encodes old rows (resumable).
--- cold_archive: codec 'zstd' (a plain frame, or one made with `dictionary_id`) besides 'zlib'.
+-- cold_archive: codec 'zstd' (a plain frame, or one made with `dictionary_id`) besides 'zlib';
+--   its content hash as 32 bytes (SQLite rows written before keep their text).
 -- attempts and events: `packed` holds a new attempt's diff and summary, or a new event's
 --   payload, as a zstd frame of their canonical JSON (their text columns are then empty;
 --   events stay append-only: older events keep their JSON text).
@@ -50,6 +51,8 @@ ALTER TABLE cold_archive DROP CONSTRAINT cold_archive_codec_check;
 ALTER TABLE cold_archive ADD CONSTRAINT cold_archive_codec_check
     CHECK (codec IN ('zlib', 'zstd'));
 ALTER TABLE cold_archive ADD COLUMN dictionary_id bigint REFERENCES zstd_dictionaries (id);
+ALTER TABLE cold_archive ALTER COLUMN content_hash TYPE bytea
+    USING decode(substr(content_hash, 8), 'hex');
 
 CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)
     WHERE dictionary_id IS NOT NULL;

@@ -7,7 +7,8 @@
 --   rows, 1 the compact form (factdiff.store.compact): narrative and record are zstd frames
 --   made with `dictionary_id`, the meta keeps the identities by reference and the source
 --   facts digest as 32 bytes. `factdiff migrate` re-encodes old rows (resumable).
--- cold_archive: codec 'zstd' (a plain frame, or one made with `dictionary_id`) besides 'zlib'.
+-- cold_archive: codec 'zstd' (a plain frame, or one made with `dictionary_id`) besides 'zlib';
+--   its content hash as 32 bytes (SQLite rows written before keep their text).
 -- attempts and events: `packed` holds a new attempt's diff and summary, or a new event's
 --   payload, as a zstd frame of their canonical JSON (their text columns are then empty;
 --   events stay append-only: older events keep their JSON text).
@@ -63,7 +64,7 @@ CREATE TABLE cold_archive_v9 (
     entry_id      TEXT PRIMARY KEY REFERENCES entries (id),
     codec         TEXT NOT NULL CHECK (codec IN ('zlib', 'zstd')),
     data          BLOB NOT NULL,
-    content_hash  TEXT NOT NULL,
+    content_hash  BLOB NOT NULL,
     size_bytes    INTEGER NOT NULL,
     archived_at   INTEGER NOT NULL,
     dictionary_id INTEGER REFERENCES zstd_dictionaries (id)

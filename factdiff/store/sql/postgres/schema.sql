@@ -89,7 +89,7 @@ CREATE TABLE cold_archive (
     entry_id      text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
     codec         text NOT NULL CHECK (codec IN ('zlib', 'zstd')),
     data          bytea NOT NULL,
-    content_hash  text NOT NULL,
+    content_hash  bytea NOT NULL,
     size_bytes    bigint NOT NULL,
     archived_at   bigint NOT NULL,
     dictionary_id bigint REFERENCES zstd_dictionaries (id)

@@ -85,7 +85,7 @@ CREATE TABLE cold_archive (
     entry_id      TEXT PRIMARY KEY REFERENCES entries (id),
     codec         TEXT NOT NULL CHECK (codec IN ('zlib', 'zstd')),
     data          BLOB NOT NULL,
-    content_hash  TEXT NOT NULL,
+    content_hash  BLOB NOT NULL,
     size_bytes    INTEGER NOT NULL,
     archived_at   INTEGER NOT NULL,
     dictionary_id INTEGER REFERENCES zstd_dictionaries (id)

@@ -80,8 +80,9 @@ UPDATE warm_entries SET narrative = :narrative, record = :record, meta = :meta,
 WHERE entry_id = :id
 
 -- name: update_cold_encoding
-UPDATE cold_archive SET codec = :codec, data = :data, dictionary_id = :dictionary_id
-WHERE entry_id = :id AND content_hash = :content_hash
+UPDATE cold_archive SET codec = :codec, data = :data, dictionary_id = :dictionary_id,
+    content_hash = :content_hash
+WHERE entry_id = :id
 
 -- name: delete_entry_attempts
 DELETE FROM attempts WHERE entry_id = :id
