@@ -311,9 +311,17 @@ def identity_value(kind: str, value: Any) -> str:
     return _dump(value).decode("utf-8") if kind == "schema" else str(value)
 
 
-def split_meta(meta: Mapping[str, Any], content_hash: str, compressed_at: str) -> SplitMeta:
+def split_meta(
+    meta: Mapping[str, Any],
+    content_hash: str,
+    compressed_at: str,
+    record_digest: str | None = None,
+) -> SplitMeta:
     """``meta`` (``WarmMeta.to_json()``) as identities, digest bytes and compact rest;
-    ``content_hash`` and ``compressed_at`` (ISO) are what the row holds already."""
+    ``content_hash`` and ``compressed_at`` (ISO) are what the row holds already, and
+    ``record_digest`` the digest of the record stored with it: a source facts digest equal
+    to it is not stored again (the search index keeps it, as the reference ``verify``
+    checks the record against)."""
     rest = dict(meta)
     identities: dict[str, str] = {}
     for kind in IDENTITY_KINDS:
@@ -322,7 +330,9 @@ def split_meta(meta: Mapping[str, Any], content_hash: str, compressed_at: str) -
             identities[kind] = identity_value(kind, rest.pop(key))
     digest: bytes | None = None
     found = rest.get("source_facts_digest")
-    if isinstance(found, str) and _is_sha256(found):
+    if found is not None and found == record_digest:
+        del rest["source_facts_digest"]
+    elif isinstance(found, str) and _is_sha256(found):
         digest = bytes.fromhex(found[len(_SHA256) :])
         del rest["source_facts_digest"]
     if rest.get("source_content_hash") == content_hash:
@@ -338,13 +348,17 @@ def split_meta(meta: Mapping[str, Any], content_hash: str, compressed_at: str) -
         del rest["known_gaps"]
     short = {_META_SHORT.get(k, "~" + k): _short_value(k, v) for k, v in rest.items()}
     split = SplitMeta(identities, digest, _dump(short))
-    if join_meta(split, content_hash, compressed_at) != dict(meta):  # pragma: no cover
+    if join_meta(split, content_hash, compressed_at, record_digest) != dict(
+        meta
+    ):  # pragma: no cover
         raise CompactError("compression meta does not round-trip through its compact form")
     return split
 
 
-def join_meta(split: SplitMeta, content_hash: str, compressed_at: str) -> dict[str, Any]:
-    """Inverse of ``split_meta``."""
+def join_meta(
+    split: SplitMeta, content_hash: str, compressed_at: str, record_digest: str | None = None
+) -> dict[str, Any]:
+    """Inverse of ``split_meta`` (``record_digest``: the digest of the record read back)."""
     try:
         short = json.loads(bytes(split.rest).decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -364,6 +378,8 @@ def join_meta(split: SplitMeta, content_hash: str, compressed_at: str) -> dict[s
         meta[_IDENTITY_KEYS[kind]] = json.loads(value) if kind == "schema" else value
     if split.facts_digest is not None:
         meta["source_facts_digest"] = _SHA256 + bytes(split.facts_digest).hex()
+    elif "source_facts_digest" not in meta and record_digest is not None:
+        meta["source_facts_digest"] = record_digest
     meta.setdefault("source_content_hash", content_hash)
     meta.setdefault("compressed_at", compressed_at)
     gaps = meta.get("known_gaps")

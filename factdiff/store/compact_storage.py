@@ -18,6 +18,7 @@ from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
+from factdiff.schema.model import tagged_digest
 from factdiff.store import codec, compact
 from factdiff.store import rows as rowmap
 from factdiff.store.dictionaries import (
@@ -96,7 +97,7 @@ class CompactStorageMixin:
             digest = None if cols[11] is None else bytes(cols[11])
             split = compact.SplitMeta(identities, digest, bytes(meta))
             moment = codec.from_micros(int(compressed_at)).isoformat()
-            meta_json = compact.join_meta(split, entry.content_hash, moment)
+            meta_json = compact.join_meta(split, entry.content_hash, moment, record_digest(data))
         except ValueError as exc:
             raise IntegrityError(entry.id, f"warm row does not decode: {exc}") from None
         return WarmView(
@@ -182,7 +183,9 @@ class CompactStorageMixin:
         packed = compact.pack_record(dict(record), source)
         moment = codec.from_micros(compressed_at).isoformat()
         try:
-            split = compact.split_meta(meta.to_json(), content_hash, moment)
+            split = compact.split_meta(
+                meta.to_json(), content_hash, moment, record_digest(dict(record))
+            )
         except ValueError as exc:
             raise IntegrityError(entry_id, f"compression meta does not encode: {exc}") from None
         refs = self._identity_refs(split.identities)
@@ -522,6 +525,11 @@ class CompactStorageMixin:
 
 
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
+def record_digest(record: Mapping[str, Any]) -> str:
+    """The ``factdiff.record`` tagged digest of a stored record."""
+    return tagged_digest("factdiff.record", dict(record))
 
 
 def unpack_narrative(value: Any, dictionary: codec.CodecDictionary | None) -> str:

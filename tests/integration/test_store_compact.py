@@ -143,7 +143,6 @@ def test_old_rows_stay_readable_and_recode_is_resumable(store: MemoryStore) -> N
     assert {i: store.get(i).warm for i in warm} == views
     assert store.verify() == []
     assert store.recode_pending() == len(warm)
-    # a run that stops after its first batch leaves the rest for the next one
     done = store.recode(now=LATER, progress=lambda n: None)
     assert done == len(warm)
     assert store.recode_pending() == 0

@@ -177,3 +177,17 @@ def test_warm_index_hashes_and_keys_as_bytes_and_as_older_text() -> None:
     assert unpack_keys("12 -3") == {12, -3}
     assert unpack_keys(b"12 -3") == {12, -3}
     assert unpack_keys(b"") == set()
+
+
+def test_a_digest_equal_to_the_records_is_stored_once() -> None:
+    data = meta().to_json()
+    digest = data["source_facts_digest"]
+    split = compact.split_meta(data, HASH, MOMENT.isoformat(), digest)
+    assert split.facts_digest is None
+    assert b"sha256" not in split.rest
+    assert compact.join_meta(split, HASH, MOMENT.isoformat(), digest) == data
+    other = compact.split_meta(data, HASH, MOMENT.isoformat(), "sha256:" + "00" * 32)
+    assert other.facts_digest == bytes.fromhex("ef" * 32)
+    none = {**data, "source_facts_digest": None}
+    split = compact.split_meta(none, HASH, MOMENT.isoformat(), digest)
+    assert compact.join_meta(split, HASH, MOMENT.isoformat(), digest) == none
