@@ -40,13 +40,14 @@ from factdiff.store.model import (
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
 
-WARM_COLUMNS = 15
+WARM_COLUMNS = 12
 """Columns of a warm row in entry reads: narrative, record, meta, attempt_no,
-compressed_at, encoding, dictionary_id, the four identity refs, facts_digest, then the
-archive's codec, data and dictionary_id."""
+compressed_at, encoding, dictionary_id, identity_ref, facts_digest, then the archive's
+codec, data and dictionary_id."""
 RECODE_BATCH = 64
 """Warm entries re-encoded per transaction by ``recode``."""
-_REFS = ("schema_ref", "extractor_ref", "summarizer_ref", "method_ref")
+PROFILE = "profile"
+"""The ``store_identities`` kind of a warm row's identities (one canonical JSON object)."""
 
 
 def _store(mixin: CompactStorageMixin) -> MemoryStore:
@@ -79,7 +80,7 @@ class CompactStorageMixin:
             return rowmap.warm(
                 (_text(narrative), _text(record), _text(meta), attempt_no, compressed_at)
             )
-        cold_codec, cold_data, cold_dictionary = cols[12:15]
+        cold_codec, cold_data, cold_dictionary = cols[9:12]
         if cold_codec is None:
             raise IntegrityError(entry.id, "warm entry has no cold archive")
         cold = (cold_codec, cold_data, entry.content_hash, None, cold_dictionary)
@@ -89,12 +90,8 @@ class CompactStorageMixin:
             narrative_text = unpack_narrative(narrative, dictionary)
             packed = codec.zstd_decompress(record, dictionary)
             data = compact.unpack_record(packed, source)
-            identities = {
-                kind: self._identity(int(ref))
-                for kind, ref in zip(compact.IDENTITY_KINDS, cols[7:11], strict=True)
-                if ref is not None
-            }
-            digest = None if cols[11] is None else bytes(cols[11])
+            identities = {} if cols[7] is None else self._profile(int(cols[7]))
+            digest = None if cols[8] is None else bytes(cols[8])
             split = compact.SplitMeta(identities, digest, bytes(meta))
             moment = codec.from_micros(int(compressed_at)).isoformat()
             meta_json = compact.join_meta(split, entry.content_hash, moment, record_digest(data))
@@ -107,6 +104,13 @@ class CompactStorageMixin:
             attempt_no=int(attempt_no),
             compressed_at=codec.from_micros(int(compressed_at)),
         )
+
+    def _profile(self, ref: int) -> dict[str, str]:
+        """The identities (kind -> value) of a warm row's ``identity_ref``."""
+        found = json.loads(self._identity(ref))
+        if not isinstance(found, dict):
+            raise ValueError(f"identity {ref} is not an object")
+        return {str(k): str(v) for k, v in found.items()}
 
     def _identity(self, ref: int) -> str:
         found = self._identity_values.get(ref)
@@ -188,7 +192,10 @@ class CompactStorageMixin:
             )
         except ValueError as exc:
             raise IntegrityError(entry_id, f"compression meta does not encode: {exc}") from None
-        refs = self._identity_refs(split.identities)
+        profile = codec.check_text(
+            compact.dump(dict(split.identities)).decode("utf-8"), "compression meta"
+        )
+        refs = self._identity_refs({PROFILE: profile})
         params: dict[str, Any] = {
             "narrative": codec.zstd_compress(narrative.encode("utf-8"), data),
             "record": codec.zstd_compress(packed, data),
@@ -197,8 +204,7 @@ class CompactStorageMixin:
             "dictionary_id": dictionary_id,
             "facts_digest": split.facts_digest,
         }
-        for kind, column in zip(compact.IDENTITY_KINDS, _REFS, strict=True):
-            params[column] = refs.get(kind)
+        params["identity_ref"] = refs[PROFILE]
         return params
 
     def _agent_dictionary(
@@ -495,7 +501,7 @@ class CompactStorageMixin:
     def storage(self) -> dict[str, Any]:
         """Bytes per tier (``stats --json``'s ``storage``): ``hot_content``,
         ``warm_narratives``, ``warm_records``, ``warm_meta`` (compact meta, digest bytes, 8
-        per identity reference), ``cold_archives`` (archive frames), ``dictionaries`` (zstd
+        for the identity reference), ``cold_archives`` (archive frames), ``dictionaries`` (zstd
         dictionaries), ``identities``, ``warm_source_bytes`` (the UTF-8 bytes of the sources
         the warm entries replaced), ``warm_ratio`` ((narratives + records + meta) / those
         sources) and ``cold_ratio`` ((archives + dictionaries) / those sources), both

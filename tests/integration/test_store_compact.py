@@ -118,8 +118,7 @@ def make_old(store: MemoryStore, entry_id: str) -> None:
     raw(
         store,
         "UPDATE warm_entries SET narrative = ?, record = ?, meta = ?, encoding = 0, "
-        "dictionary_id = NULL, schema_ref = NULL, extractor_ref = NULL, summarizer_ref = NULL, "
-        "method_ref = NULL, facts_digest = NULL WHERE entry_id = ?",
+        "dictionary_id = NULL, identity_ref = NULL, facts_digest = NULL WHERE entry_id = ?",
         entry.warm.narrative.encode(),
         record,
         meta,

@@ -1,6 +1,7 @@
 -- factdiff store, schema version 9: compact warm and cold tiers.
--- store_identities: schema, extractor, summarizer and method identities, stored once and
---   referenced by warm rows (kind + value).
+-- store_identities: the identities a warm entry was made with (schema, extractor,
+--   summarizer, method; one canonical JSON object, kind 'profile'), stored once and
+--   referenced by warm rows (identity_ref).
 -- zstd_dictionaries: zstd dictionaries trained per agent from its own entries (versioned,
 --   with the SHA-256 of their bytes and the ids of the entries they were trained on, packed).
 -- warm_entries: narrative, record and meta become bytes; `encoding` 0 is the text of old
@@ -38,10 +39,7 @@ ALTER TABLE warm_entries ALTER COLUMN record TYPE bytea USING convert_to(record,
 ALTER TABLE warm_entries ALTER COLUMN meta TYPE bytea USING convert_to(meta, 'UTF8');
 ALTER TABLE warm_entries ADD COLUMN encoding integer NOT NULL DEFAULT 0;
 ALTER TABLE warm_entries ADD COLUMN dictionary_id bigint REFERENCES zstd_dictionaries (id);
-ALTER TABLE warm_entries ADD COLUMN schema_ref bigint REFERENCES store_identities (id);
-ALTER TABLE warm_entries ADD COLUMN extractor_ref bigint REFERENCES store_identities (id);
-ALTER TABLE warm_entries ADD COLUMN summarizer_ref bigint REFERENCES store_identities (id);
-ALTER TABLE warm_entries ADD COLUMN method_ref bigint REFERENCES store_identities (id);
+ALTER TABLE warm_entries ADD COLUMN identity_ref bigint REFERENCES store_identities (id);
 ALTER TABLE warm_entries ADD COLUMN facts_digest bytea;
 
 CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)

@@ -1,6 +1,7 @@
 -- factdiff store, schema version 9: compact warm and cold tiers.
--- store_identities: schema, extractor, summarizer and method identities, stored once and
---   referenced by warm rows (kind + value).
+-- store_identities: the identities a warm entry was made with (schema, extractor,
+--   summarizer, method; one canonical JSON object, kind 'profile'), stored once and
+--   referenced by warm rows (identity_ref).
 -- zstd_dictionaries: zstd dictionaries trained per agent from its own entries (versioned,
 --   with the SHA-256 of their bytes and the ids of the entries they were trained on, packed).
 -- warm_entries: narrative, record and meta become bytes; `encoding` 0 is the text of old
@@ -42,10 +43,7 @@ CREATE TABLE warm_entries_v9 (
     compressed_at  INTEGER NOT NULL,
     encoding       INTEGER NOT NULL DEFAULT 0,
     dictionary_id  INTEGER REFERENCES zstd_dictionaries (id),
-    schema_ref     INTEGER REFERENCES store_identities (id),
-    extractor_ref  INTEGER REFERENCES store_identities (id),
-    summarizer_ref INTEGER REFERENCES store_identities (id),
-    method_ref     INTEGER REFERENCES store_identities (id),
+    identity_ref   INTEGER REFERENCES store_identities (id),
     facts_digest   BLOB
 );
 

@@ -75,10 +75,7 @@ CREATE TABLE warm_entries (
     compressed_at  bigint NOT NULL,
     encoding       integer NOT NULL DEFAULT 0,
     dictionary_id  bigint REFERENCES zstd_dictionaries (id),
-    schema_ref     bigint REFERENCES store_identities (id),
-    extractor_ref  bigint REFERENCES store_identities (id),
-    summarizer_ref bigint REFERENCES store_identities (id),
-    method_ref     bigint REFERENCES store_identities (id),
+    identity_ref   bigint REFERENCES store_identities (id),
     facts_digest   bytea
 );
 

@@ -75,8 +75,7 @@ WHERE w.encoding = 0 OR c.codec = 'zlib'
 -- name: update_warm_encoding
 UPDATE warm_entries SET narrative = :narrative, record = :record, meta = :meta,
     encoding = :encoding,
-    dictionary_id = :dictionary_id, schema_ref = :schema_ref, extractor_ref = :extractor_ref,
-    summarizer_ref = :summarizer_ref, method_ref = :method_ref, facts_digest = :facts_digest
+    dictionary_id = :dictionary_id, identity_ref = :identity_ref, facts_digest = :facts_digest
 WHERE entry_id = :id
 
 -- name: update_cold_encoding
@@ -114,8 +113,7 @@ SELECT
     (SELECT coalesce(sum(octet_length(narrative)), 0) FROM warm_entries),
     (SELECT coalesce(sum(octet_length(record)), 0) FROM warm_entries),
     (SELECT coalesce(sum(octet_length(meta) + coalesce(octet_length(facts_digest), 0)
-        + 8 * ((schema_ref IS NOT NULL)::int + (extractor_ref IS NOT NULL)::int
-               + (summarizer_ref IS NOT NULL)::int + (method_ref IS NOT NULL)::int)), 0)
+        + 8 * (identity_ref IS NOT NULL)::int), 0)
      FROM warm_entries),
     (SELECT coalesce(sum(octet_length(data)), 0) FROM cold_archive),
     (SELECT coalesce(sum(octet_length(data)), 0) FROM zstd_dictionaries),

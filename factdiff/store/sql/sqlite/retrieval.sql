@@ -174,8 +174,8 @@ SELECT e.id, e.agent_id, e.tier, e.status, e.occurred_at, e.created_at, e.last_u
        e.metadata, e.schema_name, e.tags, e.content_hash, e.size_bytes, e.attempt_count,
        e.next_attempt_at, e.error_attempts, e.error_streak, e.occurred_offset,
        h.content, w.narrative, w.record, w.meta, w.attempt_no, w.compressed_at,
-       w.encoding, w.dictionary_id, w.schema_ref, w.extractor_ref, w.summarizer_ref,
-       w.method_ref, w.facts_digest, c.codec, c.data, c.dictionary_id,
+       w.encoding, w.dictionary_id, w.identity_ref, w.facts_digest, c.codec, c.data,
+       c.dictionary_id,
        r.record, x.narrative_keys
 FROM entries AS e
 LEFT JOIN hot_content AS h ON h.entry_id = e.id

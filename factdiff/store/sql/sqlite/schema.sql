@@ -71,10 +71,7 @@ CREATE TABLE warm_entries (
     compressed_at  INTEGER NOT NULL,
     encoding       INTEGER NOT NULL DEFAULT 0,
     dictionary_id  INTEGER REFERENCES zstd_dictionaries (id),
-    schema_ref     INTEGER REFERENCES store_identities (id),
-    extractor_ref  INTEGER REFERENCES store_identities (id),
-    summarizer_ref INTEGER REFERENCES store_identities (id),
-    method_ref     INTEGER REFERENCES store_identities (id),
+    identity_ref   INTEGER REFERENCES store_identities (id),
     facts_digest   BLOB
 );
 
