@@ -463,10 +463,14 @@ class CompactStorageMixin:
             compressed_at,
             dictionary,
         )
+        packed = codec.archive(data, dictionary[1])  # checked to round-trip
+        check = compact.unpack_record(codec.zstd_decompress(warm["record"], dictionary[1]), source)
+        if check != entry.warm.record:  # pragma: no cover - pack_record checks the round trip
+            raise IntegrityError(entry_id, "re-encoded fact record does not round-trip")
         cold_params = {
             "id": entry_id,
             "codec": codec.COLD_CODEC,
-            "data": codec.archive(data, dictionary[1]),
+            "data": packed,
             "dictionary_id": dictionary[0],
             "content_hash": codec.digest_bytes(entry.content_hash),
         }
