@@ -286,6 +286,7 @@ class Boundary:
             events=events,
             now=now,
             lease_token=lease_token,
+            narrative_facts=attempt.summary_facts,
         )
         return EntryResult(entry.id, entry.agent_id, outcome, applied, attempt=attempt)
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from factdiff.schema.builtin import builtin_schema, builtin_schema_names
 from factdiff.schema.loader import schema_from_definition, schema_from_yaml
 from factdiff.schema.model import FactSchema
-from factdiff.store.model import SchemaNotRegistered
+from factdiff.store.model import SchemaNotRegistered, StoredSchema
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
@@ -59,8 +59,27 @@ class SchemaResolver:
                 return None
             schema = builtin_schema(name)
             return schema if version in (None, schema.version) else None
-        if stored.source_text:
-            schema = schema_from_yaml(stored.source_text, f"<store>/{name}.yaml")
-            if schema.hash == stored.hash:
-                return schema
-        return schema_from_definition(stored.definition, f"<store>/{name}")
+        key = (name, stored.hash, stored.source_text)
+        parsed = _PARSED.get(key)
+        if parsed is None:
+            parsed = _parse(name, stored)
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.pop(next(iter(_PARSED)))
+            _PARSED[key] = parsed
+        return parsed
+
+
+_PARSED: dict[tuple[str, str, str | None], FactSchema] = {}
+"""Registered schema versions parsed in this process, keyed by their content: a schema is
+immutable, so a new registration is a new key, never a stale hit. Resolvers are made per call
+(one per demoted entry), and parsing the YAML is what each would repeat."""
+
+_PARSED_MAX = 256
+
+
+def _parse(name: str, stored: StoredSchema) -> FactSchema:
+    if stored.source_text:
+        schema = schema_from_yaml(stored.source_text, f"<store>/{name}.yaml")
+        if schema.hash == stored.hash:
+            return schema
+    return schema_from_definition(stored.definition, f"<store>/{name}")

@@ -25,7 +25,7 @@ from decimal import Decimal
 from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from factdiff.accounting import ModelCall
 from factdiff.errors import InputError, MigrationRequired, StoreError
@@ -54,6 +54,9 @@ from factdiff.store.model import (
     WrongTier,
 )
 from factdiff.store.search_index import SearchIndexMixin
+
+if TYPE_CHECKING:
+    from factdiff.record import FactRecord
 
 T = TypeVar("T")
 Row = rowmap.Row
@@ -483,6 +486,7 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
         now: datetime,
         lease_token: str | None = None,
         expected_errors: int | None = None,
+        narrative_facts: FactRecord | None = None,
     ) -> bool:
         """Demote a hot entry to warm in one transaction; ``False`` (no change) if stale.
 
@@ -519,7 +523,9 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
             return False
         data = codec.encode_content(state.content, max_bytes=2**63)
         packed = self._verified_archive(entry_id, data, state.content_hash)
-        index = search_index.warm_index_doc(self, entry_id, state.content, narrative, record)
+        index = search_index.warm_index_doc(
+            self, entry_id, state.content, narrative, record, narrative_facts
+        )
 
         def work() -> bool:
             fenced = self._exec(
