@@ -52,7 +52,7 @@ from bench.datasets import (
     resolve_limit,
     spread,
 )
-from factdiff.check import check, extract
+from factdiff.check import extract, verify
 from factdiff.diff import FactDiff, Verdict
 from factdiff.extract.rules import infer_reference
 from factdiff.policy import Outcome
@@ -488,13 +488,8 @@ def run_entry(entry: Entry, results: Results, rng: random.Random, names: list[st
     ds = entry.dialogue.dataset
     for kind, fact_type, summary, what in variants(entry, targets, rng, names):
         person = fact_type is FactType.PERSON
-        result = check(
-            entry.text,
-            summary,
-            schemas[person],
-            reference=reference,
-            source_facts=sources[person],
-        )
+        schema = schemas[person]
+        result = verify(sources[person], extract(summary, schema, reference), schema)
         ran += 1
         cell = results.cells[(ds, fact_type.value, kind)]
         cell.n += 1
