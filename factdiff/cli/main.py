@@ -73,6 +73,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "migrate_command",
         "Create or upgrade the store's tables.",
     ),
+    "reevaluate": (
+        "factdiff.cli.reevaluate_cmd",
+        "reevaluate_command",
+        "Re-diff warm entries compressed under an older schema version; promote failures.",
+    ),
     "restore": (
         "factdiff.cli.entry_cmds",
         "restore_command",
