@@ -43,7 +43,7 @@ class SchemaCatalog:
             return self._cache[key]
         try:
             stored = self.store.get_schema_definition(name, version)
-            schema = _rebuild(name, stored.definition, stored.source_text, stored.hash)
+            schema = rebuild_schema(name, stored.definition, stored.source_text, stored.hash)
         except SchemaNotRegistered:
             if name != GENERIC and name not in builtin_schema_names():
                 raise UsageError(
@@ -65,7 +65,7 @@ class SchemaCatalog:
         return self.get(self.name_for(entry), now)
 
 
-def _rebuild(
+def rebuild_schema(
     name: str, definition: dict[str, Any], source_text: str | None, digest: str
 ) -> FactSchema:
     """The stored schema, from its YAML when kept (field order as written), else its definition."""

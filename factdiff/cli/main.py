@@ -78,6 +78,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "reevaluate_command",
         "Re-diff warm entries compressed under an older schema version; promote failures.",
     ),
+    "report": (
+        "factdiff.cli.report_cmd",
+        "report_group",
+        "Reports: loss patterns (report losses) per schema version and summarizer.",
+    ),
     "restore": (
         "factdiff.cli.entry_cmds",
         "restore_command",

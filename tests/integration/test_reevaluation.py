@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -215,3 +216,28 @@ def test_a_crash_at_any_step_and_a_rerun_end_in_the_same_state(
         raw(store, "UPDATE reevaluations SET lease_expires_at = 0 WHERE status = 'pending'")
         reevaluate(store)
         assert by_content(store) == reference
+
+
+def test_listing_losses_and_memory_score_agree_on_both_stores(
+    store: MemoryStore, tmp_path: Path
+) -> None:
+    from factdiff.health import agent_health, reevaluation_by_schema
+    from factdiff.losses import loss_patterns
+    from factdiff.schema.listing import schema_listing
+
+    seed(store, tmp_path, count=20)
+    register(store, schema(2, tmp_path), V2)
+    reevaluate(store)
+    listed = [row for row in schema_listing(store) if row["name"] == NAME]
+    assert [(r["version"], r["latest"], r["warm_entries"]) for r in listed] == [
+        (1, False, 0),
+        (2, True, 15),
+    ]
+    [group] = loss_patterns(store, schema=NAME)["groups"]
+    assert group["attempts"] == 20
+    assert {f["field"]: f["missing"] for f in group["fields"]}["inventory.time"] == 5
+    assert loss_patterns(store, since=LATER + timedelta(days=1))["groups"] == []
+    assert reevaluation_by_schema(store)[0]["rate"] == 0.25
+    [score] = agent_health(store)
+    assert (score["warm"], score["warm_with_gaps"], score["failure_rate"]) == (15, 3, 0.0)
+    assert score["health"] == 67.5
