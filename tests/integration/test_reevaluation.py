@@ -241,3 +241,33 @@ def test_listing_losses_and_memory_score_agree_on_both_stores(
     [score] = agent_health(store)
     assert (score["warm"], score["warm_with_gaps"], score["failure_rate"]) == (15, 3, 0.0)
     assert score["health"] == 67.5
+
+
+def test_a_worker_drains_reevaluation_work(target: str, tmp_path: Path) -> None:
+    import threading
+
+    from factdiff.worker import Worker, WorkerSettings
+
+    with open_store(target) as store:
+        seed(store, tmp_path, count=12)
+        register(store, schema(2, tmp_path), V2)
+        reevaluator = Reevaluator(store)
+        assert reevaluator.enqueue(reevaluator.plan(NAME, LATER), LATER) == 12
+    worker = Worker(target, WorkerSettings(concurrency=1, lease_seconds=5, poll_seconds=0.05))
+    running = threading.Thread(target=worker.run)
+    running.start()
+    try:
+        with open_store(target) as store:
+            for _ in range(600):
+                if store.pending_reevaluations() == 0:
+                    break
+                threading.Event().wait(0.05)
+            assert store.pending_reevaluations() == 0
+    finally:
+        worker.stop()
+        running.join(30)
+    assert not running.is_alive()
+    assert worker.report.reevaluated == {"promoted": 3, "annotated": 2, "clean": 7}
+    assert worker.report.failure is None
+    with open_store(target) as store:
+        assert store.verify() == []
