@@ -7,7 +7,9 @@
     reevaluator.enqueue(plan, now=now)                     # durable work items (idempotent)
     report = reevaluator.run(now, schema_name="customer_service")
 
-For each work item (one warm entry, see ``factdiff.store.reevaluation``) the entry's cold
+Items are claimed a batch at a time (``BATCH``), decided with no transaction open, and
+finished in one transaction per batch (one commit), each item fenced on its own. For each work
+item (one warm entry, see ``factdiff.store.reevaluation``) the entry's cold
 source is read (hash-checked), the new version's facts are extracted from the source and
 from the warm narrative with the same extractor, and the two records are diffed under the
 new version:
@@ -20,8 +22,9 @@ new version:
 * clean -> its meta moves to the new version; event ``reevaluated``.
 
 The warm record (the source's facts) and its index rows are replaced with the new
-version's. Items are claimed with leases and finished fenced by them (one transaction per
-entry, with the item marked done), so a crash at any step and a rerun end in the same state,
+version's. Items are claimed with leases and finished fenced by them (the item marked done
+in the transaction that changes its entry), so a crash at any step and a rerun end in the
+same state,
 and ``factdiff worker`` drains the same queue.
 """
 
@@ -249,17 +252,22 @@ class Reevaluator:
         stop: threading.Event | None,
     ) -> None:
         claimed = time.monotonic()
+        decided: list[tuple[ReevaluationItem, Decision]] = []
         for position, item in enumerate(items):
             if stop is not None and stop.is_set():
                 for rest in items[position:]:
                     self.store.release_reevaluation(rest.token)
-                return
+                break
             renew = time.monotonic() - claimed > self.lease_seconds / 3
             if renew and self.store.heartbeat_reevaluation(item.token, self.lease_seconds) is None:
                 report.stale += 1
                 continue
-            decision = self.decide(item, clock())
-            if self.store.finish_reevaluation(item, decision.finish, now=clock()):
+            decided.append((item, self.decide(item, clock())))
+        applied = self.store.finish_reevaluations(
+            [(item, decision.finish) for item, decision in decided], now=clock()
+        )
+        for (_, decision), done in zip(decided, applied, strict=True):
+            if done:
                 report.add(decision.result, decision.finish.fields)
                 if on_item is not None:
                     on_item(decision.result)

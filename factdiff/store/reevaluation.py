@@ -217,8 +217,44 @@ class ReevaluationMixin:
         rehydration as ``restore``, its dormancy kept so it is due for recompression) or its
         warm record, meta and index rows replaced; ``events`` are appended.
         """
+        return self.finish_reevaluations([(item, finish)], now=now)[0]
+
+    def finish_reevaluations(
+        self, done: list[tuple[ReevaluationItem, ReevaluationFinish]], *, now: datetime
+    ) -> list[bool]:
+        """Apply several items' results in one transaction (one commit), each fenced on its
+        own as ``finish_reevaluation`` says: a stale item writes nothing and the others go on.
+        Returns, per item, whether it was applied."""
         store = _store(self)
         now_us = codec.to_micros(now, "now")
+        prepared = [_Prepared.of(item, finish, now_us) for item, finish in done]
+
+        def work() -> list[bool]:
+            return [one.apply(store, now_us) for one in prepared]
+
+        return store._write(work) if prepared else []
+
+    def warm_state(self, entry: Entry) -> tuple[int, WarmMeta] | None:
+        """``(attempt_no, meta)`` of a warm entry as loaded (``None`` when not warm)."""
+        if entry.tier is not Tier.WARM or entry.warm is None:
+            return None
+        return entry.warm.attempt_no, entry.warm.meta
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """One item's statements' parameters, made (and checked) before the transaction."""
+
+    item: ReevaluationItem
+    finish: ReevaluationFinish
+    item_params: dict[str, Any]
+    warm_params: dict[str, Any]
+    event_rows: list[tuple[str, str]]
+
+    @classmethod
+    def of(cls, item: ReevaluationItem, finish: ReevaluationFinish, now_us: int) -> _Prepared:
+        from factdiff.store import rows as rowmap
+
         result = finish.result
         if result is ReevaluationResult.PROMOTED and finish.entry is None:
             raise InputError("a promotion needs the entry")
@@ -242,35 +278,29 @@ class ReevaluationMixin:
                 "record": codec.dump_json(dict(finish.record), "fact record"),
                 "meta": codec.dump_json(finish.meta.to_json(), "compression meta"),
             }
-        from factdiff.store import rows as rowmap
+        events = rowmap.event_rows(list(finish.events))
+        return cls(item, finish, item_params, warm_params, events)
+
+    def apply(self, store: MemoryStore, now_us: int) -> bool:
+        """Inside the transaction: the fences, then the item's effect."""
         from factdiff.store import search_index
 
-        event_rows = rowmap.event_rows(list(finish.events))
-
-        def work() -> bool:
-            row = store._row("select_warm_state", id=item.entry_id)
-            now_seen = (
-                None if row is None else (int(row[0]), WarmMeta.from_json(codec.load_json(row[1])))
-            )
-            if now_seen != finish.seen:
-                store._exec("release_reevaluation", token=item.token)
-                return False
-            if store._exec("finish_reevaluation", **item_params).fetchone() is None:
-                return False
-            if result is ReevaluationResult.PROMOTED:
-                assert finish.entry is not None
-                store._rehydrate(finish.entry, now_us, touch=False)
-            elif warm_params:
-                assert finish.index is not None
-                store._exec("update_warm_meta", **warm_params)
-                search_index.index_demoted(store, finish.index)
-            store._insert_events(event_rows, item.entry_id, item.agent_id, now_us)
-            return True
-
-        return store._write(work)
-
-    def warm_state(self, entry: Entry) -> tuple[int, WarmMeta] | None:
-        """``(attempt_no, meta)`` of a warm entry as loaded (``None`` when not warm)."""
-        if entry.tier is not Tier.WARM or entry.warm is None:
-            return None
-        return entry.warm.attempt_no, entry.warm.meta
+        item, finish = self.item, self.finish
+        row = store._row("select_warm_state", id=item.entry_id)
+        now_seen = (
+            None if row is None else (int(row[0]), WarmMeta.from_json(codec.load_json(row[1])))
+        )
+        if now_seen != finish.seen:
+            store._exec("release_reevaluation", token=item.token)
+            return False
+        if store._exec("finish_reevaluation", **self.item_params).fetchone() is None:
+            return False
+        if finish.result is ReevaluationResult.PROMOTED:
+            assert finish.entry is not None
+            store._rehydrate(finish.entry, now_us, touch=False)
+        elif self.warm_params:
+            assert finish.index is not None
+            store._exec("update_warm_meta", **self.warm_params)
+            search_index.index_demoted(store, finish.index)
+        store._insert_events(self.event_rows, item.entry_id, item.agent_id, now_us)
+        return True
