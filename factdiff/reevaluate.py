@@ -113,6 +113,8 @@ class ReevaluationReport:
     fields: dict[str, Counter[str]] = field(default_factory=dict)
     stale: int = 0
     """Items whose commit was refused (lease lost, or the entry changed meanwhile)."""
+    pending: int = 0
+    """Items still pending after the run (leased by another run or worker, or stale)."""
 
     def add(self, result: ReevaluationResult, fields: tuple[str, ...]) -> None:
         """Count one finished item."""
@@ -138,6 +140,7 @@ class ReevaluationReport:
             "clean": self.counts[ReevaluationResult.CLEAN.value],
             "skipped": self.counts[ReevaluationResult.SKIPPED.value],
             "stale": self.stale,
+            "pending": self.pending,
             "fields": {
                 name: {
                     "promoted": c[ReevaluationResult.PROMOTED.value],

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from factdiff.errors import InputError
+from factdiff.schema.names import split_version
 
 if TYPE_CHECKING:
     from factdiff.schema.model import FactSchema
@@ -37,16 +38,6 @@ def read_text(path: str) -> str:
 
 def _is_schema_file(option: str) -> bool:
     return Path(option).suffix in (".yaml", ".yml") or Path(option).is_file()
-
-
-def split_version(option: str) -> tuple[str, int | None]:
-    """``NAME@VERSION`` as ``(NAME, VERSION)``; a plain name as ``(name, None)``."""
-    name, at, version = option.rpartition("@")
-    if not at:
-        return option, None
-    if not name or not version.isdigit() or int(version) < 1:
-        raise InputError(f"{option!r} is not NAME@VERSION with a version number from 1")
-    return name, int(version)
 
 
 def resolve_schema(option: str | None, db: str | None = None) -> FactSchema:

@@ -87,6 +87,7 @@ def reevaluate_command(
                     on_item=lambda _: progress.advance(task),
                     report=report,
                 )
+            report.pending = store.pending_reevaluations(schema_name, agent)
     if as_json:
         echo_json(report.to_json())
     else:
@@ -114,6 +115,11 @@ def print_report(report: ReevaluationReport) -> None:
     for key, label in labels.items():
         table.add_row(label, str(data[key]))
     console().print(table)
+    if report.pending:
+        echo(
+            f"{report.pending} items are still pending: leased by another run or worker (a "
+            "crashed run's leases expire after its --lease); run reevaluate again later"
+        )
     if data["fields"]:
         fields = Table(title="fields that caused it", title_justify="left")
         fields.add_column("field")

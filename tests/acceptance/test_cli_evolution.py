@@ -112,3 +112,20 @@ def test_schema_evolution_commands(tmp_path: Path) -> None:
     assert [(g["version"], g["attempts"]) for g in losses["groups"]] == [(2, 5)]
     table = factdiff("report", "losses", "--db", db)
     assert "support_calls v1 / lossy: 20 attempts" in table.stdout
+
+
+def test_items_leased_elsewhere_are_left_pending_and_said_so(tmp_path: Path) -> None:
+    db = str(tmp_path / "memory.db")
+    with open_store(db) as store:
+        seed(store, tmp_path, count=4)
+        _, v2 = write_schemas(tmp_path)
+    assert run_json("schema", "register", str(v2), "--db", db)["due_for_reevaluation"] == 4
+    with open_store(db) as store:
+        assert len(store.claim_reevaluations("elsewhere", lease_seconds=600, limit=10)) == 4
+    report = run_json("reevaluate", "--schema", NAME, "--db", db)
+    assert (report["enqueued"], report["checked"], report["pending"]) == (0, 0, 4)
+    text = factdiff("reevaluate", "--schema", NAME, "--db", db)
+    assert "4 items are still pending" in text.stdout
+    bad = factdiff("reevaluate", "--schema", NAME, "--to-version", "7", "--db", db)
+    assert bad.returncode == 2
+    assert "version 7 is not registered" in bad.stderr

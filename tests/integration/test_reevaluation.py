@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from factdiff.demote import Demoter
+from factdiff.errors import UsageError
 from factdiff.reevaluate import Reevaluator
 from factdiff.store import EventType, MemoryStore, Tier, open_store
 from tests.integration.conftest import raw
@@ -271,3 +272,21 @@ def test_a_worker_drains_reevaluation_work(target: str, tmp_path: Path) -> None:
     assert worker.report.failure is None
     with open_store(target) as store:
         assert store.verify() == []
+
+
+def test_an_entry_or_agent_may_pin_a_registered_version(store: MemoryStore, tmp_path: Path) -> None:
+    from factdiff.catalog import SchemaCatalog
+    from factdiff.retrieve.schemas import SchemaResolver
+
+    register(store, schema(1, tmp_path), "")
+    register(store, schema(2, tmp_path), V2)
+    catalog = SchemaCatalog(store)
+    assert catalog.get(f"{NAME}@1", LATER).version == 1
+    assert catalog.get(NAME, LATER).version == 2
+    assert SchemaResolver(store).get(f"{NAME}@1") == catalog.get(f"{NAME}@1", LATER)
+    assert SchemaResolver(store).get(f"{NAME}@x") is None
+    store.set_agent_schema("pinned", f"{NAME}@1")
+    entry_id = store.add("pinned", call_text(3), now=LATER)
+    assert catalog.for_entry(store.get(entry_id), LATER).version == 1
+    with pytest.raises(UsageError, match="version 9 is not registered"):
+        catalog.get(NAME, LATER, 9)

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from factdiff.cli.inputs import split_version
 from factdiff.errors import InputError
 from factdiff.health import health_figure
 from factdiff.schema.evolution import diff_schemas
 from factdiff.schema.loader import schema_from_yaml
+from factdiff.schema.names import split_version
 
 OLD = """schema: s
 version: 1
