@@ -76,7 +76,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "reevaluate": (
         "factdiff.cli.reevaluate_cmd",
         "reevaluate_command",
-        "Re-diff warm entries compressed under an older schema version; promote failures.",
+        "Re-evaluate warm entries compressed under an older version of --schema.",
     ),
     "report": (
         "factdiff.cli.report_cmd",

@@ -10,7 +10,7 @@ from factdiff.cli.render import console, echo, echo_json, table, text
 
 @click.group("report")
 def report_group() -> None:
-    """Reports from the store."""
+    """Reports: loss patterns (report losses) per schema version and summarizer."""
 
 
 @report_group.command("losses")
