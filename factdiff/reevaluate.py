@@ -70,7 +70,9 @@ __all__ = [
 ]
 
 BATCH = 32
-"""Items claimed per statement."""
+"""Items claimed per statement (and finished per transaction)."""
+STALE_ROUNDS = 3
+"""Batches in a row that applied nothing (every item stale) before a run gives up."""
 
 
 def reevaluator_id() -> str:
@@ -230,10 +232,15 @@ class Reevaluator:
         report: ReevaluationReport | None = None,
     ) -> ReevaluationReport:
         """Claim and finish pending items (of ``schema_name``, ``agent``) until none is
-        left that this run can claim, or ``stop`` is set (the items in hand are released)."""
+        left that this run can claim, or ``stop`` is set (the items in hand are released).
+
+        An item refused because its entry changed meanwhile is released and decided again;
+        after ``STALE_ROUNDS`` batches in a row that applied nothing the run ends (the items
+        stay pending for the next run) instead of deciding them again and again."""
         report = report or ReevaluationReport(schema=schema_name)
         clock = now if callable(now) else (lambda: now)
-        while stop is None or not stop.is_set():
+        idle_rounds = 0
+        while (stop is None or not stop.is_set()) and idle_rounds < STALE_ROUNDS:
             items = self.store.claim_reevaluations(
                 self.worker_id,
                 lease_seconds=self.lease_seconds,
@@ -243,7 +250,9 @@ class Reevaluator:
             )
             if not items:
                 break
+            before = sum(report.counts.values())
             self._handle_batch(items, clock, report, on_item, stop)
+            idle_rounds = 0 if sum(report.counts.values()) > before else idle_rounds + 1
         return report
 
     def _handle_batch(

@@ -245,7 +245,9 @@ class Worker:
                 lease_seconds=self.settings.lease_seconds,
             )
             while not self._stopping.is_set():
-                report = reevaluator.run(self._clock, stop=self._stopping)
+                report = reevaluator.run(
+                    self._clock, agent=self.settings.agent, stop=self._stopping
+                )
                 self._add_reevaluated(report)
                 if not report.counts and not report.stale:
                     self._stopping.wait(self.settings.poll_seconds)

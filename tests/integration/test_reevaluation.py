@@ -290,3 +290,25 @@ def test_an_entry_or_agent_may_pin_a_registered_version(store: MemoryStore, tmp_
     assert catalog.for_entry(store.get(entry_id), LATER).version == 1
     with pytest.raises(UsageError, match="version 9 is not registered"):
         catalog.get(NAME, LATER, 9)
+
+
+def test_a_run_gives_up_on_items_that_keep_coming_back_stale(
+    store: MemoryStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from factdiff.reevaluate import STALE_ROUNDS
+
+    seed(store, tmp_path, count=4)
+    register(store, schema(2, tmp_path), V2)
+    reevaluator = Reevaluator(store)
+    reevaluator.enqueue(reevaluator.plan(NAME, LATER), LATER)
+
+    def always_changed(done: list[Any], *, now: Any) -> list[bool]:
+        for item, _ in done:  # as when every entry changed between decision and commit
+            store.release_reevaluation(item.token)
+        return [False] * len(done)
+
+    monkeypatch.setattr(store, "finish_reevaluations", always_changed)
+    report = reevaluator.run(LATER, schema_name=NAME)
+    assert report.stale == 4 * STALE_ROUNDS
+    assert report.checked == 0
+    assert store.pending_reevaluations(NAME) == 4
