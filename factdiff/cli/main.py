@@ -73,6 +73,16 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "migrate_command",
         "Create or upgrade the store's tables.",
     ),
+    "reevaluate": (
+        "factdiff.cli.reevaluate_cmd",
+        "reevaluate_command",
+        "Re-evaluate warm entries compressed under an older version of --schema.",
+    ),
+    "report": (
+        "factdiff.cli.report_cmd",
+        "report_group",
+        "Reports: loss patterns (report losses) per schema version and summarizer.",
+    ),
     "restore": (
         "factdiff.cli.entry_cmds",
         "restore_command",

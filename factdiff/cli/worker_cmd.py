@@ -81,6 +81,7 @@ def worker_command(
             "worker_id": worker.worker_id,
             "counts": counted,
             "released": report.released,
+            "reevaluated": dict(sorted(report.reevaluated.items())),
         }
         if report.failure is not None:
             data["failure"] = report.failure
@@ -88,6 +89,9 @@ def worker_command(
     else:
         counts = ", ".join(f"{k} {v}" for k, v in counted.items()) or "nothing"
         echo(f"worker {worker.worker_id} stopped: {counts}; released {report.released}")
+        if report.reevaluated:
+            done = ", ".join(f"{k} {v}" for k, v in sorted(report.reevaluated.items()))
+            echo(f"re-evaluated: {done}")
     if report.failure is not None:
         click.echo(f"error: {report.failure}", err=True)
         sys.exit(1)

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from factdiff.errors import InputError
 from factdiff.schema.builtin import builtin_schema, builtin_schema_names
 from factdiff.schema.loader import schema_from_definition, schema_from_yaml
 from factdiff.schema.model import FactSchema
+from factdiff.schema.names import split_version
 from factdiff.store.model import SchemaNotRegistered, StoredSchema
 
 if TYPE_CHECKING:
@@ -40,7 +42,13 @@ class SchemaResolver:
         return self._agents[key] or GENERIC
 
     def get(self, name: str, version: int | None = None) -> FactSchema | None:
-        """The registered schema (latest without ``version``), else the built-in one."""
+        """The registered schema (latest without ``version``; ``NAME@VERSION`` names one),
+        else the built-in one."""
+        if version is None and "@" in name:
+            try:
+                name, version = split_version(name)
+            except InputError:
+                return None
         key = (name, version)
         if key not in self._named:
             self._named[key] = self._load(name, version)

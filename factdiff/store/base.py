@@ -53,6 +53,8 @@ from factdiff.store.model import (
     WarmMeta,
     WrongTier,
 )
+from factdiff.store.reevaluation import ReevaluationMixin
+from factdiff.store.reports import ReportingMixin
 from factdiff.store.search_index import SearchIndexMixin
 
 if TYPE_CHECKING:
@@ -71,7 +73,7 @@ _MIN_KEY = -(2**63)
 _DONE = frozenset({AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES})
 
 
-class MemoryStore(SearchIndexMixin, abc.ABC):
+class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
 
     Open with ``MemoryStore.open(path_or_dsn)``; use as a context manager or call
@@ -908,10 +910,12 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
 
         self._write(work)
 
-    def _rehydrate(self, entry: Entry, now_us: int) -> bytes:
+    def _rehydrate(self, entry: Entry, now_us: int, *, touch: bool = True) -> bytes:
         """Inside a write: the warm ``entry`` becomes hot again from its verified archive
         (warm row and archive removed, search index updated); returns the source bytes.
-        Restore and promotion both go through here."""
+        Restore, promotion and re-evaluation all go through here. With ``touch`` its
+        ``last_used_at`` becomes now (a use); without, it keeps its dormancy (due at once
+        for recompression)."""
         cold = self._row("select_cold", id=entry.id)
         if cold is None:
             raise IntegrityError(entry.id, "warm entry has no cold archive")
@@ -919,7 +923,10 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
         self._exec("insert_hot", id=entry.id, content=data)
         self._exec("delete_warm", id=entry.id)
         self._exec("delete_cold", id=entry.id)
-        self._exec("set_restored", id=entry.id, now=now_us)
+        if touch:
+            self._exec("set_restored", id=entry.id, now=now_us)
+        else:
+            self._exec("set_rehydrated_due", id=entry.id)
         search_index.index_rehydrated(self, entry, data)
         return data
 

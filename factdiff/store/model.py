@@ -45,6 +45,8 @@ class EventType(enum.StrEnum):
     PROMOTED = "promoted"
     SCHEMA_REGISTERED = "schema_registered"
     REVIEW_RESOLVED = "review_resolved"
+    REEVALUATED = "reevaluated"
+    REEVALUATION_FAILED = "reevaluation_failed"
 
 
 class AttemptOutcome(enum.StrEnum):
