@@ -29,15 +29,18 @@ from typing import Any, Self, TypeVar
 
 from factdiff.accounting import ModelCall
 from factdiff.errors import InputError, MigrationRequired, StoreError
-from factdiff.store import codec, search_index
+from factdiff.store import codec, correction, erasure, search_index
 from factdiff.store import rows as rowmap
+from factdiff.store.correction import Correction
 from factdiff.store.dialect import Dialect, Migration
+from factdiff.store.erasure import Forgotten
 from factdiff.store.model import (
     AttemptOutcome,
     AttemptRecord,
     BadEntry,
     Claim,
     Entry,
+    EntryErased,
     EntryNotFound,
     EntryStatus,
     Event,
@@ -50,6 +53,7 @@ from factdiff.store.model import (
     SchemaVersionConflict,
     StoredSchema,
     Tier,
+    Tombstone,
     WarmMeta,
     WrongTier,
 )
@@ -191,6 +195,10 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
         """Run a migration script inside the current write transaction."""
 
     @abc.abstractmethod
+    def _maintain(self, script: str) -> None:
+        """Run a maintenance script (``VACUUM``...) outside any transaction."""
+
+    @abc.abstractmethod
     def _exec(self, key: str, **params: Any) -> Any:
         """Run statement ``key`` inside the current transaction; returns a cursor-like
         object whose ``rowcount`` and ``fetchone()`` the store uses."""
@@ -327,11 +335,56 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
         return params, data
 
     def get(self, entry_id: str) -> Entry:
-        """The entry with its hot content or warm view; ``EntryNotFound`` if unknown."""
+        """The entry with its hot content or warm view; ``EntryErased`` (an
+        ``EntryNotFound``) if it was erased, ``EntryNotFound`` if unknown."""
         entry = self._load(entry_id)
         if entry is None:
-            raise EntryNotFound(entry_id)
+            stone = erasure.tombstone(self, entry_id)
+            raise EntryNotFound(entry_id) if stone is None else EntryErased(stone)
         return entry
+
+    # -- erasure and correction ------------------------------------------------------------
+
+    def forget(
+        self,
+        entry_ids: Iterable[str],
+        *,
+        now: datetime,
+        reason: str = "",
+        on_step: Callable[[str], None] | None = None,
+    ) -> list[Forgotten]:
+        """Erase these entries' content from every place the store keeps it, one transaction
+        per entry, leaving tombstones and ``erased`` events (see ``factdiff.store.erasure``).
+        Idempotent; an unknown id raises ``EntryNotFound`` before anything is erased."""
+        return erasure.forget(self, entry_ids, now=now, reason=reason, on_step=on_step)
+
+    def forget_agent(
+        self,
+        agent: str,
+        *,
+        now: datetime,
+        reason: str = "",
+        on_step: Callable[[str], None] | None = None,
+    ) -> list[Forgotten]:
+        """Erase every entry of ``agent`` (as ``forget``)."""
+        return erasure.forget_agent(self, agent, now=now, reason=reason, on_step=on_step)
+
+    def tombstone(self, entry_id: str) -> Tombstone | None:
+        """The tombstone of an erased entry (None if ``entry_id`` was not erased)."""
+        return erasure.tombstone(self, entry_id)
+
+    def correct(
+        self, entry_id: str, content: str, *, now: datetime, reason: str = ""
+    ) -> Correction:
+        """Replace an entry's source with ``content`` (a warm entry is restored first), in
+        one transaction (see ``factdiff.store.correction``)."""
+        return correction.correct(self, entry_id, content, now=now, reason=reason)
+
+    def vacuum(self) -> None:
+        """Rewrite the store without the free space or dead rows where erased content may
+        linger (SQLite: ``VACUUM`` with ``secure_delete``, then the write-ahead log emptied;
+        PostgreSQL: ``VACUUM FULL``). Takes the whole store's lock while it runs."""
+        self._maintain(self._sql("vacuum"))
 
     def _load(self, entry_id: str) -> Entry | None:
         row = self._row("select_entry_full", id=entry_id)  # one statement: one snapshot
@@ -846,9 +899,12 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
         )
 
     def attempts(self, entry_id: str) -> list[AttemptRecord]:
-        """The entry's compression history, oldest first."""
+        """The entry's compression history, oldest first (redacted for an erased entry)."""
         with self._read():
-            if self._row("select_entry", id=entry_id) is None:
+            if (
+                self._row("select_entry", id=entry_id) is None
+                and erasure.tombstone(self, entry_id) is None
+            ):
                 raise EntryNotFound(entry_id)
             rows = self._rows(self._sql("select_attempts"), {"id": entry_id})
         return [rowmap.attempt(row) for row in rows]
