@@ -229,3 +229,62 @@ def test_an_attestation_reports_an_erased_entry_and_verifies_the_rest(
     # the rest is still verified: a change to the entry left is reported as a change
     store.correct(scene.hot_other, HOT_OTHER + " Corrected: 33 mm.", now=ERASED_AT)
     assert store.check_attestation("decision-1").status == "changed"
+
+
+CRASH_SCRIPT = """
+import os, sys
+from datetime import datetime, timezone
+from factdiff.store import open_store
+target, entry_id, step = sys.argv[1:4]
+
+def crash(name: str) -> None:
+    if name == step:
+        os._exit(17)
+
+with open_store(target) as store:
+    store.forget([entry_id], now=datetime(2026, 6, 1, tzinfo=timezone.utc), on_step=crash)
+    if step == "after_commit":
+        os._exit(17)
+"""
+
+
+def crash_forget(target: str, entry_id: str, step: str) -> int:
+    """Run ``forget`` in a subprocess that dies (``os._exit``) just before ``step``."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", CRASH_SCRIPT, target, entry_id, step],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    return done.returncode
+
+
+def test_a_crash_at_any_step_leaves_the_whole_entry_or_the_whole_erasure(
+    store: MemoryStore, target: str
+) -> None:
+    from factdiff.store.erasure import STEPS
+
+    scene = build(store)
+    source = store.read_cold(scene.secret)
+    entry = store.get(scene.secret)
+    attempts = store.attempts(scene.secret)
+    events = list(store.events(scene.secret))
+    hits = [h.entry_id for h in store.search("Quintferrel", touch=False, now=LATER)]
+    assert hits == [scene.secret]
+    for step in STEPS:
+        assert crash_forget(target, scene.secret, step.name) == 17, step.name
+        assert store.get(scene.secret) == entry, step.name
+        assert store.read_cold(scene.secret) == source
+        assert store.attempts(scene.secret) == attempts
+        assert list(store.events(scene.secret)) == events
+        assert store.tombstone(scene.secret) is None
+        assert store.verify() == []
+        assert [h.entry_id for h in store.search("Quintferrel", touch=False, now=LATER)] == hits
+    assert crash_forget(target, scene.secret, "after_commit") == 17
+    assert store.tombstone(scene.secret) is not None
+    assert find(store, scene.needles) == set()
+    assert store.verify() == []
