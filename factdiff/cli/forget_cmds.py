@@ -31,9 +31,10 @@ def forget_command(
     db: str,
     as_json: bool,
 ) -> None:
-    """Erase entries' content from every place the store keeps it (one transaction per
-    entry), leaving a tombstone and an `erased` event without content. Forgetting an entry
-    already erased prints its tombstone again."""
+    """Erase entries ID... (or --agent A) from every place the store keeps them.
+
+    One transaction per entry; a tombstone and an `erased` event without content are left.
+    Forgetting an entry already erased prints its tombstone again."""
     if bool(entry_ids) == (agent is not None):
         raise UsageError("give entry ids or --agent A (one of the two)")
     now = datetime.now(UTC)
@@ -75,9 +76,10 @@ def forget_command(
 @db_option
 @json_option
 def correct_command(entry_id: str, file: str, reason: str, db: str, as_json: bool) -> None:
-    """Replace an entry's source with the corrected text in FILE (- for stdin); a warm entry
-    is restored first. The previous content hash and the reason go into a `corrected` event,
-    and the entry is due for compression again."""
+    """Replace an entry's source with a corrected text (FILE, or - for stdin).
+
+    A warm entry is restored first. The previous content hash and the reason go into a
+    `corrected` event, and the entry is due for compression again."""
     from factdiff.cli.inputs import read_text
 
     content = read_text(file)

@@ -93,9 +93,7 @@ def correct(
             old_text = index_text(codec.decode_content(old))
             if store._sql("erase_search_text"):
                 store._exec("erase_search_text", doc=int(doc), text=old_text)
-                store._exec("insert_search_text", doc=int(doc), text=index_text(content))
-            if store._sql("correct_search_body"):
-                store._exec("correct_search_body", doc=int(doc), text=index_text(content))
+            store._exec("correct_search_body", doc=int(doc), text=index_text(content))
         hot = entry_hot_doc(SchemaResolver(store), entry, content)
         search_index._reindex(store, hot)
         payload = {

@@ -288,3 +288,32 @@ def test_a_crash_at_any_step_leaves_the_whole_entry_or_the_whole_erasure(
     assert store.tombstone(scene.secret) is not None
     assert find(store, scene.needles) == set()
     assert store.verify() == []
+
+
+def test_migration_0010_keeps_every_event_attempt_and_sequence(target: str) -> None:
+    from dataclasses import replace
+
+    from factdiff.store import open_store
+    from factdiff.store.dialect import load_dialect
+
+    kind = "sqlite" if not target.startswith("postgresql") else "postgres"
+    current = load_dialect(kind)
+    before_erasure = replace(
+        current, migrations=tuple(m for m in current.migrations if m.version < 10)
+    )
+    with open_store(target, dialect=before_erasure) as old:
+        entry_id = old.add("bot", SECRET, now=T0, schema="customer_service", last_used_at=T0)
+        rungs = ladder_from_spec("naive:8,extractive:0.6x")
+        Demoter(old, DemotionSettings(ladder=rungs)).run(LATER)
+        events = raw(old, "SELECT * FROM events ORDER BY id")
+        attempts = raw(old, "SELECT * FROM attempts ORDER BY id")
+        assert len(events) >= 2
+        assert attempts
+    with open_store(target, check_version=False) as store:
+        assert store.migrate() >= 1
+        assert raw(store, "SELECT * FROM events ORDER BY id") == events
+        assert raw(store, "SELECT * FROM attempts ORDER BY id") == attempts
+        store.forget([entry_id], now=ERASED_AT)
+        (last,) = raw(store, "SELECT max(id) FROM events")[0]
+        assert last == events[-1][0] + 1  # the sequence continues
+        assert store.verify() == []

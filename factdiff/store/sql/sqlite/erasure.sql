@@ -73,4 +73,5 @@ SET content_hash = :content_hash, size_bytes = :size_bytes, status = 'active',
 WHERE id = :id
 
 -- name: correct_search_body
--- The FTS5 row is replaced with erase_search_text and insert_search_text.
+-- After erase_search_text has removed the previous text's row.
+INSERT INTO search_text (rowid, source) VALUES (:doc, :text)
