@@ -383,8 +383,12 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
     def vacuum(self) -> None:
         """Rewrite the store without the free space or dead rows where erased content may
         linger (SQLite: ``VACUUM`` with ``secure_delete``, then the write-ahead log emptied;
-        PostgreSQL: ``VACUUM FULL``). Takes the whole store's lock while it runs."""
-        self._maintain(self._sql("vacuum"))
+        PostgreSQL: ``VACUUM FULL`` of the store's own tables). Locks the store while it runs."""
+        script = self._sql("vacuum")
+        if "{tables}" in script:
+            tables = [str(row[0]) for row in self._rows(self._sql("vacuum_tables"), {})]
+            script = script.replace("{tables}", ", ".join(tables))
+        self._maintain(script)
 
     def _load(self, entry_id: str) -> Entry | None:
         row = self._row("select_entry_full", id=entry_id)  # one statement: one snapshot
@@ -539,7 +543,8 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
     ) -> bool:
         """Demote a hot entry to warm in one transaction; ``False`` (no change) if stale.
 
-        Stale means the entry is no longer hot and active, its attempt count differs from
+        Stale means the entry is no longer hot and active (or was erased), its attempt count
+        differs from
         ``expected_attempts`` (another run already applied an outcome) or, when given, its
         error attempt count from ``expected_errors``, or the lease is lost: with
         ``lease_token`` the entry must still hold that unexpired lease (database clock);
@@ -566,6 +571,8 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
         attempt_rows = self._attempt_rows(entry_id, attempt, now_us)
         event_rows = rowmap.event_rows(events)
         state = self._load(entry_id)
+        if state is None and erasure.tombstone(self, entry_id) is not None:
+            return False  # erased meanwhile: the outcome is stale
         if state is None:
             raise EntryNotFound(entry_id)
         if not rowmap.is_current(state, expected_attempts) or state.content is None:
@@ -702,6 +709,8 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
 
         def work() -> bool:
             row = self._row("select_entry", id=entry_id)
+            if row is None and erasure.tombstone(self, entry_id) is not None:
+                return False  # erased meanwhile: the outcome is stale
             if row is None:
                 raise EntryNotFound(entry_id)
             fenced = self._exec(

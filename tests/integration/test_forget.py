@@ -294,12 +294,21 @@ def test_migration_0010_keeps_every_event_attempt_and_sequence(target: str) -> N
     from dataclasses import replace
 
     from factdiff.store import open_store
-    from factdiff.store.dialect import load_dialect
+    from factdiff.store.dialect import load_dialect, to_pyformat
 
     kind = "sqlite" if not target.startswith("postgresql") else "postgres"
     current = load_dialect(kind)
+    cache_sql = (  # the cache write of factdiff before 0010 (today's reads tombstones)
+        "INSERT INTO extraction_cache (content_hash, schema_hash, extractor_id, record) "
+        "VALUES (:content_hash, :schema_hash, :extractor_id, :record) "
+        "ON CONFLICT (content_hash, schema_hash, extractor_id) DO NOTHING"
+    )
+    if kind == "postgres":
+        cache_sql = to_pyformat(cache_sql)
     before_erasure = replace(
-        current, migrations=tuple(m for m in current.migrations if m.version < 10)
+        current,
+        migrations=tuple(m for m in current.migrations if m.version < 10),
+        queries={**current.queries, "insert_extraction": cache_sql},
     )
     with open_store(target, dialect=before_erasure) as old:
         entry_id = old.add("bot", SECRET, now=T0, schema="customer_service", last_used_at=T0)
@@ -317,3 +326,17 @@ def test_migration_0010_keeps_every_event_attempt_and_sequence(target: str) -> N
         (last,) = raw(store, "SELECT max(id) FROM events")[0]
         assert last == events[-1][0] + 1  # the sequence continues
         assert store.verify() == []
+
+
+def test_an_outcome_or_a_cache_write_after_the_erasure_is_stale(store: MemoryStore) -> None:
+    from tests.integration.test_store import compress, fail
+
+    first = store.add("a", "Invoice INV-55120 for Halvard Ropes is due 2026-04-30.", now=T0)
+    second = store.add("a", "Invoice INV-55121 for Halvard Ropes is due 2026-05-30.", now=T0)
+    content_hash = store.get(first).content_hash
+    store.forget([first, second], now=LATER)
+    assert compress(store, first) is False
+    assert fail(store, second, 0) is False
+    store.put_extraction(content_hash, "sha256:" + "0" * 64, "rules/2", {"fields": {}})
+    assert store.cached_extraction(content_hash, "sha256:" + "0" * 64, "rules/2") is None
+    assert [e.type for e in store.events(first)] == [EventType.ERASED]

@@ -52,9 +52,14 @@ SELECT count(*) FROM tombstones WHERE agent_id = :agent
 -- name: agent_entry_ids
 SELECT id FROM entries WHERE agent_id = :agent AND id > :after ORDER BY id LIMIT :limit
 
+-- name: vacuum_tables
+-- The store's own tables (never another schema's: the database may hold other stores).
+SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) FROM pg_tables
+WHERE schemaname = current_schema() ORDER BY tablename
+
 -- name: vacuum
--- Rewrite every table (and its indexes) without dead tuples.
-VACUUM FULL
+-- Rewrite the store's tables (and their indexes) without dead tuples.
+VACUUM FULL {tables}
 
 -- name: correct_hot
 UPDATE hot_content SET content = :content WHERE entry_id = :id

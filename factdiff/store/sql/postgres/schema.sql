@@ -274,6 +274,7 @@ CREATE TABLE tombstones (
 );
 
 CREATE INDEX tombstones_agent ON tombstones (agent_id, entry_id);
+CREATE INDEX tombstones_content ON tombstones (content_hash);
 
 CREATE TABLE erasure_pending (
     entry_id text COLLATE "C" PRIMARY KEY

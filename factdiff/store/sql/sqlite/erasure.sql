@@ -55,6 +55,10 @@ SELECT count(*) FROM tombstones WHERE agent_id = :agent
 -- name: agent_entry_ids
 SELECT id FROM entries WHERE agent_id = :agent AND id > :after ORDER BY id LIMIT :limit
 
+-- name: vacuum_tables
+-- VACUUM rewrites the whole file: the list is informative only.
+SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name
+
 -- name: vacuum
 -- Rebuild the file without free pages, then empty the write-ahead log into it.
 PRAGMA secure_delete = ON;
