@@ -351,12 +351,14 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
         *,
         now: datetime,
         reason: str = "",
+        owner: str | None = None,
         on_step: Callable[[str], None] | None = None,
     ) -> list[Forgotten]:
         """Erase these entries' content from every place the store keeps it, one transaction
         per entry, leaving tombstones and ``erased`` events (see ``factdiff.store.erasure``).
-        Idempotent; an unknown id raises ``EntryNotFound`` before anything is erased."""
-        return erasure.forget(self, entry_ids, now=now, reason=reason, on_step=on_step)
+        Idempotent; an unknown id (or, with ``owner``, another agent's) raises
+        ``EntryNotFound`` before anything is erased."""
+        return erasure.forget(self, entry_ids, now=now, reason=reason, owner=owner, on_step=on_step)
 
     def forget_agent(
         self,

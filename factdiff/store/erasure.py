@@ -386,18 +386,23 @@ def forget(
     *,
     now: datetime,
     reason: str = "",
+    owner: str | None = None,
     on_step: Callable[[str], None] | None = None,
 ) -> list[Forgotten]:
     """Erase every entry of ``entry_ids``, one transaction each, in order.
 
-    Every id is checked first: an id that is neither an entry nor a tombstone raises
+    Every id is checked first: an id that is neither an entry nor a tombstone (or, with
+    ``owner``, not one of that agent's: an agent's key erases its own entries only) raises
     ``EntryNotFound`` before anything is erased.
     """
     ids = list(dict.fromkeys(entry_ids))
     if not ids:
         raise InputError("name the entries to forget (ids, or an agent)")
     for entry_id in ids:
-        if store._row("select_entry", id=entry_id) is None and tombstone(store, entry_id) is None:
+        row = store._row("select_entry", id=entry_id)
+        stone = tombstone(store, entry_id) if row is None else None
+        agent = str(row[1]) if row is not None else None if stone is None else stone.agent_id
+        if agent is None or (owner is not None and agent != owner):
             raise EntryNotFound(entry_id)
     return [erase_entry(store, i, now=now, reason=reason, on_step=on_step) for i in ids]
 

@@ -200,6 +200,20 @@ def test_forget_is_idempotent_and_a_missing_id_is_an_error(store: MemoryStore) -
     assert store.get(kept).content == "keep me: order ORD-5521 ships Tuesday"
 
 
+def test_an_owner_forgets_its_own_entries_only(store: MemoryStore) -> None:
+    mine = store.add("bot-a", "mine: QX-1200", now=T0)
+    theirs = store.add("bot-b", "theirs: QX-3400", now=T0)
+    with pytest.raises(EntryNotFound, match=theirs):
+        store.forget([mine, theirs], now=LATER, owner="bot-a")
+    assert store.get(mine).content == "mine: QX-1200"
+    (done,) = store.forget([mine], now=LATER, owner="bot-a")
+    assert done.newly_erased
+    assert store.forget([mine], now=LATER, owner="bot-a") != []
+    with pytest.raises(EntryNotFound):
+        store.forget([mine], now=LATER, owner="bot-b")
+    assert store.get(theirs).content == "theirs: QX-3400"
+
+
 def test_forget_an_agent(store: MemoryStore) -> None:
     mine = [store.add("bot-a", f"note {i} for QX-{i}400", now=T0) for i in range(3)]
     other = store.add("bot-b", "note for QX-9900", now=T0)
