@@ -42,6 +42,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "context_command",
         "Render exactly what an agent is shown of entries ID..., with its sha256 hash.",
     ),
+    "correct": (
+        "factdiff.cli.forget_cmds",
+        "correct_command",
+        "Replace an entry's source with a corrected text (FILE, or - for stdin).",
+    ),
     "demo": (
         "factdiff.cli.demo_cmd",
         "demo_command",
@@ -61,6 +66,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "factdiff.cli.check_cmd",
         "extract_command",
         "Extract the typed fact record of SOURCE, with evidence spans.",
+    ),
+    "forget": (
+        "factdiff.cli.forget_cmds",
+        "forget_command",
+        "Erase entries ID... (or --agent A) from every place the store keeps them.",
     ),
     "index": (
         "factdiff.cli.store_cmds",

@@ -29,15 +29,18 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from factdiff.accounting import ModelCall
 from factdiff.errors import InputError, MigrationRequired, StoreError
-from factdiff.store import codec, search_index
+from factdiff.store import codec, correction, erasure, search_index
 from factdiff.store import rows as rowmap
+from factdiff.store.correction import Correction
 from factdiff.store.dialect import Dialect, Migration
+from factdiff.store.erasure import Forgotten
 from factdiff.store.model import (
     AttemptOutcome,
     AttemptRecord,
     BadEntry,
     Claim,
     Entry,
+    EntryErased,
     EntryNotFound,
     EntryStatus,
     Event,
@@ -50,6 +53,7 @@ from factdiff.store.model import (
     SchemaVersionConflict,
     StoredSchema,
     Tier,
+    Tombstone,
     WarmMeta,
     WrongTier,
 )
@@ -196,6 +200,10 @@ class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
         """Run a migration script inside the current write transaction."""
 
     @abc.abstractmethod
+    def _maintain(self, script: str) -> None:
+        """Run a maintenance script (``VACUUM``...) outside any transaction."""
+
+    @abc.abstractmethod
     def _exec(self, key: str, **params: Any) -> Any:
         """Run statement ``key`` inside the current transaction; returns a cursor-like
         object whose ``rowcount`` and ``fetchone()`` the store uses."""
@@ -332,11 +340,62 @@ class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
         return params, data
 
     def get(self, entry_id: str) -> Entry:
-        """The entry with its hot content or warm view; ``EntryNotFound`` if unknown."""
+        """The entry with its hot content or warm view; ``EntryErased`` (an
+        ``EntryNotFound``) if it was erased, ``EntryNotFound`` if unknown."""
         entry = self._load(entry_id)
         if entry is None:
-            raise EntryNotFound(entry_id)
+            stone = erasure.tombstone(self, entry_id)
+            raise EntryNotFound(entry_id) if stone is None else EntryErased(stone)
         return entry
+
+    # -- erasure and correction ------------------------------------------------------------
+
+    def forget(
+        self,
+        entry_ids: Iterable[str],
+        *,
+        now: datetime,
+        reason: str = "",
+        owner: str | None = None,
+        on_step: Callable[[str], None] | None = None,
+    ) -> list[Forgotten]:
+        """Erase these entries' content from every place the store keeps it, one transaction
+        per entry, leaving tombstones and ``erased`` events (see ``factdiff.store.erasure``).
+        Idempotent; an unknown id (or, with ``owner``, another agent's) raises
+        ``EntryNotFound`` before anything is erased."""
+        return erasure.forget(self, entry_ids, now=now, reason=reason, owner=owner, on_step=on_step)
+
+    def forget_agent(
+        self,
+        agent: str,
+        *,
+        now: datetime,
+        reason: str = "",
+        on_step: Callable[[str], None] | None = None,
+    ) -> list[Forgotten]:
+        """Erase every entry of ``agent`` (as ``forget``)."""
+        return erasure.forget_agent(self, agent, now=now, reason=reason, on_step=on_step)
+
+    def tombstone(self, entry_id: str) -> Tombstone | None:
+        """The tombstone of an erased entry (None if ``entry_id`` was not erased)."""
+        return erasure.tombstone(self, entry_id)
+
+    def correct(
+        self, entry_id: str, content: str, *, now: datetime, reason: str = ""
+    ) -> Correction:
+        """Replace an entry's source with ``content`` (a warm entry is restored first), in
+        one transaction (see ``factdiff.store.correction``)."""
+        return correction.correct(self, entry_id, content, now=now, reason=reason)
+
+    def vacuum(self) -> None:
+        """Rewrite the store without the free space or dead rows where erased content may
+        linger (SQLite: ``VACUUM`` with ``secure_delete``, then the write-ahead log emptied;
+        PostgreSQL: ``VACUUM FULL`` of the store's own tables). Locks the store while it runs."""
+        script = self._sql("vacuum")
+        if "{tables}" in script:
+            tables = [str(row[0]) for row in self._rows(self._sql("vacuum_tables"), {})]
+            script = script.replace("{tables}", ", ".join(tables))
+        self._maintain(script)
 
     def _load(self, entry_id: str) -> Entry | None:
         row = self._row("select_entry_full", id=entry_id)  # one statement: one snapshot
@@ -492,7 +551,8 @@ class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
     ) -> bool:
         """Demote a hot entry to warm in one transaction; ``False`` (no change) if stale.
 
-        Stale means the entry is no longer hot and active, its attempt count differs from
+        Stale means the entry is no longer hot and active (or was erased), its attempt count
+        differs from
         ``expected_attempts`` (another run already applied an outcome) or, when given, its
         error attempt count from ``expected_errors``, or the lease is lost: with
         ``lease_token`` the entry must still hold that unexpired lease (database clock);
@@ -519,6 +579,8 @@ class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
         attempt_rows = self._attempt_rows(entry_id, attempt, now_us)
         event_rows = rowmap.event_rows(events)
         state = self._load(entry_id)
+        if state is None and erasure.tombstone(self, entry_id) is not None:
+            return False  # erased meanwhile: the outcome is stale
         if state is None:
             raise EntryNotFound(entry_id)
         if not rowmap.is_current(state, expected_attempts) or state.content is None:
@@ -657,6 +719,8 @@ class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
 
         def work() -> bool:
             row = self._row("select_entry", id=entry_id)
+            if row is None and erasure.tombstone(self, entry_id) is not None:
+                return False  # erased meanwhile: the outcome is stale
             if row is None:
                 raise EntryNotFound(entry_id)
             fenced = self._exec(
@@ -854,9 +918,12 @@ class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
         )
 
     def attempts(self, entry_id: str) -> list[AttemptRecord]:
-        """The entry's compression history, oldest first."""
+        """The entry's compression history, oldest first (redacted for an erased entry)."""
         with self._read():
-            if self._row("select_entry", id=entry_id) is None:
+            if (
+                self._row("select_entry", id=entry_id) is None
+                and erasure.tombstone(self, entry_id) is None
+            ):
                 raise EntryNotFound(entry_id)
             rows = self._rows(self._sql("select_attempts"), {"id": entry_id})
         return [rowmap.attempt(row) for row in rows]

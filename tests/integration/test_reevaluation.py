@@ -312,3 +312,23 @@ def test_a_run_gives_up_on_items_that_keep_coming_back_stale(
     assert report.stale == 4 * STALE_ROUNDS
     assert report.checked == 0
     assert store.pending_reevaluations(NAME) == 4
+
+
+def test_forget_erases_an_entrys_reevaluation_items(store: MemoryStore, tmp_path: Path) -> None:
+    """Re-evaluation items quote the entry's facts in their diffs: erasure removes them."""
+    from factdiff.store.model import EntryErased
+    from tests.integration.erasure_scan import find, windows
+
+    ids = seed(store, tmp_path, count=8)
+    register(store, schema(2, tmp_path), V2)
+    reevaluate(store)
+    items = "SELECT count(*) FROM reevaluations WHERE entry_id = ?"
+    for number, entry_id in enumerate(ids[:4]):
+        assert raw(store, items, entry_id) == [(1,)]
+        store.forget([entry_id], now=LATER + timedelta(days=1), reason="erasure request")
+        assert raw(store, items, entry_id) == [(0,)]
+        with pytest.raises(EntryErased):
+            store.get(entry_id)
+        kept = set().union(*(windows(call_text(n)) for n in range(number + 1, len(ids))))
+        assert find(store, windows(call_text(number)) - kept) == set()
+    assert all(raw(store, items, i) == [(1,)] for i in ids[4:])

@@ -68,7 +68,7 @@ CREATE TABLE cold_archive (
 
 CREATE TABLE attempts (
     id             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    entry_id       text COLLATE "C" NOT NULL REFERENCES entries (id),
+    entry_id       text COLLATE "C" NOT NULL,
     attempt_no     integer NOT NULL CHECK (attempt_no >= 1),
     rung           integer NOT NULL,
     summarizer     text NOT NULL,
@@ -99,7 +99,7 @@ CREATE INDEX attempts_outcome ON attempts (outcome, id);
 CREATE TABLE events (
     id       bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     type     text NOT NULL,
-    entry_id text COLLATE "C" REFERENCES entries (id),
+    entry_id text COLLATE "C",
     agent_id text COLLATE "C",
     at       bigint NOT NULL,
     payload  text NOT NULL
@@ -116,8 +116,21 @@ BEGIN
 END;
 $$;
 
+CREATE FUNCTION factdiff_events_redaction_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF EXISTS (SELECT 1 FROM erasure_pending AS p WHERE p.entry_id = OLD.entry_id)
+        AND NEW.id = OLD.id AND NEW.type = OLD.type AND NEW.entry_id = OLD.entry_id
+        AND NEW.agent_id IS NOT DISTINCT FROM OLD.agent_id AND NEW.at = OLD.at
+        AND (NEW.payload::jsonb -> 'redacted') = 'true'::jsonb
+    THEN
+        RETURN NEW;
+    END IF;
+    RAISE EXCEPTION 'events are append-only';
+END;
+$$;
+
 CREATE TRIGGER events_no_update BEFORE UPDATE ON events
-    FOR EACH ROW EXECUTE FUNCTION factdiff_events_append_only();
+    FOR EACH ROW EXECUTE FUNCTION factdiff_events_redaction_only();
 
 CREATE TRIGGER events_no_delete BEFORE DELETE ON events
     FOR EACH ROW EXECUTE FUNCTION factdiff_events_append_only();
@@ -149,7 +162,7 @@ CREATE TABLE extraction_cache (
 
 CREATE TABLE model_calls (
     id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    entry_id    text COLLATE "C" NOT NULL REFERENCES entries (id),
+    entry_id    text COLLATE "C" NOT NULL,
     attempt_no  integer NOT NULL,
     role        text NOT NULL,
     model       text NOT NULL,
@@ -275,3 +288,19 @@ CREATE INDEX reevaluations_schema ON reevaluations (schema_name, to_version, sta
 CREATE INDEX reevaluations_agent ON reevaluations (agent_id, status);
 CREATE UNIQUE INDEX reevaluations_lease ON reevaluations (lease_token)
     WHERE lease_token IS NOT NULL;
+
+CREATE TABLE tombstones (
+    entry_id     text COLLATE "C" PRIMARY KEY,
+    agent_id     text COLLATE "C" NOT NULL,
+    tier         text NOT NULL,
+    erased_at    bigint NOT NULL,
+    reason       text NOT NULL,
+    content_hash text NOT NULL
+);
+
+CREATE INDEX tombstones_agent ON tombstones (agent_id, entry_id);
+CREATE INDEX tombstones_content ON tombstones (content_hash);
+
+CREATE TABLE erasure_pending (
+    entry_id text COLLATE "C" PRIMARY KEY
+);

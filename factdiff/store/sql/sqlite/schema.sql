@@ -64,7 +64,7 @@ CREATE TABLE cold_archive (
 
 CREATE TABLE attempts (
     id             INTEGER PRIMARY KEY AUTOINCREMENT,
-    entry_id       TEXT NOT NULL REFERENCES entries (id),
+    entry_id       TEXT NOT NULL,
     attempt_no     INTEGER NOT NULL CHECK (attempt_no >= 1),
     rung           INTEGER NOT NULL,
     summarizer     TEXT NOT NULL,
@@ -95,7 +95,7 @@ CREATE INDEX attempts_outcome ON attempts (outcome, id);
 CREATE TABLE events (
     id       INTEGER PRIMARY KEY AUTOINCREMENT,
     type     TEXT NOT NULL,
-    entry_id TEXT REFERENCES entries (id),
+    entry_id TEXT,
     agent_id TEXT,
     at       INTEGER NOT NULL,
     payload  TEXT NOT NULL
@@ -107,6 +107,10 @@ CREATE INDEX events_type ON events (type, id);
 CREATE INDEX events_at ON events (at, id);
 
 CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+WHEN NOT EXISTS (SELECT 1 FROM erasure_pending AS p WHERE p.entry_id = OLD.entry_id)
+    OR NEW.id IS NOT OLD.id OR NEW.type IS NOT OLD.type
+    OR NEW.entry_id IS NOT OLD.entry_id OR NEW.agent_id IS NOT OLD.agent_id
+    OR NEW.at IS NOT OLD.at OR json_extract(NEW.payload, '$.redacted') IS NOT 1
 BEGIN
     SELECT RAISE(ABORT, 'events are append-only');
 END;
@@ -143,7 +147,7 @@ CREATE TABLE extraction_cache (
 
 CREATE TABLE model_calls (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
-    entry_id    TEXT NOT NULL REFERENCES entries (id),
+    entry_id    TEXT NOT NULL,
     attempt_no  INTEGER NOT NULL,
     role        TEXT NOT NULL,
     model       TEXT NOT NULL,
@@ -266,3 +270,19 @@ CREATE INDEX reevaluations_schema ON reevaluations (schema_name, to_version, sta
 CREATE INDEX reevaluations_agent ON reevaluations (agent_id, status);
 CREATE UNIQUE INDEX reevaluations_lease ON reevaluations (lease_token)
     WHERE lease_token IS NOT NULL;
+
+CREATE TABLE tombstones (
+    entry_id     TEXT PRIMARY KEY,
+    agent_id     TEXT NOT NULL,
+    tier         TEXT NOT NULL,
+    erased_at    INTEGER NOT NULL,
+    reason       TEXT NOT NULL,
+    content_hash TEXT NOT NULL
+);
+
+CREATE INDEX tombstones_agent ON tombstones (agent_id, entry_id);
+CREATE INDEX tombstones_content ON tombstones (content_hash);
+
+CREATE TABLE erasure_pending (
+    entry_id TEXT PRIMARY KEY
+);
