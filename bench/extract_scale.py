@@ -53,7 +53,7 @@ def dialogue_text(data: Path, size: int) -> str:
 
 def one(kind: str, megabytes: float, data: Path, over_limit: bool) -> dict[str, object]:
     """Extract one case in this process; returns its figures."""
-    from factdiff.check import extract
+    from factdiff.checking import extract
     from factdiff.errors import InputError
     from factdiff.extract import rules
     from factdiff.schema.builtin import builtin_schema

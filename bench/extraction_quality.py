@@ -38,7 +38,7 @@ from bench.datasets import (
     print_table,
     resolve_limit,
 )
-from factdiff.check import extract
+from factdiff.checking import extract
 from factdiff.extract.recognizers.base import ExtractionContext
 from factdiff.schema.builtin import generic_schema
 from factdiff.values.base import FactType

@@ -41,7 +41,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from factdiff.check import DEFAULT_EXTRACTOR
+from factdiff.checking import DEFAULT_EXTRACTOR
 from factdiff.demote import Demoter, DemotionSettings
 from factdiff.engine import Rung
 from factdiff.extract.llm import LLMExtractor

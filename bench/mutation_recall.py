@@ -52,7 +52,7 @@ from bench.datasets import (
     resolve_limit,
     spread,
 )
-from factdiff.check import check, extract
+from factdiff.checking import check, extract
 from factdiff.diff import FactDiff, Verdict
 from factdiff.extract.rules import infer_reference
 from factdiff.policy import Outcome

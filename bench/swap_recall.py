@@ -57,7 +57,7 @@ from bench.datasets import (
     spread,
 )
 from bench.mutation_recall import apply_edits, render_date, render_money, render_time
-from factdiff.check import check, extract
+from factdiff.checking import check, extract
 from factdiff.extract.rules import infer_reference
 from factdiff.policy import Outcome
 from factdiff.schema.builtin import generic_schema

@@ -28,7 +28,7 @@ import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from factdiff.check import CheckResult, check, extract
+    from factdiff.checking import CheckResult, check, extract
     from factdiff.diff import FactDiff, Finding, Verdict, diff
     from factdiff.errors import (
         FactdiffError,
@@ -50,9 +50,9 @@ if TYPE_CHECKING:
     from factdiff.values.base import FactType
 
 _SOURCES: dict[str, str] = {
-    "CheckResult": "factdiff.check",
-    "check": "factdiff.check",
-    "extract": "factdiff.check",
+    "CheckResult": "factdiff.checking",
+    "check": "factdiff.checking",
+    "extract": "factdiff.checking",
     "FactDiff": "factdiff.diff",
     "Finding": "factdiff.diff",
     "Verdict": "factdiff.diff",
@@ -132,7 +132,7 @@ _SHADOWED = frozenset({"check", "diff", "extract"})
 
 
 class _PublicModule(types.ModuleType):
-    """``factdiff`` itself: ``factdiff.check`` stays the function after ``factdiff.check``
+    """``factdiff`` itself: ``factdiff.checking`` stays the function after ``factdiff.checking``
     (the module) is imported, as it was when every name was imported eagerly."""
 
     def __setattr__(self, name: str, value: Any) -> None:

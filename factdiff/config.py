@@ -27,7 +27,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from factdiff.check import DEFAULT_EXTRACTOR
+from factdiff.checking import DEFAULT_EXTRACTOR
 from factdiff.errors import UsageError
 from factdiff.extract.base import Extractor
 from factdiff.pipeline import Rung

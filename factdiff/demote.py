@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from factdiff.check import DEFAULT_EXTRACTOR
+from factdiff.checking import DEFAULT_EXTRACTOR
 from factdiff.engine import AttemptEngine, Rung
 from factdiff.errors import DemotionPaused, UsageError
 from factdiff.extract.base import Extractor

@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any, TypeVar
 
 from factdiff.accounting import ModelCall
-from factdiff.check import DEFAULT_EXTRACTOR
+from factdiff.checking import DEFAULT_EXTRACTOR
 from factdiff.engine import (
     NUL_REPLACEMENT,
     AttemptEngine,

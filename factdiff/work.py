@@ -40,7 +40,7 @@ from concurrent.futures.process import BrokenProcessPool
 from datetime import date
 from typing import Any, TypeVar
 
-from factdiff.check import CheckResult, verify
+from factdiff.checking import CheckResult, verify
 from factdiff.extract.base import Extractor
 from factdiff.extract.rules import RulesExtractor
 from factdiff.policy import Policy

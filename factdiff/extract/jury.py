@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 
-from factdiff.check import DEFAULT_EXTRACTOR
+from factdiff.checking import DEFAULT_EXTRACTOR
 from factdiff.extract.base import Extractor
 from factdiff.extract.llm import LLMExtractor
 from factdiff.extract.rules import infer_reference

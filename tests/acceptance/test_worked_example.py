@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from factdiff.check import CheckResult, check, extract, verify
+from factdiff.checking import CheckResult, check, extract, verify
 from factdiff.diff import Verdict
 from factdiff.policy import Outcome
 from factdiff.schema.model import Criticality, FactSchema

@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from factdiff.check import check, extract
+from factdiff.checking import check, extract
 from factdiff.diff import Verdict
 from factdiff.policy import Outcome
 from factdiff.record import TYPE_ONLY, Binding, BindingKind, Fact, FactRecord

@@ -65,7 +65,7 @@ def test_tables_fold_instead_of_cutting() -> None:
 
 
 def test_diff_table_never_parses_values(customer_service: object) -> None:
-    from factdiff.check import check
+    from factdiff.checking import check
 
     result = check(
         "Invoice INV-1 for $5.00 [red]x[/red].",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from factdiff.check import check, extract
+from factdiff.checking import check, extract
 from factdiff.diff import diff
 from factdiff.policy import Outcome
 from factdiff.record import FactRecord

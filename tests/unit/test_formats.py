@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from factdiff.check import check, extract
+from factdiff.checking import check, extract
 from factdiff.policy import Outcome
 from factdiff.schema.builtin import generic_schema
 from factdiff.values.base import FactType

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from factdiff.check import check, extract
+from factdiff.checking import check, extract
 from factdiff.extract.clauses import Boundaries
 from factdiff.extract.negation import negated
 from factdiff.policy import Outcome

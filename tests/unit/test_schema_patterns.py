@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from factdiff.check import extract
+from factdiff.checking import extract
 from factdiff.errors import SchemaError
 from factdiff.schema.model import Criticality, FactSchema, FieldSpec
 from factdiff.schema.patterns import compile_pattern

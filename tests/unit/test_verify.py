@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from factdiff.check import DEFAULT_EXTRACTOR, check, verify
+from factdiff.checking import DEFAULT_EXTRACTOR, check, verify
 from factdiff.policy import Outcome
 from factdiff.schema.model import FactSchema
 from tests.conftest import worked
