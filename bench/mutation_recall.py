@@ -53,8 +53,8 @@ from bench.datasets import (
     spread,
 )
 from factdiff.checking import check, extract
-from factdiff.diff import FactDiff, Verdict
 from factdiff.extract.rules import infer_reference
+from factdiff.fact_diff import FactDiff, Verdict
 from factdiff.policy import Outcome
 from factdiff.schema.builtin import GENERIC_INVENTORY, generic_schema
 from factdiff.schema.model import Criticality, FactSchema, FieldSpec

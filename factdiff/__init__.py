@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from factdiff.checking import CheckResult, check, extract
-    from factdiff.diff import FactDiff, Finding, Verdict, diff
     from factdiff.errors import (
         FactdiffError,
         InputError,
@@ -40,6 +39,7 @@ if TYPE_CHECKING:
     )
     from factdiff.extract.base import Extractor
     from factdiff.extract.rules import RulesExtractor
+    from factdiff.fact_diff import FactDiff, Finding, Verdict, diff
     from factdiff.pipeline import CompressionResult, Rung, compress
     from factdiff.policy import Outcome, Policy
     from factdiff.record import Fact, FactRecord
@@ -53,10 +53,10 @@ _SOURCES: dict[str, str] = {
     "CheckResult": "factdiff.checking",
     "check": "factdiff.checking",
     "extract": "factdiff.checking",
-    "FactDiff": "factdiff.diff",
-    "Finding": "factdiff.diff",
-    "Verdict": "factdiff.diff",
-    "diff": "factdiff.diff",
+    "FactDiff": "factdiff.fact_diff",
+    "Finding": "factdiff.fact_diff",
+    "Verdict": "factdiff.fact_diff",
+    "diff": "factdiff.fact_diff",
     "FactdiffError": "factdiff.errors",
     "InputError": "factdiff.errors",
     "RuntimeFailure": "factdiff.errors",

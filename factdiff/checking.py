@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from factdiff.diff import FactDiff, diff
 from factdiff.extract.base import Extractor
 from factdiff.extract.rules import RulesExtractor, infer_reference
+from factdiff.fact_diff import FactDiff, diff
 from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
 from factdiff.record import FactRecord
 from factdiff.schema.model import FactSchema

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from factdiff.checking import CheckResult, check, extract, verify
-from factdiff.diff import Verdict
+from factdiff.fact_diff import Verdict
 from factdiff.policy import Outcome
 from factdiff.schema.model import Criticality, FactSchema
 from factdiff.values.base import FactType

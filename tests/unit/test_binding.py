@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from factdiff.checking import check, extract
-from factdiff.diff import Verdict
+from factdiff.fact_diff import Verdict
 from factdiff.policy import Outcome
 from factdiff.record import TYPE_ONLY, Binding, BindingKind, Fact, FactRecord
 from factdiff.schema.builtin import generic_schema

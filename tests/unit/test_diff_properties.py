@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from factdiff.checking import check, extract
-from factdiff.diff import diff
+from factdiff.fact_diff import diff
 from factdiff.policy import Outcome
 from factdiff.record import FactRecord
 from factdiff.schema.builtin import builtin_schema, generic_schema

@@ -81,7 +81,7 @@ def test_help_and_add_import_no_pipeline() -> None:
         "import sys\n"
         "from factdiff.cli.main import main\n"
         "main.get_command(None, 'add')\n"
-        "heavy = [m for m in ('factdiff.pipeline', 'factdiff.diff', 'factdiff.extract.rules',"
+        "heavy = [m for m in ('factdiff.pipeline', 'factdiff.fact_diff', 'factdiff.extract.rules',"
         " 'factdiff.values.base', 'rich.console', 'openai', 'anthropic', 'psycopg') "
         "if m in sys.modules]\n"
         "print(heavy)\n"
