@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from bench.datasets import Label
-from factdiff.extract.recognizers.base import ExtractionContext
-from factdiff.extract.recognizers.registry import parse_value
+from factdiff.extraction.recognizers.base import ExtractionContext
+from factdiff.extraction.recognizers.registry import parse_value
 from factdiff.record import Fact
 from factdiff.values.base import FactType, Value
 

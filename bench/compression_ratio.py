@@ -51,7 +51,7 @@ from bench.datasets import (
 )
 from factdiff.checking import verify
 from factdiff.demote import default_ladder
-from factdiff.extract.rules import RulesExtractor, infer_reference
+from factdiff.extraction.rules import RulesExtractor, infer_reference
 from factdiff.pipeline import Rung, compress
 from factdiff.record import FactRecord
 from factdiff.schema.builtin import generic_schema

@@ -55,7 +55,7 @@ def one(kind: str, megabytes: float, data: Path, over_limit: bool) -> dict[str, 
     """Extract one case in this process; returns its figures."""
     from factdiff.checking import extract
     from factdiff.errors import InputError
-    from factdiff.extract import rules
+    from factdiff.extraction import rules
     from factdiff.schema.builtin import builtin_schema
 
     size = int(megabytes * 1_000_000)

@@ -39,7 +39,7 @@ from bench.datasets import (
     resolve_limit,
 )
 from factdiff.checking import extract
-from factdiff.extract.recognizers.base import ExtractionContext
+from factdiff.extraction.recognizers.base import ExtractionContext
 from factdiff.schema.builtin import generic_schema
 from factdiff.values.base import FactType
 

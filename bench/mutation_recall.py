@@ -53,7 +53,7 @@ from bench.datasets import (
     spread,
 )
 from factdiff.checking import check, extract
-from factdiff.extract.rules import infer_reference
+from factdiff.extraction.rules import infer_reference
 from factdiff.fact_diff import FactDiff, Verdict
 from factdiff.policy import Outcome
 from factdiff.schema.builtin import GENERIC_INVENTORY, generic_schema

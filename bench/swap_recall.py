@@ -58,7 +58,7 @@ from bench.datasets import (
 )
 from bench.mutation_recall import apply_edits, render_date, render_money, render_time
 from factdiff.checking import check, extract
-from factdiff.extract.rules import infer_reference
+from factdiff.extraction.rules import infer_reference
 from factdiff.policy import Outcome
 from factdiff.schema.builtin import generic_schema
 

@@ -23,8 +23,6 @@ from __future__ import annotations
 
 import importlib
 import logging
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -37,8 +35,8 @@ if TYPE_CHECKING:
         StoreError,
         UsageError,
     )
-    from factdiff.extract.base import Extractor
-    from factdiff.extract.rules import RulesExtractor
+    from factdiff.extraction.base import Extractor
+    from factdiff.extraction.rules import RulesExtractor
     from factdiff.fact_diff import FactDiff, Finding, Verdict, diff
     from factdiff.pipeline import CompressionResult, Rung, compress
     from factdiff.policy import Outcome, Policy
@@ -63,8 +61,8 @@ _SOURCES: dict[str, str] = {
     "SchemaError": "factdiff.errors",
     "StoreError": "factdiff.errors",
     "UsageError": "factdiff.errors",
-    "Extractor": "factdiff.extract.base",
-    "RulesExtractor": "factdiff.extract.rules",
+    "Extractor": "factdiff.extraction.base",
+    "RulesExtractor": "factdiff.extraction.rules",
     "CompressionResult": "factdiff.pipeline",
     "Rung": "factdiff.pipeline",
     "compress": "factdiff.pipeline",
@@ -125,23 +123,6 @@ __all__ = [
     "schema_from_dict",
     "schema_from_yaml",
 ]
-
-
-_SHADOWED = frozenset({"check", "diff", "extract"})
-"""Public functions named like a submodule: importing the submodule must not replace them."""
-
-
-class _PublicModule(types.ModuleType):
-    """``factdiff`` itself: ``factdiff.checking`` stays the function after ``factdiff.checking``
-    (the module) is imported, as it was when every name was imported eagerly."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _SHADOWED and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _PublicModule
 
 
 def __getattr__(name: str) -> Any:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from factdiff.extract.base import Extractor
-from factdiff.extract.rules import RulesExtractor, infer_reference
+from factdiff.extraction.base import Extractor
+from factdiff.extraction.rules import RulesExtractor, infer_reference
 from factdiff.fact_diff import FactDiff, diff
 from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
 from factdiff.record import FactRecord

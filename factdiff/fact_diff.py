@@ -18,7 +18,7 @@ never count. How each fact was bound to its field decides how far "stated elsewh
 * otherwise a summary value that the source states elsewhere is not a change (a cue picked
   another occurrence), and a source value the summary states anywhere is kept.
 
-Inventory atoms are compared by **role** as well (``factdiff.extract.roles``): a summary
+Inventory atoms are compared by **role** as well (``factdiff.extraction.roles``): a summary
 atom whose role (``departure``, ``total``...) the source gives to another value, while the
 source states the summary's value in another role, is a change (a swapped departure and
 arrival time). An atom written without a role cue is never compared by role.

@@ -8,7 +8,7 @@ import pytest
 
 from factdiff.checking import check
 from factdiff.errors import InputError
-from factdiff.extract.rules import MAX_TEXT_CHARS
+from factdiff.extraction.rules import MAX_TEXT_CHARS
 from factdiff.schema.builtin import generic_schema
 from tests.acceptance.test_cli import factdiff
 

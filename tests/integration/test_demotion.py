@@ -14,7 +14,7 @@ import pytest
 
 from factdiff.config import ladder_from_spec
 from factdiff.demote import Demoter, DemotionSettings
-from factdiff.extract.rules import RulesExtractor
+from factdiff.extraction.rules import RulesExtractor
 from factdiff.pipeline import Rung
 from factdiff.record import FactRecord
 from factdiff.retry import RetryPolicy

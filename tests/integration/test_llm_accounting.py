@@ -21,7 +21,7 @@ pytest.importorskip("anthropic")
 from factdiff.demote import Demoter, DemotionSettings
 from factdiff.engine import Rung
 from factdiff.errors import TransientProviderError
-from factdiff.extract.llm import LLMExtractor
+from factdiff.extraction.llm import LLMExtractor
 from factdiff.pipeline import compress
 from factdiff.providers import CallPolicy, Price, PriceTable
 from factdiff.schema.model import FactSchema

@@ -18,7 +18,7 @@ pytest.importorskip("anthropic")
 from factdiff.config import extractor_from_spec, summarizer_from_spec
 from factdiff.demote import Demoter, DemotionSettings
 from factdiff.engine import Rung
-from factdiff.extract.llm import LLMExtractor
+from factdiff.extraction.llm import LLMExtractor
 from factdiff.pipeline import compress
 from factdiff.policy import Outcome
 from factdiff.schema.model import FactSchema

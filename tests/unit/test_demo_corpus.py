@@ -13,8 +13,8 @@ import pytest
 
 from factdiff import demo
 from factdiff.demo import AGENTS, WORKED_EXAMPLE, DemoEntry, generate_corpus
-from factdiff.extract.recognizers import registry
-from factdiff.extract.recognizers.base import ExtractionContext
+from factdiff.extraction.recognizers import registry
+from factdiff.extraction.recognizers.base import ExtractionContext
 from factdiff.schema.builtin import builtin_schema, builtin_schema_names
 from factdiff.schema.loader import load_schema
 from factdiff.schema.model import FactSchema

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from factdiff.checking import check, extract
-from factdiff.extract.clauses import Boundaries
-from factdiff.extract.negation import negated
+from factdiff.extraction.clauses import Boundaries
+from factdiff.extraction.negation import negated
 from factdiff.policy import Outcome
 from factdiff.schema.model import Criticality, EnumOption, FactSchema, FieldSpec
 from factdiff.values.base import FactType

@@ -81,8 +81,9 @@ def test_help_and_add_import_no_pipeline() -> None:
         "import sys\n"
         "from factdiff.cli.main import main\n"
         "main.get_command(None, 'add')\n"
-        "heavy = [m for m in ('factdiff.pipeline', 'factdiff.fact_diff', 'factdiff.extract.rules',"
-        " 'factdiff.values.base', 'rich.console', 'openai', 'anthropic', 'psycopg') "
+        "heavy = [m for m in ('factdiff.pipeline', 'factdiff.fact_diff',"
+        " 'factdiff.extraction.rules', 'factdiff.values.base', 'rich.console', 'openai',"
+        " 'anthropic', 'psycopg') "
         "if m in sys.modules]\n"
         "print(heavy)\n"
     )
@@ -90,3 +91,23 @@ def test_help_and_add_import_no_pipeline() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert loaded.strip() == "[]"
+
+
+def test_public_functions_are_not_shadowed_by_submodules() -> None:
+    import importlib
+    import subprocess
+    import sys
+
+    for module in ("factdiff.checking", "factdiff.fact_diff", "factdiff.extraction.rules"):
+        importlib.import_module(module)
+    assert factdiff.check.__module__ == "factdiff.checking"
+    assert factdiff.diff.__module__ == "factdiff.fact_diff"
+    assert factdiff.extract.__module__ == "factdiff.checking"
+    code = (
+        "import factdiff.extraction.rules, factdiff.checking, factdiff.fact_diff, factdiff\n"
+        "print(all(callable(f) for f in (factdiff.check, factdiff.diff, factdiff.extract)))\n"
+    )
+    fresh = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert fresh.strip() == "True"

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from factdiff.extract.rules import RulesExtractor
+from factdiff.extraction.rules import RulesExtractor
 from factdiff.retrieve.keys import (
     comparable_types,
     indexed_keys,

@@ -8,19 +8,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factdiff.extract.recognizers.base import ExtractionContext
-from factdiff.extract.recognizers.emails_urls import (
+from factdiff.extraction.recognizers.base import ExtractionContext
+from factdiff.extraction.recognizers.emails_urls import (
     EmailRecognizer,
     UrlRecognizer,
     parse_email,
     parse_url,
 )
-from factdiff.extract.recognizers.identifiers import (
+from factdiff.extraction.recognizers.identifiers import (
     IdentifierRecognizer,
     find_pattern,
     parse_identifier,
 )
-from factdiff.extract.recognizers.phones import PhoneRecognizer, parse_phone
+from factdiff.extraction.recognizers.phones import PhoneRecognizer, parse_phone
 from factdiff.values.base import Value, value_from_json
 from factdiff.values.contact import EmailValue, PhoneValue, UrlValue
 from factdiff.values.identifier import IdentifierValue

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factdiff.extract.recognizers.base import ExtractionContext
-from factdiff.extract.recognizers.organizations import OrganizationRecognizer, parse_organization
-from factdiff.extract.recognizers.people import PersonRecognizer, parse_person
+from factdiff.extraction.recognizers.base import ExtractionContext
+from factdiff.extraction.recognizers.organizations import OrganizationRecognizer, parse_organization
+from factdiff.extraction.recognizers.people import PersonRecognizer, parse_person
 from factdiff.values.base import Value, value_from_json
 from factdiff.values.names import OrganizationValue, PersonValue
 

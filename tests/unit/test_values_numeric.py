@@ -9,15 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factdiff.extract.recognizers.base import ExtractionContext
-from factdiff.extract.recognizers.money import MoneyRecognizer, parse_money
-from factdiff.extract.recognizers.number_words import parse_number_words
-from factdiff.extract.recognizers.numbers import (
+from factdiff.extraction.recognizers.base import ExtractionContext
+from factdiff.extraction.recognizers.money import MoneyRecognizer, parse_money
+from factdiff.extraction.recognizers.number_words import parse_number_words
+from factdiff.extraction.recognizers.numbers import (
     NumberRecognizer,
     detect_decimal_comma,
     parse_number,
 )
-from factdiff.extract.recognizers.quantities import (
+from factdiff.extraction.recognizers.quantities import (
     PercentRecognizer,
     QuantityRecognizer,
     parse_percent,

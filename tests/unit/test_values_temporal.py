@@ -10,17 +10,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factdiff.extract.recognizers.base import ExtractionContext
-from factdiff.extract.recognizers.dates import DateRecognizer
-from factdiff.extract.recognizers.datetimes import DateTimeRecognizer
-from factdiff.extract.recognizers.durations import DurationRecognizer
-from factdiff.extract.recognizers.temporal_parsers import (
+from factdiff.extraction.recognizers.base import ExtractionContext
+from factdiff.extraction.recognizers.dates import DateRecognizer
+from factdiff.extraction.recognizers.datetimes import DateTimeRecognizer
+from factdiff.extraction.recognizers.durations import DurationRecognizer
+from factdiff.extraction.recognizers.temporal_parsers import (
     parse_date,
     parse_datetime,
     parse_duration,
     parse_time,
 )
-from factdiff.extract.recognizers.times import TimeRecognizer
+from factdiff.extraction.recognizers.times import TimeRecognizer
 from factdiff.values.base import FactType, Precision, Tolerance, value_from_json
 from factdiff.values.temporal import (
     TIMEZONE_OFFSETS,

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factdiff.extract.recognizers.base import ExtractionContext
-from factdiff.extract.recognizers.toolcalls import ToolCallRecognizer, parse_tool_call
+from factdiff.extraction.recognizers.base import ExtractionContext
+from factdiff.extraction.recognizers.toolcalls import ToolCallRecognizer, parse_tool_call
 from factdiff.values.base import FactType, Tolerance, value_from_json
 from factdiff.values.toolcall import ToolCallValue, missing_parts
 

@@ -1,17 +1,17 @@
 """The deterministic extractor: typed recognizers, schema patterns and cues. No model, no network.
 
 1. Refuse texts over :data:`MAX_TEXT_CHARS`; normalise the text for recognition (NFKC,
-   see ``factdiff.extract.normalize``); spans always point into the original text.
+   see ``factdiff.extraction.normalize``); spans always point into the original text.
 2. Decide the reference date: the entry's own date if given, else the first full date the
    text states (so ``March 6`` in a note written on 2026-03-14 is 2026-03-06).
 3. Run the recognizers for every type the schema needs and resolve overlaps.
 4. Fill fields, recording how each fact was bound (``factdiff.record.Binding``): pattern
    fields first (RE2, see ``factdiff.schema.patterns``), then cue fields (nearest cue wins,
    each occurrence serves one field), enum and boolean fields by their phrases with their
-   polarity (``factdiff.extract.negation``), then the remaining fields take the first (or
+   polarity (``factdiff.extraction.negation``), then the remaining fields take the first (or
    every) value of their type.
 5. Every typed atom of a tracked inventory type that no field claimed lands in the inventory,
-   with the roles the text gives it (``factdiff.extract.roles``).
+   with the roles the text gives it (``factdiff.extraction.roles``).
 """
 
 from __future__ import annotations
@@ -21,14 +21,14 @@ from dataclasses import dataclass
 from datetime import date
 
 from factdiff.errors import InputError
-from factdiff.extract.clauses import Boundaries
-from factdiff.extract.cues import CueIndex, cue_pattern
-from factdiff.extract.negation import negated
-from factdiff.extract.normalize import Normalized, normalize
-from factdiff.extract.overlap import resolve_overlaps
-from factdiff.extract.recognizers import registry
-from factdiff.extract.recognizers.base import ExtractionContext, Match
-from factdiff.extract.roles import ROLE_TYPES, RoleCues
+from factdiff.extraction.clauses import Boundaries
+from factdiff.extraction.cues import CueIndex, cue_pattern
+from factdiff.extraction.negation import negated
+from factdiff.extraction.normalize import Normalized, normalize
+from factdiff.extraction.overlap import resolve_overlaps
+from factdiff.extraction.recognizers import registry
+from factdiff.extraction.recognizers.base import ExtractionContext, Match
+from factdiff.extraction.roles import ROLE_TYPES, RoleCues
 from factdiff.record import TYPE_ONLY, Binding, BindingKind, Fact, FactRecord
 from factdiff.schema.model import FactSchema, FieldSpec
 from factdiff.values.base import FactType, Value

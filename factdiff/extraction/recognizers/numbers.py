@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Final, NamedTuple
 
-from factdiff.extract.recognizers.base import ExtractionContext, Match, Recognizer, vocabulary
-from factdiff.extract.recognizers.number_words import (
+from factdiff.extraction.recognizers.base import ExtractionContext, Match, Recognizer, vocabulary
+from factdiff.extraction.recognizers.number_words import (
     _JOINERS,
     _NUMBER_WORD_ALT,
     _SCALES,
@@ -18,7 +18,7 @@ from factdiff.extract.recognizers.number_words import (
     _longest_number,
     parse_number_words,
 )
-from factdiff.extract.recognizers.numeric_lexicon import (
+from factdiff.extraction.recognizers.numeric_lexicon import (
     _CODE_ALT,
     _NUMBER_RIGHT_BAD_RE,
     _POSTCODE_LEFT_RE,

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
-from factdiff.extract.recognizers.base import ExtractionContext, Match
+from factdiff.extraction.recognizers.base import ExtractionContext, Match
 from factdiff.values.base import FactType
 from factdiff.values.contact import EmailValue, UrlValue
 

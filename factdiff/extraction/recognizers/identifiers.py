@@ -7,10 +7,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import ClassVar
 
-from factdiff.extract.recognizers.base import ExtractionContext, Match, lowered, vocabulary
-from factdiff.extract.recognizers.emails_urls import EmailRecognizer, UrlRecognizer
-from factdiff.extract.recognizers.phones import _span_order, bare_digits_are_phone
-from factdiff.extract.wordtrie import trie_alternation
+from factdiff.extraction.recognizers.base import ExtractionContext, Match, lowered, vocabulary
+from factdiff.extraction.recognizers.emails_urls import EmailRecognizer, UrlRecognizer
+from factdiff.extraction.recognizers.phones import _span_order, bare_digits_are_phone
+from factdiff.extraction.wordtrie import trie_alternation
 from factdiff.values.base import FactType
 from factdiff.values.contact import _WS
 from factdiff.values.identifier import IdentifierValue

@@ -6,7 +6,7 @@ import re
 from decimal import Decimal
 from typing import Final
 
-from factdiff.extract.wordtrie import trie_alternation
+from factdiff.extraction.wordtrie import trie_alternation
 from factdiff.values.units import _UNIT_ABBREVIATIONS, _UNIT_BY_WORD
 
 _MODIFIERS: Final = (

@@ -7,8 +7,8 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from factdiff.extract.recognizers.base import Match
-from factdiff.extract.wordtrie import trie_alternation
+from factdiff.extraction.recognizers.base import Match
+from factdiff.extraction.wordtrie import trie_alternation
 
 # --------------------------------------------------------------------------- scanning
 #

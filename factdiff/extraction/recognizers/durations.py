@@ -11,9 +11,9 @@ from decimal import Decimal
 from types import MappingProxyType
 from typing import NamedTuple
 
-from factdiff.extract.recognizers.base import ExtractionContext, Match
-from factdiff.extract.recognizers.dates import _shift_month
-from factdiff.extract.recognizers.temporal_text import (
+from factdiff.extraction.recognizers.base import ExtractionContext, Match
+from factdiff.extraction.recognizers.dates import _shift_month
+from factdiff.extraction.recognizers.temporal_text import (
     _S,
     _alternation,
     _guard_ok,
@@ -21,7 +21,7 @@ from factdiff.extract.recognizers.temporal_text import (
     _Source,
     _source,
 )
-from factdiff.extract.wordtrie import trie_alternation
+from factdiff.extraction.wordtrie import trie_alternation
 from factdiff.values.base import FactType
 from factdiff.values.temporal import DateValue, DurationValue
 

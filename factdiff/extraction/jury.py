@@ -25,9 +25,9 @@ from dataclasses import dataclass, replace
 from datetime import date
 
 from factdiff.checking import DEFAULT_EXTRACTOR
-from factdiff.extract.base import Extractor
-from factdiff.extract.llm import LLMExtractor
-from factdiff.extract.rules import infer_reference
+from factdiff.extraction.base import Extractor
+from factdiff.extraction.llm import LLMExtractor
+from factdiff.extraction.rules import infer_reference
 from factdiff.providers import runtime
 from factdiff.record import Fact, FactRecord
 from factdiff.schema.model import Criticality, FactSchema
@@ -42,7 +42,7 @@ __all__ = [
     "merge_records",
 ]
 
-log = logging.getLogger("factdiff.extract")
+log = logging.getLogger("factdiff.extract")  # logger name kept: log lines unchanged
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ import bisect
 import re
 from functools import cached_property
 
-from factdiff.extract.recognizers.base import lowered
+from factdiff.extraction.recognizers.base import lowered
 
 _CLAUSE_END = re.compile(
     r"(?P<s>[.!?;](?=\s|$)|\n)|[,:()\[\]]"

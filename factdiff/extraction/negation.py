@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from factdiff.extract.clauses import Boundaries
+from factdiff.extraction.clauses import Boundaries
 
 SCOPE_WORDS = 3
 """A negator governs a cue at most this many words after it."""

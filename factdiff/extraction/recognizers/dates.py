@@ -9,8 +9,8 @@ from datetime import date, timedelta
 from types import MappingProxyType
 from typing import NamedTuple
 
-from factdiff.extract.recognizers.base import ExtractionContext, Match
-from factdiff.extract.recognizers.temporal_text import (
+from factdiff.extraction.recognizers.base import ExtractionContext, Match
+from factdiff.extraction.recognizers.temporal_text import (
     _FOLLOW_RE,
     _S,
     _alternation,

@@ -7,7 +7,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import cast
 
-from factdiff.extract.recognizers.toolcall_json import _JSON, _decode_at, _flatten_result
+from factdiff.extraction.recognizers.toolcall_json import _JSON, _decode_at, _flatten_result
 from factdiff.values.toolcall import _MAX_CALL_CHARS, _MAX_DEPTH, _PLAIN_NUMBER, _key_text, _Reject
 
 # --------------------------------------------------------------------------- call syntax

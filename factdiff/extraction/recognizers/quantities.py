@@ -6,10 +6,10 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from factdiff.extract.recognizers.base import ExtractionContext, Match
-from factdiff.extract.recognizers.money import MoneyRecognizer
-from factdiff.extract.recognizers.numbers import _scan, _whole
-from factdiff.extract.recognizers.numeric_lexicon import (
+from factdiff.extraction.recognizers.base import ExtractionContext, Match
+from factdiff.extraction.recognizers.money import MoneyRecognizer
+from factdiff.extraction.recognizers.numbers import _scan, _whole
+from factdiff.extraction.recognizers.numeric_lexicon import (
     _PERCENT_MARKS,
     _PERCENT_RE,
     _UNIT_MARKS,

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 
 import phonenumbers
 
-from factdiff.extract.recognizers.base import ExtractionContext, Match, leftmost_longest
+from factdiff.extraction.recognizers.base import ExtractionContext, Match, leftmost_longest
 from factdiff.values.base import FactType
 from factdiff.values.contact import FALLBACK_REGIONS, PhoneValue
 

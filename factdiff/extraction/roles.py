@@ -27,9 +27,9 @@ import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
-from factdiff.extract.clauses import Boundaries
-from factdiff.extract.recognizers.base import Match, lowered
-from factdiff.extract.wordtrie import flexible_char, trie_alternation
+from factdiff.extraction.clauses import Boundaries
+from factdiff.extraction.recognizers.base import Match, lowered
+from factdiff.extraction.wordtrie import flexible_char, trie_alternation
 from factdiff.values.base import FactType
 
 ROLE_WINDOW = 72

@@ -26,9 +26,9 @@ from datetime import date
 from typing import Any
 
 from factdiff.errors import InvalidJSON, InvalidOutput, SchemaViolation
-from factdiff.extract.recognizers import registry
-from factdiff.extract.recognizers.base import ExtractionContext
-from factdiff.extract.rules import infer_reference
+from factdiff.extraction.recognizers import registry
+from factdiff.extraction.recognizers.base import ExtractionContext
+from factdiff.extraction.rules import infer_reference
 from factdiff.providers import runtime
 from factdiff.providers.base import CallPolicy, ChatRequest, Message, ModelParams
 from factdiff.providers.client import LLMClient

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from factdiff.extract.clauses import Boundaries
+from factdiff.extraction.clauses import Boundaries
 
 CUE_WINDOW = 48
 """At most this many characters between a cue and the value it introduces."""

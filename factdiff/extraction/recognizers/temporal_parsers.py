@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from decimal import Decimal, InvalidOperation
 
-from factdiff.extract.recognizers.base import ExtractionContext, Match
-from factdiff.extract.recognizers.dates import _date_candidates, _safe_date
-from factdiff.extract.recognizers.datetimes import _datetime_candidates
-from factdiff.extract.recognizers.durations import _duration_candidates
-from factdiff.extract.recognizers.temporal_text import _source
-from factdiff.extract.recognizers.times import _time_candidates
+from factdiff.extraction.recognizers.base import ExtractionContext, Match
+from factdiff.extraction.recognizers.dates import _date_candidates, _safe_date
+from factdiff.extraction.recognizers.datetimes import _datetime_candidates
+from factdiff.extraction.recognizers.durations import _duration_candidates
+from factdiff.extraction.recognizers.temporal_text import _source
+from factdiff.extraction.recognizers.times import _time_candidates
 from factdiff.values.base import Value
 from factdiff.values.temporal import DateTimeValue, DateValue, DurationValue, TimeValue
 

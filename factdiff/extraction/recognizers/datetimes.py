@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from factdiff.extract.recognizers.base import ExtractionContext, Match
-from factdiff.extract.recognizers.dates import _NUMERIC_GUARD, _date_candidates, _safe_date
-from factdiff.extract.recognizers.temporal_text import _guard_ok, _select, _Source, _source
-from factdiff.extract.recognizers.times import _signed, _time_candidates, _zone_at
+from factdiff.extraction.recognizers.base import ExtractionContext, Match
+from factdiff.extraction.recognizers.dates import _NUMERIC_GUARD, _date_candidates, _safe_date
+from factdiff.extraction.recognizers.temporal_text import _guard_ok, _select, _Source, _source
+from factdiff.extraction.recognizers.times import _signed, _time_candidates, _zone_at
 from factdiff.values.base import FactType
 from factdiff.values.temporal import DateTimeValue, DateValue, TimeValue
 

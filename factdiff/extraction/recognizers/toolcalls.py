@@ -6,9 +6,9 @@ import bisect
 import re
 from collections.abc import Iterator, Mapping
 
-from factdiff.extract.recognizers.base import ExtractionContext, Match
-from factdiff.extract.recognizers.toolcall_json import _JSON, _call_of, _scan_json
-from factdiff.extract.recognizers.toolcall_syntax import (
+from factdiff.extraction.recognizers.base import ExtractionContext, Match
+from factdiff.extraction.recognizers.toolcall_json import _JSON, _call_of, _scan_json
+from factdiff.extraction.recognizers.toolcall_syntax import (
     _CALL_START,
     _closing,
     _parse_call_expr,

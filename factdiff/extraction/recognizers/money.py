@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Final
 
-from factdiff.extract.recognizers.base import ExtractionContext, Match
-from factdiff.extract.recognizers.numbers import (
+from factdiff.extraction.recognizers.base import ExtractionContext, Match
+from factdiff.extraction.recognizers.numbers import (
     _PLAIN_POINT_RE,
     _digit_number_ok,
     _Num,
@@ -16,7 +16,7 @@ from factdiff.extract.recognizers.numbers import (
     _whole,
     parse_number,
 )
-from factdiff.extract.recognizers.numeric_lexicon import (
+from factdiff.extraction.recognizers.numeric_lexicon import (
     _AFTER_NUMBER_RE,
     _CODE_ALT,
     _CURRENCY_WORDS,

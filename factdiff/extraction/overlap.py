@@ -5,7 +5,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Sequence
 
-from factdiff.extract.recognizers.base import Match
+from factdiff.extraction.recognizers.base import Match
 from factdiff.values.base import FactType
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from factdiff.extract.recognizers.numeric_lexicon import _alternation
+from factdiff.extraction.recognizers.numeric_lexicon import _alternation
 from factdiff.values.numeric import _MAX_WORD_TOKENS
 
 # --------------------------------------------------------------------------- number words

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from factdiff.extract.recognizers.base import ExtractionContext, Match, leftmost_longest
+from factdiff.extraction.recognizers.base import ExtractionContext, Match, leftmost_longest
 from factdiff.values.base import FactType
 from factdiff.values.names import (
     _ORG_TOKENS,

@@ -7,8 +7,8 @@ from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import NamedTuple
 
-from factdiff.extract.recognizers.base import ExtractionContext, Match
-from factdiff.extract.recognizers.temporal_text import (
+from factdiff.extraction.recognizers.base import ExtractionContext, Match
+from factdiff.extraction.recognizers.temporal_text import (
     _S,
     _alternation,
     _guard_ok,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from factdiff.extract.recognizers import (
+from factdiff.extraction.recognizers import (
     dates,
     datetimes,
     durations,
@@ -22,7 +22,7 @@ from factdiff.extract.recognizers import (
     times,
     toolcalls,
 )
-from factdiff.extract.recognizers.base import ExtractionContext, Recognizer
+from factdiff.extraction.recognizers.base import ExtractionContext, Recognizer
 from factdiff.values.base import FactType, Value
 
 RECOGNIZERS: Mapping[FactType, Recognizer] = MappingProxyType(

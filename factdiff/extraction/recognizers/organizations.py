@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 
-from factdiff.extract.recognizers.base import ExtractionContext, Match, leftmost_longest
-from factdiff.extract.recognizers.people import _GAP, _WORD, _capitalised
+from factdiff.extraction.recognizers.base import ExtractionContext, Match, leftmost_longest
+from factdiff.extraction.recognizers.people import _GAP, _WORD, _capitalised
 from factdiff.values.base import FactType
 from factdiff.values.names import (
     _ORG_TOKENS,
