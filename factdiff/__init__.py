@@ -15,6 +15,10 @@ Library use::
     result.outcome            # Outcome.CLEAN / ACCEPTABLE_WITH_NOTES / FAILED
     result.diff.missing       # facts the summary lost, with criticality and evidence
 
+    from factdiff import Store, Demoter
+    with Store.open("memory.db") as store:           # or "postgresql://host/db"
+        Demoter(store).run(now)                        # demote dormant hot entries
+
 Names are imported on first use (PEP 562), so ``import factdiff`` and the command line start
 fast; ``from factdiff import check`` works as usual.
 """
@@ -27,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from factdiff.checking import CheckResult, check, extract
+    from factdiff.demote import Demoter
     from factdiff.errors import (
         FactdiffError,
         InputError,
@@ -44,13 +49,16 @@ if TYPE_CHECKING:
     from factdiff.schema.builtin import builtin_schema, generic_schema
     from factdiff.schema.loader import load_schema, schema_from_dict, schema_from_yaml
     from factdiff.schema.model import Criticality, FactSchema, FieldSpec
+    from factdiff.store.base import MemoryStore as Store
     from factdiff.summarize import ExtractiveSummarizer, NaiveSummarizer, Summarizer
     from factdiff.values.base import FactType
+    from factdiff.worker import Worker
 
 _SOURCES: dict[str, str] = {
     "CheckResult": "factdiff.checking",
     "check": "factdiff.checking",
     "extract": "factdiff.checking",
+    "Demoter": "factdiff.demote",
     "FactDiff": "factdiff.fact_diff",
     "Finding": "factdiff.fact_diff",
     "Verdict": "factdiff.fact_diff",
@@ -78,12 +86,14 @@ _SOURCES: dict[str, str] = {
     "Criticality": "factdiff.schema.model",
     "FactSchema": "factdiff.schema.model",
     "FieldSpec": "factdiff.schema.model",
+    "Store": "factdiff.store.base:MemoryStore",
     "ExtractiveSummarizer": "factdiff.summarize",
     "NaiveSummarizer": "factdiff.summarize",
     "Summarizer": "factdiff.summarize",
     "FactType": "factdiff.values.base",
+    "Worker": "factdiff.worker",
 }
-"""Public name -> the module that defines it."""
+"""Public name -> the module that defines it (``module:attribute`` where the names differ)."""
 
 logging.getLogger("factdiff").addHandler(logging.NullHandler())  # the application decides
 
@@ -91,6 +101,7 @@ __all__ = [
     "CheckResult",
     "CompressionResult",
     "Criticality",
+    "Demoter",
     "ExtractiveSummarizer",
     "Extractor",
     "Fact",
@@ -109,10 +120,12 @@ __all__ = [
     "Rung",
     "RuntimeFailure",
     "SchemaError",
+    "Store",
     "StoreError",
     "Summarizer",
     "UsageError",
     "Verdict",
+    "Worker",
     "builtin_schema",
     "check",
     "compress",
@@ -125,11 +138,17 @@ __all__ = [
 ]
 
 
+def _source(name: str) -> tuple[str, str]:
+    """The module and attribute behind the public ``name``."""
+    module, _, attribute = _SOURCES[name].partition(":")
+    return module, attribute or name
+
+
 def __getattr__(name: str) -> Any:
-    module = _SOURCES.get(name)
-    if module is None:
+    if name not in _SOURCES:
         raise AttributeError(f"module 'factdiff' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    module, attribute = _source(name)
+    value = getattr(importlib.import_module(module), attribute)
     globals()[name] = value
     return value
 

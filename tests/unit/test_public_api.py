@@ -12,6 +12,7 @@ def test_public_names_are_pinned() -> None:
             "CheckResult",
             "CompressionResult",
             "Criticality",
+            "Demoter",
             "Extractor",
             "ExtractiveSummarizer",
             "Fact",
@@ -30,10 +31,12 @@ def test_public_names_are_pinned() -> None:
             "Rung",
             "RuntimeFailure",
             "SchemaError",
+            "Store",
             "StoreError",
             "Summarizer",
             "UsageError",
             "Verdict",
+            "Worker",
             "builtin_schema",
             "check",
             "compress",
@@ -63,8 +66,9 @@ def test_public_names_load_lazily_and_match_their_modules() -> None:
     import sys
 
     assert set(factdiff._SOURCES) == set(factdiff.__all__)
-    for name, module in factdiff._SOURCES.items():
-        assert getattr(factdiff, name) is getattr(importlib.import_module(module), name)
+    for name in factdiff._SOURCES:
+        module, attribute = factdiff._source(name)
+        assert getattr(factdiff, name) is getattr(importlib.import_module(module), attribute)
     assert set(factdiff.__all__) <= set(dir(factdiff))
     code = "import sys, factdiff; print(sorted(m for m in sys.modules if m.startswith('factdiff')))"
     loaded = subprocess.run(
