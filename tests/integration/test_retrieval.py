@@ -13,7 +13,7 @@ from factdiff.pipeline import Rung
 from factdiff.retrieve.settings import RetrievalSettings, TouchMode
 from factdiff.store import EntryNotFound, EventType, MemoryStore, NewEntry, Tier
 from factdiff.store.search_index import hot_record, narrative_keys
-from factdiff.summarize import FixedSummarizer
+from factdiff.testing import FixedSummarizer
 from tests.conftest import worked
 from tests.integration.conftest import raw
 
