@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from factdiff.errors import InputError
+from factdiff.errors import ArchiveCorrupt, InputError
 from factdiff.store import codec
 from factdiff.store.dialect import load_dialect, parse_queries
 
@@ -71,9 +71,9 @@ def test_json_is_canonical_and_strict() -> None:
 
 
 def test_unarchive_rejects_garbage() -> None:
-    with pytest.raises(ValueError, match="does not decompress"):
+    with pytest.raises(ArchiveCorrupt, match="does not decompress"):
         codec.unarchive(codec.COLD_CODEC, b"not zlib")
-    with pytest.raises(ValueError, match="unknown cold codec"):
+    with pytest.raises(ArchiveCorrupt, match="unknown cold codec"):
         codec.unarchive("lzma", b"")
 
 
