@@ -22,9 +22,7 @@ from factdiff.values.base import FactType
 from factdiff.values.fieldtypes import fold
 
 DATA = Path(demo.__file__).resolve().parent.parent / "schema" / "data"
-WORKED_SOURCE = (
-    Path(__file__).resolve().parent.parent / "fixtures" / "worked_example" / "source.txt"
-)
+WORKED_SOURCE = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example" / "source.txt"
 CORPUS_DIGEST = "sha256:2959c2c17bc908623f07522d788927ecbb3b95ffa1be1d155a3fb0dbf91c9045"
 """Digest of ``generate_corpus()``: any change to the generator must update it on purpose."""
 
