@@ -6,6 +6,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -28,9 +29,9 @@ LATER = T0 + timedelta(days=30)
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> MemoryStore:
+def store(tmp_path: Path) -> Iterator[MemoryStore]:
     opened = MemoryStore.open(tmp_path / "memory.db")
-    yield opened  # type: ignore[misc]
+    yield opened
     opened.close()
 
 

@@ -135,7 +135,7 @@ def test_compress_json_counts_the_source_extraction(
     usage = data["usage"]
     assert isinstance(usage, dict)
     assert (usage["calls"], usage["tokens_in"], usage["tokens_out"]) == (3, 300, 30)
-    roles = [c["role"] for c in usage["model_calls"]]  # type: ignore[index]
+    roles = [c["role"] for c in usage["model_calls"]]
     assert roles == ["extract_source", "summarize", "extract_summary"]
 
 

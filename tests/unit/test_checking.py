@@ -13,7 +13,7 @@ def test_check_is_extract_both_then_verify(customer_service: FactSchema) -> None
     checked = check(source, summary, customer_service)
     reference = checked.source_facts.reference
     records = [DEFAULT_EXTRACTOR.extract(t, customer_service, reference) for t in (source, summary)]
-    verified = verify(*records, customer_service)
+    verified = verify(records[0], records[1], customer_service)
     assert verified.outcome is checked.outcome is Outcome.FAILED
     assert verified.diff.to_json() == checked.diff.to_json()
     assert verified.notes == checked.notes

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factdiff.extraction.recognizers.base import ExtractionContext
+from factdiff.extraction.recognizers.base import ExtractionContext, Recognizer
 from factdiff.extraction.recognizers.emails_urls import (
     EmailRecognizer,
     UrlRecognizer,
@@ -26,7 +26,12 @@ from factdiff.values.contact import EmailValue, PhoneValue, UrlValue
 from factdiff.values.identifier import IdentifierValue
 
 CTX = ExtractionContext()
-RECOGNIZERS = [IdentifierRecognizer(), EmailRecognizer(), PhoneRecognizer(), UrlRecognizer()]
+RECOGNIZERS: list[Recognizer] = [
+    IdentifierRecognizer(),
+    EmailRecognizer(),
+    PhoneRecognizer(),
+    UrlRecognizer(),
+]
 
 
 def found(recognizer: object, text: str) -> list[tuple[str, object]]:
