@@ -46,8 +46,24 @@ def top_level_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
     return found
 
 
+def deferred_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
+    """Every import outside ``if TYPE_CHECKING:`` blocks, inside functions included."""
+    found: list[ast.Import | ast.ImportFrom] = []
+    pending: list[ast.AST] = [tree]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.If) and is_type_checking(node.test):
+            pending.extend(node.orelse)
+            continue
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found.append(node)
+        pending.extend(ast.iter_child_nodes(node))
+    return found
+
+
 def resolve(node: ast.Import | ast.ImportFrom, name: str, is_package: bool) -> list[str]:
-    """The dotted names an import statement in module ``name`` refers to."""
+    """The dotted names an import statement in module ``name`` refers to: for ``from X import
+    a, b`` first ``X``, then ``X.a`` and ``X.b`` (which are modules when submodules)."""
     if isinstance(node, ast.Import):
         return [alias.name for alias in node.names]
     base = node.module or ""
@@ -58,8 +74,11 @@ def resolve(node: ast.Import | ast.ImportFrom, name: str, is_package: bool) -> l
     return [base] + [f"{base}.{alias.name}" for alias in node.names]
 
 
-def build_graph(root: Path) -> tuple[dict[str, set[str]], dict[str, int]]:
-    """Module -> modules it imports at module level, and module -> line count."""
+def build_graph(
+    root: Path, *, deferred: bool = False
+) -> tuple[dict[str, set[str]], dict[str, int]]:
+    """Module -> modules it imports at module level (with ``deferred``: anywhere, functions
+    included), and module -> line count."""
     files = {module_name(path, root): path for path in sorted((root / PACKAGE).rglob("*.py"))}
     graph: dict[str, set[str]] = {}
     lines: dict[str, int] = {}
@@ -67,10 +86,12 @@ def build_graph(root: Path) -> tuple[dict[str, set[str]], dict[str, int]]:
         source = path.read_text(encoding="utf-8")
         lines[name] = source.count("\n")
         targets: set[str] = set()
-        for node in top_level_imports(ast.parse(source)):
-            for target in resolve(node, name, path.name == "__init__.py"):
-                if target in files and target != name:
-                    targets.add(target)
+        tree = ast.parse(source)
+        for node in deferred_imports(tree) if deferred else top_level_imports(tree):
+            found = [t for t in resolve(node, name, path.name == "__init__.py") if t in files]
+            if isinstance(node, ast.ImportFrom) and len(found) > 1:
+                found = found[1:]  # ``from package import submodule``: the submodule's edge
+            targets.update(target for target in found if target != name)
         graph[name] = targets
     return graph, lines
 
@@ -147,6 +168,10 @@ def main(argv: list[str]) -> int:
     print(f"modules: {len(graph)}  module-level import edges: {edges}")
     print(f"import cycles: {len(cycles)}")
     for component in cycles:
+        print(f"  {len(component)} modules: {', '.join(component)}")
+    late = [c for c in strongly_connected(build_graph(root, deferred=True)[0]) if len(c) > 1]
+    print(f"cycles counting imports inside functions too: {len(late)}")
+    for component in late:
         print(f"  {len(component)} modules: {', '.join(component)}")
     layer_of = layers(graph, components)
     print(f"layers: {max(layer_of.values()) + 1}")
