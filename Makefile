@@ -21,8 +21,8 @@ test: install
 	$(BIN)/python -m pytest -q
 
 lint: install
-	$(BIN)/ruff check factdiff tests bench
-	$(BIN)/ruff format --check factdiff tests bench
+	$(BIN)/ruff check factdiff tests bench scripts
+	$(BIN)/ruff format --check factdiff tests bench scripts
 
 typecheck: install
 	$(BIN)/mypy

@@ -51,9 +51,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.compression_ratio import load_entries
 from bench.datasets import Entry, base_parser, clip, print_table, resolve_limit
-from factdiff.check import verify
+from factdiff.checking import verify
 from factdiff.demote import Demoter, DemotionSettings, reference_of
-from factdiff.extract.rules import RulesExtractor
+from factdiff.extraction.rules import RulesExtractor
 from factdiff.pipeline import Rung
 from factdiff.record import Fact, FactRecord
 from factdiff.schema.builtin import builtin_schema, generic_schema

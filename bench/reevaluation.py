@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.datasets import DEFAULT_DATA
 from bench.demotion_throughput import base_windows, entry_stream
-from factdiff.check import DEFAULT_EXTRACTOR, verify
+from factdiff.checking import DEFAULT_EXTRACTOR, verify
 from factdiff.demote import Demoter
 from factdiff.outcomes import reference_of
 from factdiff.reevaluate import BATCH, Reevaluator

@@ -57,8 +57,8 @@ from bench.datasets import (
     spread,
 )
 from bench.mutation_recall import apply_edits, render_date, render_money, render_time
-from factdiff.check import extract, verify
-from factdiff.extract.rules import infer_reference
+from factdiff.checking import extract, verify
+from factdiff.extraction.rules import infer_reference
 from factdiff.policy import Outcome
 from factdiff.schema.builtin import generic_schema
 

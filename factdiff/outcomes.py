@@ -35,7 +35,7 @@ from factdiff.errors import (
     failure_class_of,
     one_line,
 )
-from factdiff.extract.rules import infer_reference
+from factdiff.extraction.rules import infer_reference
 from factdiff.policy import Outcome
 from factdiff.providers.base import Usage
 from factdiff.providers.client import cost_str

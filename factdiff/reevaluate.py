@@ -39,9 +39,9 @@ from datetime import datetime
 from typing import Any
 
 from factdiff.catalog import SchemaCatalog
-from factdiff.check import DEFAULT_EXTRACTOR, verify
+from factdiff.checking import DEFAULT_EXTRACTOR, verify
 from factdiff.errors import UsageError
-from factdiff.extract.base import Extractor
+from factdiff.extraction.base import Extractor
 from factdiff.outcomes import reference_of
 from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
 from factdiff.schema.evolution import SchemaDiff, diff_schemas

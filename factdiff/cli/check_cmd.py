@@ -7,7 +7,7 @@ from datetime import date
 
 import click
 
-from factdiff.check import check, extract
+from factdiff.checking import check, extract
 from factdiff.cli.inputs import read_text, resolve_schema
 from factdiff.cli.options import db_option, not_blank
 from factdiff.cli.render import console, diff_table, echo_json, outcome_line, table, text

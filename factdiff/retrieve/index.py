@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-from factdiff.extract.rules import MAX_TEXT_CHARS, RulesExtractor, infer_reference
+from factdiff.extraction.rules import MAX_TEXT_CHARS, RulesExtractor, infer_reference
 from factdiff.record import FactRecord
 from factdiff.retrieve.keys import key_hashes, record_keys
 from factdiff.retrieve.schemas import GENERIC, SchemaResolver

@@ -24,7 +24,7 @@ import zlib
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
-from factdiff.errors import InputError
+from factdiff.errors import ArchiveCorrupt, InputError
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -158,13 +158,14 @@ def archive(data: bytes) -> bytes:
 
 
 def unarchive(codec: str, packed: bytes) -> bytes:
-    """Inverse of ``archive``; raises ``ValueError`` on an unknown codec or a broken stream."""
+    """Inverse of ``archive``; raises ``ArchiveCorrupt`` on an unknown codec or a broken
+    stream."""
     if codec != COLD_CODEC:
-        raise ValueError(f"unknown cold codec {codec!r}")
+        raise ArchiveCorrupt(f"unknown cold codec {codec!r}")
     try:
         return zlib.decompress(bytes(packed))
     except zlib.error as exc:
-        raise ValueError(f"cold archive does not decompress: {exc}") from None
+        raise ArchiveCorrupt(f"cold archive does not decompress: {exc}") from None
 
 
 def finite_float(value: float, what: str) -> float:

@@ -3,6 +3,7 @@ use promotes, touch, rendered context, attestations and verify."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -10,11 +11,12 @@ import pytest
 from factdiff.demote import Demoter, DemotionSettings
 from factdiff.errors import InputError
 from factdiff.pipeline import Rung
+from factdiff.retrieve.hits import SearchHit
 from factdiff.retrieve.settings import RetrievalSettings, TouchMode
 from factdiff.schema.model import FactSchema
 from factdiff.store import EntryNotFound, EventType, MemoryStore, NewEntry, Tier
 from factdiff.store.search_index import hot_record, narrative_keys
-from factdiff.summarize import FixedSummarizer
+from factdiff.testing import FixedSummarizer
 from tests.conftest import worked
 from tests.integration.conftest import raw
 
@@ -46,8 +48,8 @@ def demote(store: MemoryStore, entry_id: str, summary: str | None = None) -> Non
     assert store.get(entry_id).tier is Tier.WARM
 
 
-def ids(hits: list[object]) -> list[str]:
-    return [h.entry_id for h in hits]  # type: ignore[attr-defined]
+def ids(hits: Sequence[SearchHit]) -> list[str]:
+    return [h.entry_id for h in hits]
 
 
 @pytest.fixture
@@ -243,7 +245,7 @@ def test_filters_and_bad_arguments(store: MemoryStore) -> None:
         {"query": "x", "include_source": "sometimes"},
     ):
         with pytest.raises(InputError):
-            store.search(**bad)  # type: ignore[arg-type]
+            store.search(**bad)
 
 
 def test_bulk_add_indexes_every_entry_and_a_bad_batch_indexes_none(store: MemoryStore) -> None:
