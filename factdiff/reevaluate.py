@@ -351,7 +351,9 @@ class Reevaluator:
             },
         )
         record = source_facts.to_json()
-        index = search_index.warm_index_doc(self.store, entry.id, source, narrative, record)
+        index = search_index.warm_index_doc(
+            self.store, entry.id, source, narrative, record, narrative_facts
+        )
         result = (
             ReevaluationResult.ANNOTATED
             if outcome is AttemptOutcome.ACCEPTABLE_WITH_NOTES
