@@ -31,6 +31,7 @@ from factdiff.accounting import ModelCall
 from factdiff.errors import InputError, MigrationRequired, StoreError
 from factdiff.store import codec, search_index
 from factdiff.store import rows as rowmap
+from factdiff.store.api_keys import ApiKeysMixin
 from factdiff.store.dialect import Dialect, Migration
 from factdiff.store.model import (
     AttemptOutcome,
@@ -68,7 +69,7 @@ _MIN_KEY = -(2**63)
 _DONE = frozenset({AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES})
 
 
-class MemoryStore(SearchIndexMixin, abc.ABC):
+class MemoryStore(SearchIndexMixin, ApiKeysMixin, abc.ABC):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
 
     Open with ``MemoryStore.open(path_or_dsn)``; use as a context manager or call
@@ -389,11 +390,13 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
         agent: str | None = None,
         tier: Tier | None = None,
         status: EntryStatus | None = None,
+        tag: str | None = None,
         after: str = "",
         limit: int = 100,
     ) -> Page[Entry]:
         """One page of entries in id order after the id ``after`` (``""``: from the start),
-        with how many match the filters in all; one read snapshot. No content is loaded."""
+        with how many match the filters (``tag``: entries carrying that tag) in all; one
+        read snapshot. No content is loaded."""
         if tier is Tier.COLD:
             raise InputError("entries live in the hot or warm tier; cold holds their archives")
         if limit < 0:
@@ -402,11 +405,13 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
             "agent": agent is not None,
             "tier": tier is not None,
             "status": status is not None,
+            "tag": tag is not None,
         }
         params: dict[str, Any] = {
             "agent": agent,
             "tier": None if tier is None else Tier(tier).value,
             "status": None if status is None else EntryStatus(status).value,
+            "tag": tag,
         }
         count_sql = self._sql("entries_count", **filters)
         with self._read():
@@ -988,6 +993,10 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
         next_after = (items[-1].id if items else after) if more else None
         return Page(items, total, total - remaining, next_after)
 
+    def last_event_id(self) -> int:
+        """The id of the newest event (0 when there is none)."""
+        return int(self._one("last_event_id"))
+
     def _stream_events(
         self, sql: str, params: dict[str, Any], limit: int | None
     ) -> Iterator[Event]:
@@ -1069,6 +1078,11 @@ class MemoryStore(SearchIndexMixin, abc.ABC):
             )
         source = None if row[4] is None else str(row[4])
         return StoredSchema(int(row[1]), str(row[2]), codec.load_json(row[3]), source)
+
+    def schema_versions(self) -> list[tuple[str, int, str]]:
+        """Every registered schema version as ``(name, version, hash)``, by name and version."""
+        rows = self._rows(self._sql("select_schema_versions"), {})
+        return [(str(name), int(version), str(hash)) for name, version, hash in rows]
 
     def set_agent_schema(
         self, agent_id: str, schema_name: str | None, tag: str | None = None

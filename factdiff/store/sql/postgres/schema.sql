@@ -250,3 +250,13 @@ CREATE TRIGGER attestation_entries_no_update BEFORE UPDATE ON attestation_entrie
 
 CREATE TRIGGER attestation_entries_no_delete BEFORE DELETE ON attestation_entries
     FOR EACH ROW EXECUTE FUNCTION factdiff_attestations_append_only();
+
+CREATE TABLE api_keys (
+    name       text PRIMARY KEY,
+    scope      text NOT NULL CHECK (scope IN ('agent', 'operator')),
+    agent_id   text,
+    key_hash   text NOT NULL UNIQUE,
+    created_at bigint NOT NULL,
+    revoked_at bigint,
+    CHECK ((scope = 'agent') = (agent_id IS NOT NULL))
+);

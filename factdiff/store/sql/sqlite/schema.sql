@@ -241,3 +241,13 @@ CREATE TRIGGER attestation_entries_no_delete BEFORE DELETE ON attestation_entrie
 BEGIN
     SELECT RAISE(ABORT, 'attestations are append-only');
 END;
+
+CREATE TABLE api_keys (
+    name       TEXT PRIMARY KEY,
+    scope      TEXT NOT NULL CHECK (scope IN ('agent', 'operator')),
+    agent_id   TEXT,
+    key_hash   TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL,
+    revoked_at INTEGER,
+    CHECK ((scope = 'agent') = (agent_id IS NOT NULL))
+);

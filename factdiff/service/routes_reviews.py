@@ -1,0 +1,71 @@
+"""Operator review: the queue with each entry's last diff, and what an operator decides."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse
+
+from factdiff.cli.paging import decode_cursor, encode_cursor
+from factdiff.documents import attempt_json, entry_json
+from factdiff.service.auth import Operator, Store, owned_entry
+from factdiff.service.errors import ERROR_RESPONSES, ApiError
+from factdiff.service.models import BulkResolveBody, ResolveBody, Resolved, ReviewPage
+from factdiff.store import EntryStatus
+
+router = APIRouter(prefix="/v1/reviews", tags=["reviews"], responses=ERROR_RESPONSES)
+
+
+@router.get("", response_model=ReviewPage)
+def review_queue(
+    caller: Operator,
+    store: Store,
+    agent: Annotated[str | None, Query(min_length=1)] = None,
+    limit: Annotated[int, Query(ge=0, le=1000)] = 100,
+    cursor: Annotated[str | None, Query()] = None,
+) -> JSONResponse:
+    """Entries waiting for an operator, oldest first, each with its last attempt and diff."""
+    filters = {"agent": agent}
+    after = "" if cursor is None else str(decode_cursor(cursor, "reviews", filters))
+    page = store.entry_page(agent=agent, status=EntryStatus.REVIEW, after=after, limit=limit)
+    items = []
+    for entry in page.items:
+        attempts = store.attempts(entry.id)
+        last = attempt_json(attempts[-1]) if attempts else None
+        items.append({"entry": entry_json(entry), "last_attempt": last})
+    next_cursor = (
+        None if page.next_after is None else encode_cursor("reviews", filters, page.next_after)
+    )
+    return JSONResponse(
+        {
+            "reviews": items,
+            "total": page.total,
+            "offset": page.offset,
+            "count": len(items),
+            "next_cursor": next_cursor,
+        }
+    )
+
+
+@router.post("/resolve", response_model=Resolved)
+def resolve_all(body: BulkResolveBody, caller: Operator, store: Store) -> Resolved:
+    """Return every entry in review (of ``agent``; escalated for ``reason``) to demotion."""
+    note = _signed(body.note, caller.name)
+    done = store.resolve_reviews(datetime.now(UTC), agent=body.agent, reason=body.reason, note=note)
+    return Resolved(resolved=done, count=len(done))
+
+
+@router.post("/{entry_id}/resolve", response_model=Resolved)
+def resolve_one(entry_id: str, body: ResolveBody, caller: Operator, store: Store) -> Resolved:
+    """Return one entry from review to automatic demotion (409 if it is not in review)."""
+    owned_entry(store, caller, entry_id)
+    if not store.resolve_review(entry_id, datetime.now(UTC), _signed(body.note, caller.name)):
+        raise ApiError(409, "conflict", f"entry {entry_id} is not in review")
+    return Resolved(resolved=[entry_id], count=1)
+
+
+def _signed(note: str, key_name: str) -> str:
+    """A note with the key that made the decision."""
+    return f"{note} (key {key_name})" if note else f"by key {key_name}"
