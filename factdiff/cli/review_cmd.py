@@ -1,4 +1,5 @@
-"""``factdiff review resolve``: return entries from operator review to automatic demotion."""
+"""``factdiff review``: resolve (one or in bulk), approve despite loss, edit and re-verify,
+keep hot for good."""
 
 from __future__ import annotations
 
@@ -63,3 +64,70 @@ def review_resolve_command(
         echo(f"{len(resolved)} entries back in demotion")
         for resolved_id in resolved:
             echo(f"  {resolved_id}")
+
+
+def _operator() -> str:
+    """Who decides, as recorded with the decision: the local user, from the CLI."""
+    import getpass
+
+    try:
+        return f"cli:{getpass.getuser()}"
+    except (KeyError, OSError):  # pragma: no cover - no user name on this system
+        return "cli"
+
+
+@review_group.command("approve")
+@click.argument("entry_id")
+@click.option("--reason", required=True, callback=not_blank, help="Why the loss is accepted.")
+@db_option
+@json_option
+def review_approve_command(entry_id: str, reason: str, db: str, as_json: bool) -> None:
+    """Accept ENTRY_ID's last summary despite what it lost (its losses become known gaps)."""
+    from factdiff.review import approve
+
+    with open_store(db, create=False) as store:
+        decision = approve(
+            store, entry_id, reason=reason, key_name=_operator(), now=datetime.now(UTC)
+        )
+    if as_json:
+        echo_json(decision.to_json())
+    else:
+        gaps = ", ".join(g.field for g in decision.known_gaps) or "none"
+        echo(f"{entry_id}: warm ({decision.outcome.value}); known gaps: {gaps}")
+
+
+@review_group.command("edit")
+@click.argument("entry_id")
+@click.argument("summary_file")
+@db_option
+@json_option
+def review_edit_command(entry_id: str, summary_file: str, db: str, as_json: bool) -> None:
+    """Verify the summary in SUMMARY_FILE (or - for stdin) for ENTRY_ID; write it if it
+    passes its fact diff, refuse it (exit 1, nothing written) if it fails."""
+    from factdiff.cli.inputs import read_text
+    from factdiff.review import edit
+
+    summary = read_text(summary_file)
+    with open_store(db, create=False) as store:
+        decision = edit(
+            store, entry_id, summary=summary, key_name=_operator(), now=datetime.now(UTC)
+        )
+    if as_json:
+        echo_json(decision.to_json())
+    else:
+        echo(f"{entry_id}: warm ({decision.outcome.value})")
+
+
+@review_group.command("keep-hot")
+@click.argument("entry_id")
+@click.option("--reason", required=True, callback=not_blank, help="Why it stays hot.")
+@db_option
+@json_option
+def review_keep_hot_command(entry_id: str, reason: str, db: str, as_json: bool) -> None:
+    """Keep ENTRY_ID hot for good: never demoted, out of the review queue."""
+    with open_store(db, create=False) as store:
+        kept = store.keep_hot(entry_id, datetime.now(UTC), key_name=_operator(), reason=reason)
+    if as_json:
+        echo_json({"id": entry_id, "kept": True, "already": not kept})
+    else:
+        echo(f"{entry_id}: {'kept hot' if kept else 'was already kept hot'}")

@@ -98,6 +98,24 @@ class BulkResolveBody(Strict):
     note: str = ""
 
 
+class ApproveBody(Strict):
+    """Accept a summary despite its loss: why."""
+
+    reason: str = Field(min_length=1, pattern=r"\S")
+
+
+class EditBody(Strict):
+    """An operator's summary, to verify against the source."""
+
+    summary: str = Field(min_length=1, pattern=r"\S")
+
+
+class KeepHotBody(Strict):
+    """Keep an entry hot for good: why."""
+
+    reason: str = Field(min_length=1, pattern=r"\S")
+
+
 class RegisterSchemaBody(Strict):
     """A fact schema in YAML, or a built-in's name."""
 
@@ -281,6 +299,24 @@ class Resolved(Strict):
 
     resolved: list[str]
     count: int
+
+
+class ReviewDecisionOut(Strict):
+    """An approved or edited summary, now the warm entry."""
+
+    id: str
+    tier: str
+    outcome: str
+    known_gaps: list[JsonObject]
+    diff: JsonObject
+
+
+class KeptHot(Strict):
+    """An entry kept hot for good."""
+
+    id: str
+    kept: bool
+    already: bool
 
 
 class SchemaSummary(Strict):

@@ -12,7 +12,17 @@ from factdiff.cli.paging import decode_cursor, encode_cursor
 from factdiff.documents import attempt_json, entry_json
 from factdiff.service.auth import Operator, Store, owned_entry
 from factdiff.service.errors import ERROR_RESPONSES, ApiError
-from factdiff.service.models import BulkResolveBody, ResolveBody, Resolved, ReviewPage
+from factdiff.service.models import (
+    ApproveBody,
+    BulkResolveBody,
+    EditBody,
+    KeepHotBody,
+    KeptHot,
+    ResolveBody,
+    Resolved,
+    ReviewDecisionOut,
+    ReviewPage,
+)
 from factdiff.store import EntryStatus
 
 router = APIRouter(prefix="/v1/reviews", tags=["reviews"], responses=ERROR_RESPONSES)
@@ -29,7 +39,9 @@ def review_queue(
     """Entries waiting for an operator, oldest first, each with its last attempt and diff."""
     filters = {"agent": agent}
     after = "" if cursor is None else str(decode_cursor(cursor, "reviews", filters))
-    page = store.entry_page(agent=agent, status=EntryStatus.REVIEW, after=after, limit=limit)
+    page = store.entry_page(
+        agent=agent, status=EntryStatus.REVIEW, exclude_kept=True, after=after, limit=limit
+    )
     items = []
     for entry in page.items:
         attempts = store.attempts(entry.id)
@@ -64,6 +76,44 @@ def resolve_one(entry_id: str, body: ResolveBody, caller: Operator, store: Store
     if not store.resolve_review(entry_id, datetime.now(UTC), _signed(body.note, caller.name)):
         raise ApiError(409, "conflict", f"entry {entry_id} is not in review")
     return Resolved(resolved=[entry_id], count=1)
+
+
+@router.post("/{entry_id}/approve", response_model=ReviewDecisionOut)
+def approve_one(entry_id: str, body: ApproveBody, caller: Operator, store: Store) -> JSONResponse:
+    """Accept the last summary despite its loss; the reason is recorded with the key's name."""
+    from factdiff.review import approve
+
+    owned_entry(store, caller, entry_id)
+    decision = approve(
+        store, entry_id, reason=body.reason, key_name=caller.name, now=datetime.now(UTC)
+    )
+    return JSONResponse(decision.to_json())
+
+
+@router.post("/{entry_id}/edit", response_model=ReviewDecisionOut)
+def edit_one(entry_id: str, body: EditBody, caller: Operator, store: Store) -> JSONResponse:
+    """Verify an edited summary: written when its diff passes; refused (422
+    ``summary_refused``, with the diff) when it fails."""
+    from factdiff.review import SummaryRefused, edit
+
+    owned_entry(store, caller, entry_id)
+    try:
+        decision = edit(
+            store, entry_id, summary=body.summary, key_name=caller.name, now=datetime.now(UTC)
+        )
+    except SummaryRefused as refused:
+        raise ApiError(
+            422, "summary_refused", str(refused), {"check": refused.result.to_json()}
+        ) from None
+    return JSONResponse(decision.to_json())
+
+
+@router.post("/{entry_id}/keep-hot", response_model=KeptHot)
+def keep_hot(entry_id: str, body: KeepHotBody, caller: Operator, store: Store) -> KeptHot:
+    """Keep the entry hot for good: never demoted, out of the queue (resolve undoes it)."""
+    owned_entry(store, caller, entry_id)
+    kept = store.keep_hot(entry_id, datetime.now(UTC), key_name=caller.name, reason=body.reason)
+    return KeptHot(id=entry_id, kept=True, already=not kept)
 
 
 def _signed(note: str, key_name: str) -> str:

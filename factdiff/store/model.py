@@ -45,6 +45,9 @@ class EventType(enum.StrEnum):
     PROMOTED = "promoted"
     SCHEMA_REGISTERED = "schema_registered"
     REVIEW_RESOLVED = "review_resolved"
+    REVIEW_APPROVED = "review_approved"
+    REVIEW_EDITED = "review_edited"
+    KEPT_HOT = "kept_hot"
 
 
 class AttemptOutcome(enum.StrEnum):

@@ -12,3 +12,12 @@ CREATE TABLE api_keys (
     revoked_at bigint,
     CHECK ((scope = 'agent') = (agent_id IS NOT NULL))
 );
+
+-- Entries an operator decided to keep hot for good (their status stays 'review', so
+-- demotion never takes them; the review queue leaves them out).
+CREATE TABLE kept_hot (
+    entry_id text PRIMARY KEY REFERENCES entries (id),
+    kept_at  bigint NOT NULL,
+    key_name text NOT NULL,
+    reason   text NOT NULL
+);

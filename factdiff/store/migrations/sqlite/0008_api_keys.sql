@@ -12,3 +12,12 @@ CREATE TABLE api_keys (
     revoked_at INTEGER,
     CHECK ((scope = 'agent') = (agent_id IS NOT NULL))
 );
+
+-- Entries an operator decided to keep hot for good (their status stays 'review', so
+-- demotion never takes them; the review queue leaves them out).
+CREATE TABLE kept_hot (
+    entry_id TEXT PRIMARY KEY REFERENCES entries (id),
+    kept_at  INTEGER NOT NULL,
+    key_name TEXT NOT NULL,
+    reason   TEXT NOT NULL
+);

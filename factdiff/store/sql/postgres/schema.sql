@@ -260,3 +260,10 @@ CREATE TABLE api_keys (
     revoked_at bigint,
     CHECK ((scope = 'agent') = (agent_id IS NOT NULL))
 );
+
+CREATE TABLE kept_hot (
+    entry_id text PRIMARY KEY REFERENCES entries (id),
+    kept_at  bigint NOT NULL,
+    key_name text NOT NULL,
+    reason   text NOT NULL
+);

@@ -22,3 +22,28 @@ SELECT name, version, hash FROM schemas ORDER BY name, version
 
 -- name: last_event_id
 SELECT coalesce(max(id), 0) FROM events
+
+-- name: filter_entries_unkept
+AND NOT EXISTS (SELECT 1 FROM kept_hot AS k WHERE k.entry_id = entries.id)
+
+-- name: insert_kept_hot
+INSERT INTO kept_hot (entry_id, kept_at, key_name, reason)
+VALUES (:id, :now, :key_name, :reason)
+ON CONFLICT (entry_id) DO NOTHING
+
+-- name: select_kept_hot
+SELECT kept_at, key_name, reason FROM kept_hot WHERE entry_id = :id
+
+-- name: set_warm_reviewed
+-- set_warm for an entry in review that an operator approved or edited: back to active.
+UPDATE entries
+SET tier = 'warm', status = 'active', attempt_count = attempt_count + 1, next_attempt_at = NULL, error_streak = 0,
+    lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
+WHERE id = :id AND tier = 'hot' AND status = 'review' AND attempt_count = :expected
+  AND (:expected_errors::integer IS NULL OR error_attempts = :expected_errors)
+  AND CASE WHEN :token::text IS NULL THEN coalesce(lease_expires_at <= factdiff_now_us(), TRUE)
+           ELSE lease_token = :token AND lease_expires_at > factdiff_now_us() END
+RETURNING attempt_count + error_attempts
+
+-- name: delete_kept_hot
+DELETE FROM kept_hot WHERE entry_id = :id

@@ -251,3 +251,10 @@ CREATE TABLE api_keys (
     revoked_at INTEGER,
     CHECK ((scope = 'agent') = (agent_id IS NOT NULL))
 );
+
+CREATE TABLE kept_hot (
+    entry_id TEXT PRIMARY KEY REFERENCES entries (id),
+    kept_at  INTEGER NOT NULL,
+    key_name TEXT NOT NULL,
+    reason   TEXT NOT NULL
+);
