@@ -1,5 +1,5 @@
 """Operator decisions on an entry in review, beyond ``resolve``: approve its last summary
-despite what it lost, or write a summary and have it verified.
+despite what it lost, write a summary and have it verified, or retry now on a chosen rung.
 
 Both verify with the deterministic extractor against the entry's hot source and schema, and
 write the warm entry in one transaction fenced by the attempt count (the entry must still be
@@ -11,14 +11,15 @@ reads those from the source record; an edit whose diff fails is refused
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from factdiff.catalog import SchemaCatalog
 from factdiff.check import DEFAULT_EXTRACTOR, CheckResult, check
+from factdiff.demote import Demoter, DemotionSettings
 from factdiff.errors import InputError
-from factdiff.outcomes import reference_of
+from factdiff.outcomes import Boundary, PreparedEntry, reference_of
 from factdiff.policy import DEFAULT_POLICY, Outcome
 from factdiff.store import (
     AttemptOutcome,
@@ -205,3 +206,46 @@ def _write(
     if not applied:
         raise WrongTier(f"entry {entry.id} changed meanwhile (no longer in review): look again")
     return ReviewDecision(entry.id, outcome, gaps, result.diff.to_json())
+
+
+class _RungBoundary(Boundary):
+    """Demotion's store boundary, making the next attempt on a rung the operator chose."""
+
+    def __init__(self, store: MemoryStore, settings: DemotionSettings, rung: int) -> None:
+        super().__init__(store, settings)
+        self.rung = rung
+
+    def prepare(self, entry: Entry, now: datetime) -> PreparedEntry:
+        return replace(super().prepare(entry, now), rung_index=self.rung)
+
+
+def retry(
+    store: MemoryStore,
+    entry_id: str,
+    *,
+    rung: int,
+    key_name: str,
+    now: datetime,
+    settings: DemotionSettings | None = None,
+) -> dict[str, Any]:
+    """Return the entry from review and make one attempt now on ladder rung ``rung`` (from
+    0); a failure sends it back to review (its attempts are spent). Returns
+    ``{"id", "rung", "outcome", "applied", "tier", "status"}``."""
+    chosen = settings or DemotionSettings()
+    if not 0 <= rung < len(chosen.ladder):
+        raise InputError(f"rung {rung} is not on the ladder: choose 0 to {len(chosen.ladder) - 1}")
+    _in_review(store, entry_id)
+    if not store.resolve_review(entry_id, now, f"retry now on rung {rung} (key {key_name})"):
+        raise WrongTier(f"entry {entry_id} left review meanwhile: look again")
+    demoter = Demoter(store, chosen)
+    demoter.boundary = _RungBoundary(store, chosen, rung)
+    result = demoter.demote_entry(store.get(entry_id), now)
+    after = store.get(entry_id)
+    return {
+        "id": entry_id,
+        "rung": rung,
+        "outcome": result.outcome.value,
+        "applied": result.applied,
+        "tier": after.tier.value,
+        "status": after.status.value,
+    }

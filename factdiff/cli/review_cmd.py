@@ -4,11 +4,20 @@ keep hot for good."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 import click
 
 from factdiff.cli.options import db_option, json_option, not_blank, open_store
 from factdiff.cli.render import echo, echo_json
+from factdiff.cli.settings_options import (
+    COMPONENT_KEYS,
+    DEMOTION_KEYS,
+    MODEL_KEYS,
+    model_param_option,
+    setting_options,
+    settings_from,
+)
 from factdiff.errors import InputError
 
 
@@ -131,3 +140,38 @@ def review_keep_hot_command(entry_id: str, reason: str, db: str, as_json: bool) 
         echo_json({"id": entry_id, "kept": True, "already": not kept})
     else:
         echo(f"{entry_id}: {'kept hot' if kept else 'was already kept hot'}")
+
+
+@review_group.command("retry")
+@click.argument("entry_id")
+@click.option("--rung", type=click.IntRange(min=0), required=True, help="Ladder rung, from 0.")
+@setting_options(*COMPONENT_KEYS, *DEMOTION_KEYS, *MODEL_KEYS)
+@model_param_option
+@db_option
+@json_option
+def review_retry_command(
+    entry_id: str,
+    rung: int,
+    model_params: tuple[str, ...],
+    db: str,
+    as_json: bool,
+    **options: Any,
+) -> None:
+    """Retry ENTRY_ID now on ladder rung --rung; a failure sends it back to review."""
+    from factdiff.demote import DemotionSettings
+    from factdiff.review import retry
+
+    settings = DemotionSettings.from_settings(settings_from(options, model_params))
+    with open_store(db, create=False) as store:
+        done = retry(
+            store,
+            entry_id,
+            rung=rung,
+            key_name=_operator(),
+            now=datetime.now(UTC),
+            settings=settings,
+        )
+    if as_json:
+        echo_json(done)
+    else:
+        echo(f"{entry_id}: rung {rung} {done['outcome']}; now {done['tier']} ({done['status']})")

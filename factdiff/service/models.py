@@ -110,6 +110,23 @@ class EditBody(Strict):
     summary: str = Field(min_length=1, pattern=r"\S")
 
 
+class RetryBody(Strict):
+    """Retry now on this rung of the configured ladder (from 0)."""
+
+    rung: int = Field(ge=0, le=1000)
+
+
+class RetryOut(Strict):
+    """The attempt made on the chosen rung."""
+
+    id: str
+    rung: int
+    outcome: str
+    applied: bool
+    tier: str
+    status: str
+
+
 class KeepHotBody(Strict):
     """Keep an entry hot for good: why."""
 

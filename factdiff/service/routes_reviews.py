@@ -20,6 +20,8 @@ from factdiff.service.models import (
     KeptHot,
     ResolveBody,
     Resolved,
+    RetryBody,
+    RetryOut,
     ReviewDecisionOut,
     ReviewPage,
 )
@@ -106,6 +108,27 @@ def edit_one(entry_id: str, body: EditBody, caller: Operator, store: Store) -> J
             422, "summary_refused", str(refused), {"check": refused.result.to_json()}
         ) from None
     return JSONResponse(decision.to_json())
+
+
+@router.post("/{entry_id}/retry", response_model=RetryOut)
+def retry_one(entry_id: str, body: RetryBody, caller: Operator, store: Store) -> RetryOut:
+    """Make one attempt now on the chosen rung (with the configured ladder); a failure
+    sends the entry back to review."""
+    from factdiff.demote import DemotionSettings
+    from factdiff.review import retry
+    from factdiff.settings import load_settings
+
+    owned_entry(store, caller, entry_id)
+    settings = DemotionSettings.from_settings(load_settings())
+    done = retry(
+        store,
+        entry_id,
+        rung=body.rung,
+        key_name=caller.name,
+        now=datetime.now(UTC),
+        settings=settings,
+    )
+    return RetryOut.model_validate(done)
 
 
 @router.post("/{entry_id}/keep-hot", response_model=KeptHot)

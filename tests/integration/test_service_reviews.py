@@ -40,10 +40,10 @@ def _in_review(target: str, count: int) -> list[str]:
 
 def test_review_decisions(target: str) -> None:
     keys = make_keys(target)
-    approved, edited, kept, rest = _in_review(target, 4)
+    approved, edited, kept, retried, rest = _in_review(target, 5)
     with running_api(target) as base, client(base, keys.operator) as ops:
         queue = ops.get("/v1/reviews").json()
-        assert queue["total"] == 4
+        assert queue["total"] == 5
         assert queue["reviews"][0]["last_attempt"]["outcome"] == "failed"
         assert queue["reviews"][0]["last_attempt"]["diff"]["missing"]
 
@@ -61,6 +61,12 @@ def test_review_decisions(target: str) -> None:
         assert good.status_code == 200, good.text
         assert good.json()["outcome"] == "clean"
 
+        far = ops.post(f"/v1/reviews/{retried}/retry", json={"rung": 99})
+        assert far.status_code == 422
+        again = ops.post(f"/v1/reviews/{retried}/retry", json={"rung": 0}).json()
+        assert again["rung"] == 0
+        assert again["applied"] is True
+        assert (again["outcome"], again["tier"], again["status"]) == ("clean", "warm", "active")
         held = ops.post(f"/v1/reviews/{kept}/keep-hot", json={"reason": "legal hold"}).json()
         assert held == {"id": kept, "kept": True, "already": False}
         assert [r["entry"]["id"] for r in ops.get("/v1/reviews").json()["reviews"]] == [rest]
