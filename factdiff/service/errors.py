@@ -62,12 +62,18 @@ def not_found(what: str) -> ApiError:
 
 
 def error_response(
-    status: int, code: str, message: str, details: dict[str, Any] | None = None
+    status: int,
+    code: str,
+    message: str,
+    details: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
 ) -> JSONResponse:
-    """The JSON response for an error."""
+    """The JSON response for an error (``headers`` such as ``Allow`` kept)."""
     body = ErrorDocument(error=ErrorBody(code=code, message=one_line(message), details=details))
-    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
-    return JSONResponse(body.model_dump(exclude_none=True), status_code=status, headers=headers)
+    sent = dict(headers or {})
+    if status == 401:
+        sent["WWW-Authenticate"] = "Bearer"
+    return JSONResponse(body.model_dump(exclude_none=True), status_code=status, headers=sent)
 
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -76,6 +82,7 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
         (401, "No key, or an unknown or revoked key"),
         (403, "The key is valid but out of scope"),
         (404, "Not found (or another agent's)"),
+        (409, "Conflict with the entry's state (tier, review, version)"),
         (413, "Request body too large"),
         (422, "Invalid request"),
     )
@@ -116,7 +123,11 @@ def install_error_handlers(app: FastAPI) -> None:
     async def http_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, StarletteHTTPException)
         codes = {401: "unauthorized", 403: "forbidden", 404: "not_found", 405: "not_allowed"}
-        return error_response(exc.status_code, codes.get(exc.status_code, "error"), exc.detail)
+        if exc.status_code == 400:  # a body that is not JSON at all: a wrong type too
+            return error_response(422, "invalid_request", "the body is not valid JSON: send JSON")
+        code = codes.get(exc.status_code, "error")
+        headers = dict(exc.headers) if exc.headers else None
+        return error_response(exc.status_code, code, exc.detail, headers=headers)
 
     async def factdiff_error(request: Request, exc: Exception) -> JSONResponse:
         assert isinstance(exc, FactdiffError)

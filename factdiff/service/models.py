@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 JsonObject = dict[str, Any]
 
@@ -44,7 +44,7 @@ class NewEntryBody(Strict):
 class NewEntriesBody(Strict):
     """Several entries, added in one transaction (all or none)."""
 
-    entries: list[NewEntryBody] = Field(min_length=1, max_length=10_000)
+    entries: list[NewEntryBody] = Field(min_length=1, max_length=1000)
 
 
 class CheckBody(Strict):
@@ -80,7 +80,7 @@ class DemotionBody(Strict):
     """A demotion pass (operator): at most one attempt per due entry."""
 
     agent: str | None = Field(default=None, min_length=1)
-    limit: int | None = Field(default=None, ge=0, le=1_000_000)
+    limit: StrictInt | None = Field(default=None, ge=0, le=1_000_000)
     older_than: str | None = Field(default=None, description="A duration such as 14d or 0s.")
 
 
@@ -113,7 +113,7 @@ class EditBody(Strict):
 class RetryBody(Strict):
     """Retry now on this rung of the configured ladder (from 0)."""
 
-    rung: int = Field(ge=0, le=1000)
+    rung: StrictInt = Field(ge=0, le=1000)
 
 
 class RetryOut(Strict):

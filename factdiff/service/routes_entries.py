@@ -67,7 +67,7 @@ def list_entries(
     status: Annotated[EntryStatus | None, Query()] = None,
     tag: Annotated[str | None, Query(min_length=1)] = None,
     limit: Annotated[int, Query(ge=0, le=1000)] = 100,
-    cursor: Annotated[str | None, Query()] = None,
+    cursor: Annotated[str | None, Query(min_length=1)] = None,
 ) -> JSONResponse:
     """Entries in creation order, filtered by agent, tier, status and tag; cursor paging."""
     if tier is Tier.COLD:

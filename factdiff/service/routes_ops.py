@@ -113,7 +113,7 @@ def list_events(
     since: Annotated[datetime | None, Query()] = None,
     until: Annotated[datetime | None, Query()] = None,
     limit: Annotated[int, Query(ge=0, le=1000)] = 200,
-    cursor: Annotated[str | None, Query()] = None,
+    cursor: Annotated[str | None, Query(min_length=1)] = None,
 ) -> JSONResponse:
     """Events in append order, filtered; cursor paging. An agent key sees its agent's."""
     agent = caller.agent_filter(agent)

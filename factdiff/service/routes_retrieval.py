@@ -32,8 +32,12 @@ router = APIRouter(prefix="/v1", tags=["retrieval"], responses=ERROR_RESPONSES)
 def resolve_schema_name(store: MemoryStore, name: str | None) -> FactSchema:
     """A registered or built-in schema by name (``generic`` when ``None``); never a file."""
     from factdiff.catalog import GENERIC, SchemaCatalog
+    from factdiff.errors import UsageError
 
-    return SchemaCatalog(store).get(name or GENERIC, datetime.now(UTC))
+    try:
+        return SchemaCatalog(store).get(name or GENERIC, datetime.now(UTC))
+    except UsageError as exc:
+        raise ApiError(404, "not_found", str(exc)) from None
 
 
 @router.get("/search", response_model=SearchDocument)

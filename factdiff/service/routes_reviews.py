@@ -36,7 +36,7 @@ def review_queue(
     store: Store,
     agent: Annotated[str | None, Query(min_length=1)] = None,
     limit: Annotated[int, Query(ge=0, le=1000)] = 100,
-    cursor: Annotated[str | None, Query()] = None,
+    cursor: Annotated[str | None, Query(min_length=1)] = None,
 ) -> JSONResponse:
     """Entries waiting for an operator, oldest first, each with its last attempt and diff."""
     filters = {"agent": agent}
