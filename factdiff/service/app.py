@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 
@@ -12,6 +13,9 @@ from factdiff.service.errors import install_error_handlers
 from factdiff.service.limits import BodyLimit
 from factdiff.service.state import DEFAULT_MAX_BODY_BYTES, ServiceState
 from factdiff.service.stores import StoreProvider
+
+if TYPE_CHECKING:
+    from factdiff.metrics import ProcessMetrics
 
 API_TITLE = "factdiff"
 
@@ -35,6 +39,7 @@ def create_app(
     )
 
     stores = StoreProvider(db, create=create)
+    metrics = _process_metrics(stores)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -50,7 +55,10 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.factdiff = ServiceState(
-        stores=stores, max_body_bytes=max_body_bytes, event_poll_seconds=event_poll_seconds
+        stores=stores,
+        metrics=metrics,
+        max_body_bytes=max_body_bytes,
+        event_poll_seconds=event_poll_seconds,
     )
     install_error_handlers(app)
     install_docs(app)
@@ -58,6 +66,17 @@ def create_app(
         app.include_router(module.router)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     return app
+
+
+def _process_metrics(stores: StoreProvider) -> ProcessMetrics:
+    """This process's metrics: store totals read through ``stores`` at each scrape."""
+    from datetime import timedelta
+
+    from factdiff.metrics import ProcessMetrics, snapshot_of
+    from factdiff.settings import load_settings
+
+    older_than = timedelta(seconds=load_settings().older_than)
+    return ProcessMetrics(lambda: snapshot_of(stores.get(), older_than))
 
 
 def app_from_environment() -> FastAPI:

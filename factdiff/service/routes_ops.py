@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Annotated
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse, Response, StreamingResponse
+from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from factdiff.cli.paging import decode_cursor, encode_cursor
@@ -23,6 +23,7 @@ from factdiff.store import EventType
 
 if TYPE_CHECKING:
     from factdiff.demote import DemotionSettings
+    from factdiff.outcomes import EntryResult
     from factdiff.service.stores import StoreProvider
     from factdiff.store import Event, Page
 
@@ -58,6 +59,17 @@ def readyz(request: Request) -> JSONResponse:
     return JSONResponse(body.model_dump(), status_code=200 if ready else 503)
 
 
+@router.get(
+    "/metrics",
+    response_class=PlainTextResponse,
+    responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text format"}},
+)
+def metrics(request: Request, caller: Operator) -> Response:
+    """Prometheus metrics (operator key: they cover every agent); names in the reference."""
+    body, content_type = state_of(request.app).metrics.exposition()
+    return Response(body, media_type=content_type)
+
+
 @router.get("/v1/stats", response_model=JsonObject)
 def stats(caller: Operator, store: Store) -> JSONResponse:
     """The ``factdiff stats --json`` document (operator: it covers every agent)."""
@@ -65,7 +77,9 @@ def stats(caller: Operator, store: Store) -> JSONResponse:
 
 
 @router.post("/v1/demotions", response_model=JsonObject)
-def run_demotion(body: DemotionBody, caller: Operator, store: Store) -> JSONResponse:
+def run_demotion(
+    request: Request, body: DemotionBody, caller: Operator, store: Store
+) -> JSONResponse:
     """One demotion pass with the configured settings (operator); the ``demote --json``
     report."""
     from factdiff.demote import Demoter, DemotionReport, DemotionSettings
@@ -80,15 +94,25 @@ def run_demotion(body: DemotionBody, caller: Operator, store: Store) -> JSONResp
             raise ApiError(422, "invalid_request", f"older_than: {exc}") from None
         settings = _with_older_than(settings, timedelta(seconds=seconds))
     demoter = Demoter(store, settings)
+    timer = state_of(request.app).metrics.demotion_seconds
     try:
         report = demoter.run(
-            datetime.now(UTC), agent=body.agent, limit=body.limit, keep_results=False
+            datetime.now(UTC),
+            agent=body.agent,
+            limit=body.limit,
+            keep_results=False,
+            on_result=lambda result: timer.observe(_attempt_seconds(result)),
         )
     except DemotionPaused as paused:
         if not isinstance(paused.report, DemotionReport):
             raise
         report = paused.report
     return JSONResponse(report.to_json())
+
+
+def _attempt_seconds(result: EntryResult) -> float:
+    """How long one entry's attempt took (0 when nothing was attempted)."""
+    return 0.0 if result.attempt is None else result.attempt.duration_ms / 1000
 
 
 def _with_older_than(settings: DemotionSettings, older_than: timedelta) -> DemotionSettings:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
 from factdiff.documents import search_document
@@ -21,6 +21,7 @@ from factdiff.service.models import (
     JsonObject,
     SearchDocument,
 )
+from factdiff.service.state import state_of
 from factdiff.store import MemoryStore
 
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ def resolve_schema_name(store: MemoryStore, name: str | None) -> FactSchema:
 
 @router.get("/search", response_model=SearchDocument)
 def search(
+    request: Request,
     caller: Caller,
     store: Store,
     q: Annotated[str, Query(min_length=1, max_length=10_000)],
@@ -53,13 +55,15 @@ def search(
     """The ``factdiff search --json`` document: hits with facts and known gaps."""
     if not q.strip():
         raise InputError("q: give a query (not only spaces)")
-    hits = store.search(
-        q,
-        agent=caller.agent_filter(agent),
-        k=k,
-        tiers=(tier,) if tier else ("hot", "warm"),
-        include_source=include_source,
-    )
+    timer = state_of(request.app).metrics.search_seconds
+    with timer.time():
+        hits = store.search(
+            q,
+            agent=caller.agent_filter(agent),
+            k=k,
+            tiers=(tier,) if tier else ("hot", "warm"),
+            include_source=include_source,
+        )
     return JSONResponse(search_document(q, hits))
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
+    from factdiff.metrics import ProcessMetrics
     from factdiff.service.stores import StoreProvider
 
 DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024
@@ -19,6 +20,7 @@ class ServiceState:
     """The app's state: ``app.state.factdiff``."""
 
     stores: StoreProvider
+    metrics: ProcessMetrics
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
     event_poll_seconds: float = 0.5
     extra: dict[str, object] = field(default_factory=dict)

@@ -54,6 +54,7 @@ from factdiff.store.model import (
     WarmMeta,
     WrongTier,
 )
+from factdiff.store.observe import ObserveMixin
 from factdiff.store.search_index import SearchIndexMixin
 
 T = TypeVar("T")
@@ -69,7 +70,7 @@ _MIN_KEY = -(2**63)
 _DONE = frozenset({AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES})
 
 
-class MemoryStore(SearchIndexMixin, ApiKeysMixin, abc.ABC):
+class MemoryStore(SearchIndexMixin, ApiKeysMixin, ObserveMixin, abc.ABC):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
 
     Open with ``MemoryStore.open(path_or_dsn)``; use as a context manager or call

@@ -47,3 +47,24 @@ RETURNING attempt_count + error_attempts
 
 -- name: delete_kept_hot
 DELETE FROM kept_hot WHERE entry_id = :id
+
+-- name: metrics_outcomes
+-- Attempts per schema name and version, agent and outcome (Prometheus metrics).
+SELECT coalesce(a.schema_name, ''), coalesce(a.schema_version, 0), e.agent_id, a.outcome, count(*)
+FROM attempts AS a JOIN entries AS e ON e.id = a.entry_id
+GROUP BY a.schema_name, a.schema_version, e.agent_id, a.outcome
+
+-- name: metrics_review_backlog
+SELECT count(*) FROM entries WHERE status = 'review'
+
+-- name: metrics_due_hot
+-- Hot, active entries unused since :threshold whose backoff has passed at :now.
+SELECT count(*) FROM entries
+WHERE tier = 'hot' AND status = 'active' AND last_used_at <= :threshold
+  AND (next_attempt_at IS NULL OR next_attempt_at <= :now)
+
+-- name: metrics_model_calls
+-- Model calls per model, role and outcome ('ok' or the failure class), with tokens and cost.
+SELECT model, role, outcome, count(*), coalesce(sum(tokens_in), 0), coalesce(sum(tokens_out), 0),
+       coalesce(sum(CAST(cost_usd AS double precision)), 0)
+FROM model_calls GROUP BY model, role, outcome
