@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Annotated
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse, PlainTextResponse, Response, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from factdiff.cli.paging import decode_cursor, encode_cursor
@@ -61,8 +61,13 @@ def readyz(request: Request) -> JSONResponse:
 
 @router.get(
     "/metrics",
-    response_class=PlainTextResponse,
-    responses={200: {"content": {"text/plain": {}}, "description": "Prometheus text format"}},
+    response_model=None,
+    responses={
+        200: {
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+            "description": "Prometheus text format",
+        }
+    },
 )
 def metrics(request: Request, caller: Operator) -> Response:
     """Prometheus metrics (operator key: they cover every agent); names in the reference."""
