@@ -73,6 +73,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "API keys for `factdiff serve`: create (printed once), list, revoke.",
     ),
     "list": ("factdiff.cli.list_cmds", "list_command", "List entries by agent, tier and status."),
+    "mcp": (
+        "factdiff.cli.mcp_cmd",
+        "mcp_command",
+        "Serve memory tools over MCP on stdio: remember, recall, get_memory, check_summary.",
+    ),
     "migrate": (
         "factdiff.cli.store_cmds",
         "migrate_command",

@@ -37,13 +37,16 @@ def create_app(
         routes_reviews,
         routes_schemas,
     )
+    from factdiff.service.mcp_http import MCP_PATH, McpEndpoint
 
     stores = StoreProvider(db, create=create)
     metrics = _process_metrics(stores)
+    mcp = McpEndpoint(stores)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
+        async with mcp.lifespan():
+            yield
         stores.close()
 
     app = FastAPI(
@@ -64,6 +67,7 @@ def create_app(
     install_docs(app)
     for module in (routes_ops, routes_entries, routes_retrieval, routes_reviews, routes_schemas):
         app.include_router(module.router)
+    app.mount(MCP_PATH, mcp)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     return app
 
