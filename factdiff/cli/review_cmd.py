@@ -114,13 +114,20 @@ def review_edit_command(entry_id: str, summary_file: str, db: str, as_json: bool
     """Verify the summary in SUMMARY_FILE (or - for stdin) for ENTRY_ID; write it if it
     passes its fact diff, refuse it (exit 1, nothing written) if it fails."""
     from factdiff.cli.inputs import read_text
-    from factdiff.review import edit
+    from factdiff.review import SummaryRefused, edit
+    from factdiff.screen import one_line
 
     summary = read_text(summary_file)
     with open_store(db, create=False) as store:
-        decision = edit(
-            store, entry_id, summary=summary, key_name=_operator(), now=datetime.now(UTC)
-        )
+        try:
+            decision = edit(
+                store, entry_id, summary=summary, key_name=_operator(), now=datetime.now(UTC)
+            )
+        except SummaryRefused as refused:  # a verdict, like `check` failing: exit 1
+            if as_json:
+                echo_json({"refused": True, "check": refused.result.to_json()})
+            click.echo(f"error: {one_line(refused)}", err=True)
+            raise SystemExit(1) from None
     if as_json:
         echo_json(decision.to_json())
     else:

@@ -88,6 +88,13 @@ def test_mcp_over_http_under_serve(target: str) -> None:
                 await _session(client)
                 resources = await client.list_resources()
                 assert "factdiff://schemas" in {str(r.uri) for r in resources.resources}
+                found = _data(await client.call_tool("recall", {"query": "INV-9182"}))
+                alices = found["hits"][0]["entry_id"]
+            other = create_mcp_http_client(headers=bearer(keys.bob))
+            async with other, Client(streamable_http_client(url, http_client=other)) as bob:
+                assert (await bob.call_tool("get_memory", {"id": alices})).is_error
+                hits = _data(await bob.call_tool("recall", {"query": "INV-9182"}))["hits"]
+                assert hits == []
 
         anyio.run(main)
         refused = httpx.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"})
