@@ -50,7 +50,7 @@ schema = schemathesis.pytest.from_fixture("api_schema")
 
 @schema.parametrize()
 @settings(
-    max_examples=4,
+    max_examples=3,
     deadline=None,
     suppress_health_check=list(HealthCheck),
     derandomize=True,
