@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 import schemathesis
@@ -55,5 +56,5 @@ schema = schemathesis.pytest.from_fixture("api_schema")
     suppress_health_check=list(HealthCheck),
     derandomize=True,
 )
-def test_api_conforms_to_its_document(case: schemathesis.Case) -> None:
+def test_api_conforms_to_its_document(case: schemathesis.Case[Any]) -> None:
     case.call_and_validate(headers={"Authorization": f"Bearer {KEY['operator']}"}, checks=CHECKS)
