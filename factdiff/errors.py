@@ -12,7 +12,10 @@
     │   │   ├── BadEntry*               one entry of a batch cannot be stored
     │   │   ├── WrongTier*              the entry is not in the tier the operation needs
     │   │   ├── SchemaNotRegistered*    no registered schema has this name (and version)
-    │   │   └── SchemaVersionConflict*  same name and version, different content
+    │   │   ├── SchemaVersionConflict*  same name and version, different content
+    │   │   ├── SummaryRefused‡         an operator's edited summary fails its fact diff
+    │   │   └── MemoryNotFound§         an MCP client asked for a memory it cannot see
+    │   ├── ApiError§                   a request the HTTP service refuses (status, code)
     │   └── EmptySourceError†           a blank source: store it as is, do not summarize
     └── RuntimeFailure                  something outside the caller's input failed
         ├── StoreError                  the store is unavailable, outdated or inconsistent
@@ -40,10 +43,11 @@
                     └── SchemaViolation
 
 ``*`` lives in ``factdiff.store.model`` (exported by ``factdiff.store``); ``†`` in
-``factdiff.summarize.base``; every other class is defined here. Each is a subclass of the
-branch drawn above it, so ``except UsageError`` / ``except StoreError`` catch them all.
-Control flow branches on these types; ``failure_class`` is the stable name recorded in
-events and attempt rows. Every message is one line that says what went wrong and what to do.
+``factdiff.summarize.base``; ``‡`` in ``factdiff.review``; ``§`` in ``factdiff.service``;
+every other class is defined here. Each is a subclass of the branch drawn above it, so
+``except UsageError`` / ``except StoreError`` catch them all. Control flow branches on these
+types; ``failure_class`` is the stable name recorded in events and attempt rows. Every
+message is one line that says what went wrong and what to do.
 """
 
 from __future__ import annotations

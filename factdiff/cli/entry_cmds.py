@@ -10,7 +10,7 @@ import click
 
 from factdiff.cli.options import db_option, json_option, open_store, open_store_to_read
 from factdiff.cli.render import console, echo, echo_json, table, text
-from factdiff.cli.views import attempt_json, entry_json, event_json
+from factdiff.documents import event_json, show_document
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -34,18 +34,12 @@ def show_command(entry_id: str, db: str, as_json: bool) -> None:
         except EntryErased as exc:
             show_tombstone(exc, list(store.events(entry_id)), as_json)
             return
+        if as_json:
+            echo_json(show_document(store, entry_id))
+            return
         attempts = store.attempts(entry_id)
         events = list(store.events(entry_id))
-        view = None if entry.warm is None or as_json else warm_view(store, entry)
-    if as_json:
-        echo_json(
-            {
-                "entry": entry_json(entry),
-                "attempts": [attempt_json(a) for a in attempts],
-                "events": [event_json(e) for e in events],
-            }
-        )
-        return
+        view = None if entry.warm is None else warm_view(store, entry)
     from rich.text import Text
 
     out = console()

@@ -77,7 +77,17 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "index_command",
         "Fill the search indexes: facts of entries added with --defer-index, entries missing.",
     ),
+    "keys": (
+        "factdiff.cli.keys_cmd",
+        "keys_group",
+        "API keys for `factdiff serve`: create (printed once), list, revoke.",
+    ),
     "list": ("factdiff.cli.list_cmds", "list_command", "List entries by agent, tier and status."),
+    "mcp": (
+        "factdiff.cli.mcp_cmd",
+        "mcp_command",
+        "Serve memory tools over MCP on stdio: remember, recall, get_memory, check_summary.",
+    ),
     "migrate": (
         "factdiff.cli.store_cmds",
         "migrate_command",
@@ -112,6 +122,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "factdiff.cli.search_cmd",
         "search_command",
         "Search memory: entries holding the query's facts first, then by text relevance.",
+    ),
+    "serve": (
+        "factdiff.cli.serve_cmd",
+        "serve_command",
+        "Serve the HTTP API (/docs, /openapi.json, /v1/..., /metrics, /mcp) on the store.",
     ),
     "show": (
         "factdiff.cli.entry_cmds",

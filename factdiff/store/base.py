@@ -31,6 +31,7 @@ from factdiff.accounting import ModelCall
 from factdiff.errors import InputError, MigrationRequired, StoreError
 from factdiff.store import codec, correction, erasure, search_index
 from factdiff.store import rows as rowmap
+from factdiff.store.api_keys import ApiKeysMixin
 from factdiff.store.correction import Correction
 from factdiff.store.dialect import Dialect, Migration
 from factdiff.store.erasure import Forgotten
@@ -57,6 +58,7 @@ from factdiff.store.model import (
     WarmMeta,
     WrongTier,
 )
+from factdiff.store.observe import ObserveMixin
 from factdiff.store.reevaluation import ReevaluationMixin
 from factdiff.store.reports import ReportingMixin
 from factdiff.store.search_index import SearchIndexMixin
@@ -77,7 +79,9 @@ _MIN_KEY = -(2**63)
 _DONE = frozenset({AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES})
 
 
-class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
+class MemoryStore(
+    SearchIndexMixin, ReevaluationMixin, ReportingMixin, ApiKeysMixin, ObserveMixin, abc.ABC
+):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
 
     Open with ``MemoryStore.open(path_or_dsn)``; use as a context manager or call
@@ -453,11 +457,15 @@ class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
         agent: str | None = None,
         tier: Tier | None = None,
         status: EntryStatus | None = None,
+        tag: str | None = None,
+        exclude_kept: bool = False,
         after: str = "",
         limit: int = 100,
     ) -> Page[Entry]:
         """One page of entries in id order after the id ``after`` (``""``: from the start),
-        with how many match the filters in all; one read snapshot. No content is loaded."""
+        with how many match the filters (``tag``: entries carrying that tag;
+        ``exclude_kept``: not those kept hot by an operator) in all; one read snapshot. No
+        content is loaded."""
         if tier is Tier.COLD:
             raise InputError("entries live in the hot or warm tier; cold holds their archives")
         if limit < 0:
@@ -466,11 +474,14 @@ class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
             "agent": agent is not None,
             "tier": tier is not None,
             "status": status is not None,
+            "tag": tag is not None,
+            "unkept": exclude_kept,
         }
         params: dict[str, Any] = {
             "agent": agent,
             "tier": None if tier is None else Tier(tier).value,
             "status": None if status is None else EntryStatus(status).value,
+            "tag": tag,
         }
         count_sql = self._sql("entries_count", **filters)
         with self._read():
@@ -548,8 +559,12 @@ class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
         lease_token: str | None = None,
         expected_errors: int | None = None,
         narrative_facts: FactRecord | None = None,
+        from_review: bool = False,
     ) -> bool:
         """Demote a hot entry to warm in one transaction; ``False`` (no change) if stale.
+
+        ``from_review``: the entry is in review and an operator approved or edited its
+        summary; it must still be in review, and leaves it (status active, tier warm).
 
         Stale means the entry is no longer hot and active (or was erased), its attempt count
         differs from
@@ -583,7 +598,9 @@ class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
             return False  # erased meanwhile: the outcome is stale
         if state is None:
             raise EntryNotFound(entry_id)
-        if not rowmap.is_current(state, expected_attempts) or state.content is None:
+        wanted = EntryStatus.REVIEW if from_review else EntryStatus.ACTIVE
+        current = rowmap.is_current(replace(state, status=EntryStatus.ACTIVE), expected_attempts)
+        if not current or state.status is not wanted or state.content is None:
             return False
         data = codec.encode_content(state.content, max_bytes=2**63)
         packed = self._verified_archive(entry_id, data, state.content_hash)
@@ -593,7 +610,7 @@ class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
 
         def work() -> bool:
             fenced = self._exec(
-                "set_warm",
+                "set_warm_reviewed" if from_review else "set_warm",
                 id=entry_id,
                 expected=expected_attempts,
                 expected_errors=expected_errors,
@@ -853,6 +870,7 @@ class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
                 raise EntryNotFound(entry_id)
             if self._count("set_resolved", id=entry_id) != 1:
                 return False
+            self._exec("delete_kept_hot", id=entry_id)
             event = NewEvent(EventType.REVIEW_RESOLVED, payload)
             self._append_events([event], entry_id, str(row[1]), now_us)
             return True
@@ -869,7 +887,8 @@ class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
     ) -> list[str]:
         """Return every ``review`` entry (of ``agent``; whose latest ``escalated_to_review``
         event gives ``reason`` as its ``reason`` or ``failure_class``) to ``active``, each with
-        a ``review_resolved`` event; returns their ids in id order.
+        a ``review_resolved`` event; returns their ids in id order. Entries an operator kept
+        hot (``keep_hot``) stay as they are.
 
         Entries are taken a page at a time, one transaction per page; an entry resolved
         meanwhile by someone else is skipped, never resolved twice.
@@ -878,7 +897,7 @@ class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
         payload = {"note": codec.check_text(note, "note")}
         if reason is not None:
             payload["reason"] = codec.check_text(reason, "reason")
-        sql = self._sql("entries_page", agent=agent is not None, status=True)
+        sql = self._sql("entries_page", agent=agent is not None, status=True, unkept=True)
         params = {"agent": agent, "status": EntryStatus.REVIEW.value, "limit": PAGE_SIZE}
         resolved: list[str] = []
         after = ""
@@ -906,6 +925,50 @@ class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
                 resolved.extend(self._write(work))
             if len(rows) < PAGE_SIZE:
                 return resolved
+
+    def keep_hot(self, entry_id: str, now: datetime, *, key_name: str, reason: str) -> bool:
+        """Keep an entry in review hot for good: demotion never takes it, the review queue
+        leaves it out (``exclude_kept``), bulk resolution skips it; a ``kept_hot`` event
+        records who and why. ``False`` if it was kept already; ``WrongTier`` unless it is
+        hot and in review. ``resolve_review`` of the entry undoes it."""
+        now_us = codec.to_micros(now, "now")
+        params = {
+            "id": entry_id,
+            "now": now_us,
+            "key_name": codec.check_text(key_name, "key name"),
+            "reason": codec.check_text(reason, "reason"),
+        }
+
+        def work() -> bool:
+            row = self._row("select_entry", id=entry_id)
+            if row is None:
+                raise EntryNotFound(entry_id)
+            entry = rowmap.entry(row)
+            if entry.tier is not Tier.HOT or entry.status is not EntryStatus.REVIEW:
+                raise WrongTier(
+                    f"entry {entry_id} is {entry.tier.value} and {entry.status.value}: only a "
+                    "hot entry in review can be kept hot"
+                )
+            if self._count("insert_kept_hot", **params) != 1:
+                return False
+            payload = {"key": key_name, "reason": reason}
+            self._append_events(
+                [NewEvent(EventType.KEPT_HOT, payload)], entry_id, entry.agent_id, now_us
+            )
+            return True
+
+        return self._write(work)
+
+    def kept_hot(self, entry_id: str) -> dict[str, Any] | None:
+        """``{"kept_at", "key", "reason"}`` when an operator kept the entry hot, else None."""
+        row = self._row("select_kept_hot", id=entry_id)
+        if row is None:
+            return None
+        return {
+            "kept_at": codec.from_micros(int(row[0])).isoformat(),
+            "key": str(row[1]),
+            "reason": str(row[2]),
+        }
 
     def _escalated_for(self, entry_id: str, reason: str) -> bool:
         text = self._one("last_escalation", id=entry_id)
@@ -1068,6 +1131,10 @@ class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
         next_after = (items[-1].id if items else after) if more else None
         return Page(items, total, total - remaining, next_after)
 
+    def last_event_id(self) -> int:
+        """The id of the newest event (0 when there is none)."""
+        return int(self._one("last_event_id"))
+
     def _stream_events(
         self, sql: str, params: dict[str, Any], limit: int | None
     ) -> Iterator[Event]:
@@ -1149,6 +1216,11 @@ class MemoryStore(SearchIndexMixin, ReevaluationMixin, ReportingMixin, abc.ABC):
             )
         source = None if row[4] is None else str(row[4])
         return StoredSchema(int(row[1]), str(row[2]), codec.load_json(row[3]), source)
+
+    def schema_versions(self) -> list[tuple[str, int, str]]:
+        """Every registered schema version as ``(name, version, hash)``, by name and version."""
+        rows = self._rows(self._sql("select_schema_versions"), {})
+        return [(str(name), int(version), str(hash)) for name, version, hash in rows]
 
     def set_agent_schema(
         self, agent_id: str, schema_name: str | None, tag: str | None = None

@@ -49,6 +49,9 @@ class EventType(enum.StrEnum):
     REEVALUATION_FAILED = "reevaluation_failed"
     ERASED = "erased"
     CORRECTED = "corrected"
+    REVIEW_APPROVED = "review_approved"
+    REVIEW_EDITED = "review_edited"
+    KEPT_HOT = "kept_hot"
 
 
 class AttemptOutcome(enum.StrEnum):

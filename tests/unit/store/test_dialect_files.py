@@ -38,7 +38,14 @@ def test_queries_come_from_every_file_but_the_schema(tmp_path: Path) -> None:
 def test_packaged_dialects_define_retrieval_in_both() -> None:
     sqlite, postgres = load_dialect("sqlite"), load_dialect("postgres")
     assert sqlite.version == postgres.version == 10
-    for key in ("search_text", "search_hit_rows", "insert_attestation", "insert_hot_record"):
+    for key in (
+        "search_text",
+        "search_hit_rows",
+        "insert_attestation",
+        "insert_hot_record",
+        "insert_api_key",
+        "filter_entries_tag",
+    ):
         assert sqlite.sql(key)
         assert postgres.sql(key)
     assert postgres.sql("insert_search_text") == ""  # the tsvector is written with its doc

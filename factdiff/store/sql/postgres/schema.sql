@@ -303,4 +303,20 @@ CREATE INDEX tombstones_content ON tombstones (content_hash);
 
 CREATE TABLE erasure_pending (
     entry_id text COLLATE "C" PRIMARY KEY
+
+CREATE TABLE api_keys (
+    name       text PRIMARY KEY,
+    scope      text NOT NULL CHECK (scope IN ('agent', 'operator')),
+    agent_id   text,
+    key_hash   text NOT NULL UNIQUE,
+    created_at bigint NOT NULL,
+    revoked_at bigint,
+    CHECK ((scope = 'agent') = (agent_id IS NOT NULL))
+);
+
+CREATE TABLE kept_hot (
+    entry_id text PRIMARY KEY REFERENCES entries (id),
+    kept_at  bigint NOT NULL,
+    key_name text NOT NULL,
+    reason   text NOT NULL
 );

@@ -285,4 +285,20 @@ CREATE INDEX tombstones_content ON tombstones (content_hash);
 
 CREATE TABLE erasure_pending (
     entry_id TEXT PRIMARY KEY
+
+CREATE TABLE api_keys (
+    name       TEXT PRIMARY KEY,
+    scope      TEXT NOT NULL CHECK (scope IN ('agent', 'operator')),
+    agent_id   TEXT,
+    key_hash   TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL,
+    revoked_at INTEGER,
+    CHECK ((scope = 'agent') = (agent_id IS NOT NULL))
+);
+
+CREATE TABLE kept_hot (
+    entry_id TEXT PRIMARY KEY REFERENCES entries (id),
+    kept_at  INTEGER NOT NULL,
+    key_name TEXT NOT NULL,
+    reason   TEXT NOT NULL
 );
