@@ -16,7 +16,7 @@ from tests.acceptance.ui_browser import ARTIFACTS, chromium, require_chromium, s
 from tests.integration.service_helpers import Keys, make_keys, running_api
 
 if TYPE_CHECKING:
-    from playwright.sync_api import BrowserContext, Page
+    from playwright.sync_api import BrowserContext, Dialog, Page
 
 pytestmark = pytest.mark.browser
 
@@ -50,7 +50,12 @@ def browser(site: Site, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Br
 def page(browser: BrowserContext) -> Iterator[Page]:
     opened = browser.new_page()
     dialogs: list[str] = []
-    opened.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+
+    def refuse(dialog: Dialog) -> None:
+        dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    opened.on("dialog", refuse)
     yield opened
     opened.close()
     assert dialogs == [], f"a dialog opened: {dialogs}"
