@@ -35,6 +35,8 @@ def queue_filters(
             age = timedelta(seconds=parse_duration(older_than))
         except (ValueError, InputError) as exc:
             raise InputError(f"older_than: {exc} (a duration such as 12h or 2d)") from None
+        except OverflowError:
+            raise InputError("older_than: too long (a duration such as 12h or 2d)") from None
     return QueueFilters(agent or None, schema or None, field or None, age, sort)
 
 

@@ -119,6 +119,8 @@ def test_review_queue_filters_sorts_and_counts(target: str) -> None:
         assert bad_age.status_code == 422
         assert "older_than" in bad_age.json()["error"]["message"]
         assert ops.get("/v1/review-queue", params={"sort": "size"}).status_code == 422
+        huge = ops.get("/v1/review-queue", params={"older_than": "9" * 20 + "d"})
+        assert huge.status_code == 422
 
 
 def test_entry_view_marks_missing_facts_at_their_spans(target: str) -> None:
@@ -198,8 +200,23 @@ def test_sign_in_cookie_and_forged_posts(target: str) -> None:
         assert "needs a reason" in blank.text
         done = browser.post(action, data={"reason": "ok to lose", "csrf": fresh})
         assert done.headers["location"] == f"/ui/entries/{failed}?done=approved"
+        out = browser.post("/ui/logout", data={"csrf": fresh})
+        assert out.headers["location"] == "/ui/login"
+        assert browser.get("/ui/reviews").headers["location"] == "/ui/login"
     with open_store(target) as store:
         assert store.get(failed).tier.value == "warm"
+
+
+def test_a_revoked_key_ends_its_session(tmp_path: Path) -> None:
+    target = str(tmp_path / "memory.db")
+    keys = make_keys(target)
+    with running_api(target) as base, httpx.Client(base_url=base, timeout=60) as browser:
+        token = _csrf(browser.get("/ui/login").text)
+        browser.post("/ui/login", data={"key": keys.operator, "csrf": token})
+        assert browser.get("/ui/dashboard").status_code == 200
+        with open_store(target) as store:
+            store.revoke_api_key("ops", datetime.now(UTC))
+        assert browser.get("/ui/dashboard").headers["location"] == "/ui/login"
 
 
 @pytest.mark.parametrize("path", ["/ui/static/charts.js", "/ui/static/style.css"])
