@@ -228,3 +228,50 @@ def test_assets_are_served_from_the_package(tmp_path: Path, path: str) -> None:
         assert asset.content
         assert anyone.get("/ui/static/../app.py").status_code == 404
         assert anyone.get("/ui/static/pages.py").status_code == 404
+
+
+def test_review_actions_from_the_entry_page(target: str) -> None:
+    failed, other, _ = _seed(target)
+    keys = make_keys(target)
+    with running_api(target) as base, httpx.Client(base_url=base, timeout=60) as browser:
+        token = _csrf(browser.get("/ui/login").text)
+        browser.post("/ui/login", data={"key": keys.operator, "csrf": token})
+        csrf = _csrf(browser.get(f"/ui/entries/{failed}").text)
+
+        def post(entry_id: str, action: str, **fields: str) -> httpx.Response:
+            return browser.post(f"/ui/entries/{entry_id}/{action}", data={**fields, "csrf": csrf})
+
+        refused = post(failed, "edit", summary="A customer called.")
+        assert refused.status_code == 422
+        assert "disputed_amount" in refused.text
+        edited = post(failed, "edit", summary=worked("faithful"))
+        assert edited.headers["location"] == f"/ui/entries/{failed}?done=edited"
+        assert "Edited summary verified" in browser.get(edited.headers["location"]).text
+        assert post(other, "retry", rung="x").status_code == 422
+        assert post(other, "retry", rung="99").status_code == 422
+        assert post(other, "keep-hot", reason=" ").status_code == 422
+        kept = post(other, "keep-hot", reason="legal hold")
+        assert kept.headers["location"] == f"/ui/entries/{other}?done=kept"
+        page = browser.get(kept.headers["location"]).text
+        assert "kept hot by ops" in page
+        assert 'id="approve"' not in page
+        assert post(other, "explode").status_code == 404
+    with open_store(target) as store:
+        assert store.get(failed).tier.value == "warm"
+        held = store.kept_hot(other)
+        assert held is not None
+        assert (held["key"], held["reason"]) == ("ops", "legal hold")
+
+
+def test_retry_from_the_entry_page(tmp_path: Path) -> None:
+    target = str(tmp_path / "memory.db")
+    failed, _, _ = _seed(target)
+    keys = make_keys(target)
+    with running_api(target) as base, httpx.Client(base_url=base, timeout=60) as browser:
+        token = _csrf(browser.get("/ui/login").text)
+        browser.post("/ui/login", data={"key": keys.operator, "csrf": token})
+        csrf = _csrf(browser.get(f"/ui/entries/{failed}").text)
+        done = browser.post(f"/ui/entries/{failed}/retry", data={"rung": "0", "csrf": csrf})
+        assert done.headers["location"] == f"/ui/entries/{failed}?done=retried"
+    with open_store(target) as store:
+        assert len(store.attempts(failed)) == 2
