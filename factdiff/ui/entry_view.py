@@ -2,11 +2,13 @@
 diff as rows, the attempts with each rung's summary, the events and the review state.
 
 The facts come from the last event that recorded both fact records (a compression failure);
-a warm entry without one shows its stored record over its archived source.
+a warm entry without one shows its stored record over its archived source, and its narrative
+with the facts the deterministic extractor finds in it under the same schema version.
 """
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
 from factdiff.documents import show_document
@@ -43,7 +45,10 @@ def entry_view(store: MemoryStore, entry_id: str) -> dict[str, Any]:
     elif "warm" in entry:
         summary_text = str(entry["warm"]["narrative"])
         source_record = dict(entry["warm"]["record"])
+        summary_record = _narrative_record(store, source_record, summary_text)
         facts_from = "warm record"
+        if shown["attempts"]:
+            diff = dict(shown["attempts"][-1]["diff"] or {})
     elif shown["attempts"]:
         last = shown["attempts"][-1]
         summary_text, diff = str(last["summary"]), dict(last["diff"] or {})
@@ -81,6 +86,30 @@ def entry_view(store: MemoryStore, entry_id: str) -> dict[str, Any]:
         "diff": {kind: list(diff.get(kind, [])) for kind in DIFF_KINDS},
         "kept_hot": store.kept_hot(entry_id),
     }
+
+
+def _narrative_record(
+    store: MemoryStore, source_record: dict[str, Any], narrative: str
+) -> dict[str, Any]:
+    """The deterministic extractor's record of a warm narrative, under the schema version of
+    its source record (empty when that schema cannot be loaded)."""
+    from factdiff.catalog import SchemaCatalog
+    from factdiff.check import extract
+    from factdiff.errors import FactdiffError
+
+    ref = source_record.get("schema")
+    reference = source_record.get("reference")
+    if not isinstance(ref, dict) or "name" not in ref:
+        return {}
+    try:
+        version = ref.get("version")
+        schema = SchemaCatalog(store).get(
+            str(ref["name"]), datetime.now(UTC), None if version is None else int(version)
+        )
+        day = date.fromisoformat(reference) if isinstance(reference, str) else None
+        return extract(narrative, schema, day).to_json()
+    except (FactdiffError, ValueError):
+        return {}
 
 
 def _last_recorded(events: list[dict[str, Any]]) -> dict[str, Any] | None:

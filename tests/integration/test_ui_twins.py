@@ -141,6 +141,10 @@ def test_entry_view_marks_missing_facts_at_their_spans(target: str) -> None:
     assert warm["entry"]["tier"] == "warm"
     assert warm["facts_from"] == "warm record"
     assert warm["source"]["text"] == "Customer cust_100 called about invoice INV-1001."
+    facts = {s["lead"]["field"] for s in warm["source"]["segments"] if s["lead"]}
+    assert "invoice_id" in facts
+    narrative = {s["lead"]["field"] for s in warm["summary"]["segments"] if s["lead"]}
+    assert "invoice_id" in narrative
 
 
 def test_schema_history_diffs_consecutive_versions(target: str) -> None:
