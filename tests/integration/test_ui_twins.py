@@ -279,3 +279,18 @@ def test_retry_from_the_entry_page(tmp_path: Path) -> None:
         assert done.headers["location"] == f"/ui/entries/{failed}?done=retried"
     with open_store(target) as store:
         assert len(store.attempts(failed)) == 2
+
+
+def test_queue_page_sorts_by_its_column_headers(tmp_path: Path) -> None:
+    target = str(tmp_path / "memory.db")
+    _seed(target)
+    keys = make_keys(target)
+    with running_api(target) as base, httpx.Client(base_url=base, timeout=60) as browser:
+        token = _csrf(browser.get("/ui/login").text)
+        browser.post("/ui/login", data={"key": keys.operator, "csrf": token})
+        page = browser.get("/ui/reviews", params={"agent": "bob"}).text
+        links = re.findall(r'class="sort" href="([^"]+)"', page)
+        assert "/ui/reviews?agent=bob&amp;schema=&amp;field=&amp;older_than=&amp;sort=lost" in links
+        by_lost = browser.get("/ui/reviews", params={"agent": "bob", "sort": "lost"})
+        assert 'aria-sort="descending"' in by_lost.text
+        assert by_lost.text.count('class="entry-link"') == 1
