@@ -21,6 +21,7 @@ from factdiff.catalog import SchemaCatalog
 from factdiff.config import ladder_from_spec
 from factdiff.demote import Demoter, DemotionSettings
 from factdiff.retry import RetryPolicy
+from factdiff.review import approve
 from factdiff.schema.loader import schema_from_yaml
 from factdiff.store import EntryStatus, open_store
 from tests.conftest import worked
@@ -90,7 +91,8 @@ def chromium(user_data_dir: Path) -> Iterator[BrowserContext]:
 
 def seed(target: str) -> dict[str, list[str]]:
     """A store with two entries in review (the worked example, and one whose text is XSS
-    payloads), one compressed cleanly, and two versions of the ``sales`` schema."""
+    payloads), one compressed cleanly, one approved despite its loss (warm, with known gaps),
+    and two versions of the ``sales`` schema."""
     old = datetime.now(UTC) - timedelta(days=30)
     settings = DemotionSettings(
         ladder=ladder_from_spec("naive:20"), retry=RetryPolicy(max_attempts=1)
@@ -109,11 +111,13 @@ def seed(target: str) -> dict[str, list[str]]:
             )
 
         failed = add("support-bot", worked("source"))
+        approved = add("support-bot", worked("source"))
         hostile = add("billing-bot", XSS)
         clean = add("billing-bot", "Customer cust_100 called about invoice INV-1001.")
         Demoter(store, settings).run(datetime.now(UTC))
         assert store.get(failed).status is EntryStatus.REVIEW
         assert store.get(hostile).status is EntryStatus.REVIEW
+        approve(store, approved, reason="gaps known", key_name="seed", now=datetime.now(UTC))
         catalog = SchemaCatalog(store)
         now = datetime.now(UTC)
         catalog.register(schema_from_yaml(sales, "sales.yaml"), now, sales)
@@ -123,4 +127,4 @@ def seed(target: str) -> dict[str, list[str]]:
         )
         assert second != sales
         catalog.register(schema_from_yaml(second, "sales.yaml"), now, second)
-    return {"review": [failed, hostile], "clean": [clean]}
+    return {"review": [failed, hostile], "clean": [clean], "approved": [approved]}
