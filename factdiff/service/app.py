@@ -67,6 +67,12 @@ def create_app(
     install_docs(app)
     for module in (routes_ops, routes_entries, routes_retrieval, routes_reviews, routes_schemas):
         app.include_router(module.router)
+    # Review pages (issue 15): their JSON twins under /v1 and the pages under /ui.
+    from factdiff.service import routes_pages
+    from factdiff.ui.pages import router as ui_router
+
+    app.include_router(routes_pages.router)
+    app.include_router(ui_router)
     app.mount(MCP_PATH, mcp)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
     return app
