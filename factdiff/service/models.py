@@ -287,6 +287,26 @@ class Touched(Strict):
     last_used_at: str
 
 
+class ForgetBody(Strict):
+    """Why an entry is erased (recorded in its tombstone)."""
+
+    reason: str = Field(default="", max_length=1000)
+
+
+class ForgottenEntry(Strict):
+    """An erased entry: its tombstone, and what the erasure redacted."""
+
+    entry_id: str
+    agent_id: str
+    tier: str
+    erased_at: str
+    reason: str
+    content_hash: str
+    newly_erased: bool
+    redacted_events: int
+    redacted_attempts: int
+
+
 class Restored(Strict):
     """An entry back in the hot tier."""
 

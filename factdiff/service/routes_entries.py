@@ -1,5 +1,5 @@
 """Entries: add (one or a batch), get (any tier, with history), list, touch, restore,
-and an entry's attempts."""
+forget, and an entry's attempts."""
 
 from __future__ import annotations
 
@@ -12,12 +12,14 @@ from fastapi.responses import JSONResponse
 from factdiff.cli.paging import decode_cursor, encode_cursor
 from factdiff.documents import attempt_json, entry_json, show_document
 from factdiff.service.auth import Caller, Principal, Store, owned_entry
-from factdiff.service.errors import ERROR_RESPONSES, ApiError
+from factdiff.service.errors import ERROR_RESPONSES, ApiError, not_found
 from factdiff.service.models import (
     AttemptList,
     CreatedId,
     CreatedIds,
     EntryPage,
+    ForgetBody,
+    ForgottenEntry,
     NewEntriesBody,
     NewEntryBody,
     Restored,
@@ -124,3 +126,17 @@ def restore_entry(entry_id: str, caller: Caller, store: Store) -> Restored:
     owned_entry(store, caller, entry_id)
     store.restore(entry_id, datetime.now(UTC))
     return Restored(id=entry_id, tier=Tier.HOT.value)
+
+
+@router.post("/{entry_id}/forget", response_model=ForgottenEntry)
+def forget_entry(entry_id: str, body: ForgetBody, caller: Caller, store: Store) -> JSONResponse:
+    """Erase the entry's content from every place the store keeps it (``factdiff forget``),
+    leaving its tombstone; an agent key erases its own entries only. Idempotent."""
+    from factdiff.store import EntryNotFound
+
+    owner = None if caller.is_operator else caller.agent
+    try:
+        (done,) = store.forget([entry_id], now=datetime.now(UTC), reason=body.reason, owner=owner)
+    except EntryNotFound:
+        raise not_found("entry") from None
+    return JSONResponse(done.to_json())

@@ -290,6 +290,9 @@ STEPS: tuple[ErasureStep, ...] = (
     ),
     ErasureStep("source_fetches", "source_fetches", _by_entry("delete_source_fetches")),
     ErasureStep(
+        "kept_hot", "kept_hot: an operator's keep-hot decision", _by_entry("erase_kept_hot")
+    ),
+    ErasureStep(
         "reevaluations",
         "reevaluations: re-evaluation work items and their diffs",
         _by_entry("erase_reevaluations"),

@@ -88,3 +88,30 @@ def test_review_decisions(target: str) -> None:
         }
         assert store.get(rest).status is EntryStatus.ACTIVE
         assert store.verify() == []
+
+
+def test_forget_over_http_erases_kept_hot_entries_and_respects_scope(target: str) -> None:
+    """``POST /v1/entries/{id}/forget``: an agent key erases its own entries only (another
+    agent's answer 404 and stay whole); an operator erases any, a kept-hot one included."""
+    keys = make_keys(target)
+    kept, other = _in_review(target, 2)
+    with running_api(target) as base, client(base, keys.operator) as ops:
+        assert ops.post(f"/v1/reviews/{kept}/keep-hot", json={"reason": "legal hold"}).is_success
+        with client(base, keys.alice) as alice:
+            mine = alice.post("/v1/entries", json={"text": "Alice owes $120 by 2026-05-01."})
+            own = mine.json()["id"]
+            assert alice.post(f"/v1/entries/{other}/forget", json={}).status_code == 404
+            erased = alice.post(f"/v1/entries/{own}/forget", json={"reason": "user request"})
+            assert erased.status_code == 200, erased.text
+            assert erased.json()["newly_erased"] is True
+            assert erased.json()["reason"] == "user request"
+            assert alice.get(f"/v1/entries/{own}").status_code == 404
+        gone = ops.post(f"/v1/entries/{kept}/forget", json={"reason": "erasure request"})
+        assert gone.status_code == 200, gone.text
+        assert (gone.json()["agent_id"], gone.json()["tier"]) == ("support-bot", "hot")
+        again = ops.post(f"/v1/entries/{kept}/forget", json={"reason": "erasure request"})
+        assert again.json()["newly_erased"] is False
+    with open_store(target) as store:
+        assert store.get(other).content == worked("source")
+        assert store.kept_hot(kept) is None
+        assert store.tombstone(kept) is not None

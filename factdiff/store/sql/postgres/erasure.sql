@@ -35,6 +35,10 @@ DELETE FROM extraction_cache WHERE content_hash = :content_hash
 -- name: erase_search_doc
 DELETE FROM search_docs WHERE doc = :doc
 
+-- name: erase_kept_hot
+-- The keep-hot decision's reason may quote the entry.
+DELETE FROM kept_hot WHERE entry_id = :entry_id
+
 -- name: erase_reevaluations
 -- Re-evaluation work items quote the entry's facts in their diffs.
 DELETE FROM reevaluations WHERE entry_id = :entry_id

@@ -38,6 +38,10 @@ INSERT INTO search_text (search_text) VALUES ('optimize')
 -- name: erase_search_doc
 DELETE FROM search_docs WHERE doc = :doc
 
+-- name: erase_kept_hot
+-- The keep-hot decision's reason may quote the entry.
+DELETE FROM kept_hot WHERE entry_id = :entry_id
+
 -- name: erase_reevaluations
 -- Re-evaluation work items quote the entry's facts in their diffs.
 DELETE FROM reevaluations WHERE entry_id = :entry_id
