@@ -16,6 +16,7 @@ Each PostgreSQL run uses its own schema, dropped afterwards.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import secrets
 import shutil
@@ -82,9 +83,9 @@ def load_store(target: str, size: int) -> None:
     else:
         import sqlite3
 
-        conn = sqlite3.connect(target)
-        conn.executescript(SQLITE_LOAD.format(n=size, t0=T0_US))
-        conn.close()
+        lite = sqlite3.connect(target)
+        lite.executescript(SQLITE_LOAD.format(n=size, t0=T0_US))
+        lite.close()
 
 
 def claim_run(target: str, claimers: int, seconds: float) -> tuple[float, float, float]:
@@ -137,10 +138,10 @@ def release_all(target: str) -> None:
     else:
         import sqlite3
 
-        conn = sqlite3.connect(target)
-        conn.execute(sql)
-        conn.commit()
-        conn.close()
+        lite = sqlite3.connect(target)
+        lite.execute(sql)
+        lite.commit()
+        lite.close()
 
 
 def bench_claims(pg_dsn: str | None, sizes: list[int], seconds: float, tmp: Path) -> None:
@@ -151,7 +152,7 @@ def bench_claims(pg_dsn: str | None, sizes: list[int], seconds: float, tmp: Path
     for size in sizes:
         backends: list[tuple[str, str, Callable[[], None]]] = []
         path = tmp / f"claims-{size}.db"
-        backends.append(("sqlite", str(path), lambda p=path: p.unlink(missing_ok=True)))
+        backends.append(("sqlite", str(path), functools.partial(path.unlink, missing_ok=True)))
         if pg_dsn:
             _, dsn, drop = pg_schema(pg_dsn)
             backends.append(("postgres", dsn, drop))
@@ -181,7 +182,7 @@ def bench_demotion(pg_dsn: str | None, entries: int, tmp: Path) -> None:
     for processes in (1, 2, 4):
         runs: list[tuple[str, str, Callable[[], None]]] = []
         path = tmp / f"demote-{processes}.db"
-        runs.append(("sqlite", str(path), lambda p=path: p.unlink(missing_ok=True)))
+        runs.append(("sqlite", str(path), functools.partial(path.unlink, missing_ok=True)))
         if pg_dsn:
             _, dsn, drop = pg_schema(pg_dsn)
             runs.append(("postgres", dsn, drop))

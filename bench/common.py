@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from bench.datasets import Label
-from factdiff.extract.recognizers.base import ExtractionContext
-from factdiff.extract.recognizers.registry import parse_value
+from factdiff.extraction.recognizers.base import ExtractionContext
+from factdiff.extraction.recognizers.registry import parse_value
 from factdiff.record import Fact
 from factdiff.values.base import FactType, Value
 
@@ -152,9 +152,9 @@ def value_matches(target: Target, value: Value, context: ExtractionContext) -> b
         parsed = parse_value(FactType.PHONE, label.text, context)
         if parsed is not None and parsed.key() == value.key():
             return True
-        want = _digits(label.text).lstrip("0")
-        return len(want) >= 7 and _digits(str(value.canonical())).endswith(want)
-    return value.canonical() == canon
+        digits = _digits(label.text).lstrip("0")
+        return len(digits) >= 7 and _digits(str(value.canonical())).endswith(digits)
+    return bool(value.canonical() == canon)
 
 
 ACCEPTED: dict[FactType, frozenset[FactType]] = {

@@ -49,9 +49,9 @@ from bench.datasets import (
     resolve_limit,
     spread,
 )
-from factdiff.check import verify
+from factdiff.checking import verify
 from factdiff.demote import default_ladder
-from factdiff.extract.rules import RulesExtractor, infer_reference
+from factdiff.extraction.rules import RulesExtractor, infer_reference
 from factdiff.pipeline import Rung, compress
 from factdiff.record import FactRecord
 from factdiff.schema.builtin import generic_schema

@@ -61,9 +61,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.datasets import DEFAULT_DATA, LOADERS, Dialogue, build_entry
-from factdiff.check import extract
+from factdiff.checking import extract
 from factdiff.demote import Demoter, DemotionSettings, EntryResult
-from factdiff.extract.rules import RulesExtractor
+from factdiff.extraction.rules import RulesExtractor
 from factdiff.pipeline import Rung
 from factdiff.record import FactRecord
 from factdiff.schema.builtin import generic_schema

@@ -38,8 +38,8 @@ from bench.datasets import (
     print_table,
     resolve_limit,
 )
-from factdiff.check import extract
-from factdiff.extract.recognizers.base import ExtractionContext
+from factdiff.checking import extract
+from factdiff.extraction.recognizers.base import ExtractionContext
 from factdiff.schema.builtin import generic_schema
 from factdiff.values.base import FactType
 

@@ -51,9 +51,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.compression_ratio import load_entries
 from bench.datasets import Entry, base_parser, clip, print_table, resolve_limit
-from factdiff.check import verify
+from factdiff.checking import verify
 from factdiff.demote import Demoter, DemotionSettings, reference_of
-from factdiff.extract.rules import RulesExtractor
+from factdiff.extraction.rules import RulesExtractor
 from factdiff.pipeline import Rung
 from factdiff.record import Fact, FactRecord
 from factdiff.schema.builtin import builtin_schema, generic_schema
@@ -232,14 +232,15 @@ def run(store: MemoryStore, groups: list[Group], settings: DemotionSettings) -> 
         where = f"{group.name} {entry.dialogue.dialogue_id}"
         if stored.tier is Tier.WARM and stored.warm is not None:
             warm = stored.warm
-            state[warm.meta["outcome"]] = state.get(warm.meta["outcome"], 0) + 1
-            if warm.meta["schema"]["hash"] != schema.hash:
-                raise SystemExit(f"{where}: stored with another schema {warm.meta['schema']}")
+            outcome = warm.meta.outcome.value
+            state[outcome] = state.get(outcome, 0) + 1
+            if warm.meta.schema.hash != schema.hash:
+                raise SystemExit(f"{where}: stored with another schema {warm.meta.schema}")
             source = store.read_cold(entry_id)
             record = FactRecord.from_json(warm.record)
             if (
                 EXTRACTOR.extract(source, schema, record.reference).digest()
-                != (warm.meta["source_facts_digest"])
+                != warm.meta.source_facts_digest
             ):
                 digest_mismatch += 1
             measure(
@@ -260,7 +261,10 @@ def run(store: MemoryStore, groups: list[Group], settings: DemotionSettings) -> 
                 Criticality.IMPORTANT,
                 where,
             )
-            matched = summarize_naive(naive, source, schema, record, warm.meta["budget_words"])
+            budget = warm.meta.budget_words
+            if budget is None:
+                raise SystemExit(f"{where}: warm meta has no word budget")
+            matched = summarize_naive(naive, source, schema, record, budget)
             measure(
                 naive_matched[group.agent],
                 source,

@@ -41,10 +41,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from factdiff.check import DEFAULT_EXTRACTOR
+from factdiff.checking import DEFAULT_EXTRACTOR
 from factdiff.demote import Demoter, DemotionSettings
 from factdiff.engine import Rung
-from factdiff.extract.llm import LLMExtractor
+from factdiff.extraction.llm import LLMExtractor
 from factdiff.pipeline import compress_many
 from factdiff.policy import Outcome
 from factdiff.providers import CallPolicy, ModelSpec, set_provider_limit, shutdown

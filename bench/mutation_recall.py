@@ -52,9 +52,9 @@ from bench.datasets import (
     resolve_limit,
     spread,
 )
-from factdiff.check import check, extract
-from factdiff.diff import FactDiff, Verdict
-from factdiff.extract.rules import infer_reference
+from factdiff.checking import extract, verify
+from factdiff.extraction.rules import infer_reference
+from factdiff.fact_diff import FactDiff, Finding, Verdict
 from factdiff.policy import Outcome
 from factdiff.schema.builtin import GENERIC_INVENTORY, generic_schema
 from factdiff.schema.model import Criticality, FactSchema, FieldSpec
@@ -476,6 +476,13 @@ def names_schema() -> FactSchema:
     return FactSchema.build("generic_people", 1, fields=[people], inventory=GENERIC_INVENTORY)
 
 
+def _finding_text(finding: Finding) -> str:
+    """``verdict type value`` of one finding, for the examples."""
+    fact = finding.source or finding.summary
+    shown = fact.value.canonical() if fact else ""
+    return f"{finding.verdict.value} {finding.fact_type.value} {shown}"
+
+
 def run_entry(entry: Entry, results: Results, rng: random.Random, names: list[str], k: int) -> int:
     """Check every variant of one entry; returns how many checks ran."""
     targets = _typed_targets(entry.dialogue, entry)
@@ -488,13 +495,8 @@ def run_entry(entry: Entry, results: Results, rng: random.Random, names: list[st
     ds = entry.dialogue.dataset
     for kind, fact_type, summary, what in variants(entry, targets, rng, names):
         person = fact_type is FactType.PERSON
-        result = check(
-            entry.text,
-            summary,
-            schemas[person],
-            reference=reference,
-            source_facts=sources[person],
-        )
+        schema = schemas[person]
+        result = verify(sources[person], extract(summary, schema, reference), schema)
         ran += 1
         cell = results.cells[(ds, fact_type.value, kind)]
         cell.n += 1
@@ -506,11 +508,7 @@ def run_entry(entry: Entry, results: Results, rng: random.Random, names: list[st
             cell.right += _right_reason(result.diff, kind, fact_type)
         bad = detected if kind == "format" else not failed
         if bad and len(cell.examples) < k:
-            found = "; ".join(
-                f"{f.verdict.value} {f.fact_type.value} "
-                f"{(f.source or f.summary).value.canonical() if (f.source or f.summary) else ''}"
-                for f in result.diff.findings[:3]
-            )
+            found = "; ".join(_finding_text(f) for f in result.diff.findings[:3])
             cell.examples.append(
                 f"{entry.dialogue.dialogue_id}: {clip(what, 70)} => {result.outcome.value}"
                 f" [{clip(found, 90) or 'no findings'}]"

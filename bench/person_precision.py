@@ -38,7 +38,7 @@ from bench.datasets import (
     resolve_limit,
     spread,
 )
-from factdiff.check import extract
+from factdiff.checking import extract
 from factdiff.schema.builtin import GENERIC_INVENTORY
 from factdiff.schema.model import Criticality, FactSchema, FieldSpec
 from factdiff.values.base import FactType

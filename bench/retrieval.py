@@ -40,6 +40,7 @@ The machine may be shared: timings are noisy; rerun on a quiet machine for final
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import re
 import secrets
@@ -447,16 +448,24 @@ def main() -> None:
         for count in (int(s) for s in args.scales.split(",") if s.strip()):
             path = Path(folder) / f"scale_{count}.db"
             rows.append(
-                scale("SQLite", str(path), count, corpus, mix, lambda p=path: sqlite_sizes(p))
+                scale(
+                    "SQLite", str(path), count, corpus, mix, functools.partial(sqlite_sizes, path)
+                )
             )
             path.unlink()
             if args.pg:
                 name, dsn = pg_schema(args.pg)
                 try:
                     rows.append(
-                        scale("PostgreSQL", dsn, count, corpus, mix,
-                              lambda n=name: pg_sizes(args.pg, n))
-                    )  # fmt: skip
+                        scale(
+                            "PostgreSQL",
+                            dsn,
+                            count,
+                            corpus,
+                            mix,
+                            functools.partial(pg_sizes, args.pg, name),
+                        )
+                    )
                 finally:
                     drop_schema(args.pg, name)
         print(f"\n== scale: {len(mix)} queries (k=10), latency in ms ==")

@@ -39,6 +39,7 @@ import time
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -303,9 +304,7 @@ def main() -> None:
                 label = f"{name} {retention}"
                 path = Path(folder) / f"{name}-{retention}.db"
                 with open_store(path) as store:
-                    sizes, warm = measure(
-                        store, entries, lambda v, p=path: sqlite_size(p, v), retention
-                    )
+                    sizes, warm = measure(store, entries, partial(sqlite_size, path), retention)
                     problems += restore_all(store, warm[:200])
                 t, f = row_of(f"{label} sqlite", sizes)
                 tiers.append(t)
@@ -317,10 +316,7 @@ def main() -> None:
                 try:
                     with open_store(dsn) as store:
                         sizes, warm = measure(
-                            store,
-                            entries,
-                            lambda v, s=schema: pg_size(args.pg, s, v),
-                            retention,
+                            store, entries, partial(pg_size, args.pg, schema), retention
                         )
                         problems += restore_all(store, warm[:200])
                 finally:

@@ -57,8 +57,8 @@ from bench.datasets import (
     spread,
 )
 from bench.mutation_recall import apply_edits, render_date, render_money, render_time
-from factdiff.check import check, extract
-from factdiff.extract.rules import infer_reference
+from factdiff.checking import extract, verify
+from factdiff.extraction.rules import infer_reference
 from factdiff.policy import Outcome
 from factdiff.schema.builtin import generic_schema
 
@@ -265,9 +265,7 @@ def run(
         for variant, summary in variants:
             if summary is None or summary == entry.text:
                 continue
-            result = check(
-                entry.text, summary, schema, reference=reference, source_facts=source_facts
-            )
+            result = verify(source_facts, extract(summary, schema, reference), schema)
             ran += 1
             cell = cells[(dataset, pair.kind, variant)]
             cell.n += 1

@@ -15,6 +15,10 @@ Library use::
     result.outcome            # Outcome.CLEAN / ACCEPTABLE_WITH_NOTES / FAILED
     result.diff.missing       # facts the summary lost, with criticality and evidence
 
+    from factdiff import Store, Demoter
+    with Store.open("memory.db") as store:           # or "postgresql://host/db"
+        Demoter(store).run(now)                        # demote dormant hot entries
+
 Names are imported on first use (PEP 562), so ``import factdiff`` and the command line start
 fast; ``from factdiff import check`` works as usual.
 """
@@ -23,13 +27,11 @@ from __future__ import annotations
 
 import importlib
 import logging
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from factdiff.check import CheckResult, check, extract
-    from factdiff.diff import FactDiff, Finding, Verdict, diff
+    from factdiff.checking import CheckResult, check, extract
+    from factdiff.demote import Demoter
     from factdiff.errors import (
         FactdiffError,
         InputError,
@@ -38,33 +40,37 @@ if TYPE_CHECKING:
         StoreError,
         UsageError,
     )
-    from factdiff.extract.base import Extractor
-    from factdiff.extract.rules import RulesExtractor
+    from factdiff.extraction.base import Extractor
+    from factdiff.extraction.rules import RulesExtractor
+    from factdiff.fact_diff import FactDiff, Finding, Verdict, diff
     from factdiff.pipeline import CompressionResult, Rung, compress
     from factdiff.policy import Outcome, Policy
     from factdiff.record import Fact, FactRecord
     from factdiff.schema.builtin import builtin_schema, generic_schema
     from factdiff.schema.loader import load_schema, schema_from_dict, schema_from_yaml
     from factdiff.schema.model import Criticality, FactSchema, FieldSpec
+    from factdiff.store.base import MemoryStore as Store
     from factdiff.summarize import ExtractiveSummarizer, NaiveSummarizer, Summarizer
     from factdiff.values.base import FactType
+    from factdiff.worker import Worker
 
 _SOURCES: dict[str, str] = {
-    "CheckResult": "factdiff.check",
-    "check": "factdiff.check",
-    "extract": "factdiff.check",
-    "FactDiff": "factdiff.diff",
-    "Finding": "factdiff.diff",
-    "Verdict": "factdiff.diff",
-    "diff": "factdiff.diff",
+    "CheckResult": "factdiff.checking",
+    "check": "factdiff.checking",
+    "extract": "factdiff.checking",
+    "Demoter": "factdiff.demote",
+    "FactDiff": "factdiff.fact_diff",
+    "Finding": "factdiff.fact_diff",
+    "Verdict": "factdiff.fact_diff",
+    "diff": "factdiff.fact_diff",
     "FactdiffError": "factdiff.errors",
     "InputError": "factdiff.errors",
     "RuntimeFailure": "factdiff.errors",
     "SchemaError": "factdiff.errors",
     "StoreError": "factdiff.errors",
     "UsageError": "factdiff.errors",
-    "Extractor": "factdiff.extract.base",
-    "RulesExtractor": "factdiff.extract.rules",
+    "Extractor": "factdiff.extraction.base",
+    "RulesExtractor": "factdiff.extraction.rules",
     "CompressionResult": "factdiff.pipeline",
     "Rung": "factdiff.pipeline",
     "compress": "factdiff.pipeline",
@@ -80,12 +86,14 @@ _SOURCES: dict[str, str] = {
     "Criticality": "factdiff.schema.model",
     "FactSchema": "factdiff.schema.model",
     "FieldSpec": "factdiff.schema.model",
+    "Store": "factdiff.store.base:MemoryStore",
     "ExtractiveSummarizer": "factdiff.summarize",
     "NaiveSummarizer": "factdiff.summarize",
     "Summarizer": "factdiff.summarize",
     "FactType": "factdiff.values.base",
+    "Worker": "factdiff.worker",
 }
-"""Public name -> the module that defines it."""
+"""Public name -> the module that defines it (``module:attribute`` where the names differ)."""
 
 logging.getLogger("factdiff").addHandler(logging.NullHandler())  # the application decides
 
@@ -93,6 +101,7 @@ __all__ = [
     "CheckResult",
     "CompressionResult",
     "Criticality",
+    "Demoter",
     "ExtractiveSummarizer",
     "Extractor",
     "Fact",
@@ -111,10 +120,12 @@ __all__ = [
     "Rung",
     "RuntimeFailure",
     "SchemaError",
+    "Store",
     "StoreError",
     "Summarizer",
     "UsageError",
     "Verdict",
+    "Worker",
     "builtin_schema",
     "check",
     "compress",
@@ -127,28 +138,17 @@ __all__ = [
 ]
 
 
-_SHADOWED = frozenset({"check", "diff", "extract"})
-"""Public functions named like a submodule: importing the submodule must not replace them."""
-
-
-class _PublicModule(types.ModuleType):
-    """``factdiff`` itself: ``factdiff.check`` stays the function after ``factdiff.check``
-    (the module) is imported, as it was when every name was imported eagerly."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _SHADOWED and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _PublicModule
+def _source(name: str) -> tuple[str, str]:
+    """The module and attribute behind the public ``name``."""
+    module, _, attribute = _SOURCES[name].partition(":")
+    return module, attribute or name
 
 
 def __getattr__(name: str) -> Any:
-    module = _SOURCES.get(name)
-    if module is None:
+    if name not in _SOURCES:
         raise AttributeError(f"module 'factdiff' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    module, attribute = _source(name)
+    value = getattr(importlib.import_module(module), attribute)
     globals()[name] = value
     return value
 

@@ -9,6 +9,7 @@ from factdiff.errors import UsageError
 from factdiff.schema.builtin import builtin_schema, builtin_schema_names, builtin_schema_source
 from factdiff.schema.loader import schema_from_definition, schema_from_yaml
 from factdiff.schema.model import FactSchema
+from factdiff.schema.names import split_version
 from factdiff.store import Entry, MemoryStore, SchemaNotRegistered
 
 GENERIC = "generic"
@@ -37,17 +38,22 @@ class SchemaCatalog:
         )
 
     def get(self, name: str, now: datetime, version: int | None = None) -> FactSchema:
-        """A registered schema (latest version by default), registering a built-in if needed."""
+        """A registered schema (latest version by default; ``NAME@VERSION`` names one),
+        registering a built-in if needed."""
+        if version is None:
+            name, version = split_version(name)
         key = (name, version)
         if key in self._cache:
             return self._cache[key]
         try:
             stored = self.store.get_schema_definition(name, version)
-            schema = _rebuild(name, stored.definition, stored.source_text, stored.hash)
+            schema = rebuild_schema(name, stored.definition, stored.source_text, stored.hash)
         except SchemaNotRegistered:
             if name != GENERIC and name not in builtin_schema_names():
+                which = "" if version is None else f" version {version}"
                 raise UsageError(
-                    f"schema {name!r} is not registered; run `factdiff schema register FILE`"
+                    f"schema {name!r}{which} is not registered; run `factdiff schema register "
+                    "FILE` (`factdiff schema list` shows what is)"
                 ) from None
             schema = builtin_schema(name)
             if version is not None and schema.version != version:
@@ -65,7 +71,7 @@ class SchemaCatalog:
         return self.get(self.name_for(entry), now)
 
 
-def _rebuild(
+def rebuild_schema(
     name: str, definition: dict[str, Any], source_text: str | None, digest: str
 ) -> FactSchema:
     """The stored schema, from its YAML when kept (field order as written), else its definition."""

@@ -16,7 +16,7 @@ Every value comes from ``factdiff.settings`` (flag > environment > settings file
 this module only turns the resolved ``Settings`` into objects. Provider keys and endpoints
 come from their usual variables (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``,
 ``ANTHROPIC_API_KEY``, ``ANTHROPIC_BASE_URL``). A plain ``provider:model`` extractor is held
-to the rules floor (``factdiff.extract.jury.FlooredExtractor``). The extractor and the
+to the rules floor (``factdiff.extraction.jury.FlooredExtractor``). The extractor and the
 summarizer must be different models, so that their failures are not correlated:
 ``check_distinct_models`` refuses the same model unless ``allow_same_model``.
 """
@@ -27,9 +27,9 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from factdiff.check import DEFAULT_EXTRACTOR
+from factdiff.checking import DEFAULT_EXTRACTOR
 from factdiff.errors import UsageError
-from factdiff.extract.base import Extractor
+from factdiff.extraction.base import Extractor
 from factdiff.pipeline import Rung
 from factdiff.providers.base import CallPolicy, ModelParams
 from factdiff.providers.runtime import set_provider_limit
@@ -73,7 +73,7 @@ def apply_provider_limits(settings: Settings) -> None:
 
 
 def _llm_extractor(spec: str, settings: Settings) -> Any:
-    from factdiff.extract.llm import LLMExtractor
+    from factdiff.extraction.llm import LLMExtractor
 
     model = parse_model_spec(spec)
     return LLMExtractor(
@@ -92,12 +92,12 @@ def extractor_from_spec(spec: str, settings: Settings = DEFAULTS) -> Extractor:
     if factory is not None:
         return factory()
     if name.startswith(JURY_PREFIX) and is_model_spec(name.removeprefix(JURY_PREFIX)):
-        from factdiff.extract.jury import JuryExtractor
+        from factdiff.extraction.jury import JuryExtractor
 
         llm = _llm_extractor(name.removeprefix(JURY_PREFIX), settings)
         return JuryExtractor(llm, rules=DEFAULT_EXTRACTOR)
     if is_model_spec(name):
-        from factdiff.extract.jury import FlooredExtractor
+        from factdiff.extraction.jury import FlooredExtractor
 
         return FlooredExtractor(_llm_extractor(name, settings), rules=DEFAULT_EXTRACTOR)
     raise UsageError(

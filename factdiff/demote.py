@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from factdiff.check import DEFAULT_EXTRACTOR
+from factdiff.checking import DEFAULT_EXTRACTOR
 from factdiff.engine import AttemptEngine, Rung
 from factdiff.errors import DemotionPaused, UsageError
-from factdiff.extract.base import Extractor
+from factdiff.extraction.base import Extractor
 from factdiff.outcomes import Boundary, EntryResult, PreparedEntry, reference_of
 from factdiff.pipeline import run_sync
 from factdiff.policy import DEFAULT_POLICY, Policy

@@ -23,9 +23,9 @@ from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import date
 
-from factdiff.diff import FactDiff, Verdict
-from factdiff.extract.base import Extractor
-from factdiff.extract.rules import infer_reference
+from factdiff.extraction.base import Extractor
+from factdiff.extraction.rules import infer_reference
+from factdiff.fact_diff import FactDiff, Verdict
 from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
 from factdiff.providers import meter
 from factdiff.providers.base import Usage

@@ -5,11 +5,26 @@
     FactdiffError
     ├── UsageError                      the caller gave something invalid
     │   ├── SchemaError                 a malformed fact schema (file, line, field)
-    │   └── InputError                  an unusable input text, option or id
+    │   ├── InvalidValue                a typed value cannot be built (also a ValueError)
+    │   ├── InputError                  an unusable input text, option or id
+    │   │   ├── EntryNotFound*          no entry has this id
+    │   │   │   └── EntryErased*        it had one, erased by ``forget`` (its tombstone)
+    │   │   ├── BadEntry*               one entry of a batch cannot be stored
+    │   │   ├── WrongTier*              the entry is not in the tier the operation needs
+    │   │   ├── SchemaNotRegistered*    no registered schema has this name (and version)
+    │   │   ├── SchemaVersionConflict*  same name and version, different content
+    │   │   ├── SummaryRefused‡         an operator's edited summary fails its fact diff
+    │   │   └── MemoryNotFound§         an MCP client asked for a memory it cannot see
+    │   ├── ApiError§                   a request the HTTP service refuses (status, code)
+    │   └── EmptySourceError†           a blank source: store it as is, do not summarize
     └── RuntimeFailure                  something outside the caller's input failed
         ├── StoreError                  the store is unavailable, outdated or inconsistent
-        │   └── MigrationRequired
+        │   ├── MigrationRequired
+        │   ├── ArchiveCorrupt          a cold archive does not read back (also a ValueError)
+        │   ├── IntegrityError*         stored content does not match its hash
+        │   └── StoreBusy*              locked by other writers through every retry
         ├── DemotionPaused              a provider refuses every call: demotion stops
+        ├── OutputError                 text is not one strict JSON document (also a ValueError)
         └── ProviderError               one model call failed (``failure_class`` names how)
             ├── ProviderUnavailable     retry later, unchanged: never spends an attempt
             │   ├── TransientProviderError   5xx, 529, dropped connection
@@ -27,8 +42,12 @@
                     ├── InvalidJSON
                     └── SchemaViolation
 
-Control flow branches on these types; ``failure_class`` is the stable name recorded in
-events and attempt rows. Every message is one line that says what went wrong and what to do.
+``*`` lives in ``factdiff.store.model`` (exported by ``factdiff.store``); ``†`` in
+``factdiff.summarize.base``; ``‡`` in ``factdiff.review``; ``§`` in ``factdiff.service``;
+every other class is defined here. Each is a subclass of the branch drawn above it, so
+``except UsageError`` / ``except StoreError`` catch them all. Control flow branches on these
+types; ``failure_class`` is the stable name recorded in events and attempt rows. Every
+message is one line that says what went wrong and what to do.
 """
 
 from __future__ import annotations
@@ -85,6 +104,18 @@ class StoreError(RuntimeFailure):
 
 class MigrationRequired(StoreError):
     """The store's schema is older than this version of factdiff."""
+
+
+class ArchiveCorrupt(StoreError, ValueError):
+    """A cold archive cannot be read back: an unknown codec or a broken compressed stream.
+
+    The store reports it as an ``IntegrityError`` for the entry; restore from a backup."""
+
+
+class OutputError(RuntimeFailure, ValueError):
+    """Text that should be one strict JSON document is not (prose, partial JSON, duplicate
+    keys, NaN). Raised by ``factdiff.providers.jsonout``; model adapters turn it into
+    ``InvalidJSON`` or ``InvalidOutput`` for the failed call."""
 
 
 class DemotionPaused(RuntimeFailure):

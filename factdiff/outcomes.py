@@ -35,7 +35,7 @@ from factdiff.errors import (
     failure_class_of,
     one_line,
 )
-from factdiff.extract.rules import infer_reference
+from factdiff.extraction.rules import infer_reference
 from factdiff.policy import Outcome
 from factdiff.providers.base import Usage
 from factdiff.providers.client import cost_str
@@ -288,6 +288,7 @@ class Boundary:
             lease_token=lease_token,
             keep_attempts=self.settings.attempt_retention != "warm-clean"
             or outcome is not AttemptOutcome.CLEAN,
+            narrative_facts=attempt.summary_facts,
         )
         return EntryResult(entry.id, entry.agent_id, outcome, applied, attempt=attempt)
 

@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any, TypeVar
 
 from factdiff.accounting import ModelCall
-from factdiff.check import DEFAULT_EXTRACTOR
+from factdiff.checking import DEFAULT_EXTRACTOR
 from factdiff.engine import (
     NUL_REPLACEMENT,
     AttemptEngine,
@@ -30,7 +30,7 @@ from factdiff.engine import (
     summary_request,
 )
 from factdiff.errors import UsageError
-from factdiff.extract.base import Extractor
+from factdiff.extraction.base import Extractor
 from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
 from factdiff.providers.base import Usage
 from factdiff.record import Fact, FactRecord

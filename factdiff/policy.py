@@ -5,7 +5,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from factdiff.diff import FactDiff, Finding, Verdict
+from factdiff.fact_diff import FactDiff, Finding, Verdict
 from factdiff.schema.model import Criticality
 
 ALL_CRITICALITIES = frozenset(Criticality)

@@ -95,7 +95,7 @@ class Fact:
 
     ``binding`` says how a field fact was tied to its field (type-only for inventory atoms);
     ``roles`` are the roles the text gives the value where it states it (``departure``,
-    ``arrival``, ``total``...; see ``factdiff.extract.roles``), one entry per distinct role.
+    ``arrival``, ``total``...; see ``factdiff.extraction.roles``), one entry per distinct role.
     """
 
     value: Value

@@ -40,9 +40,9 @@ from concurrent.futures.process import BrokenProcessPool
 from datetime import date
 from typing import Any, TypeVar
 
-from factdiff.check import CheckResult, verify
-from factdiff.extract.base import Extractor
-from factdiff.extract.rules import RulesExtractor
+from factdiff.checking import CheckResult, verify
+from factdiff.extraction.base import Extractor
+from factdiff.extraction.rules import RulesExtractor
 from factdiff.policy import Policy
 from factdiff.record import FactRecord
 from factdiff.schema.model import FactSchema

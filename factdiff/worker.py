@@ -22,6 +22,11 @@ credentials) pauses the worker. ``WorkerReport.failure`` says why a worker could
 the CLI then exits non-zero. The worker logs its lifecycle at INFO on ``factdiff.worker``:
 start, claims, commits, refused stale commits, pauses, stop (see ``factdiff.logs``).
 
+A worker also drains re-evaluation work (``factdiff.reevaluate``): a second thread, on its
+own store connection, claims pending re-evaluation items with the same leases (token, owner,
+expiry on the database clock) and finishes each fenced by its lease, polling like demotion
+when there is none; its counts are in ``WorkerReport.reevaluated``.
+
 On ``stop()`` (SIGTERM) the worker stops claiming, finishes the entries in hand within
 ``grace_seconds`` and releases whatever is still in flight after that, so nothing stays
 claimed after a clean stop.
@@ -42,6 +47,7 @@ from factdiff.demote import DemotionSettings
 from factdiff.engine import AttemptEngine
 from factdiff.errors import UsageError
 from factdiff.outcomes import Boundary
+from factdiff.reevaluate import ReevaluationReport, Reevaluator
 from factdiff.runner import Handled, Runner, RunOptions, describe_failure, work_for
 from factdiff.settings import DEFAULTS
 from factdiff.store import MemoryStore, open_store
@@ -107,6 +113,8 @@ class WorkerReport:
     counts: Counter[str] = field(default_factory=Counter)
     released: int = 0
     failure: str | None = None
+    reevaluated: Counter[str] = field(default_factory=Counter)
+    """Re-evaluation items finished, per result (``promoted``, ``annotated``, ...)."""
 
     @property
     def processed(self) -> int:
@@ -193,6 +201,10 @@ class Worker:
             on_handled=self._handled,
             finish_times=self._on_execution is not None,
         )
+        reevaluating = threading.Thread(
+            target=self._reevaluate, name="factdiff-reevaluate", daemon=True
+        )
+        reevaluating.start()
         try:
             summary = runner.run()
             self.report.released += summary.released
@@ -205,6 +217,7 @@ class Worker:
             log.error("worker %s cannot continue: %s", self.worker_id, self.report.failure)
         finally:
             self._stopping.set()
+            reevaluating.join()
             work.close()
             store.close()
         counts = ", ".join(f"{k} {v}" for k, v in sorted(self.report.counts.items()))
@@ -215,6 +228,45 @@ class Worker:
             self.report.released,
         )
         return self.report
+
+    def _reevaluate(self) -> None:
+        """Drain re-evaluation items until ``stop()``, polling when there is none."""
+        try:
+            store = self._factory()
+        except Exception as exc:
+            log.error("worker %s cannot re-evaluate: %s", self.worker_id, describe_failure(exc))
+            return
+        try:
+            reevaluator = Reevaluator(
+                store,
+                extractor=self.demotion.extractor,
+                policy=self.demotion.policy,
+                worker_id=self.worker_id,
+                lease_seconds=self.settings.lease_seconds,
+            )
+            while not self._stopping.is_set():
+                report = reevaluator.run(
+                    self._clock, agent=self.settings.agent, stop=self._stopping
+                )
+                self._add_reevaluated(report)
+                if not report.counts and not report.stale:
+                    self._stopping.wait(self.settings.poll_seconds)
+        except Exception as exc:  # this thread stops; demotion goes on
+            log.error("worker %s stopped re-evaluating: %s", self.worker_id, describe_failure(exc))
+        finally:
+            store.close()
+
+    def _add_reevaluated(self, report: ReevaluationReport) -> None:
+        with self._lock:
+            self.report.reevaluated.update(report.counts)
+            if report.stale:
+                self.report.reevaluated["stale"] += report.stale
+        if report.counts:
+            log.info(
+                "worker %s re-evaluated: %s",
+                self.worker_id,
+                ", ".join(f"{k} {v}" for k, v in sorted(report.counts.items())),
+            )
 
     def _count(self, key: str) -> None:
         with self._lock:

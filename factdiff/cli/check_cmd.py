@@ -7,13 +7,16 @@ from datetime import date
 
 import click
 
-from factdiff.check import check, extract
+from factdiff.checking import check, extract
 from factdiff.cli.inputs import read_text, resolve_schema
-from factdiff.cli.options import not_blank
+from factdiff.cli.options import db_option, not_blank
 from factdiff.cli.render import console, diff_table, echo_json, outcome_line, table, text
 from factdiff.errors import InputError
 
-SCHEMA_HELP = "YAML schema file or built-in name (default: generic, inventory only)."
+SCHEMA_HELP = (
+    "YAML schema file, built-in name, or NAME / NAME@VERSION registered in --db "
+    "(default: generic, inventory only)."
+)
 REFERENCE_HELP = "The entry's own date (YYYY-MM-DD) for partial and relative dates."
 
 
@@ -32,8 +35,14 @@ def _reference(value: str | None) -> date | None:
 @click.option("--schema", "schema_option", callback=not_blank, help=SCHEMA_HELP)
 @click.option("--reference", help=REFERENCE_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@db_option
 def check_command(
-    source: str, summary: str, schema_option: str | None, reference: str | None, as_json: bool
+    source: str,
+    summary: str,
+    schema_option: str | None,
+    reference: str | None,
+    as_json: bool,
+    db: str,
 ) -> None:
     """Diff the facts of SUMMARY against SOURCE (files, or - for stdin).
 
@@ -41,7 +50,7 @@ def check_command(
     """
     if source == "-" and summary == "-":
         raise InputError("SOURCE and SUMMARY cannot both be standard input (-): give a file")
-    schema = resolve_schema(schema_option)
+    schema = resolve_schema(schema_option, db)
     result = check(read_text(source), read_text(summary), schema, reference=_reference(reference))
     if as_json:
         echo_json(result.to_json())
@@ -57,11 +66,12 @@ def check_command(
 @click.option("--schema", "schema_option", callback=not_blank, help=SCHEMA_HELP)
 @click.option("--reference", help=REFERENCE_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@db_option
 def extract_command(
-    source: str, schema_option: str | None, reference: str | None, as_json: bool
+    source: str, schema_option: str | None, reference: str | None, as_json: bool, db: str
 ) -> None:
     """Extract the typed fact record of SOURCE, with evidence spans."""
-    schema = resolve_schema(schema_option)
+    schema = resolve_schema(schema_option, db)
     source_text = read_text(source)
     record = extract(source_text, schema, _reference(reference))
     many = {spec.name: spec.many for spec in schema.fields}

@@ -3,7 +3,8 @@
 ``context ID...`` prints the rendered context (``factdiff.retrieve.context``) and its hash;
 ``--json`` prints ``{"hash", "entries", "text"}``. ``attest --decision D ID...`` records the
 attestation of decision D; ``attest verify D`` re-renders it and says what changed (exit 1
-when it no longer matches).
+when it no longer matches, 3 when all that is left matches and the rest was erased through
+``factdiff forget``).
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ def attest_command(decision: str | None, args: tuple[str, ...], db: str, as_json
     `factdiff attest --decision D ID...` renders the entries and records the decision, the
     context's hash and, per entry, its tier, schema version and source hash.
     `factdiff attest verify D` renders them again: exit 0 when the context still matches,
-    1 when it does not, naming each entry that changed and what changed.
+    1 when it does not, naming each entry that changed and what changed, 3 when every entry
+    left matches and the others were erased (`factdiff forget`).
     """
     if args[0] == VERIFY and decision is None:
         if len(args) != 2:
@@ -78,12 +80,17 @@ def _verify(decision: str, db: str, as_json: bool) -> None:
     if as_json:
         echo_json(check.to_json())
     else:
-        verdict = "matches" if check.ok else "no longer matches"
+        verdict = {
+            "ok": "matches",
+            "erased": "matches but for entries erased since (factdiff forget)",
+        }.get(check.status, "no longer matches")
         echo(f"decision {decision}: the context {verdict} ({check.attestation.rendered_hash})")
         if not check.intact:
             echo("  the attestation's own record was altered (its digest does not match)")
         for entry in check.entries:
             what = "".join(f"; {change}" for change in entry.changes)
             echo(f"  {entry.entry_id}: {entry.status}{what}; {entry.source}")
+    if check.status == "erased":
+        raise SystemExit(3)
     if not check.ok:
         raise SystemExit(1)

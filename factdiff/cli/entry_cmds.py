@@ -10,13 +10,14 @@ import click
 
 from factdiff.cli.options import db_option, json_option, open_store, open_store_to_read
 from factdiff.cli.render import console, echo, echo_json, table, text
-from factdiff.cli.views import attempt_json, entry_json, event_json
+from factdiff.documents import event_json, show_document
 
 if TYPE_CHECKING:
     from rich.table import Table
 
     from factdiff.retrieve.context import EntryView
-    from factdiff.store import Entry, MemoryStore
+    from factdiff.store import Entry, Event, MemoryStore
+    from factdiff.store.model import EntryErased
 
 
 @click.command("show")
@@ -25,20 +26,20 @@ if TYPE_CHECKING:
 @json_option
 def show_command(entry_id: str, db: str, as_json: bool) -> None:
     """Show an entry: its tier content, compression history and events."""
+    from factdiff.store.model import EntryErased
+
     with open_store_to_read(db) as store:
-        entry = store.get(entry_id)
+        try:
+            entry = store.get(entry_id)
+        except EntryErased as exc:
+            show_tombstone(exc, list(store.events(entry_id)), as_json)
+            return
+        if as_json:
+            echo_json(show_document(store, entry_id))
+            return
         attempts = store.attempts(entry_id)
         events = list(store.events(entry_id))
-        view = None if entry.warm is None or as_json else warm_view(store, entry)
-    if as_json:
-        echo_json(
-            {
-                "entry": entry_json(entry),
-                "attempts": [attempt_json(a) for a in attempts],
-                "events": [event_json(e) for e in events],
-            }
-        )
-        return
+        view = None if entry.warm is None else warm_view(store, entry)
     from rich.text import Text
 
     out = console()
@@ -82,6 +83,21 @@ def show_command(entry_id: str, db: str, as_json: bool) -> None:
     out.print(history)
     for event in events:
         out.print(text(f"{event.at.isoformat()}  {event.type.value}"))
+
+
+def show_tombstone(erased: EntryErased, events: list[Event], as_json: bool) -> None:
+    """An erased entry: its tombstone and its (redacted) events."""
+    stone = erased.tombstone
+    if as_json:
+        echo_json({"tombstone": stone.to_json(), "events": [event_json(e) for e in events]})
+        return
+    why = f" reason: {stone.reason}" if stone.reason else ""
+    echo(
+        f"{stone.entry_id} agent={stone.agent_id} erased at {stone.erased_at.isoformat()} "
+        f"(was {stone.tier}; content hash {stone.content_hash}){why}"
+    )
+    for event in events:
+        echo(f"{event.at.isoformat()}  {event.type.value}")
 
 
 def warm_view(store: MemoryStore, entry: Entry) -> EntryView:

@@ -42,6 +42,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "context_command",
         "Render exactly what an agent is shown of entries ID..., with its sha256 hash.",
     ),
+    "correct": (
+        "factdiff.cli.forget_cmds",
+        "correct_command",
+        "Replace an entry's source with a corrected text (FILE, or - for stdin).",
+    ),
     "demo": (
         "factdiff.cli.demo_cmd",
         "demo_command",
@@ -62,16 +67,41 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "extract_command",
         "Extract the typed fact record of SOURCE, with evidence spans.",
     ),
+    "forget": (
+        "factdiff.cli.forget_cmds",
+        "forget_command",
+        "Erase entries ID... (or --agent A) from every place the store keeps them.",
+    ),
     "index": (
         "factdiff.cli.store_cmds",
         "index_command",
         "Fill the search indexes: facts of entries added with --defer-index, entries missing.",
     ),
+    "keys": (
+        "factdiff.cli.keys_cmd",
+        "keys_group",
+        "API keys for `factdiff serve`: create (printed once), list, revoke.",
+    ),
     "list": ("factdiff.cli.list_cmds", "list_command", "List entries by agent, tier and status."),
+    "mcp": (
+        "factdiff.cli.mcp_cmd",
+        "mcp_command",
+        "Serve memory tools over MCP on stdio: remember, recall, get_memory, check_summary.",
+    ),
     "migrate": (
         "factdiff.cli.store_cmds",
         "migrate_command",
         "Create or upgrade the store's tables.",
+    ),
+    "reevaluate": (
+        "factdiff.cli.reevaluate_cmd",
+        "reevaluate_command",
+        "Re-evaluate warm entries compressed under an older version of --schema.",
+    ),
+    "report": (
+        "factdiff.cli.report_cmd",
+        "report_group",
+        "Reports: loss patterns (report losses) per schema version and summarizer.",
     ),
     "restore": (
         "factdiff.cli.entry_cmds",
@@ -92,6 +122,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "factdiff.cli.search_cmd",
         "search_command",
         "Search memory: entries holding the query's facts first, then by text relevance.",
+    ),
+    "serve": (
+        "factdiff.cli.serve_cmd",
+        "serve_command",
+        "Serve the HTTP API (/docs, /openapi.json, /v1/..., /metrics, /mcp) on the store.",
     ),
     "show": (
         "factdiff.cli.entry_cmds",

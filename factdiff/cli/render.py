@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from rich.table import Table
     from rich.text import Text
 
-    from factdiff.diff import FactDiff
+    from factdiff.fact_diff import FactDiff
     from factdiff.policy import Outcome
 
 __all__ = [

@@ -14,6 +14,7 @@ import click
 
 from factdiff.cli.options import db_option, json_option, not_blank, open_store, open_store_to_read
 from factdiff.cli.render import console, echo_json, text
+from factdiff.documents import search_document
 from factdiff.retrieve.search import INCLUDE_SOURCE
 from factdiff.retrieve.settings import TouchMode, resolve_retrieval_settings
 
@@ -90,7 +91,7 @@ def search_command(
             settings=settings,
         )
     if as_json:
-        echo_json({"query": query, "hits": [hit.to_json() for hit in hits]})
+        echo_json(search_document(query, hits))
         return
     out = console(wrap=True)
     if not hits:

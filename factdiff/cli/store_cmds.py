@@ -6,21 +6,88 @@ from typing import Any
 
 import click
 
-from factdiff.cli.options import db_option, json_option, open_store, open_store_to_read
+from factdiff.cli.options import (
+    db_option,
+    json_option,
+    not_blank,
+    open_store,
+    open_store_to_read,
+)
 from factdiff.cli.render import console, echo, echo_json, one_line, table, text
+from factdiff.errors import InputError
+from factdiff.health import WINDOW, agent_health, reevaluation_by_schema
 
 
 @click.command("stats")
+@click.option("--agent", callback=not_blank, help="The memory score of this agent only.")
+@click.option(
+    "--window",
+    type=click.IntRange(min=1),
+    default=WINDOW,
+    show_default=True,
+    help="Attempts per agent the failure rate (and its trend) is measured over.",
+)
 @db_option
 @json_option
-def stats_command(db: str, as_json: bool) -> None:
-    """Entries per tier, outcomes, failure rate per schema version, facts lost per field."""
+def stats_command(agent: str | None, window: int, db: str, as_json: bool) -> None:
+    """Entries per tier, outcomes, failure rate per schema version, facts lost per field,
+    re-evaluation results and the memory score of each agent."""
     with open_store_to_read(db) as store:
         stats = store.stats()
+        stats["reevaluation"] = reevaluation_by_schema(store, agent)
+        stats["agents"] = agent_health(store, agent, window)
+    if agent is not None and not stats["agents"]:
+        raise InputError(f"no entries of agent {agent!r}: check the name with `factdiff list`")
     if as_json:
         echo_json(stats)
         return
     print_stats(stats)
+    print_health(stats)
+
+
+def print_health(stats: dict[str, Any]) -> None:
+    """Re-evaluation per schema version and the memory score per agent."""
+    out = console()
+    if stats["reevaluation"]:
+        rows = table(
+            "schema", "version", "checked", "promoted", "rate", title="re-evaluation failures"
+        )
+        for row in stats["reevaluation"]:
+            rows.add_row(
+                text(row["schema"]),
+                text(row["version"]),
+                text(row["checked"]),
+                text(row["promoted"]),
+                text(_percent(row["rate"])),
+            )
+        out.print(rows)
+    scores = table(
+        "agent",
+        "health",
+        "failure rate",
+        "trend",
+        "gaps",
+        "re-eval failed",
+        "review",
+        title="memory score per agent",
+        right=("health",),
+    )
+    for row in stats["agents"]:
+        trend = row["trend"]
+        scores.add_row(
+            text(row["agent"]),
+            text(row["health"]),
+            text(_percent(row["failure_rate"])),
+            text("-" if trend is None else f"{trend:+.1%}"),
+            text(_percent(row["gap_share"])),
+            text(_percent(row["reevaluation"]["rate"])),
+            text(row["review_backlog"]),
+        )
+    out.print(scores)
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"
 
 
 def print_stats(stats: dict[str, Any]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import signal
 import sys
+from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
@@ -21,8 +22,9 @@ from factdiff.cli.settings_options import (
     settings_from,
 )
 from factdiff.demote import DemotionSettings
+from factdiff.errors import UsageError
 from factdiff.logs import configure
-from factdiff.worker import Worker, WorkerSettings
+from factdiff.worker import Execution, Worker, WorkerSettings
 
 DEFAULT_CONCURRENCY = 4
 
@@ -33,12 +35,18 @@ DEFAULT_CONCURRENCY = 4
 @setting_options(*COMPONENT_KEYS, *DEMOTION_KEYS, *MODEL_KEYS)
 @model_param_option
 @click.option("--worker-id", callback=not_blank, help="Name in leases (default: host:pid).")
+@click.option(
+    "--metrics-port",
+    type=click.IntRange(0, 65535),
+    help="Serve Prometheus /metrics on 127.0.0.1:PORT (needs the server extra).",
+)
 @db_option
 @json_option
 def worker_command(
     agent: str | None,
     model_params: tuple[str, ...],
     worker_id: str | None,
+    metrics_port: int | None,
     db: str,
     as_json: bool,
     **options: Any,
@@ -64,7 +72,8 @@ def worker_command(
     )
     demotion = DemotionSettings.from_settings(settings)
     configure(settings.log_format)
-    worker = Worker(db, worker_settings, demotion, worker_id=worker_id)
+    on_execution = None if metrics_port is None else _serve_metrics(db, demotion, metrics_port)
+    worker = Worker(db, worker_settings, demotion, worker_id=worker_id, on_execution=on_execution)
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         worker.stop()
@@ -81,6 +90,7 @@ def worker_command(
             "worker_id": worker.worker_id,
             "counts": counted,
             "released": report.released,
+            "reevaluated": dict(sorted(report.reevaluated.items())),
         }
         if report.failure is not None:
             data["failure"] = report.failure
@@ -88,6 +98,28 @@ def worker_command(
     else:
         counts = ", ".join(f"{k} {v}" for k, v in counted.items()) or "nothing"
         echo(f"worker {worker.worker_id} stopped: {counts}; released {report.released}")
+        if report.reevaluated:
+            done = ", ".join(f"{k} {v}" for k, v in sorted(report.reevaluated.items()))
+            echo(f"re-evaluated: {done}")
     if report.failure is not None:
         click.echo(f"error: {report.failure}", err=True)
         sys.exit(1)
+
+
+def _serve_metrics(db: str, demotion: DemotionSettings, port: int) -> Callable[[Execution], None]:
+    """Start the worker's ``/metrics`` server; returns what times each handled entry."""
+    try:
+        from factdiff.metrics import ProcessMetrics, snapshot_from
+    except ImportError as exc:
+        raise UsageError(
+            f"--metrics-port needs prometheus-client ({exc}): pip install 'factdiff[server]'"
+        ) from None
+    metrics = ProcessMetrics(snapshot_from(db, demotion.older_than))
+    metrics.serve(port)
+
+    def timed(execution: Execution) -> None:
+        if execution.finished_at is not None:
+            seconds = (execution.finished_at - execution.claimed_at).total_seconds()
+            metrics.demotion_seconds.observe(max(0.0, seconds))
+
+    return timed

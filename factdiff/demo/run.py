@@ -17,7 +17,7 @@ from factdiff.cli.render import diff_table, outcome_line, text
 from factdiff.config import ladder_from_spec
 from factdiff.demo.corpus import AGENTS, WORKED_EXAMPLE, DemoEntry, generate_corpus
 from factdiff.demote import Demoter, DemotionReport, DemotionSettings
-from factdiff.diff import FactDiff
+from factdiff.fact_diff import FactDiff
 from factdiff.policy import Outcome
 from factdiff.retry import RetryPolicy
 from factdiff.store import EventType, MemoryStore, Tier

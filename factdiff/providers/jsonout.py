@@ -12,13 +12,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from factdiff.errors import OutputError
+
 __all__ = ["OutputError", "loads_strict", "validate"]
 
 _FENCE = re.compile(r"\A\s*```(?:json|JSON)?[ \t]*\n(?P<body>.*?)\n?```\s*\Z", re.S)
-
-
-class OutputError(ValueError):
-    """The text is not one strict JSON document."""
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

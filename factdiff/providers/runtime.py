@@ -20,6 +20,7 @@ from collections.abc import Callable, Coroutine
 from concurrent.futures import Future, InvalidStateError
 from typing import Any, TypeVar
 
+from factdiff.errors import UsageError
 from factdiff.providers.base import Adapter
 
 __all__ = ["provider_limit", "run", "run_async", "set_provider_limit", "shutdown", "submit"]
@@ -163,7 +164,10 @@ def set_provider_limit(provider: str, limit: int | None, endpoint: str = "*") ->
     or every endpoint with ``*``) across this process; ``None`` removes the bound. Requests
     already waiting keep the bound they started with."""
     if limit is not None and limit < 1:
-        raise ValueError("a provider limit must be at least 1")
+        raise UsageError(
+            f"a provider limit must be at least 1 (got {limit}): give a positive number, "
+            "or None for no bound"
+        )
     _RUNTIME.limits[(provider, endpoint)] = limit
     for key in [k for k in _RUNTIME.semaphores if k[0] == provider]:
         if endpoint in ("*", key[1]):

@@ -10,7 +10,9 @@ behind the store's back is found by ``factdiff verify``.
 ``check_attestation(store, decision_id)`` renders the same entries again and compares: the
 context still matches, or each entry that changed is named with what changed (tier, schema
 version, source, rendered text) or as erased; each source is cross-referenced with the entry's
-current source (hot, or the cold archive, hash-checked on read).
+current source (hot, or the cold archive, hash-checked on read). An entry erased through
+``factdiff forget`` is reported with its tombstone (when, why, the source hash it held) and
+the rest is still verified: the check's ``status`` is then ``erased``, not ``changed``.
 """
 
 from __future__ import annotations
@@ -95,14 +97,17 @@ class EntryChange:
     changes: tuple[str, ...]
     source: str
     """The cross-reference of the attested source with the entry's current one."""
+    tombstone: bool = False
+    """Erased through ``factdiff forget``, its tombstone holding the attested source hash."""
 
     def to_json(self) -> dict[str, Any]:
-        """``{"entry_id", "status", "changes", "source"}``."""
+        """``{"entry_id", "status", "changes", "source", "tombstone"}``."""
         return {
             "entry_id": self.entry_id,
             "status": self.status,
             "changes": list(self.changes),
             "source": self.source,
+            "tombstone": self.tombstone,
         }
 
 
@@ -122,11 +127,29 @@ class AttestationCheck:
         """The context renders exactly as attested and the record is intact."""
         return self.intact and self.current_hash == self.attestation.rendered_hash
 
+    @property
+    def status(self) -> str:
+        """``ok``; ``erased`` when the record is intact, every entry left is unchanged and the
+        others were erased through ``factdiff forget`` (their tombstones keep the attested
+        source hash): what can be verified still is; else ``changed``."""
+        if self.ok:
+            return "ok"
+        erased = [e for e in self.entries if e.status == "erased"]
+        if (
+            self.intact
+            and erased
+            and all(e.tombstone for e in erased)
+            and all(e.status in ("unchanged", "erased") for e in self.entries)
+        ):
+            return "erased"
+        return "changed"
+
     def to_json(self) -> dict[str, Any]:
         """``{"decision_id", "ok", "rendered_hash", "current_hash", "intact", "entries"}``."""
         return {
             "decision_id": self.attestation.decision_id,
             "ok": self.ok,
+            "status": self.status,
             "rendered_hash": self.attestation.rendered_hash,
             "current_hash": self.current_hash,
             "intact": self.intact,
@@ -234,15 +257,27 @@ def check_attestation(store: MemoryStore, decision_id: str) -> AttestationCheck:
         entry = store._load(attested.entry_id)
         if entry is None:
             erased = True
-            changes.append(
-                EntryChange(attested.entry_id, "erased", ("the entry no longer exists",), "gone")
-            )
+            changes.append(_erased(store, attested))
             continue
         block = render_entry(entry_view(store, entry, schemas))
         blocks.append(block)
         changes.append(_compare(store, attested, block))
     current = None if erased else assemble(blocks).hash
     return AttestationCheck(attestation, current, tuple(changes), intact)
+
+
+def _erased(store: MemoryStore, attested: AttestedEntry) -> EntryChange:
+    """An attested entry that no longer exists: erased with a tombstone, or gone without."""
+    stone = store.tombstone(attested.entry_id)
+    if stone is None:
+        return EntryChange(attested.entry_id, "erased", ("the entry no longer exists",), "gone")
+    why = f" ({stone.reason})" if stone.reason else ""
+    change = f"erased at {stone.erased_at.isoformat()}{why}"
+    if stone.content_hash != attested.source_hash:
+        source = f"erased; its tombstone holds {stone.content_hash}, not {attested.source_hash}"
+        return EntryChange(attested.entry_id, "erased", (change,), source)
+    source = f"erased; its tombstone holds the attested source hash {attested.source_hash}"
+    return EntryChange(attested.entry_id, "erased", (change,), source, tombstone=True)
 
 
 def _compare(store: MemoryStore, attested: AttestedEntry, block: RenderedEntry) -> EntryChange:
@@ -292,6 +327,8 @@ def attestation_problems(store: MemoryStore) -> list[str]:
                 )
             for attested in attestation.entries:
                 row = store._row("select_entry", id=attested.entry_id)
+                if row is None and store.tombstone(attested.entry_id) is not None:
+                    continue  # erased through factdiff forget: reported by attest verify
                 if row is None:
                     problems.append(
                         f"attestation {decision_id}: entry {attested.entry_id} no longer exists"

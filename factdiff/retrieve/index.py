@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 
-from factdiff.extract.rules import MAX_TEXT_CHARS, RulesExtractor, infer_reference
+from factdiff.extraction.rules import MAX_TEXT_CHARS, RulesExtractor, infer_reference
 from factdiff.record import FactRecord
 from factdiff.retrieve.keys import key_hashes, record_keys
 from factdiff.retrieve.schemas import GENERIC, SchemaResolver
@@ -184,16 +184,23 @@ def warm_doc(
     source: str,
     narrative: str,
     record: Mapping[str, Any],
+    narrative_facts: FactRecord | None = None,
 ) -> IndexDoc:
     """The index rows of a warm entry: its record's facts, its hashes, its narrative's facts
-    (read with the record's schema and reference date)."""
+    (read with the record's schema and reference date). ``narrative_facts``, the record
+    verification extracted from the narrative, is used instead of extracting it again when
+    it is exactly what the index would extract (see ``indexes_as``)."""
     parsed = stored_record(record)
     keys: tuple[int, ...] = ()
     narrative_keys: tuple[int, ...] = ()
     if parsed is not None:
         keys = key_hashes(record_keys(parsed))
-        schema = schemas.get(parsed.schema.name, parsed.schema.version) or builtin_schema(GENERIC)
-        said = INDEX_EXTRACTOR.extract(readable(narrative), schema, parsed.reference)
+        said = narrative_facts
+        if said is None or not indexes_as(said, parsed, narrative):
+            schema = schemas.get(parsed.schema.name, parsed.schema.version)
+            said = INDEX_EXTRACTOR.extract(
+                readable(narrative), schema or builtin_schema(GENERIC), parsed.reference
+            )
         narrative_keys = key_hashes(record_keys(said))
     warm = WarmIndex(
         narrative_hash=text_digest(narrative),
@@ -201,6 +208,18 @@ def warm_doc(
         narrative_keys=narrative_keys,
     )
     return IndexDoc(entry_id, index_text(source), keys, warm=warm)
+
+
+def indexes_as(said: FactRecord, source: FactRecord, narrative: str) -> bool:
+    """Whether ``said``, a record of ``narrative``, is the one the index would extract: made
+    by the index's extractor under the source record's schema and reference date, from the
+    whole narrative."""
+    return (
+        said.extractor == INDEX_EXTRACTOR.identity
+        and said.schema == source.schema
+        and said.reference == source.reference
+        and len(narrative) <= MAX_TEXT_CHARS
+    )
 
 
 def text_digest(text: str) -> str:

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from factdiff.errors import InputError
 from factdiff.schema.builtin import builtin_schema, builtin_schema_names
 from factdiff.schema.loader import schema_from_definition, schema_from_yaml
 from factdiff.schema.model import FactSchema
-from factdiff.store.model import SchemaNotRegistered
+from factdiff.schema.names import split_version
+from factdiff.store.model import SchemaNotRegistered, StoredSchema
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
@@ -40,7 +42,13 @@ class SchemaResolver:
         return self._agents[key] or GENERIC
 
     def get(self, name: str, version: int | None = None) -> FactSchema | None:
-        """The registered schema (latest without ``version``), else the built-in one."""
+        """The registered schema (latest without ``version``; ``NAME@VERSION`` names one),
+        else the built-in one."""
+        if version is None and "@" in name:
+            try:
+                name, version = split_version(name)
+            except InputError:
+                return None
         key = (name, version)
         if key not in self._named:
             self._named[key] = self._load(name, version)
@@ -59,8 +67,27 @@ class SchemaResolver:
                 return None
             schema = builtin_schema(name)
             return schema if version in (None, schema.version) else None
-        if stored.source_text:
-            schema = schema_from_yaml(stored.source_text, f"<store>/{name}.yaml")
-            if schema.hash == stored.hash:
-                return schema
-        return schema_from_definition(stored.definition, f"<store>/{name}")
+        key = (name, stored.hash, stored.source_text)
+        parsed = _PARSED.get(key)
+        if parsed is None:
+            parsed = _parse(name, stored)
+            if len(_PARSED) >= _PARSED_MAX:
+                _PARSED.pop(next(iter(_PARSED)))
+            _PARSED[key] = parsed
+        return parsed
+
+
+_PARSED: dict[tuple[str, str, str | None], FactSchema] = {}
+"""Registered schema versions parsed in this process, keyed by their content: a schema is
+immutable, so a new registration is a new key, never a stale hit. Resolvers are made per call
+(one per demoted entry), and parsing the YAML is what each would repeat."""
+
+_PARSED_MAX = 256
+
+
+def _parse(name: str, stored: StoredSchema) -> FactSchema:
+    if stored.source_text:
+        schema = schema_from_yaml(stored.source_text, f"<store>/{name}.yaml")
+        if schema.hash == stored.hash:
+            return schema
+    return schema_from_definition(stored.definition, f"<store>/{name}")

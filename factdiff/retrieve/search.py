@@ -49,7 +49,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from factdiff.errors import InputError
-from factdiff.extract.rules import MAX_TEXT_CHARS
+from factdiff.extraction.rules import MAX_TEXT_CHARS
 from factdiff.retrieve.context import EntryView, view_of
 from factdiff.retrieve.gaps import KnownGap, gap_words
 from factdiff.retrieve.hits import Match, SearchHit

@@ -12,6 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from factdiff.schema.patterns import SafePattern, compile_pattern
+from factdiff.schema.validate import validate_parts
 from factdiff.values.base import JSON, FactType, Tolerance
 
 
@@ -26,23 +27,6 @@ class Criticality(enum.StrEnum):
     def rank(self) -> int:
         """0 for critical, 1 for important, 2 for contextual (for sorting)."""
         return list(Criticality).index(self)
-
-
-INVENTORY_TYPES: tuple[FactType, ...] = (
-    FactType.IDENTIFIER,
-    FactType.MONEY,
-    FactType.DATE,
-    FactType.DATETIME,
-    FactType.TIME,
-    FactType.DURATION,
-    FactType.PHONE,
-    FactType.EMAIL,
-    FactType.PERCENT,
-    FactType.QUANTITY,
-    FactType.NUMBER,
-    FactType.URL,
-)
-"""Types the schema-free inventory can track (each enabled per schema with a criticality)."""
 
 
 @dataclass(frozen=True)
@@ -151,8 +135,6 @@ class FactSchema:
         description: str = "",
     ) -> FactSchema:
         """Validate the parts and compute the content hash."""
-        from factdiff.schema.validate import validate_parts
-
         fields = tuple(fields)
         inventory_map = dict(inventory or {})
         validate_parts(name, version, fields, inventory_map)

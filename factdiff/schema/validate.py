@@ -21,6 +21,22 @@ TEMPORAL_TYPES = frozenset({FactType.DATE, FactType.DATETIME, FactType.TIME})
 NUMERIC_TYPES = frozenset(
     {FactType.MONEY, FactType.NUMBER, FactType.PERCENT, FactType.QUANTITY, FactType.DURATION}
 )
+INVENTORY_TYPES: tuple[FactType, ...] = (
+    FactType.IDENTIFIER,
+    FactType.MONEY,
+    FactType.DATE,
+    FactType.DATETIME,
+    FactType.TIME,
+    FactType.DURATION,
+    FactType.PHONE,
+    FactType.EMAIL,
+    FactType.PERCENT,
+    FactType.QUANTITY,
+    FactType.NUMBER,
+    FactType.URL,
+)
+"""Types the schema-free inventory can track (each enabled per schema with a criticality)."""
+
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,99}")
 
 
@@ -31,8 +47,6 @@ def validate_parts(
     inventory: Mapping[FactType, Criticality],
 ) -> None:
     """Raise ``SchemaError`` naming the first problem found."""
-    from factdiff.schema.model import INVENTORY_TYPES
-
     if not _NAME.fullmatch(name):
         raise SchemaError(f"schema name {name!r} must be a letter or _ then letters, digits or _")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:

@@ -13,12 +13,15 @@ source archived ``cold``). Outcomes are applied in one transaction each, guarded
 attempt count the caller read, so replays and concurrent workers never double-apply.
 Workers on many machines share a PostgreSQL store through leases: ``claim`` ->
 ``heartbeat`` -> ``apply_*(..., lease_token=...)`` (see ``factdiff.worker``).
+``forget`` erases entries (tombstones left, see ``erasure``); ``correct`` replaces a source.
 SQL lives in ``sql/<dialect>/`` and ``migrations/<dialect>/``; see ``codec`` for the storage
 contracts (times, ids, hashes, NUL handling).
 """
 
 from factdiff.store.base import DEFAULT_MAX_ENTRY_BYTES, MemoryStore
 from factdiff.store.codec import content_hash
+from factdiff.store.correction import Correction
+from factdiff.store.erasure import Forgotten
 from factdiff.store.factory import is_postgres, open_store
 from factdiff.store.model import (
     AttemptOutcome,
@@ -26,6 +29,7 @@ from factdiff.store.model import (
     BadEntry,
     Claim,
     Entry,
+    EntryErased,
     EntryNotFound,
     EntryStatus,
     Event,
@@ -40,6 +44,7 @@ from factdiff.store.model import (
     StoreBusy,
     StoredSchema,
     Tier,
+    Tombstone,
     WarmMeta,
     WarmView,
     WrongTier,
@@ -52,11 +57,14 @@ __all__ = [
     "AttemptRecord",
     "BadEntry",
     "Claim",
+    "Correction",
     "Entry",
+    "EntryErased",
     "EntryNotFound",
     "EntryStatus",
     "Event",
     "EventType",
+    "Forgotten",
     "IntegrityError",
     "KnownGap",
     "MemoryStore",
@@ -69,6 +77,7 @@ __all__ = [
     "StoreBusy",
     "StoredSchema",
     "Tier",
+    "Tombstone",
     "WarmMeta",
     "WarmView",
     "WrongTier",

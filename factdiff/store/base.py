@@ -25,20 +25,24 @@ from decimal import Decimal
 from functools import partial
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from factdiff.accounting import ModelCall
 from factdiff.errors import InputError, MigrationRequired, StoreError
-from factdiff.store import codec, search_index
+from factdiff.store import codec, correction, erasure, search_index
 from factdiff.store import rows as rowmap
+from factdiff.store.api_keys import ApiKeysMixin
 from factdiff.store.compact_storage import WARM_COLUMNS, CompactStorageMixin
+from factdiff.store.correction import Correction
 from factdiff.store.dialect import Dialect, Migration
+from factdiff.store.erasure import Forgotten
 from factdiff.store.model import (
     AttemptOutcome,
     AttemptRecord,
     BadEntry,
     Claim,
     Entry,
+    EntryErased,
     EntryNotFound,
     EntryStatus,
     Event,
@@ -51,10 +55,17 @@ from factdiff.store.model import (
     SchemaVersionConflict,
     StoredSchema,
     Tier,
+    Tombstone,
     WarmMeta,
     WrongTier,
 )
+from factdiff.store.observe import ObserveMixin
+from factdiff.store.reevaluation import ReevaluationMixin
+from factdiff.store.reports import ReportingMixin
 from factdiff.store.search_index import SearchIndexMixin
+
+if TYPE_CHECKING:
+    from factdiff.record import FactRecord
 
 T = TypeVar("T")
 Row = rowmap.Row
@@ -71,7 +82,15 @@ _MIN_KEY = -(2**63)
 _DONE = frozenset({AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES})
 
 
-class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
+class MemoryStore(
+    SearchIndexMixin,
+    CompactStorageMixin,
+    ReevaluationMixin,
+    ReportingMixin,
+    ApiKeysMixin,
+    ObserveMixin,
+    abc.ABC,
+):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
 
     Open with ``MemoryStore.open(path_or_dsn)``; use as a context manager or call
@@ -199,6 +218,10 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
     @abc.abstractmethod
     def _run_script(self, script: str) -> None:
         """Run a migration script inside the current write transaction."""
+
+    @abc.abstractmethod
+    def _maintain(self, script: str) -> None:
+        """Run a maintenance script (``VACUUM``...) outside any transaction."""
 
     @abc.abstractmethod
     def _exec(self, key: str, **params: Any) -> Any:
@@ -343,11 +366,62 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
         return params, data
 
     def get(self, entry_id: str) -> Entry:
-        """The entry with its hot content or warm view; ``EntryNotFound`` if unknown."""
+        """The entry with its hot content or warm view; ``EntryErased`` (an
+        ``EntryNotFound``) if it was erased, ``EntryNotFound`` if unknown."""
         entry = self._load(entry_id)
         if entry is None:
-            raise EntryNotFound(entry_id)
+            stone = erasure.tombstone(self, entry_id)
+            raise EntryNotFound(entry_id) if stone is None else EntryErased(stone)
         return entry
+
+    # -- erasure and correction ------------------------------------------------------------
+
+    def forget(
+        self,
+        entry_ids: Iterable[str],
+        *,
+        now: datetime,
+        reason: str = "",
+        owner: str | None = None,
+        on_step: Callable[[str], None] | None = None,
+    ) -> list[Forgotten]:
+        """Erase these entries' content from every place the store keeps it, one transaction
+        per entry, leaving tombstones and ``erased`` events (see ``factdiff.store.erasure``).
+        Idempotent; an unknown id (or, with ``owner``, another agent's) raises
+        ``EntryNotFound`` before anything is erased."""
+        return erasure.forget(self, entry_ids, now=now, reason=reason, owner=owner, on_step=on_step)
+
+    def forget_agent(
+        self,
+        agent: str,
+        *,
+        now: datetime,
+        reason: str = "",
+        on_step: Callable[[str], None] | None = None,
+    ) -> list[Forgotten]:
+        """Erase every entry of ``agent`` (as ``forget``)."""
+        return erasure.forget_agent(self, agent, now=now, reason=reason, on_step=on_step)
+
+    def tombstone(self, entry_id: str) -> Tombstone | None:
+        """The tombstone of an erased entry (None if ``entry_id`` was not erased)."""
+        return erasure.tombstone(self, entry_id)
+
+    def correct(
+        self, entry_id: str, content: str, *, now: datetime, reason: str = ""
+    ) -> Correction:
+        """Replace an entry's source with ``content`` (a warm entry is restored first), in
+        one transaction (see ``factdiff.store.correction``)."""
+        return correction.correct(self, entry_id, content, now=now, reason=reason)
+
+    def vacuum(self) -> None:
+        """Rewrite the store without the free space or dead rows where erased content may
+        linger (SQLite: ``VACUUM`` with ``secure_delete``, then the write-ahead log emptied;
+        PostgreSQL: ``VACUUM FULL`` of the store's own tables). Locks the store while it runs."""
+        script = self._sql("vacuum")
+        if "{tables}" in script:
+            tables = [str(row[0]) for row in self._rows(self._sql("vacuum_tables"), {})]
+            script = script.replace("{tables}", ", ".join(tables))
+        self._maintain(script)
 
     def _load(self, entry_id: str) -> Entry | None:
         row = self._row("select_entry_full", id=entry_id)  # one statement: one snapshot
@@ -405,11 +479,15 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
         agent: str | None = None,
         tier: Tier | None = None,
         status: EntryStatus | None = None,
+        tag: str | None = None,
+        exclude_kept: bool = False,
         after: str = "",
         limit: int = 100,
     ) -> Page[Entry]:
         """One page of entries in id order after the id ``after`` (``""``: from the start),
-        with how many match the filters in all; one read snapshot. No content is loaded."""
+        with how many match the filters (``tag``: entries carrying that tag;
+        ``exclude_kept``: not those kept hot by an operator) in all; one read snapshot. No
+        content is loaded."""
         if tier is Tier.COLD:
             raise InputError("entries live in the hot or warm tier; cold holds their archives")
         if limit < 0:
@@ -418,11 +496,14 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
             "agent": agent is not None,
             "tier": tier is not None,
             "status": status is not None,
+            "tag": tag is not None,
+            "unkept": exclude_kept,
         }
         params: dict[str, Any] = {
             "agent": agent,
             "tier": None if tier is None else Tier(tier).value,
             "status": None if status is None else EntryStatus(status).value,
+            "tag": tag,
         }
         count_sql = self._sql("entries_count", **filters)
         with self._read():
@@ -500,10 +581,16 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
         lease_token: str | None = None,
         expected_errors: int | None = None,
         keep_attempts: bool = True,
+        narrative_facts: FactRecord | None = None,
+        from_review: bool = False,
     ) -> bool:
         """Demote a hot entry to warm in one transaction; ``False`` (no change) if stale.
 
-        Stale means the entry is no longer hot and active, its attempt count differs from
+        ``from_review``: the entry is in review and an operator approved or edited its
+        summary; it must still be in review, and leaves it (status active, tier warm).
+
+        Stale means the entry is no longer hot and active (or was erased), its attempt count
+        differs from
         ``expected_attempts`` (another run already applied an outcome) or, when given, its
         error attempt count from ``expected_errors``, or the lease is lost: with
         ``lease_token`` the entry must still hold that unexpired lease (database clock);
@@ -527,9 +614,13 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
         attempt_rows = self._attempt_rows(entry_id, attempt, now_us, narrative_text)
         event_rows = rowmap.event_rows(events)
         state = self._load(entry_id)
+        if state is None and erasure.tombstone(self, entry_id) is not None:
+            return False  # erased meanwhile: the outcome is stale
         if state is None:
             raise EntryNotFound(entry_id)
-        if not rowmap.is_current(state, expected_attempts) or state.content is None:
+        wanted = EntryStatus.REVIEW if from_review else EntryStatus.ACTIVE
+        current = rowmap.is_current(replace(state, status=EntryStatus.ACTIVE), expected_attempts)
+        if not current or state.status is not wanted or state.content is None:
             return False
         data = codec.encode_content(state.content, max_bytes=2**63)
         dictionary = self._agent_dictionary(state.agent_id, now_us)
@@ -548,11 +639,13 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
                 dictionary,
             ),
         }
-        index = search_index.warm_index_doc(self, entry_id, state.content, narrative, record)
+        index = search_index.warm_index_doc(
+            self, entry_id, state.content, narrative, record, narrative_facts
+        )
 
         def work() -> bool:
             fenced = self._exec(
-                "set_warm",
+                "set_warm_reviewed" if from_review else "set_warm",
                 id=entry_id,
                 expected=expected_attempts,
                 expected_errors=expected_errors,
@@ -688,6 +781,8 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
 
         def work() -> bool:
             row = self._row("select_entry", id=entry_id)
+            if row is None and erasure.tombstone(self, entry_id) is not None:
+                return False  # erased meanwhile: the outcome is stale
             if row is None:
                 raise EntryNotFound(entry_id)
             fenced = self._exec(
@@ -821,6 +916,7 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
                 raise EntryNotFound(entry_id)
             if self._count("set_resolved", id=entry_id) != 1:
                 return False
+            self._exec("delete_kept_hot", id=entry_id)
             event = NewEvent(EventType.REVIEW_RESOLVED, payload)
             self._append_events([event], entry_id, str(row[1]), now_us)
             return True
@@ -837,7 +933,8 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
     ) -> list[str]:
         """Return every ``review`` entry (of ``agent``; whose latest ``escalated_to_review``
         event gives ``reason`` as its ``reason`` or ``failure_class``) to ``active``, each with
-        a ``review_resolved`` event; returns their ids in id order.
+        a ``review_resolved`` event; returns their ids in id order. Entries an operator kept
+        hot (``keep_hot``) stay as they are.
 
         Entries are taken a page at a time, one transaction per page; an entry resolved
         meanwhile by someone else is skipped, never resolved twice.
@@ -846,7 +943,7 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
         payload = {"note": codec.check_text(note, "note")}
         if reason is not None:
             payload["reason"] = codec.check_text(reason, "reason")
-        sql = self._sql("entries_page", agent=agent is not None, status=True)
+        sql = self._sql("entries_page", agent=agent is not None, status=True, unkept=True)
         params = {"agent": agent, "status": EntryStatus.REVIEW.value, "limit": PAGE_SIZE}
         resolved: list[str] = []
         after = ""
@@ -875,6 +972,50 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
             if len(rows) < PAGE_SIZE:
                 return resolved
 
+    def keep_hot(self, entry_id: str, now: datetime, *, key_name: str, reason: str) -> bool:
+        """Keep an entry in review hot for good: demotion never takes it, the review queue
+        leaves it out (``exclude_kept``), bulk resolution skips it; a ``kept_hot`` event
+        records who and why. ``False`` if it was kept already; ``WrongTier`` unless it is
+        hot and in review. ``resolve_review`` of the entry undoes it."""
+        now_us = codec.to_micros(now, "now")
+        params = {
+            "id": entry_id,
+            "now": now_us,
+            "key_name": codec.check_text(key_name, "key name"),
+            "reason": codec.check_text(reason, "reason"),
+        }
+
+        def work() -> bool:
+            row = self._row("select_entry", id=entry_id)
+            if row is None:
+                raise EntryNotFound(entry_id)
+            entry = rowmap.entry(row)
+            if entry.tier is not Tier.HOT or entry.status is not EntryStatus.REVIEW:
+                raise WrongTier(
+                    f"entry {entry_id} is {entry.tier.value} and {entry.status.value}: only a "
+                    "hot entry in review can be kept hot"
+                )
+            if self._count("insert_kept_hot", **params) != 1:
+                return False
+            payload = {"key": key_name, "reason": reason}
+            self._append_events(
+                [NewEvent(EventType.KEPT_HOT, payload)], entry_id, entry.agent_id, now_us
+            )
+            return True
+
+        return self._write(work)
+
+    def kept_hot(self, entry_id: str) -> dict[str, Any] | None:
+        """``{"kept_at", "key", "reason"}`` when an operator kept the entry hot, else None."""
+        row = self._row("select_kept_hot", id=entry_id)
+        if row is None:
+            return None
+        return {
+            "kept_at": codec.from_micros(int(row[0])).isoformat(),
+            "key": str(row[1]),
+            "reason": str(row[2]),
+        }
+
     def _escalated_for(self, entry_id: str, reason: str) -> bool:
         row = self._row("last_escalation", id=entry_id)
         if row is None:
@@ -886,9 +1027,12 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
         )
 
     def attempts(self, entry_id: str) -> list[AttemptRecord]:
-        """The entry's compression history, oldest first."""
+        """The entry's compression history, oldest first (redacted for an erased entry)."""
         with self._read():
-            if self._row("select_entry", id=entry_id) is None:
+            if (
+                self._row("select_entry", id=entry_id) is None
+                and erasure.tombstone(self, entry_id) is None
+            ):
                 raise EntryNotFound(entry_id)
             rows = self._rows(self._sql("select_attempts"), {"id": entry_id})
         return [rowmap.attempt(row, self._attempt_narrative(row[24], row[25])) for row in rows]
@@ -942,10 +1086,12 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
 
         self._write(work)
 
-    def _rehydrate(self, entry: Entry, now_us: int) -> bytes:
+    def _rehydrate(self, entry: Entry, now_us: int, *, touch: bool = True) -> bytes:
         """Inside a write: the warm ``entry`` becomes hot again from its verified archive
         (warm row and archive removed, search index updated); returns the source bytes.
-        Restore and promotion both go through here."""
+        Restore, promotion and re-evaluation all go through here. With ``touch`` its
+        ``last_used_at`` becomes now (a use); without, it keeps its dormancy (due at once
+        for recompression)."""
         cold = self._row("select_cold", id=entry.id)
         if cold is None:
             raise IntegrityError(entry.id, "warm entry has no cold archive")
@@ -954,7 +1100,10 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
         self._exec("insert_hot", id=entry.id, content=data)
         self._exec("delete_warm", id=entry.id)
         self._exec("delete_cold", id=entry.id)
-        self._exec("set_restored", id=entry.id, now=now_us)
+        if touch:
+            self._exec("set_restored", id=entry.id, now=now_us)
+        else:
+            self._exec("set_rehydrated_due", id=entry.id)
         search_index.index_rehydrated(self, entry, data)
         return data
 
@@ -1028,6 +1177,10 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
         more = len(rows) > limit
         next_after = (items[-1].id if items else after) if more else None
         return Page(items, total, total - remaining, next_after)
+
+    def last_event_id(self) -> int:
+        """The id of the newest event (0 when there is none)."""
+        return int(self._one("last_event_id"))
 
     def _stream_events(
         self, sql: str, params: dict[str, Any], limit: int | None
@@ -1110,6 +1263,11 @@ class MemoryStore(SearchIndexMixin, CompactStorageMixin, abc.ABC):
             )
         source = None if row[4] is None else str(row[4])
         return StoredSchema(int(row[1]), str(row[2]), codec.load_json(row[3]), source)
+
+    def schema_versions(self) -> list[tuple[str, int, str]]:
+        """Every registered schema version as ``(name, version, hash)``, by name and version."""
+        rows = self._rows(self._sql("select_schema_versions"), {})
+        return [(str(name), int(version), str(hash)) for name, version, hash in rows]
 
     def set_agent_schema(
         self, agent_id: str, schema_name: str | None, tag: str | None = None

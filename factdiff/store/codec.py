@@ -28,7 +28,7 @@ from typing import Any
 
 import zstandard
 
-from factdiff.errors import InputError
+from factdiff.errors import ArchiveCorrupt, InputError
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -187,15 +187,19 @@ def archive(data: bytes, dictionary: CodecDictionary | None = None) -> bytes:
 
 def unarchive(codec: str, packed: bytes, dictionary: CodecDictionary | None = None) -> bytes:
     """Inverse of ``archive`` (and of the zlib archives of older stores); raises
-    ``ValueError`` on an unknown codec, a broken stream or a missing dictionary."""
+    ``ArchiveCorrupt`` (a ``ValueError``) on an unknown codec, a broken stream or a
+    missing dictionary."""
     if codec == ZLIB_CODEC:
         try:
             return zlib.decompress(bytes(packed))
         except zlib.error as exc:
-            raise ValueError(f"cold archive does not decompress: {exc}") from None
+            raise ArchiveCorrupt(f"cold archive does not decompress: {exc}") from None
     if codec != COLD_CODEC:
-        raise ValueError(f"unknown cold codec {codec!r}")
-    return zstd_decompress(packed, dictionary)
+        raise ArchiveCorrupt(f"unknown cold codec {codec!r}")
+    try:
+        return zstd_decompress(packed, dictionary)
+    except ValueError as exc:
+        raise ArchiveCorrupt(str(exc)) from None
 
 
 def zstd_compress(data: bytes, dictionary: CodecDictionary | None = None) -> bytes:

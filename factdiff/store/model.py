@@ -45,6 +45,13 @@ class EventType(enum.StrEnum):
     PROMOTED = "promoted"
     SCHEMA_REGISTERED = "schema_registered"
     REVIEW_RESOLVED = "review_resolved"
+    REEVALUATED = "reevaluated"
+    REEVALUATION_FAILED = "reevaluation_failed"
+    ERASED = "erased"
+    CORRECTED = "corrected"
+    REVIEW_APPROVED = "review_approved"
+    REVIEW_EDITED = "review_edited"
+    KEPT_HOT = "kept_hot"
 
 
 class AttemptOutcome(enum.StrEnum):
@@ -334,6 +341,43 @@ class EntryNotFound(InputError):
     def __init__(self, entry_id: str) -> None:
         self.entry_id = entry_id
         super().__init__(f"no entry with id {entry_id!r}: check the id with `factdiff show`")
+
+
+class EntryErased(EntryNotFound):
+    """The entry was erased (``factdiff forget``): only its tombstone is left."""
+
+    def __init__(self, tombstone: Tombstone) -> None:
+        self.tombstone = tombstone
+        InputError.__init__(
+            self,
+            f"entry {tombstone.entry_id} was erased at {tombstone.erased_at.isoformat()}: "
+            "its content is gone (`factdiff show` prints its tombstone)",
+        )
+        self.entry_id = tombstone.entry_id
+
+
+@dataclass(frozen=True)
+class Tombstone:
+    """What is left of an erased entry: who, when, why, and the hash of what it held."""
+
+    entry_id: str
+    agent_id: str
+    tier: str
+    """The tier the entry was in when it was erased."""
+    erased_at: datetime
+    reason: str
+    content_hash: str
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"entry_id", "agent_id", "tier", "erased_at", "reason", "content_hash"}``."""
+        return {
+            "entry_id": self.entry_id,
+            "agent_id": self.agent_id,
+            "tier": self.tier,
+            "erased_at": self.erased_at.isoformat(),
+            "reason": self.reason,
+            "content_hash": self.content_hash,
+        }
 
 
 class BadEntry(InputError):

@@ -204,6 +204,13 @@ class PostgresStore(MemoryStore):
             raise StoreError("a migration must run inside a transaction")
         conn.execute(script.encode("utf-8"))
 
+    def _maintain(self, script: str) -> None:
+        try:
+            with self._connection() as conn:
+                conn.execute(script.encode("utf-8"))
+        except psycopg.Error as exc:
+            raise self._error(exc) from exc
+
     def _exec(self, key: str, **params: Any) -> Any:
         conn = self._current()
         if conn is None:  # pragma: no cover - every write goes through _write

@@ -28,6 +28,7 @@ from factdiff.store import codec
 from factdiff.store.model import EntryNotFound, EventType, IntegrityError, NewEvent, Tier
 
 if TYPE_CHECKING:
+    from factdiff.record import FactRecord
     from factdiff.retrieve.attest import Attestation, AttestationCheck
     from factdiff.retrieve.context import RenderedContext
     from factdiff.retrieve.hits import SearchHit
@@ -245,13 +246,18 @@ def _reindex(store: MemoryStore, doc: IndexDoc) -> None:
 
 
 def warm_index_doc(
-    store: MemoryStore, entry_id: str, source: str, narrative: str, record: Mapping[str, Any]
+    store: MemoryStore,
+    entry_id: str,
+    source: str,
+    narrative: str,
+    record: Mapping[str, Any],
+    narrative_facts: FactRecord | None = None,
 ) -> IndexDoc:
     """A demoted entry's index rows (computed before the demotion's transaction)."""
     from factdiff.retrieve.index import warm_doc
     from factdiff.retrieve.schemas import SchemaResolver
 
-    return warm_doc(SchemaResolver(store), entry_id, source, narrative, record)
+    return warm_doc(SchemaResolver(store), entry_id, source, narrative, record, narrative_facts)
 
 
 def index_demoted(store: MemoryStore, doc: IndexDoc) -> None:

@@ -168,6 +168,13 @@ class SqliteStore(MemoryStore):
         for statement in split_statements(script):
             self._conn.execute(statement)
 
+    def _maintain(self, script: str) -> None:
+        try:
+            for statement in split_statements(script):
+                self._conn.execute(statement).fetchall()
+        except sqlite3.Error as exc:
+            raise StoreError(f"store {self._path}: {exc}") from exc
+
     def _exec(self, key: str, **params: Any) -> sqlite3.Cursor:
         return self._conn.execute(self._sql(key), params)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date
 
-from factdiff.check import DEFAULT_EXTRACTOR
+from factdiff.checking import DEFAULT_EXTRACTOR
 from factdiff.errors import UsageError
-from factdiff.extract.base import Extractor
+from factdiff.extraction.base import Extractor
 from factdiff.record import FactRecord
 from factdiff.schema.model import FactSchema
 from factdiff.summarize.base import Summary, SummaryRequest

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from factdiff.check import DEFAULT_EXTRACTOR
+from factdiff.checking import DEFAULT_EXTRACTOR
 from factdiff.record import Fact, FactRecord
 from factdiff.schema.model import FactSchema, FieldSpec
 from factdiff.testing.llm_server import Answer, RecordedRequest

@@ -1,8 +1,8 @@
 """Numeric values: plain numbers, money, percentages and quantities.
 
 This module holds the value types and their comparison; the grammar that finds them in text
-lives in ``factdiff.extract.recognizers`` (``numbers``, ``money``, ``quantities``, ``number_words``)
-and follows the rules below.
+lives in ``factdiff.extraction.recognizers`` (``numbers``, ``money``, ``quantities``,
+``number_words``) and follows the rules below.
 
 Everything here is built on one scanner that finds numeric tokens in a text:
 

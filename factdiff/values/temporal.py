@@ -1,7 +1,7 @@
 """Temporal values: dates, times of day, datetimes and durations.
 
 This module holds the value types and their comparison; the grammar that finds them in text
-lives in ``factdiff.extract.recognizers`` (``dates``, ``times``, ``datetimes``, ``durations``)
+lives in ``factdiff.extraction.recognizers`` (``dates``, ``times``, ``datetimes``, ``durations``)
 and follows the rules below.
 
 Everything here is deterministic: no wall clock, no locale, no ``TZ``. A date that needs a

@@ -264,7 +264,7 @@ def test_builtin_schemas_by_name_from_any_directory(tmp_path: Path) -> None:
 
 def test_jsonl_bulk_load_is_all_or_nothing(tmp_path: Path) -> None:
     db = str(tmp_path / "m.db")
-    good = [
+    good: list[dict[str, object]] = [
         {"text": "Invoice INV-1 for $5.00.", "agent": "a", "tags": ["billing"]},
         {"text": "Ticket T-9 opened.", "agent": "b", "occurred_at": "2026-02-01T10:00Z"},
         {"text": "Call with Marcus.", "schema": "customer_service", "metadata": {"k": 1}},

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from factdiff.check import check
+from factdiff.checking import check
 from factdiff.errors import InputError
-from factdiff.extract.rules import MAX_TEXT_CHARS
+from factdiff.extraction.rules import MAX_TEXT_CHARS
 from factdiff.schema.builtin import generic_schema
 from tests.acceptance.test_cli import factdiff
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from factdiff.check import CheckResult, check, extract, verify
-from factdiff.diff import Verdict
+from factdiff.checking import CheckResult, check, extract, verify
+from factdiff.fact_diff import Verdict
 from factdiff.policy import Outcome
 from factdiff.schema.model import Criticality, FactSchema
 from factdiff.values.base import FactType

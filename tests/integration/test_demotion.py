@@ -6,6 +6,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
@@ -14,7 +15,7 @@ import pytest
 
 from factdiff.config import ladder_from_spec
 from factdiff.demote import Demoter, DemotionSettings
-from factdiff.extract.rules import RulesExtractor
+from factdiff.extraction.rules import RulesExtractor
 from factdiff.pipeline import Rung
 from factdiff.record import FactRecord
 from factdiff.retry import RetryPolicy
@@ -28,9 +29,9 @@ LATER = T0 + timedelta(days=30)
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> MemoryStore:
+def store(tmp_path: Path) -> Iterator[MemoryStore]:
     opened = MemoryStore.open(tmp_path / "memory.db")
-    yield opened  # type: ignore[misc]
+    yield opened
     opened.close()
 
 

@@ -21,7 +21,7 @@ pytest.importorskip("anthropic")
 from factdiff.demote import Demoter, DemotionSettings
 from factdiff.engine import Rung
 from factdiff.errors import TransientProviderError
-from factdiff.extract.llm import LLMExtractor
+from factdiff.extraction.llm import LLMExtractor
 from factdiff.pipeline import compress
 from factdiff.providers import CallPolicy, Price, PriceTable
 from factdiff.schema.model import FactSchema
@@ -135,7 +135,7 @@ def test_compress_json_counts_the_source_extraction(
     usage = data["usage"]
     assert isinstance(usage, dict)
     assert (usage["calls"], usage["tokens_in"], usage["tokens_out"]) == (3, 300, 30)
-    roles = [c["role"] for c in usage["model_calls"]]  # type: ignore[index]
+    roles = [c["role"] for c in usage["model_calls"]]
     assert roles == ["extract_source", "summarize", "extract_summary"]
 
 

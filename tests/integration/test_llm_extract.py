@@ -9,8 +9,8 @@ import pytest
 pytest.importorskip("openai")
 pytest.importorskip("anthropic")
 
-from factdiff.extract.jury import JuryExtractor
-from factdiff.extract.llm import LLMExtractor
+from factdiff.extraction.jury import JuryExtractor
+from factdiff.extraction.llm import LLMExtractor
 from factdiff.providers import CallPolicy, InvalidJSON, SchemaViolation, Truncated
 from factdiff.schema.model import FactSchema
 from factdiff.testing import Answer

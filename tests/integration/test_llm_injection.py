@@ -18,7 +18,7 @@ pytest.importorskip("anthropic")
 from factdiff.config import extractor_from_spec, summarizer_from_spec
 from factdiff.demote import Demoter, DemotionSettings
 from factdiff.engine import Rung
-from factdiff.extract.llm import LLMExtractor
+from factdiff.extraction.llm import LLMExtractor
 from factdiff.pipeline import compress
 from factdiff.policy import Outcome
 from factdiff.schema.model import FactSchema
@@ -98,10 +98,9 @@ def test_without_the_rules_floor_the_same_model_would_be_fooled(
 ) -> None:
     """Why the floor exists: the bare model extractor reads no facts on either side."""
     bare = extractor_from_spec(f"{provider}:extract-model")
-    assert isinstance(getattr(bare, "llm", None), LLMExtractor)
-    result = compress(
-        INJECTIONS["no-facts"], customer_service, ladder(provider), extractor=bare.llm
-    )
+    llm = getattr(bare, "llm", None)
+    assert isinstance(llm, LLMExtractor)
+    result = compress(INJECTIONS["no-facts"], customer_service, ladder(provider), extractor=llm)
     assert result.outcome is Outcome.CLEAN
 
 

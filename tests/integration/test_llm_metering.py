@@ -32,9 +32,11 @@ def test_meters_nest_and_sum_calls_of_several_clients() -> None:
         summarizer.complete(REQUEST)  # outside every meter: not counted
     assert (inner.calls, inner.tokens_in, inner.tokens_out) == (1, 10, 1)
     assert (outer.calls, outer.tokens_in, outer.tokens_out) == (2, 30, 3)
-    expected = PRICES.cost("openai:test-extractor", 10, 1)
-    expected += PRICES.cost("anthropic:test-summarizer", 20, 2)
-    assert outer.cost_usd == expected
+    extractor_cost = PRICES.cost("openai:test-extractor", 10, 1)
+    summarizer_cost = PRICES.cost("anthropic:test-summarizer", 20, 2)
+    assert extractor_cost is not None
+    assert summarizer_cost is not None
+    assert outer.cost_usd == extractor_cost + summarizer_cost
 
 
 def test_concurrent_tasks_have_their_own_meters() -> None:

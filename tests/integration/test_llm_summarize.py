@@ -20,9 +20,9 @@ from factdiff.config import (
     summarizer_from_spec,
 )
 from factdiff.errors import UsageError
-from factdiff.extract.jury import FlooredExtractor, JuryExtractor
-from factdiff.extract.llm import LLMExtractor
-from factdiff.extract.rules import RulesExtractor
+from factdiff.extraction.jury import FlooredExtractor, JuryExtractor
+from factdiff.extraction.llm import LLMExtractor
+from factdiff.extraction.rules import RulesExtractor
 from factdiff.pipeline import Rung, acompress, compress, compress_many
 from factdiff.policy import Outcome
 from factdiff.providers import QuotaExhausted, Truncated, set_provider_limit

@@ -19,7 +19,7 @@ from factdiff.demote import Demoter, DemotionSettings
 from factdiff.engine import Rung
 from factdiff.providers import set_provider_limit
 from factdiff.settings import resolve_settings
-from factdiff.store import MemoryStore, Tier
+from factdiff.store import MemoryStore, Tier, WarmView
 from factdiff.summarize.llm import LLMSummarizer
 from factdiff.testing import Answer, RecordedRequest
 from factdiff.work import Work, default_extract_workers
@@ -29,6 +29,10 @@ from tests.integration.llm_helpers import FAST, scripted, spec
 T0 = datetime(2026, 3, 14, 19, 32, tzinfo=UTC)
 NOW = T0 + timedelta(days=30)
 SLOW = "cust_999"
+
+
+def narrative(warm: WarmView | None) -> str | None:
+    return warm.narrative if warm else None
 
 
 def add(store: MemoryStore, text: str, used: datetime = T0) -> str:
@@ -107,13 +111,7 @@ def test_many_entries_in_flight_extract_in_worker_processes(tmp_path: Path) -> N
             outcomes.append(
                 (
                     report.counts,
-                    [
-                        (
-                            store.get(i).tier,
-                            store.get(i).warm.narrative if store.get(i).warm else None,
-                        )
-                        for i in ids
-                    ],
+                    [(store.get(i).tier, narrative(store.get(i).warm)) for i in ids],
                 )
             )
         if concurrency == 8:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta, timezone
 
-from factdiff.check import extract
+from factdiff.checking import extract
 from factdiff.demote import reference_of
 from factdiff.schema.builtin import generic_schema
 from factdiff.store import MemoryStore

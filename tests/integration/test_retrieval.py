@@ -3,6 +3,7 @@ use promotes, touch, rendered context, attestations and verify."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -10,10 +11,12 @@ import pytest
 from factdiff.demote import Demoter, DemotionSettings
 from factdiff.errors import InputError
 from factdiff.pipeline import Rung
+from factdiff.retrieve.hits import SearchHit
 from factdiff.retrieve.settings import RetrievalSettings, TouchMode
+from factdiff.schema.model import FactSchema
 from factdiff.store import EntryNotFound, EventType, MemoryStore, NewEntry, Tier, codec
 from factdiff.store.search_index import hot_record, narrative_keys
-from factdiff.summarize import FixedSummarizer
+from factdiff.testing import FixedSummarizer
 from tests.conftest import worked
 from tests.integration.conftest import raw
 
@@ -45,8 +48,8 @@ def demote(store: MemoryStore, entry_id: str, summary: str | None = None) -> Non
     assert store.get(entry_id).tier is Tier.WARM
 
 
-def ids(hits: list[object]) -> list[str]:
-    return [h.entry_id for h in hits]  # type: ignore[attr-defined]
+def ids(hits: Sequence[SearchHit]) -> list[str]:
+    return [h.entry_id for h in hits]
 
 
 @pytest.fixture
@@ -242,7 +245,7 @@ def test_filters_and_bad_arguments(store: MemoryStore) -> None:
         {"query": "x", "include_source": "sometimes"},
     ):
         with pytest.raises(InputError):
-            store.search(**bad)  # type: ignore[arg-type]
+            store.search(**bad)
 
 
 def test_bulk_add_indexes_every_entry_and_a_bad_batch_indexes_none(store: MemoryStore) -> None:
@@ -401,3 +404,40 @@ def test_facts_added_later_are_indexed_by_the_next_recorded_search(store: Memory
     assert store.index_pending() == 1
     assert ids(store.search("USD 980", touch=False)) == [more[0]]
     assert store.verify() == []
+
+
+def test_narrative_keys_reused_from_verification_equal_a_fresh_extraction(
+    store: MemoryStore, invoice: str
+) -> None:
+    """Demotion hands the index the narrative record verification made; the keys stored must
+    be the ones the index's own extraction gives, and a record it cannot stand for (another
+    extractor, another reference date) is extracted again."""
+    from dataclasses import replace
+
+    from factdiff.record import FactRecord
+    from factdiff.retrieve.index import INDEX_EXTRACTOR, indexes_as, warm_doc
+    from factdiff.retrieve.schemas import SchemaResolver
+
+    demote(store, invoice)
+    view = store.get(invoice)
+    assert view.warm is not None
+    narrative, record = view.warm.narrative, view.warm.record
+    fresh = warm_doc(SchemaResolver(store), invoice, "", narrative, record)
+    assert fresh.warm is not None
+    assert narrative_keys(store, invoice) == set(fresh.warm.narrative_keys)
+
+    source = FactRecord.from_json(record)
+    said = INDEX_EXTRACTOR.extract(narrative, customer_schema(store), source.reference)
+    assert indexes_as(said, source, narrative)
+    for other in (replace(said, extractor="jury/x"), replace(said, reference=None)):
+        assert not indexes_as(other, source, narrative)
+        doc = warm_doc(SchemaResolver(store), invoice, "", narrative, record, other)
+        assert doc == fresh
+
+
+def customer_schema(store: MemoryStore) -> FactSchema:
+    from factdiff.retrieve.schemas import SchemaResolver
+
+    found = SchemaResolver(store).get("customer_service")
+    assert found is not None
+    return found

@@ -17,7 +17,7 @@ from factdiff.pipeline import Rung
 from factdiff.store import MemoryStore, open_store
 from factdiff.store.codec import content_hash
 from factdiff.store.dialect import load_dialect
-from factdiff.summarize import FixedSummarizer
+from factdiff.testing import FixedSummarizer
 from tests.conftest import worked
 
 T0 = datetime(2026, 3, 14, 19, 32, tzinfo=UTC)

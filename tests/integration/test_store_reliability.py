@@ -22,6 +22,7 @@ from factdiff.store import (
     NewEvent,
     Tier,
 )
+from factdiff.store.sqlite import SqliteStore
 from tests.integration.store_helpers import meta
 
 NOW = datetime(2026, 3, 25, 12, 0, tzinfo=UTC)
@@ -30,8 +31,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[MemoryStore]:
+def store(tmp_path: Path) -> Iterator[SqliteStore]:
     with MemoryStore.open(tmp_path / "memory.db") as s:
+        assert isinstance(s, SqliteStore)
         yield s
 
 
@@ -67,11 +69,12 @@ def assert_untouched_hot(store: MemoryStore, entry_id: str, content: str) -> Non
     assert store.attempts(entry_id) == []
     assert list(store.events(entry_id)) == []
     assert store.verify() == []
+    assert isinstance(store, SqliteStore)
     assert not store._conn.in_transaction
 
 
 def test_error_while_appending_events_rolls_back_demotion(
-    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     entry_id = store.add("a", "the source \0 text", now=NOW)
 
@@ -88,7 +91,7 @@ def test_error_while_appending_events_rolls_back_demotion(
 
 @pytest.mark.parametrize("failing_step", ["insert_warm", "insert_cold", "delete_hot", "set_warm"])
 def test_sqlite_error_at_each_step_rolls_back(
-    store: MemoryStore, monkeypatch: pytest.MonkeyPatch, failing_step: str
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch, failing_step: str
 ) -> None:
     entry_id = store.add("a", "source", now=NOW)
     real = store._exec
@@ -106,7 +109,7 @@ def test_sqlite_error_at_each_step_rolls_back(
 
 
 def test_failed_outcome_and_restore_roll_back(
-    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     entry_id = store.add("a", "source", now=NOW)
     real = store._exec

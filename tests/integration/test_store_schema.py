@@ -15,7 +15,7 @@ import pytest
 from factdiff.errors import MigrationRequired, StoreError
 from factdiff.store import MemoryStore, open_store
 from factdiff.store.dialect import Migration, load_dialect
-from factdiff.store.sqlite import split_statements
+from factdiff.store.sqlite import SqliteStore, split_statements
 from tests.integration.conftest import admin_dsn, create_schema, drop_schema
 
 
@@ -63,6 +63,7 @@ def test_migrations_produce_the_declared_schema(tmp_path: Path) -> None:
 
 def test_connection_settings(tmp_path: Path) -> None:
     with MemoryStore.open(tmp_path / "m.db") as store:
+        assert isinstance(store, SqliteStore)
         conn = store._conn
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
         assert conn.execute("PRAGMA synchronous").fetchone() == (2,)

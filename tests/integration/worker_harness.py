@@ -74,9 +74,9 @@ def demotion_settings(latency_s: float, log: Log | None = None) -> DemotionSetti
     return DemotionSettings(
         older_than=timedelta(days=1),
         ladder=(
-            Rung(slow, budget_ratio=0.35, strictness=0),  # type: ignore[arg-type]
-            Rung(slow, budget_ratio=0.6, strictness=1),  # type: ignore[arg-type]
-            Rung(slow, budget_ratio=1.0, strictness=2),  # type: ignore[arg-type]
+            Rung(slow, budget_ratio=0.35, strictness=0),
+            Rung(slow, budget_ratio=0.6, strictness=1),
+            Rung(slow, budget_ratio=1.0, strictness=2),
         ),
         retry=RetryPolicy(
             max_attempts=3, base_delay=timedelta(seconds=1), max_delay=timedelta(seconds=1)
@@ -162,6 +162,7 @@ def store_factory(db: str, concurrency: int, log: Log) -> Callable[[], MemorySto
             if os.environ.get("FACTDIFF_TEST_IDLE_TX"):
                 options["idle_in_transaction_timeout"] = float(os.environ["FACTDIFF_TEST_IDLE_TX"])
             store = LoggedPostgresStore.connect(db, **options)
+            assert isinstance(store, LoggedLeases)
             arm(store)
             return store
 
@@ -169,6 +170,7 @@ def store_factory(db: str, concurrency: int, log: Log) -> Callable[[], MemorySto
 
     def open_sqlite() -> MemoryStore:
         store = LoggedSqliteStore.connect(db)
+        assert isinstance(store, LoggedLeases)
         arm(store)
         return store
 

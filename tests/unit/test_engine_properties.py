@@ -7,7 +7,7 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factdiff.check import check, extract
+from factdiff.checking import check, extract
 from factdiff.policy import Outcome
 from factdiff.record import FactRecord
 from factdiff.schema.builtin import generic_schema

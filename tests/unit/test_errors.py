@@ -85,3 +85,53 @@ def test_failure_names_and_one_line_messages() -> None:
     assert one_line(ValueError("first\nsecond")) == "ValueError: first"
     assert one_line(RuntimeError()) == "RuntimeError"
     assert len(one_line(ValueError("x" * 900))) == 500
+
+
+def _package_exception_classes() -> list[type[Exception]]:
+    """Every public exception class defined in a factdiff module."""
+    import importlib
+    import pkgutil
+
+    import factdiff
+
+    found: dict[str, type[Exception]] = {}
+    for info in pkgutil.walk_packages(factdiff.__path__, "factdiff."):
+        if info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if (
+                isinstance(value, type)
+                and issubclass(value, Exception)
+                and value.__module__ == info.name
+                and not name.startswith("_")
+            ):
+                found[f"{info.name}.{name}"] = value
+    return [found[key] for key in sorted(found)]
+
+
+def test_every_package_exception_is_in_the_tree_and_drawn() -> None:
+    classes = _package_exception_classes()
+    assert len(classes) >= 30
+    drawn = errors.__doc__ or ""
+    for error in classes:
+        assert issubclass(error, FactdiffError), error.__qualname__
+        assert f" {error.__name__}" in drawn, f"{error.__name__} is not drawn in errors.py"
+
+
+def test_typed_errors_replace_bare_value_errors() -> None:
+    from factdiff.errors import ArchiveCorrupt, OutputError
+    from factdiff.providers.jsonout import loads_strict
+    from factdiff.providers.runtime import set_provider_limit
+    from factdiff.store import codec
+
+    with pytest.raises(ArchiveCorrupt, match="does not decompress"):
+        codec.unarchive(codec.COLD_CODEC, b"garbage")
+    with pytest.raises(OutputError, match="duplicate key"):
+        loads_strict('{"a": 1, "a": 2}')
+    with pytest.raises(UsageError, match="at least 1"):
+        set_provider_limit("openai", 0)
+    # still ValueErrors, so code that caught the bare ValueError keeps working
+    assert issubclass(ArchiveCorrupt, StoreError)
+    assert issubclass(ArchiveCorrupt, ValueError)
+    assert issubclass(OutputError, ValueError)

@@ -12,6 +12,7 @@ def test_public_names_are_pinned() -> None:
             "CheckResult",
             "CompressionResult",
             "Criticality",
+            "Demoter",
             "Extractor",
             "ExtractiveSummarizer",
             "Fact",
@@ -30,10 +31,12 @@ def test_public_names_are_pinned() -> None:
             "Rung",
             "RuntimeFailure",
             "SchemaError",
+            "Store",
             "StoreError",
             "Summarizer",
             "UsageError",
             "Verdict",
+            "Worker",
             "builtin_schema",
             "check",
             "compress",
@@ -63,8 +66,9 @@ def test_public_names_load_lazily_and_match_their_modules() -> None:
     import sys
 
     assert set(factdiff._SOURCES) == set(factdiff.__all__)
-    for name, module in factdiff._SOURCES.items():
-        assert getattr(factdiff, name) is getattr(importlib.import_module(module), name)
+    for name in factdiff._SOURCES:
+        module, attribute = factdiff._source(name)
+        assert getattr(factdiff, name) is getattr(importlib.import_module(module), attribute)
     assert set(factdiff.__all__) <= set(dir(factdiff))
     code = "import sys, factdiff; print(sorted(m for m in sys.modules if m.startswith('factdiff')))"
     loaded = subprocess.run(
@@ -81,8 +85,9 @@ def test_help_and_add_import_no_pipeline() -> None:
         "import sys\n"
         "from factdiff.cli.main import main\n"
         "main.get_command(None, 'add')\n"
-        "heavy = [m for m in ('factdiff.pipeline', 'factdiff.diff', 'factdiff.extract.rules',"
-        " 'factdiff.values.base', 'rich.console', 'openai', 'anthropic', 'psycopg') "
+        "heavy = [m for m in ('factdiff.pipeline', 'factdiff.fact_diff',"
+        " 'factdiff.extraction.rules', 'factdiff.values.base', 'rich.console', 'openai',"
+        " 'anthropic', 'psycopg') "
         "if m in sys.modules]\n"
         "print(heavy)\n"
     )
@@ -90,3 +95,23 @@ def test_help_and_add_import_no_pipeline() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
     assert loaded.strip() == "[]"
+
+
+def test_public_functions_are_not_shadowed_by_submodules() -> None:
+    import importlib
+    import subprocess
+    import sys
+
+    for module in ("factdiff.checking", "factdiff.fact_diff", "factdiff.extraction.rules"):
+        importlib.import_module(module)
+    assert factdiff.check.__module__ == "factdiff.checking"
+    assert factdiff.diff.__module__ == "factdiff.fact_diff"
+    assert factdiff.extract.__module__ == "factdiff.checking"
+    code = (
+        "import factdiff.extraction.rules, factdiff.checking, factdiff.fact_diff, factdiff\n"
+        "print(all(callable(f) for f in (factdiff.check, factdiff.diff, factdiff.extract)))\n"
+    )
+    fresh = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert fresh.strip() == "True"

@@ -315,8 +315,10 @@ WHERE content_hash = :content_hash AND schema_hash = :schema_hash
   AND extractor_id = :extractor_id
 
 -- name: insert_extraction
+-- Never for the content of an erased entry (a worker may finish after the erasure).
 INSERT INTO extraction_cache (content_hash, schema_hash, extractor_id, record)
-VALUES (:content_hash, :schema_hash, :extractor_id, :record)
+SELECT :content_hash, :schema_hash, :extractor_id, :record
+WHERE NOT EXISTS (SELECT 1 FROM tombstones AS t WHERE t.content_hash = :content_hash)
 ON CONFLICT (content_hash, schema_hash, extractor_id) DO NOTHING
 
 -- name: count_entries

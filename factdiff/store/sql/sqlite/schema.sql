@@ -93,7 +93,7 @@ CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)
 
 CREATE TABLE attempts (
     id             INTEGER PRIMARY KEY AUTOINCREMENT,
-    entry_id       TEXT NOT NULL REFERENCES entries (id),
+    entry_id       TEXT NOT NULL,
     attempt_no     INTEGER NOT NULL CHECK (attempt_no >= 1),
     rung           INTEGER NOT NULL,
     summarizer     TEXT NOT NULL,
@@ -125,7 +125,7 @@ CREATE INDEX attempts_outcome ON attempts (outcome, id);
 CREATE TABLE events (
     id       INTEGER PRIMARY KEY AUTOINCREMENT,
     type     TEXT NOT NULL,
-    entry_id TEXT REFERENCES entries (id),
+    entry_id TEXT,
     agent_id TEXT,
     at       INTEGER NOT NULL,
     payload  TEXT NOT NULL,
@@ -138,6 +138,10 @@ CREATE INDEX events_type ON events (type, id);
 CREATE INDEX events_at ON events (at, id);
 
 CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+WHEN NOT EXISTS (SELECT 1 FROM erasure_pending AS p WHERE p.entry_id = OLD.entry_id)
+    OR NEW.id IS NOT OLD.id OR NEW.type IS NOT OLD.type
+    OR NEW.entry_id IS NOT OLD.entry_id OR NEW.agent_id IS NOT OLD.agent_id
+    OR NEW.at IS NOT OLD.at OR json_extract(NEW.payload, '$.redacted') IS NOT 1
 BEGIN
     SELECT RAISE(ABORT, 'events are append-only');
 END;
@@ -174,7 +178,7 @@ CREATE TABLE extraction_cache (
 
 CREATE TABLE model_calls (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
-    entry_id    TEXT NOT NULL REFERENCES entries (id),
+    entry_id    TEXT NOT NULL,
     attempt_no  INTEGER NOT NULL,
     role        TEXT NOT NULL,
     model       TEXT NOT NULL,
@@ -272,3 +276,61 @@ CREATE TRIGGER attestation_entries_no_delete BEFORE DELETE ON attestation_entrie
 BEGIN
     SELECT RAISE(ABORT, 'attestations are append-only');
 END;
+
+CREATE TABLE reevaluations (
+    id               INTEGER PRIMARY KEY AUTOINCREMENT,
+    entry_id         TEXT NOT NULL REFERENCES entries (id),
+    agent_id         TEXT NOT NULL,
+    schema_name      TEXT NOT NULL,
+    from_version     INTEGER NOT NULL,
+    to_version       INTEGER NOT NULL,
+    status           TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'done')),
+    result           TEXT CHECK (result IN ('promoted', 'annotated', 'clean', 'skipped')),
+    fields           TEXT NOT NULL DEFAULT '[]',
+    diff             TEXT,
+    enqueued_at      INTEGER NOT NULL,
+    finished_at      INTEGER,
+    lease_token      TEXT,
+    lease_owner      TEXT,
+    lease_expires_at INTEGER,
+    UNIQUE (entry_id, schema_name, to_version)
+);
+
+CREATE INDEX reevaluations_pending ON reevaluations (id) WHERE status = 'pending';
+CREATE INDEX reevaluations_schema ON reevaluations (schema_name, to_version, status);
+CREATE INDEX reevaluations_agent ON reevaluations (agent_id, status);
+CREATE UNIQUE INDEX reevaluations_lease ON reevaluations (lease_token)
+    WHERE lease_token IS NOT NULL;
+
+CREATE TABLE tombstones (
+    entry_id     TEXT PRIMARY KEY,
+    agent_id     TEXT NOT NULL,
+    tier         TEXT NOT NULL,
+    erased_at    INTEGER NOT NULL,
+    reason       TEXT NOT NULL,
+    content_hash TEXT NOT NULL
+);
+
+CREATE INDEX tombstones_agent ON tombstones (agent_id, entry_id);
+CREATE INDEX tombstones_content ON tombstones (content_hash);
+
+CREATE TABLE erasure_pending (
+    entry_id TEXT PRIMARY KEY
+);
+
+CREATE TABLE api_keys (
+    name       TEXT PRIMARY KEY,
+    scope      TEXT NOT NULL CHECK (scope IN ('agent', 'operator')),
+    agent_id   TEXT,
+    key_hash   TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL,
+    revoked_at INTEGER,
+    CHECK ((scope = 'agent') = (agent_id IS NOT NULL))
+);
+
+CREATE TABLE kept_hot (
+    entry_id TEXT PRIMARY KEY REFERENCES entries (id),
+    kept_at  INTEGER NOT NULL,
+    key_name TEXT NOT NULL,
+    reason   TEXT NOT NULL
+);

@@ -1,0 +1,130 @@
+"""``factdiff reevaluate``: re-diff warm entries compressed under an older schema version."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from factdiff.cli.options import db_option, json_option, not_blank, open_store, parse_time
+from factdiff.cli.render import console, echo, echo_json, text
+from factdiff.reevaluate import ReevaluationReport, Reevaluator
+
+
+@click.command("reevaluate")
+@click.option("--schema", "schema_name", required=True, callback=not_blank, help="Schema NAME.")
+@click.option(
+    "--to-version",
+    type=click.IntRange(min=1),
+    help="Re-evaluate under this registered version (default: the latest).",
+)
+@click.option("--agent", callback=not_blank, help="Only this agent's entries.")
+@click.option(
+    "--all",
+    "include_all",
+    is_flag=True,
+    help="Every entry under an older version, even when the new one changes nothing material.",
+)
+@click.option("--dry-run", is_flag=True, help="Say what would happen; change nothing.")
+@click.option(
+    "--lease",
+    type=click.FloatRange(min=0.001),
+    default=60.0,
+    show_default=True,
+    help="Seconds an item stays leased to this run between heartbeats.",
+)
+@click.option("--now", help="Treat this ISO time as now (default: the current time).")
+@db_option
+@json_option
+def reevaluate_command(
+    schema_name: str,
+    to_version: int | None,
+    agent: str | None,
+    include_all: bool,
+    dry_run: bool,
+    lease: float,
+    now: str | None,
+    db: str,
+    as_json: bool,
+) -> None:
+    """Re-evaluate warm entries compressed under an older version of --schema.
+
+    Each entry's cold source (hash-checked) and warm narrative are extracted and diffed under
+    the new version: failed entries go back to hot for recompression (events
+    reevaluation_failed, promoted); acceptable ones get their known gaps updated, clean ones
+    move to the new version (event reevaluated). Resumable: a rerun finishes what a crashed
+    or interrupted run left, and changes nothing that was done.
+    """
+    moment = parse_time(now, "--now")
+    with open_store(db, create=False) as store:
+        reevaluator = Reevaluator(store, lease_seconds=lease)
+        plan = reevaluator.plan(
+            schema_name, moment, to_version=to_version, agent=agent, include_all=include_all
+        )
+        if dry_run:
+            report = reevaluator.dry_run(plan, moment, agent)
+        else:
+            enqueued = reevaluator.enqueue(plan, moment, agent)
+            total = store.pending_reevaluations(schema_name, agent)
+            with Progress(
+                TextColumn("re-evaluating"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=console(),
+                disable=as_json or not sys.stderr.isatty(),
+                transient=True,
+            ) as progress:
+                task = progress.add_task("reevaluate", total=total)
+                report = ReevaluationReport(schema=schema_name, to_version=plan.target.version)
+                report.enqueued = enqueued
+                reevaluator.run(
+                    moment,
+                    schema_name=schema_name,
+                    agent=agent,
+                    on_item=lambda _: progress.advance(task),
+                    report=report,
+                )
+            report.pending = store.pending_reevaluations(schema_name, agent)
+    if as_json:
+        echo_json(report.to_json())
+    else:
+        print_report(report)
+
+
+def print_report(report: ReevaluationReport) -> None:
+    """The end report: entries per result, then the fields that caused them."""
+    data = report.to_json()
+    verb = "would be" if report.dry_run else "were"
+    echo(
+        f"{report.schema} v{report.to_version}: {data['checked']} entries {verb} checked "
+        f"({data['enqueued']} newly queued)"
+    )
+    table = Table(title_justify="left")
+    table.add_column("result")
+    table.add_column("entries", justify="right")
+    labels = {
+        "promoted": "failed: back to hot for recompression",
+        "annotated": "acceptable: known gaps updated",
+        "clean": "clean: moved to the new version",
+        "skipped": "skipped (no longer warm, or already re-evaluated)",
+        "stale": "left for a rerun (lease lost or entry changed)",
+    }
+    for key, label in labels.items():
+        table.add_row(label, str(data[key]))
+    console().print(table)
+    if report.pending:
+        echo(
+            f"{report.pending} items are still pending: leased by another run or worker (a "
+            "crashed run's leases expire after its --lease); run reevaluate again later"
+        )
+    if data["fields"]:
+        fields = Table(title="fields that caused it", title_justify="left")
+        fields.add_column("field")
+        fields.add_column("promoted", justify="right")
+        fields.add_column("annotated", justify="right")
+        for name, counts in data["fields"].items():
+            fields.add_row(text(name), str(counts["promoted"]), str(counts["annotated"]))
+        console().print(fields)

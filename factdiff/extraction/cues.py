@@ -1,0 +1,77 @@
+"""Cue words: a field's values are the ones stated close to its cues, in the same sentence."""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from factdiff.extraction.clauses import Boundaries
+
+CUE_WINDOW = 48
+"""At most this many characters between a cue and the value it introduces."""
+AFTER_PENALTY = 16
+"""A cue after its value (``$2,400 disputed``) counts as this much farther away."""
+
+
+@lru_cache(maxsize=1024)
+def cue_pattern(cues: tuple[str, ...]) -> re.Pattern[str]:
+    """One case-insensitive regex matching any of ``cues`` as whole words or phrases."""
+    alternatives = sorted((re.escape(c.strip()) for c in cues), key=len, reverse=True)
+    return re.compile(r"(?<!\w)(?:" + "|".join(alternatives) + r")(?!\w)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class CueHit:
+    """The nearest cue of a value: which cue, how far, and whether in the same clause."""
+
+    cue: str
+    distance: int
+    same_clause: bool
+
+
+class CueIndex:
+    """Cue occurrences of one field in one text, for distance queries."""
+
+    def __init__(self, text: str, cues: Sequence[str], bounds: Boundaries) -> None:
+        self.text = text
+        self.spans = [m.span() for m in cue_pattern(tuple(cues)).finditer(text)] if cues else []
+        self.starts = [s for s, _ in self.spans]
+        self.bounds = bounds
+
+    def nearest(self, start: int, end: int) -> CueHit | None:
+        """The nearest cue of the value ``[start, end)``, or None if none is near."""
+        if not self.spans:
+            return None
+        best: tuple[int, int, int, bool] | None = None
+        i = bisect.bisect_right(self.starts, start)
+        for j in (i - 1, i - 2):
+            if j >= 0:
+                cue_start, cue_end = self.spans[j]
+                if cue_end <= start and self.bounds.same_sentence(cue_end, start):
+                    hit = (start - cue_end, cue_start, cue_end, False)
+                    best = hit if best is None or hit < best else best
+        for j in (i, i + 1):
+            if j < len(self.spans):
+                cue_start, cue_end = self.spans[j]
+                if cue_start >= end and self.bounds.same_sentence(end, cue_start):
+                    hit = (cue_start - end + AFTER_PENALTY, cue_start, cue_end, True)
+                    best = hit if best is None or hit < best else best
+        if best is None or best[0] > CUE_WINDOW:
+            return None
+        distance, cue_start, cue_end, after = best
+        gap = (end, cue_start) if after else (cue_end, start)
+        cue = " ".join(self.text[cue_start:cue_end].lower().split())
+        return CueHit(cue, distance, self.bounds.same_clause(*gap))
+
+    def distance(self, start: int, end: int) -> int | None:
+        """Distance from the value ``[start, end)`` to its nearest cue, or None if none is near."""
+        hit = self.nearest(start, end)
+        return None if hit is None else hit.distance
+
+
+def sentence_ends(text: str) -> list[int]:
+    """Offsets of sentence-ending punctuation and line breaks."""
+    return Boundaries.of(text).sentences

@@ -1,0 +1,258 @@
+"""People in text: names after a title, a role or an introduction."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from factdiff.extraction.recognizers.base import ExtractionContext, Match, leftmost_longest
+from factdiff.values.base import FactType
+from factdiff.values.names import (
+    _ORG_TOKENS,
+    _PLACE_TOKENS,
+    _STOP,
+    HONORIFICS,
+    ROLES,
+    PersonValue,
+    _fold,
+    clean_person_name,
+)
+
+
+def parse_person(text: str, context: ExtractionContext) -> PersonValue | None:
+    """Parse one whole person name (any non-empty name after cleaning)."""
+    name = clean_person_name(text)
+    return PersonValue(name) if name is not None else None
+
+
+# --------------------------------------------------------------------------- scanning
+
+_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*\.?")
+_GAP = re.compile(r"[ \t]{1,2}")
+_PARTICLES = frozenset({"van", "von", "de", "der", "den", "da", "del", "di", "la", "le", "bin"})
+
+
+@dataclass(frozen=True)
+class _Span:
+    start: int
+    end: int
+    tokens: tuple[str, ...]
+
+
+def _capitalised(word: str) -> bool:
+    core = word.rstrip(".")
+    if not core or not core[0].isupper():
+        return False
+    return len(core) == 1 or not core.isupper()
+
+
+def _scan_name(text: str, pos: int, max_tokens: int = 4) -> _Span | None:
+    """Capitalised name tokens starting at ``pos`` (after optional spaces), or None."""
+    gap = _GAP.match(text, pos)
+    pos = gap.end() if gap else pos
+    start = pos
+    tokens: list[tuple[str, int]] = []
+    while len(tokens) < max_tokens:
+        m = _WORD.match(text, pos)
+        if m is None:
+            break
+        word = m.group()
+        if tokens and _fold(word) in _PARTICLES:
+            tokens.append((word, m.end()))
+        elif not _capitalised(word):
+            if _fold(word) in _PLACE_TOKENS | _ORG_TOKENS:
+                return None
+            break
+        elif _fold(word) in _ORG_TOKENS:
+            return None
+        elif len(word) == 2 and word.endswith("."):
+            tokens.append((word, m.end()))
+        elif _fold(word) in _PLACE_TOKENS:
+            return None
+        elif _fold(word) in _STOP or _fold(word) in HONORIFICS or _fold(word) in ROLES:
+            break
+        elif word.endswith("."):
+            tokens.append((word[:-1], m.end() - 1))
+            break
+        else:
+            tokens.append((word, m.end()))
+        nxt = _GAP.match(text, m.end())
+        if nxt is None:
+            break
+        pos = nxt.end()
+    while tokens and (_fold(tokens[-1][0]) in _PARTICLES or tokens[-1][0].endswith(".")):
+        tokens.pop()
+    if not tokens:
+        return None
+    return _Span(start, tokens[-1][1], tuple(t for t, _ in tokens))
+
+
+_TITLE_CUE = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Rev|Fr|Capt|Det)\b\.?(?=[ \t])")
+_ROLE_CUE = re.compile(
+    r"\b(?:CEO|CTO|CFO|COO|CIO|CMO|CPO|VP|SVP|EVP|President|Director|[Mm]anager|[Aa]gent|"
+    r"[Rr]epresentative|[Ss]upervisor|Officer|officer|Engineer|engineer|[Ff]ounder|Chairman|"
+    r"Chairwoman|[Aa]ttorney|Detective|Doctor|doctor|Nurse|nurse|[Tt]echnician|[Cc]onsultant|"
+    r"[Rr]ecruiter|[Cc]olleague|[Bb]oss|[Ll]andlord|[Dd]entist|[Tt]herapist|Senator|Governor|"
+    r"Mayor|Judge|Professor|Coach|[Ll]ead|[Dd]irector|[Cc]ontroller|[Bb]uyer|[Aa]nalyst|"
+    r"[Cc]oordinator|[Ss]pecialist|[Aa]dministrator|[Aa]ccountant|[Cc]hampion|[Ss]ponsor|"
+    r"on-call|[Oo]n call)(?:,(?=[ \t]))?(?=[ \t])"
+)
+_HOLDER_CUE = re.compile(
+    r"(?<![\w-])(?:[Gg]uest|[Pp]atient|[Cc]lient|[Mm]ember|[Pp]assenger|[Tt]enant|[Cc]aller"
+    r"|[Cc]ustomer|[Dd]river|[Hh]ost|[Cc]hef|[Cc]aptain|[Pp]ilot|[Rr]esident|[Tt]raveler"
+    r"|[Tt]raveller|[Ss]tudent|[Tt]eacher|[Ee]mployee|[Cc]ontractor|[Vv]endor|[Oo]wner"
+    r"|[Bb]uyer|[Ss]eller|[Aa]pplicant|[Cc]andidate|[Vv]isitor|[Ww]itness)(?=[ \t])"
+)
+"""Nouns for the person holding a role in a transaction (``Guest Priya Raman``): weaker than a
+title, so the name after them needs a first and a last name and must not run on into more
+capitalised words (``Guest Services Desk`` is not a person)."""
+_RECIPIENT_CUE = re.compile(
+    r"(?i:\b(?:send|sends|sent|sending|transfer|transfers|transferred|transferring|wire|wired"
+    r"|pay|pays|paid|paying|give|gave|owe|owes|owed|lend|lent)\b)"
+    r"(?P<what>(?:[ \t]+[\w$.,]+){0,5}?)[ \t]+(?i:to)(?=[ \t]+[A-Z])"
+)
+_MONEY_OBJECT = re.compile(r"(?i)[$€£¥₹0-9]|\b(?:money|it|funds|cash|payment|bucks|dollars)\b")
+"""Money sent to someone (``send $780 to Li``, ``transfer 270 bucks to Svetlana``, ``send it
+to Justin``): the capitalised word right after ``to`` is a person unless it is a common,
+place or organisation word. What is sent must be money (an amount, ``money``, ``it``...), so
+``the order was sent to Texas`` names no one."""
+_PHRASE_CUE = re.compile(
+    r"(?i)\b(?:(?P<name>(?:(?:my|his|her|your|their|our|the|full|customer's|caller's|"
+    r"client's|patient's|guest's)\s+|(?<![\w'’]\s)(?<![\w'’]))name(?:\s+is|'s|\s*:))|(?P<greet>this\s+is)|"
+    r"(?P<self>i'm|i\s+am|i’m)|(?:spoke|speaking|talked|talking|spoken|met|meeting)\s+"
+    r"(?:with|to)|(?:appointment|consultation)\s+with|ask(?:ed)?\s+for|contact(?:\s+person)?\s*:|contact|signed\s+by|assigned\s+to|"
+    r"(?:guy|man|woman|lady|gentleman|person|someone|somebody|agent|rep|representative|"
+    r"customer|user|employee|colleague|friend|doctor|technician|manager|girl|boy)\s+"
+    r"(?:named|called))(?=[ \t])"
+)
+_GREETING_BEFORE = re.compile(
+    r"(?i)\b(?:hi|hello|hey|yes|yeah|oh|morning|afternoon|evening),?\s*\Z"
+)
+_STRONG_AFTER = re.compile(r"(?i)\s+(?:from|speaking|calling|here|with)\b")
+_INTRO_AFTER = re.compile(
+    r"(?i)\s*(?:[,.!?;]|\Z)|\s+(?:from|with|at|of|here|speaking|calling|and)\b"
+)
+_LAST_FIRST = re.compile(r",[ \t]")
+_JSON_NAME = re.compile(
+    r"\"first_?name\"\s{0,3}:\s{0,3}\"([^\"\\]{1,60})\"\s{0,3},\s{0,3}"
+    r"\"last_?name\"\s{0,3}:\s{0,3}\"([^\"\\]{1,60})\"",
+    re.IGNORECASE,
+)
+_PREV_WORD = re.compile(r"([^\W\d_]+|\d+)\W{0,2}\Z")
+
+
+_NOT_NAMES = _STOP | _PLACE_TOKENS | _ORG_TOKENS | ROLES | HONORIFICS
+
+
+def _common(token: str) -> bool:
+    """A capitalised word that is a common word, a place or organisation word (or its plural)."""
+    folded = _fold(token)
+    return folded in _NOT_NAMES or (folded.endswith("s") and folded[:-1] in _NOT_NAMES)
+
+
+def _street_abbreviation(text: str, start: int) -> bool:
+    """``Dr``/``St`` after a capitalised word or number reads as a street (``Lassen Dr``)."""
+    prev = _PREV_WORD.search(text, max(0, start - 40), start)
+    if prev is None:
+        return False
+    word = prev.group(1)
+    return word.isdigit() or (word[0].isupper() and _fold(word) not in ROLES)
+
+
+class PersonRecognizer:
+    """Finds person names (1-4 capitalised tokens) in clear person contexts only.
+
+    Cues: a title (``Mr.``, ``Dr``...), a role (``CTO``, ``manager``, ``agent``...), a holder
+    noun before a first and last name (``Guest Priya Raman``, ``patient Ana Ruiz``), the
+    recipient of a transfer or payment (``send $780 to Li``), "my name
+    is"/"name:" (also ``Last, First``), "this is X" after a greeting and before "from"/
+    punctuation, "I'm X" before punctuation/"from", "spoke with/to", "appointment with",
+    "consultation with", "ask for", "contact",
+    "a man named", and JSON ``first_name``/``last_name`` pairs. Months, days, common words
+    and organisation words (Corp, Inc, Bank...) are never name tokens.
+    """
+
+    fact_type = FactType.PERSON
+
+    def find(self, text: str, context: ExtractionContext) -> Iterable[Match]:
+        """Yield non-overlapping person matches in text order."""
+        return leftmost_longest(self._candidates(text))
+
+    def _candidates(self, text: str) -> Iterator[Match]:
+        for m in _TITLE_CUE.finditer(text):
+            if m.group().startswith("Dr") and _street_abbreviation(text, m.start()):
+                continue
+            yield from self._emit(text, m.end(), cue=m.group())
+        for m in _ROLE_CUE.finditer(text):
+            yield from self._emit(text, m.end())
+        for m in _HOLDER_CUE.finditer(text):
+            yield from self._holder(text, m.end())
+        for m in _RECIPIENT_CUE.finditer(text):
+            if _MONEY_OBJECT.search(m.group("what")):
+                yield from self._recipient(text, m.end())
+        for m in _PHRASE_CUE.finditer(text):
+            yield from self._phrase(text, m)
+        for m in _JSON_NAME.finditer(text):
+            name = clean_person_name(f"{m.group(1)} {m.group(2)}")
+            if name is not None:
+                yield Match(m.start(1), m.end(2), PersonValue(name), ((m.start(1), m.end(1)),))
+
+    def _phrase(self, text: str, cue: re.Match[str]) -> Iterator[Match]:
+        span = _scan_name(text, cue.end())
+        if span is None:
+            return
+        if cue.group("greet") and not (
+            _STRONG_AFTER.match(text, span.end)
+            or (
+                _GREETING_BEFORE.search(text, max(0, cue.start() - 16), cue.start())
+                and _INTRO_AFTER.match(text, span.end)
+            )
+        ):
+            return
+        if cue.group("self") and not _INTRO_AFTER.match(text, span.end):
+            return
+        if cue.group("name") and len(span.tokens) == 1:
+            yield from self._last_first(text, span)
+            return
+        yield from self._emit_span(span)
+
+    def _last_first(self, text: str, span: _Span) -> Iterator[Match]:
+        comma = _LAST_FIRST.match(text, span.end)
+        first = _scan_name(text, comma.end(), max_tokens=2) if comma else None
+        if first is not None and _INTRO_AFTER.match(text, first.end):
+            name = clean_person_name(f"{' '.join(span.tokens)}, {' '.join(first.tokens)}")
+            if name is not None:
+                yield Match(span.start, first.end, PersonValue(name))
+                return
+        yield from self._emit_span(span)
+
+    def _holder(self, text: str, pos: int) -> Iterator[Match]:
+        span = _scan_name(text, pos, max_tokens=3)
+        if span is None or len(span.tokens) < 2:
+            return
+        if any(_common(token) for token in span.tokens):
+            return
+        after = _WORD.match(text, span.end + 1) if text[span.end : span.end + 1] == " " else None
+        if after is not None and _capitalised(after.group()):
+            return  # "Guest Services Desk Team": a run of capitals, not a name
+        yield from self._emit_span(span)
+
+    def _recipient(self, text: str, pos: int) -> Iterator[Match]:
+        span = _scan_name(text, pos, max_tokens=3)
+        if span is None or any(_common(token) for token in span.tokens):
+            return
+        after = _WORD.match(text, span.end + 1) if text[span.end : span.end + 1] == " " else None
+        if after is not None and _capitalised(after.group()):
+            return
+        yield from self._emit_span(span)
+
+    def _emit(self, text: str, pos: int, cue: str = "") -> Iterator[Match]:
+        span = _scan_name(text, pos)
+        if span is not None:
+            yield from self._emit_span(span)
+
+    def _emit_span(self, span: _Span) -> Iterator[Match]:
+        name = clean_person_name(" ".join(span.tokens))
+        if name is not None:
+            yield Match(span.start, span.end, PersonValue(name))

@@ -1,0 +1,87 @@
+"""Percentages and quantities in text: a numeric token and its unit."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Final
+
+from factdiff.extraction.recognizers.base import ExtractionContext, Match
+from factdiff.extraction.recognizers.money import MoneyRecognizer
+from factdiff.extraction.recognizers.numbers import _scan, _whole
+from factdiff.extraction.recognizers.numeric_lexicon import (
+    _PERCENT_MARKS,
+    _PERCENT_RE,
+    _UNIT_MARKS,
+    _UNIT_RE,
+)
+from factdiff.values.base import FactType
+from factdiff.values.numeric import PercentValue, QuantityValue
+from factdiff.values.units import _UNIT_ABBREVIATIONS, _UNIT_BY_WORD
+
+
+class PercentRecognizer:
+    """Percentages: ``15%``, ``12,5 %``, ``15 percent``, ``fifteen per cent``."""
+
+    fact_type: FactType = FactType.PERCENT
+
+    def find(self, text: str, context: ExtractionContext) -> Iterator[Match]:
+        """Yield every percentage in ``text``."""
+        for tok in _scan(text, context):
+            if text[tok.end : tok.end + 1] not in _PERCENT_MARKS:
+                continue
+            suffix = _PERCENT_RE.match(text, tok.end)
+            if suffix:
+                yield Match(tok.start, suffix.end(), PercentValue(tok.value))
+
+
+_PLURAL_ONLY: Final = frozenset(
+    ("guest", "passenger", "traveler", "traveller", "attendee", "adult", "child", "kid", "infant")
+)
+"""Singular forms that only count "one": ``5 guest houses`` is not five guests."""
+
+
+def _unit_of(match: re.Match[str]) -> str:
+    if match["abbr"]:
+        return _UNIT_ABBREVIATIONS[" ".join(match["abbr"].split())]
+    if match["lb"]:
+        return "lb"
+    return _UNIT_BY_WORD[" ".join(match["word"].lower().split())]
+
+
+class QuantityRecognizer:
+    """Quantities: a number and a unit or count noun (``2 kg``, ``two people``, ``4-star``,
+    ``5 pounds of coffee``). Durations (hours, days...) are not quantities, and neither is
+    an amount with a currency before it (``a $81 ticket`` is money)."""
+
+    fact_type: FactType = FactType.QUANTITY
+
+    def find(self, text: str, context: ExtractionContext) -> Iterator[Match]:
+        """Yield every quantity in ``text``."""
+        money = iter(MoneyRecognizer().find(text, context))
+        amount = next(money, None)
+        for tok in _scan(text, context):
+            while amount is not None and amount.end <= tok.start:
+                amount = next(money, None)
+            if amount is not None and amount.start < tok.start < amount.end:
+                continue  # "$81 ticket": the currency before the number makes it money
+            nxt = text[tok.end : tok.end + 1]
+            if not (nxt in _UNIT_MARKS or nxt.isalpha()):
+                continue
+            suffix = _UNIT_RE.match(text, tok.end)
+            if suffix and not (tok.value != 1 and (suffix["word"] or "").lower() in _PLURAL_ONLY):
+                yield Match(tok.start, suffix.end(), QuantityValue(tok.value, _unit_of(suffix)))
+
+
+def parse_percent(text: str, context: ExtractionContext) -> PercentValue | None:
+    """Parse a whole string as a percentage (``"15%"``, ``"15 per cent"``)."""
+    s = text.strip()
+    value = _whole(s, PercentRecognizer(), context) if len(s) <= 200 else None
+    return value if isinstance(value, PercentValue) else None
+
+
+def parse_quantity(text: str, context: ExtractionContext) -> QuantityValue | None:
+    """Parse a whole string as a quantity (``"2 kg"``, ``"two people"``)."""
+    s = text.strip()
+    value = _whole(s, QuantityRecognizer(), context) if len(s) <= 200 else None
+    return value if isinstance(value, QuantityValue) else None

@@ -1,0 +1,103 @@
+"""The FastAPI application of ``factdiff serve``: routes, errors, limits, offline docs."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
+
+from fastapi import FastAPI
+
+from factdiff.service.docs import install_docs
+from factdiff.service.errors import install_error_handlers
+from factdiff.service.limits import BodyLimit
+from factdiff.service.state import DEFAULT_MAX_BODY_BYTES, ServiceState
+from factdiff.service.stores import StoreProvider
+
+if TYPE_CHECKING:
+    from factdiff.metrics import ProcessMetrics
+
+API_TITLE = "factdiff"
+
+
+def create_app(
+    db: str,
+    *,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    event_poll_seconds: float = 0.5,
+    create: bool = True,
+) -> FastAPI:
+    """The API on the store at ``db`` (a SQLite path or a ``postgresql://`` DSN)."""
+    from importlib.metadata import version
+
+    from factdiff.service import (
+        routes_entries,
+        routes_ops,
+        routes_retrieval,
+        routes_reviews,
+        routes_schemas,
+    )
+    from factdiff.service.mcp_http import MCP_PATH, McpEndpoint
+
+    stores = StoreProvider(db, create=create)
+    metrics = _process_metrics(stores)
+    mcp = McpEndpoint(stores)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with mcp.lifespan():
+            yield
+        stores.close()
+
+    app = FastAPI(
+        title=API_TITLE,
+        version=version("factdiff"),
+        description="Agent memory compression without truth loss, over HTTP.",
+        docs_url=None,
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.factdiff = ServiceState(
+        stores=stores,
+        metrics=metrics,
+        max_body_bytes=max_body_bytes,
+        event_poll_seconds=event_poll_seconds,
+    )
+    install_error_handlers(app)
+    install_docs(app)
+    for module in (routes_ops, routes_entries, routes_retrieval, routes_reviews, routes_schemas):
+        app.include_router(module.router)
+    # Review pages (issue 15): their JSON twins under /v1 and the pages under /ui.
+    from factdiff.service import routes_pages
+    from factdiff.ui.pages import router as ui_router
+
+    app.include_router(routes_pages.router)
+    app.include_router(ui_router)
+    app.mount(MCP_PATH, mcp)
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+    return app
+
+
+def _process_metrics(stores: StoreProvider) -> ProcessMetrics:
+    """This process's metrics: store totals read through ``stores`` at each scrape."""
+    from datetime import timedelta
+
+    from factdiff.metrics import ProcessMetrics, snapshot_of
+    from factdiff.settings import load_settings
+
+    older_than = timedelta(seconds=load_settings().older_than)
+    return ProcessMetrics(lambda: snapshot_of(stores.get(), older_than))
+
+
+def app_from_environment() -> FastAPI:
+    """The app ``factdiff serve`` starts in each worker process: the store named by
+    ``FACTDIFF_SERVE_DB``, the body limit by ``FACTDIFF_SERVE_MAX_BODY_BYTES``."""
+    import os
+
+    db = os.environ.get("FACTDIFF_SERVE_DB")
+    if not db:
+        raise RuntimeError("FACTDIFF_SERVE_DB is not set: start the API with `factdiff serve`")
+    limit = os.environ.get("FACTDIFF_SERVE_MAX_BODY_BYTES")
+    return create_app(
+        db, max_body_bytes=int(limit) if limit else DEFAULT_MAX_BODY_BYTES, create=False
+    )

@@ -1,0 +1,124 @@
+"""The MCP server of factdiff (official ``mcp`` SDK): memory tools for agents.
+
+Tools: ``remember`` (text, occurred_at, tags), ``recall`` (query, k: hits with their facts and
+known gaps), ``get_memory`` (id: the entry, its facts and known gaps), ``check_summary``
+(source, summary, schema: the ``check --json`` document). Resources: the registered fact
+schemas (``factdiff://schemas`` and ``factdiff://schemas/{name}``).
+
+Every tool acts for one agent: ``factdiff mcp --agent A`` over stdio, or the agent of the
+key that calls ``/mcp`` under ``factdiff serve`` (an operator key may recall across agents
+but must not remember without an agent). Another agent's memory is reported missing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from mcp.server.mcpserver import MCPServer
+
+from factdiff.documents import entry_json, search_document
+from factdiff.errors import InputError
+
+if TYPE_CHECKING:
+    from factdiff.store import MemoryStore
+
+INSTRUCTIONS = (
+    "Memory with verified compression: remember notes, recall them by the facts they hold "
+    "(an amount, a date, an id in any format), and read the facts a summary may have lost "
+    "(known gaps) before relying on it."
+)
+
+
+class MemoryNotFound(InputError):
+    """No memory with this id for this agent."""
+
+
+def build_mcp(
+    store: Callable[[], MemoryStore],
+    agent: Callable[[], str | None],
+    *,
+    may_see_all: Callable[[], bool] = lambda: False,
+) -> MCPServer:
+    """An MCP server on ``store()`` acting for ``agent()`` (read per call)."""
+    server = MCPServer("factdiff", instructions=INSTRUCTIONS)
+
+    def own(entry_id: str) -> Any:
+        from factdiff.store import EntryNotFound
+
+        try:
+            entry = store().get(entry_id)
+        except EntryNotFound:
+            raise MemoryNotFound(f"no memory {entry_id!r}") from None
+        if not may_see_all() and entry.agent_id != agent():
+            raise MemoryNotFound(f"no memory {entry_id!r}")
+        return entry
+
+    @server.tool()
+    def remember(
+        text: str, occurred_at: str | None = None, tags: list[str] | None = None
+    ) -> dict[str, Any]:
+        """Store a memory (text; when it happened as an ISO time; tags). Returns its id."""
+        who = agent()
+        if who is None:
+            raise ValueError("no agent: start `factdiff mcp --agent A`, or use an agent key")
+        when = None
+        if occurred_at:
+            when = datetime.fromisoformat(occurred_at)
+            when = when if when.tzinfo else when.replace(tzinfo=UTC)
+        entry_id = store().add(
+            who, text, now=datetime.now(UTC), occurred_at=when, tags=tuple(tags or ())
+        )
+        return {"id": entry_id}
+
+    @server.tool()
+    def recall(query: str, k: int = 5) -> dict[str, Any]:
+        """Memories that answer the query, those holding its facts first: each with its
+        text, facts and known gaps (facts its summary lost: read them from the facts)."""
+        scope = None if may_see_all() else agent()
+        hits = store().search(query, agent=scope, k=max(1, min(k, 100)))
+        return search_document(query, hits)
+
+    @server.tool()
+    def get_memory(id: str) -> dict[str, Any]:
+        """One memory by id: the entry (any tier), its fact record and its known gaps."""
+        from factdiff.retrieve.context import entry_view
+        from factdiff.retrieve.hits import facts_json
+        from factdiff.retrieve.schemas import SchemaResolver
+
+        current = store()
+        entry = own(id)
+        view = entry_view(current, entry, SchemaResolver(current))
+        return {
+            "entry": entry_json(entry),
+            "facts": facts_json(view.record),
+            "known_gaps": [gap.to_json() for gap in view.gaps],
+        }
+
+    @server.tool()
+    def check_summary(source: str, summary: str, schema: str | None = None) -> dict[str, Any]:
+        """Diff the facts of a summary against its source (missing, changed, added) under a
+        registered or built-in schema (default generic): the ``factdiff check`` document."""
+        from factdiff.catalog import GENERIC, SchemaCatalog
+        from factdiff.checking import check
+
+        chosen = SchemaCatalog(store()).get(schema or GENERIC, datetime.now(UTC))
+        return check(source, summary, chosen).to_json()
+
+    @server.resource("factdiff://schemas", mime_type="application/json")
+    def schemas() -> str:
+        """The registered fact schemas: name, version, hash."""
+        rows = store().schema_versions()
+        return json.dumps([{"name": n, "version": v, "hash": h} for n, v, h in rows])
+
+    @server.resource("factdiff://schemas/{name}", mime_type="application/json")
+    def schema_definition(name: str) -> str:
+        """A registered schema's latest version with its definition."""
+        stored = store().get_schema_definition(name)
+        return json.dumps(
+            {"name": name, "version": stored.version, "hash": stored.hash, **stored.definition}
+        )
+
+    return server

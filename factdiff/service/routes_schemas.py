@@ -1,0 +1,96 @@
+"""Fact schemas: list, show and diff the registered versions; register one (operator)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from factdiff.service.auth import Caller, Operator, Store
+from factdiff.service.errors import ERROR_RESPONSES, ApiError
+from factdiff.service.models import (
+    RegisterSchemaBody,
+    SchemaDiff,
+    SchemaDocument,
+    SchemaList,
+    SchemaRegistered,
+    SchemaSummary,
+)
+
+router = APIRouter(prefix="/v1/schemas", tags=["schemas"], responses=ERROR_RESPONSES)
+
+
+@router.get("", response_model=SchemaList)
+def list_schemas(caller: Caller, store: Store) -> SchemaList:
+    """Every registered schema version, by name and version."""
+    return SchemaList(
+        schemas=[SchemaSummary(name=n, version=v, hash=h) for n, v, h in store.schema_versions()]
+    )
+
+
+@router.post("", status_code=201, response_model=SchemaRegistered)
+def register_schema(body: RegisterSchemaBody, caller: Operator, store: Store) -> SchemaRegistered:
+    """Register a schema version from YAML text or a built-in's name (operator)."""
+    from factdiff.catalog import SchemaCatalog
+    from factdiff.schema.builtin import builtin_schema, builtin_schema_source
+    from factdiff.schema.loader import schema_from_yaml
+
+    if (body.yaml is None) == (body.builtin is None):
+        raise ApiError(422, "invalid_request", "give one of yaml (the schema text) or builtin")
+    source: str | None
+    if body.yaml is not None:
+        schema, source = schema_from_yaml(body.yaml, "<request>"), body.yaml
+    else:
+        assert body.builtin is not None
+        try:
+            schema = builtin_schema(body.builtin)
+        except KeyError as exc:
+            raise ApiError(422, "invalid_request", str(exc.args[0])) from None
+        source = builtin_schema_source(body.builtin)
+    new = SchemaCatalog(store).register(schema, datetime.now(UTC), source)
+    return SchemaRegistered(name=schema.name, version=schema.version, hash=schema.hash, new=new)
+
+
+@router.get("/{name}", response_model=SchemaDocument)
+def show_schema(
+    name: str,
+    caller: Caller,
+    store: Store,
+    version: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
+) -> SchemaDocument:
+    """A registered schema version (the latest by default) with its definition."""
+    stored = store.get_schema_definition(name, version)
+    return SchemaDocument(
+        name=name,
+        version=stored.version,
+        hash=stored.hash,
+        definition=stored.definition,
+        source_text=stored.source_text,
+    )
+
+
+@router.get("/{name}/diff", response_model=SchemaDiff)
+def diff_schema(
+    name: str,
+    caller: Caller,
+    store: Store,
+    from_version: Annotated[int, Query(alias="from", ge=1, le=2**31 - 1)],
+    to_version: Annotated[int, Query(alias="to", ge=1, le=2**31 - 1)],
+) -> SchemaDiff:
+    """Fields added, removed and changed (type, criticality, cues...) between two versions."""
+    old = _fields(store.get_schema_definition(name, from_version).definition)
+    new = _fields(store.get_schema_definition(name, to_version).definition)
+    return SchemaDiff(
+        name=name,
+        from_version=from_version,
+        to_version=to_version,
+        added=sorted(set(new) - set(old)),
+        removed=sorted(set(old) - set(new)),
+        changed=sorted(f for f in set(old) & set(new) if old[f] != new[f]),
+    )
+
+
+def _fields(definition: dict[str, Any]) -> dict[str, Any]:
+    fields = definition.get("fields", {})
+    return dict(fields) if isinstance(fields, dict) else {}

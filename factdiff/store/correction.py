@@ -1,0 +1,110 @@
+"""Correction: replace an entry's source with a corrected text, keeping its history.
+
+``correct(store, entry_id, text, now=..., reason=...)`` runs in one write transaction: a warm
+entry is first restored to hot from its verified cold archive (warm row and archive removed,
+as ``restore`` does, its last use kept), then the hot source becomes ``text``, the content hash
+and size follow, the search indexes are updated (text and facts), and a ``corrected`` event
+records the previous content hash, the new one and the reason. The entry becomes due for
+compression again: active (out of review), no scheduled retry, no error streak, no lease (a
+worker still holding one cannot apply an outcome computed on the old text). Its attempts and
+events stay as they were: they are the history of the previous text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from factdiff.errors import InputError
+from factdiff.store import codec
+from factdiff.store import rows as rowmap
+from factdiff.store.model import EntryErased, EntryNotFound, EventType, NewEvent, Tier
+
+if TYPE_CHECKING:
+    from factdiff.store.base import MemoryStore
+
+
+@dataclass(frozen=True)
+class Correction:
+    """The result of ``correct``."""
+
+    entry_id: str
+    previous_content_hash: str
+    content_hash: str
+    size_bytes: int
+    restored: bool
+    """The entry was warm and was restored to hot first."""
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"id", "previous_content_hash", "content_hash", "size_bytes", "restored",
+        "reason", "tier"}``."""
+        return {
+            "id": self.entry_id,
+            "previous_content_hash": self.previous_content_hash,
+            "content_hash": self.content_hash,
+            "size_bytes": self.size_bytes,
+            "restored": self.restored,
+            "reason": self.reason,
+            "tier": Tier.HOT.value,
+        }
+
+
+def correct(
+    store: MemoryStore, entry_id: str, content: str, *, now: datetime, reason: str = ""
+) -> Correction:
+    """Replace the source of ``entry_id`` with ``content`` (see the module).
+
+    ``InputError`` for an empty or whitespace-only text, a text over the store's size limit,
+    or a text equal to the current source; ``EntryErased`` / ``EntryNotFound`` for an entry
+    that is gone or unknown.
+    """
+    from factdiff.retrieve.index import entry_hot_doc, index_text
+    from factdiff.retrieve.schemas import SchemaResolver
+    from factdiff.store import erasure, search_index
+
+    if not content.strip():
+        raise InputError("the corrected text is empty or whitespace: give the full new text")
+    data = codec.encode_content(content, store.max_entry_bytes)
+    new_hash = codec.content_hash(data)
+    why = codec.check_text(reason, "reason")
+    now_us = codec.to_micros(now, "now")
+
+    def work() -> Correction:
+        row = store._row("select_entry", id=entry_id)
+        if row is None:
+            stone = erasure.tombstone(store, entry_id)
+            raise EntryNotFound(entry_id) if stone is None else EntryErased(stone)
+        entry = rowmap.entry(row)
+        if entry.content_hash == new_hash:
+            raise InputError(
+                f"entry {entry_id} already holds exactly this text: nothing to correct"
+            )
+        restored = entry.tier is Tier.WARM
+        if restored:
+            old = store._rehydrate(entry, codec.to_micros(entry.last_used_at, "last_used_at"))
+        else:
+            old = bytes(store._one("select_hot", id=entry_id))
+        store._exec("correct_hot", id=entry_id, content=data)
+        store._exec("correct_entry", id=entry_id, content_hash=new_hash, size_bytes=len(data))
+        doc = store._one("select_search_doc", entry_id=entry_id)
+        if doc is not None:
+            old_text = index_text(codec.decode_content(old))
+            if store._sql("erase_search_text"):
+                store._exec("erase_search_text", doc=int(doc), text=old_text)
+            store._exec("correct_search_body", doc=int(doc), text=index_text(content))
+        hot = entry_hot_doc(SchemaResolver(store), entry, content)
+        search_index._reindex(store, hot)
+        payload = {
+            "previous_content_hash": entry.content_hash,
+            "content_hash": new_hash,
+            "size_bytes": len(data),
+            "restored": restored,
+            "reason": why,
+        }
+        event = NewEvent(EventType.CORRECTED, payload)
+        store._append_events([event], entry_id, entry.agent_id, now_us)
+        return Correction(entry_id, entry.content_hash, new_hash, len(data), restored, why)
+
+    return store._write(work)

@@ -1,0 +1,445 @@
+"""Erasure: remove an entry's content from every place the store keeps it.
+
+``forget(store, ids, now=..., reason=...)`` erases each entry in one write transaction of its
+own, running ``STEPS`` in order. Each step is one place content lives; a table added later
+that holds an entry's content adds one step here (and the every-table erasure test finds the
+table on its own, from the database catalog, if it is forgotten).
+
+What is left of an entry is its tombstone (id, agent, tier, when, reason, content hash) and an
+``erased`` event that carries no content. Its events and attempts keep their structure with
+their values redacted (``REDACTED``): events stay append-only but for this one audited
+exception, a payload redaction while the erasing transaction holds the entry in
+``erasure_pending`` (see migration 0010). Model call rows (tokens, cost, no text) stay, so are
+attestations (hashes only): ``check_attestation`` reports the entry as erased.
+
+Erasing an entry already erased returns its tombstone (``newly_erased`` false); an unknown id
+is ``EntryNotFound`` and nothing is erased. Space freed by the erasure is overwritten on
+SQLite (``secure_delete``); ``MemoryStore.vacuum`` rewrites the file (or, on PostgreSQL, the
+tables) so that no earlier copy remains in free pages or dead tuples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from factdiff.errors import InputError
+from factdiff.store import codec
+from factdiff.store import rows as rowmap
+from factdiff.store.model import (
+    EntryNotFound,
+    EventType,
+    NewEvent,
+    Tier,
+    Tombstone,
+)
+
+if TYPE_CHECKING:
+    from factdiff.store.base import MemoryStore
+    from factdiff.store.model import Entry
+
+REDACTED = "[erased]"
+"""What every redacted value becomes."""
+
+KEPT_KEYS = frozenset(
+    {
+        "attempt_no",
+        "budget_words",
+        "content_hash",
+        "criticality",
+        "extractor",
+        "failure_class",
+        "field",
+        "method_version",
+        "outcome",
+        "rung",
+        "size_bytes",
+        "summarizer",
+        "verdict",
+    }
+)
+"""Keys whose values name the store's own vocabulary (schema fields, outcomes, hashes), never
+an entry's content: a redaction keeps them, so audits and ``stats`` still count them."""
+
+AGENT_PAGE = 256
+
+
+@dataclass(frozen=True)
+class ErasureTarget:
+    """The entry being erased, read inside the erasing transaction."""
+
+    entry: Entry
+    source: str
+    """Its full source text (hot, or from the cold archive, hash-checked)."""
+    doc: int | None
+    """Its number in the search indexes."""
+    reason: str
+    erased_at: int
+    """Microseconds since the epoch."""
+
+
+@dataclass
+class ErasureTally:
+    """What the steps redacted."""
+
+    events: int = 0
+    attempts: int = 0
+
+
+StepRun = Callable[["MemoryStore", ErasureTarget, ErasureTally], None]
+
+
+@dataclass(frozen=True)
+class ErasureStep:
+    """One place an entry's content lives, and how it leaves."""
+
+    name: str
+    place: str
+    run: StepRun
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """The result of erasing one entry."""
+
+    tombstone: Tombstone
+    newly_erased: bool
+    """False when the entry had been erased before (``forget`` is idempotent)."""
+    redacted_events: int = 0
+    redacted_attempts: int = 0
+    steps: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """The tombstone's keys, ``newly_erased``, ``redacted_events``, ``redacted_attempts``."""
+        return {
+            **self.tombstone.to_json(),
+            "newly_erased": self.newly_erased,
+            "redacted_events": self.redacted_events,
+            "redacted_attempts": self.redacted_attempts,
+        }
+
+
+# -- redaction -----------------------------------------------------------------------------
+
+
+def redact(value: Any) -> Any:
+    """``value`` with its structure kept and every string and number replaced by
+    ``REDACTED`` (booleans and nulls stay; values under ``KEPT_KEYS`` stay)."""
+    if isinstance(value, dict):
+        return {k: v if k in KEPT_KEYS else redact(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [redact(v) for v in value]
+    if value is None or isinstance(value, bool):
+        return value
+    return REDACTED
+
+
+def redact_json(text: str | None) -> str | None:
+    """A stored JSON text, redacted (text that is not JSON is replaced whole)."""
+    if text is None:
+        return None
+    try:
+        data = codec.load_json(text)
+    except ValueError:
+        return codec.dump_json(REDACTED, "redaction")
+    return codec.dump_json(redact(data), "redaction")
+
+
+def redacted_payload(text: str) -> str:
+    """An event payload, redacted, marked ``"redacted": true`` (what the events trigger
+    admits during an erasure)."""
+    try:
+        data = codec.load_json(text)
+    except ValueError:
+        data = None
+    body = redact(data) if isinstance(data, dict) else {"payload": REDACTED}
+    return codec.dump_json({**body, "redacted": True}, "redacted event payload")
+
+
+# -- the steps -----------------------------------------------------------------------------
+
+
+def _exec_if(store: MemoryStore, key: str, **params: Any) -> None:
+    """Run ``key`` unless the dialect needs no statement for it."""
+    if store._sql(key):
+        store._exec(key, **params)
+
+
+def _guard_open(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
+    store._exec("erase_guard_open", entry_id=target.entry.id)
+
+
+def _attempts(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
+    rows = store._rows(store._sql("erase_attempt_rows"), {"entry_id": target.entry.id})
+    for attempt_id, diff, summary, error, must_keep in rows:
+        store._exec(
+            "erase_redact_attempt",
+            id=attempt_id,
+            diff=redact_json(str(diff)),
+            summary=redact_json(str(summary)),
+            error=redact_json(None if error is None else str(error)),
+            must_keep=redact_json(None if must_keep is None else str(must_keep)),
+        )
+        tally.attempts += 1
+
+
+def _events(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
+    rows = store._rows(store._sql("erase_event_rows"), {"entry_id": target.entry.id})
+    for event_id, payload in rows:
+        store._exec("erase_redact_event", id=event_id, payload=redacted_payload(str(payload)))
+        tally.events += 1
+
+
+def _extraction_cache(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
+    store._exec("erase_extraction_cache", content_hash=target.entry.content_hash)
+
+
+def _search_text(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
+    from factdiff.retrieve.index import index_text
+
+    if target.doc is None:
+        return
+    _exec_if(store, "erase_search_text", doc=target.doc, text=index_text(target.source))
+    _exec_if(store, "erase_search_text_merge")
+
+
+def _fact_index(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
+    if target.doc is not None:
+        store._exec("delete_fact_keys", doc=target.doc)
+
+
+def _search_docs(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
+    if target.doc is not None:
+        store._exec("erase_search_doc", doc=target.doc)
+
+
+def _by_entry(key: str) -> StepRun:
+    def run(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
+        store._exec(key, entry_id=target.entry.id)
+
+    return run
+
+
+def _by_id(key: str) -> StepRun:
+    def run(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
+        store._exec(key, id=target.entry.id)
+
+    return run
+
+
+def erase_from_trained_dictionaries(
+    store: MemoryStore, target: ErasureTarget, tally: ErasureTally
+) -> None:
+    """Hook for compression dictionaries trained on entries' text (cold archives): a store
+    that keeps such dictionaries must drop every dictionary trained on ``target``'s text here
+    (and keep the archives that use it readable). This store keeps none yet: nothing to do."""
+
+
+def _entry(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
+    entry = target.entry
+    store._exec("erase_entry", id=entry.id)
+    store._exec(
+        "insert_tombstone",
+        entry_id=entry.id,
+        agent_id=entry.agent_id,
+        tier=entry.tier.value,
+        erased_at=target.erased_at,
+        reason=target.reason,
+        content_hash=entry.content_hash,
+    )
+
+
+def _erased_event(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
+    entry = target.entry
+    payload = {
+        "content_hash": entry.content_hash,
+        "size_bytes": entry.size_bytes,
+        "tier": entry.tier.value,
+        "reason": target.reason,
+        "redacted_events": tally.events,
+        "redacted_attempts": tally.attempts,
+    }
+    event = NewEvent(EventType.ERASED, payload)
+    store._append_events([event], entry.id, entry.agent_id, target.erased_at)
+
+
+def _guard_close(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
+    store._exec("erase_guard_close", entry_id=target.entry.id)
+
+
+STEPS: tuple[ErasureStep, ...] = (
+    ErasureStep(
+        "guard_open", "erasure_pending: opens the redaction of this entry's events", _guard_open
+    ),
+    ErasureStep("attempts", "attempts: summaries, diffs, errors, must-keep facts", _attempts),
+    ErasureStep("events", "events: payloads (summaries, facts, diffs)", _events),
+    ErasureStep(
+        "extraction_cache", "extraction_cache: the source's fact records", _extraction_cache
+    ),
+    ErasureStep("search_text", "text index: FTS5 rows (SQLite)", _search_text),
+    ErasureStep("fact_index", "fact_index: fact key hashes", _fact_index),
+    ErasureStep("search_docs", "search_docs (and its tsvector on PostgreSQL)", _search_docs),
+    ErasureStep(
+        "hot_records", "hot_records: the packed fact record", _by_entry("delete_hot_record")
+    ),
+    ErasureStep("fact_pending", "fact_pending", _by_entry("delete_fact_pending")),
+    ErasureStep(
+        "warm_index", "warm_index: hashes and narrative keys", _by_entry("delete_warm_index")
+    ),
+    ErasureStep("source_fetches", "source_fetches", _by_entry("delete_source_fetches")),
+    ErasureStep(
+        "kept_hot", "kept_hot: an operator's keep-hot decision", _by_entry("erase_kept_hot")
+    ),
+    ErasureStep(
+        "reevaluations",
+        "reevaluations: re-evaluation work items and their diffs",
+        _by_entry("erase_reevaluations"),
+    ),
+    ErasureStep(
+        "trained_dictionaries",
+        "compression dictionaries trained on the entry's text",
+        erase_from_trained_dictionaries,
+    ),
+    ErasureStep("hot_content", "hot_content: the hot source", _by_id("delete_hot")),
+    ErasureStep(
+        "warm_entries", "warm_entries: narrative, fact record, meta", _by_id("delete_warm")
+    ),
+    ErasureStep("cold_archive", "cold_archive: the archived source", _by_id("delete_cold")),
+    ErasureStep("entry", "entries: metadata and tags; the tombstone takes its place", _entry),
+    ErasureStep("erased_event", "events: the erased event (no content)", _erased_event),
+    ErasureStep("guard_close", "erasure_pending: closes the redaction path", _guard_close),
+)
+"""Every place an entry's content lives, in the order the erasing transaction clears them."""
+
+
+# -- running -------------------------------------------------------------------------------
+
+
+def tombstone(store: MemoryStore, entry_id: str) -> Tombstone | None:
+    """The tombstone of an erased entry, if ``entry_id`` was erased."""
+    row = store._row("select_tombstone", entry_id=entry_id)
+    if row is None:
+        return None
+    return Tombstone(
+        entry_id=str(row[0]),
+        agent_id=str(row[1]),
+        tier=str(row[2]),
+        erased_at=codec.from_micros(int(row[3])),
+        reason=str(row[4]),
+        content_hash=str(row[5]),
+    )
+
+
+def _source(store: MemoryStore, entry: Entry) -> str:
+    if entry.tier is Tier.HOT:
+        data = store._one("select_hot", id=entry.id)
+        return "" if data is None else codec.decode_content(bytes(data))
+    cold = store._row("select_cold", id=entry.id)
+    if cold is None:
+        return ""
+    return codec.decode_content(rowmap.checked_cold(entry.id, cold, entry.content_hash))
+
+
+def erase_entry(
+    store: MemoryStore,
+    entry_id: str,
+    *,
+    now: datetime,
+    reason: str = "",
+    on_step: Callable[[str], None] | None = None,
+) -> Forgotten:
+    """Erase one entry in one transaction (see the module); ``on_step`` is called with each
+    step's name before it runs."""
+    erased_at = codec.to_micros(now, "now")
+    why = codec.check_text(reason, "reason")
+
+    def work() -> Forgotten:
+        row = store._row("select_entry", id=entry_id)
+        if row is None:
+            stone = tombstone(store, entry_id)
+            if stone is None:
+                raise EntryNotFound(entry_id)
+            return Forgotten(stone, newly_erased=False)
+        entry = rowmap.entry(row)
+        doc = store._one("select_search_doc", entry_id=entry_id)
+        target = ErasureTarget(
+            entry, _source(store, entry), None if doc is None else int(doc), why, erased_at
+        )
+        tally = ErasureTally()
+        for step in STEPS:
+            if on_step is not None:
+                on_step(step.name)
+            step.run(store, target, tally)
+        stone = Tombstone(
+            entry.id,
+            entry.agent_id,
+            entry.tier.value,
+            codec.from_micros(erased_at),
+            why,
+            entry.content_hash,
+        )
+        names = tuple(step.name for step in STEPS)
+        return Forgotten(stone, True, tally.events, tally.attempts, names)
+
+    if store._sql("erase_secure_delete"):
+        store._exec("erase_secure_delete")
+    return store._write(work)
+
+
+def forget(
+    store: MemoryStore,
+    entry_ids: Iterable[str],
+    *,
+    now: datetime,
+    reason: str = "",
+    owner: str | None = None,
+    on_step: Callable[[str], None] | None = None,
+) -> list[Forgotten]:
+    """Erase every entry of ``entry_ids``, one transaction each, in order.
+
+    Every id is checked first: an id that is neither an entry nor a tombstone (or, with
+    ``owner``, not one of that agent's: an agent's key erases its own entries only) raises
+    ``EntryNotFound`` before anything is erased.
+    """
+    ids = list(dict.fromkeys(entry_ids))
+    if not ids:
+        raise InputError("name the entries to forget (ids, or an agent)")
+    for entry_id in ids:
+        row = store._row("select_entry", id=entry_id)
+        stone = tombstone(store, entry_id) if row is None else None
+        agent = str(row[1]) if row is not None else None if stone is None else stone.agent_id
+        if agent is None or (owner is not None and agent != owner):
+            raise EntryNotFound(entry_id)
+    return [erase_entry(store, i, now=now, reason=reason, on_step=on_step) for i in ids]
+
+
+def agent_entry_ids(store: MemoryStore, agent: str) -> list[str]:
+    """The ids of every entry ``agent`` has (erased ones excluded)."""
+    found: list[str] = []
+    sql, after = store._sql("agent_entry_ids"), ""
+    while True:
+        rows = store._rows(sql, {"agent": agent, "after": after, "limit": AGENT_PAGE})
+        found.extend(str(r[0]) for r in rows)
+        if len(rows) < AGENT_PAGE:
+            return found
+        after = found[-1]
+
+
+def forget_agent(
+    store: MemoryStore,
+    agent: str,
+    *,
+    now: datetime,
+    reason: str = "",
+    on_step: Callable[[str], None] | None = None,
+) -> list[Forgotten]:
+    """Erase every entry of ``agent`` (one transaction each); ``InputError`` when the agent
+    has neither entries nor tombstones (a mistyped agent id)."""
+    if not agent.strip():
+        raise InputError("agent id must not be empty")
+    ids = agent_entry_ids(store, agent)
+    if not ids and store._one("count_agent_tombstones", agent=agent) == 0:
+        raise InputError(f"agent {agent!r} has no entries: check the id with `factdiff list`")
+    return [erase_entry(store, i, now=now, reason=reason, on_step=on_step) for i in ids]

@@ -1,0 +1,306 @@
+"""The store's side of re-evaluation: durable work items for warm entries under a new version.
+
+``ReevaluationMixin`` is part of every ``MemoryStore``. A work item (table ``reevaluations``)
+names one warm entry, its schema, the version it was compressed under and the version to
+re-evaluate it under. Items are enqueued idempotently (one per entry, schema and target
+version), claimed with a lease exactly as demotion claims entries (a random token, an owner,
+an expiry on the database clock; ``FOR UPDATE SKIP LOCKED`` on PostgreSQL), and finished in
+one transaction fenced by that lease and by the warm row as it was read: the item is marked
+done in the same transaction as its effect on the entry, so a crash at any step leaves either
+both or neither, and a rerun claims the item again once its lease has expired.
+
+SQL lives in ``sql/<dialect>/reevaluation.sql``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, cast
+
+from factdiff.errors import InputError
+from factdiff.store import codec
+from factdiff.store.model import Entry, NewEvent, Tier, WarmMeta
+
+if TYPE_CHECKING:
+    from factdiff.retrieve.index import IndexDoc
+    from factdiff.store.base import MemoryStore
+
+__all__ = ["ReevaluationFinish", "ReevaluationItem", "ReevaluationMixin", "ReevaluationResult"]
+
+CANDIDATE_PAGE = 256
+
+
+class ReevaluationResult(enum.StrEnum):
+    """What re-evaluating one warm entry under a new version did to it."""
+
+    PROMOTED = "promoted"
+    """Failed under the new version: back to hot from cold, due for recompression."""
+    ANNOTATED = "annotated"
+    """Acceptable with notes: its known gaps updated, its meta moved to the new version."""
+    CLEAN = "clean"
+    """Clean: its meta moved to the new version."""
+    SKIPPED = "skipped"
+    """No longer warm, or already at (or past) the target version: nothing to do."""
+
+
+@dataclass(frozen=True)
+class ReevaluationItem:
+    """A claimed work item: only the holder of ``token`` may finish it before
+    ``expires_at`` (database clock)."""
+
+    id: int
+    entry_id: str
+    agent_id: str
+    schema_name: str
+    from_version: int
+    to_version: int
+    token: str
+    expires_at: datetime
+
+
+@dataclass(frozen=True)
+class ReevaluationFinish:
+    """How to finish one item (made before the transaction).
+
+    ``seen`` is the warm state the decision was made on (``(attempt_no, meta)``, ``None`` when
+    the entry was not warm): the transaction refuses to act if the entry changed since.
+    Promotion needs ``entry``; annotated and clean need ``record``, ``meta`` and ``index``.
+    """
+
+    result: ReevaluationResult
+    seen: tuple[int, WarmMeta] | None
+    fields: tuple[str, ...] = ()
+    diff: Mapping[str, Any] = field(default_factory=dict)
+    entry: Entry | None = None
+    record: Mapping[str, Any] | None = None
+    meta: WarmMeta | None = None
+    index: IndexDoc | None = None
+    events: tuple[NewEvent, ...] = ()
+
+
+def _store(mixin: ReevaluationMixin) -> MemoryStore:
+    """The store a mixin method runs on (every ``ReevaluationMixin`` is a ``MemoryStore``)."""
+    return cast("MemoryStore", mixin)
+
+
+class ReevaluationMixin:
+    """Re-evaluation work items of ``MemoryStore`` (see the module docstring)."""
+
+    def warm_schema_versions(self, schema_name: str, agent: str | None = None) -> dict[int, int]:
+        """How many warm entries (of ``agent``) each version of ``schema_name`` compressed."""
+        store = _store(self)
+        rows = store._rows(
+            store._sql("warm_schema_versions"), {"schema_name": schema_name, "agent": agent}
+        )
+        return {int(version): int(count) for version, count in rows if version is not None}
+
+    def enqueue_reevaluations(
+        self,
+        schema_name: str,
+        from_versions: Iterable[int],
+        to_version: int,
+        *,
+        now: datetime,
+        agent: str | None = None,
+    ) -> int:
+        """Make every warm entry (of ``agent``) compressed under one of ``from_versions`` of
+        ``schema_name`` a pending item for ``to_version``, in one transaction; returns how
+        many items are new (an entry already queued for that version is left as it is)."""
+        store = _store(self)
+        now_us = codec.to_micros(now, "now")
+        versions = sorted({int(v) for v in from_versions})
+        if any(v >= to_version for v in versions):
+            raise InputError(f"re-evaluation goes to a newer version than {versions}")
+
+        def work() -> int:
+            added = 0
+            for version in versions:
+                added += store._count(
+                    "enqueue_reevaluations",
+                    schema_name=schema_name,
+                    from_version=version,
+                    to_version=int(to_version),
+                    agent=agent,
+                    now=now_us,
+                )
+            return added
+
+        return store._write(work) if versions else 0
+
+    def warm_candidates(
+        self, schema_name: str, from_version: int, agent: str | None = None
+    ) -> Iterator[str]:
+        """Ids of the warm entries (of ``agent``) compressed under ``from_version``."""
+        store = _store(self)
+        sql, after = store._sql("warm_candidates_page"), ""
+        params = {"schema_name": schema_name, "from_version": from_version, "agent": agent}
+        while True:
+            rows = store._rows(sql, {**params, "after": after, "limit": CANDIDATE_PAGE})
+            for row in rows:
+                after = str(row[0])
+                yield after
+            if len(rows) < CANDIDATE_PAGE:
+                return
+
+    def pending_reevaluations(
+        self, schema_name: str | None = None, agent: str | None = None
+    ) -> int:
+        """Items not finished yet (claimed or not)."""
+        store = _store(self)
+        return int(store._one("pending_reevaluations", schema_name=schema_name, agent=agent) or 0)
+
+    def claim_reevaluations(
+        self,
+        worker_id: str,
+        *,
+        lease_seconds: float = 60.0,
+        limit: int = 1,
+        schema_name: str | None = None,
+        agent: str | None = None,
+    ) -> list[ReevaluationItem]:
+        """Lease up to ``limit`` pending items (of ``schema_name``, ``agent``) in one short
+        statement, in id order; an item under a live lease is skipped, an expired one taken."""
+        if limit < 1:
+            return []
+        if lease_seconds <= 0:
+            raise InputError(f"lease_seconds must be positive (got {lease_seconds})")
+        store = _store(self)
+        params: dict[str, Any] = {
+            "owner": codec.check_text(worker_id, "worker id"),
+            "lease": round(lease_seconds * 1_000_000),
+            "limit": int(limit),
+            "schema_name": schema_name,
+            "agent": agent,
+        }
+        rows = store._write(lambda: store._exec("claim_reevaluations", **params).fetchall())
+        items = [
+            ReevaluationItem(
+                int(r[0]),
+                str(r[1]),
+                str(r[2]),
+                str(r[3]),
+                int(r[4]),
+                int(r[5]),
+                str(r[6]),
+                codec.from_micros(int(r[7])),
+            )
+            for r in rows
+        ]
+        return sorted(items, key=lambda item: item.id)
+
+    def heartbeat_reevaluation(self, token: str, lease_seconds: float = 60.0) -> datetime | None:
+        """Extend a live item lease; ``None`` when it is lost (never revived)."""
+        store = _store(self)
+        lease = round(lease_seconds * 1_000_000)
+        row = store._write(
+            lambda: store._exec("heartbeat_reevaluation", token=token, lease=lease).fetchone()
+        )
+        return None if row is None else codec.from_micros(int(row[0]))
+
+    def release_reevaluation(self, token: str) -> bool:
+        """Give an item lease back (pending again at once); ``False`` if it was not held."""
+        store = _store(self)
+        return store._write(lambda: store._count("release_reevaluation", token=token)) == 1
+
+    def finish_reevaluation(
+        self, item: ReevaluationItem, finish: ReevaluationFinish, *, now: datetime
+    ) -> bool:
+        """Apply one item's result in one transaction; ``False`` (nothing written) if stale.
+
+        Stale: the entry's warm row is not the one the decision was made on (it was
+        restored, recompressed or re-evaluated meanwhile: the item's lease is released, so it
+        is decided again), or the item's lease is lost. Then, in order: the item is marked
+        done (fenced by its lease), and the entry is promoted (back to hot through the same
+        rehydration as ``restore``, its dormancy kept so it is due for recompression) or its
+        warm record, meta and index rows replaced; ``events`` are appended.
+        """
+        return self.finish_reevaluations([(item, finish)], now=now)[0]
+
+    def finish_reevaluations(
+        self, done: list[tuple[ReevaluationItem, ReevaluationFinish]], *, now: datetime
+    ) -> list[bool]:
+        """Apply several items' results in one transaction (one commit), each fenced on its
+        own as ``finish_reevaluation`` says: a stale item writes nothing and the others go on.
+        Returns, per item, whether it was applied."""
+        store = _store(self)
+        now_us = codec.to_micros(now, "now")
+        prepared = [_Prepared.of(item, finish, now_us) for item, finish in done]
+
+        def work() -> list[bool]:
+            return [one.apply(store, now_us) for one in prepared]
+
+        return store._write(work) if prepared else []
+
+    def warm_state(self, entry: Entry) -> tuple[int, WarmMeta] | None:
+        """``(attempt_no, meta)`` of a warm entry as loaded (``None`` when not warm)."""
+        if entry.tier is not Tier.WARM or entry.warm is None:
+            return None
+        return entry.warm.attempt_no, entry.warm.meta
+
+
+@dataclass(frozen=True)
+class _Prepared:
+    """One item's statements' parameters, made (and checked) before the transaction."""
+
+    item: ReevaluationItem
+    finish: ReevaluationFinish
+    item_params: dict[str, Any]
+    warm_params: dict[str, Any]
+    event_rows: list[tuple[str, str, bytes | None]]
+
+    @classmethod
+    def of(cls, item: ReevaluationItem, finish: ReevaluationFinish, now_us: int) -> _Prepared:
+        from factdiff.store import rows as rowmap
+
+        result = finish.result
+        if result is ReevaluationResult.PROMOTED and finish.entry is None:
+            raise InputError("a promotion needs the entry")
+        if result in (ReevaluationResult.ANNOTATED, ReevaluationResult.CLEAN) and (
+            finish.record is None or finish.meta is None or finish.index is None
+        ):
+            raise InputError(f"a {result} re-evaluation needs the new record, meta and index")
+        item_params = {
+            "id": item.id,
+            "token": item.token,
+            "result": result.value,
+            "fields": codec.dump_json(list(finish.fields), "fields"),
+            "diff": codec.dump_json(dict(finish.diff), "diff"),
+            "now": now_us,
+        }
+        warm_params: dict[str, Any] = {}
+        if finish.record is not None and finish.meta is not None and finish.seen is not None:
+            warm_params = {
+                "id": item.entry_id,
+                "attempt_no": finish.seen[0],
+                "record": codec.dump_json(dict(finish.record), "fact record"),
+                "meta": codec.dump_json(finish.meta.to_json(), "compression meta"),
+            }
+        events = rowmap.event_rows(list(finish.events))
+        return cls(item, finish, item_params, warm_params, events)
+
+    def apply(self, store: MemoryStore, now_us: int) -> bool:
+        """Inside the transaction: the fences, then the item's effect."""
+        from factdiff.store import search_index
+
+        item, finish = self.item, self.finish
+        row = store._row("select_warm_state", id=item.entry_id)
+        now_seen = (
+            None if row is None else (int(row[0]), WarmMeta.from_json(codec.load_json(row[1])))
+        )
+        if now_seen != finish.seen:
+            store._exec("release_reevaluation", token=item.token)
+            return False
+        if store._exec("finish_reevaluation", **self.item_params).fetchone() is None:
+            return False
+        if finish.result is ReevaluationResult.PROMOTED:
+            assert finish.entry is not None
+            store._rehydrate(finish.entry, now_us, touch=False)
+        elif self.warm_params:
+            assert finish.index is not None
+            store._exec("update_warm_meta", **self.warm_params)
+            search_index.index_demoted(store, finish.index)
+        store._insert_events(self.event_rows, item.entry_id, item.agent_id, now_us)
+        return True

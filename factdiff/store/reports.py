@@ -1,0 +1,134 @@
+"""The store's reporting reads: registered schemas and their users, per-agent memory health,
+loss patterns of verified attempts, re-evaluation results.
+
+``ReportingMixin`` is part of every ``MemoryStore``; it only reads (every method works on a
+read-only store). SQL lives in ``sql/<dialect>/reports.sql`` and ``reevaluation.sql``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, cast
+
+from factdiff.store import codec
+
+if TYPE_CHECKING:
+    from factdiff.store.base import MemoryStore
+
+__all__ = ["AgentCounts", "LossAttempt", "RegisteredSchema", "ReportingMixin"]
+
+PAGE = 256
+
+
+@dataclass(frozen=True)
+class RegisteredSchema:
+    """One registered schema version."""
+
+    name: str
+    version: int
+    hash: str
+    registered_at: datetime
+
+
+@dataclass(frozen=True)
+class AgentCounts:
+    """One agent's entries: all, warm, warm with known gaps, in review."""
+
+    agent: str
+    entries: int
+    warm: int
+    warm_with_gaps: int
+    review: int
+
+
+@dataclass(frozen=True)
+class LossAttempt:
+    """A verified attempt and its diff (``missing``/``changed``/``added`` lists)."""
+
+    id: int
+    entry_id: str
+    schema_name: str | None
+    schema_version: int | None
+    summarizer: str
+    outcome: str
+    diff: dict[str, Any]
+
+
+def _store(mixin: ReportingMixin) -> MemoryStore:
+    return cast("MemoryStore", mixin)
+
+
+class ReportingMixin:
+    """Reporting reads of ``MemoryStore`` (see the module docstring)."""
+
+    def registered_schemas(self) -> list[RegisteredSchema]:
+        """Every registered schema version, by name then version."""
+        store = _store(self)
+        rows = store._rows(store._sql("select_schemas"), {})
+        return [
+            RegisteredSchema(str(n), int(v), str(h), codec.from_micros(int(at)))
+            for n, v, h, at in rows
+        ]
+
+    def agent_schema_assignments(self) -> list[tuple[str, str, str]]:
+        """``(agent, tag, schema name)`` for every assignment (tag ``""``: the default)."""
+        store = _store(self)
+        rows = store._rows(store._sql("select_all_agent_schemas"), {})
+        return [(str(a), str(t), str(n)) for a, t, n in rows]
+
+    def agent_counts(self) -> list[AgentCounts]:
+        """Entry counts per agent, by agent id."""
+        store = _store(self)
+        rows = store._rows(store._sql("agent_entry_counts"), {})
+        return [AgentCounts(str(r[0]), *(int(x or 0) for x in r[1:])) for r in rows]
+
+    def recent_outcomes(self, agent: str, limit: int) -> list[str]:
+        """The outcomes of the agent's last ``limit`` attempts, newest first."""
+        store = _store(self)
+        rows = store._rows(store._sql("agent_recent_attempts"), {"agent": agent, "limit": limit})
+        return [str(row[0]) for row in rows]
+
+    def reevaluation_results(self, agent: str | None = None) -> list[tuple[str, int, str, int]]:
+        """Finished re-evaluation items: ``(schema, to_version, result, count)``."""
+        store = _store(self)
+        rows = store._rows(store._sql("reevaluation_results"), {"agent": agent})
+        return [(str(s), int(v), str(r), int(n)) for s, v, r, n in rows]
+
+    def reevaluation_by_agent(self) -> dict[str, tuple[int, int]]:
+        """Per agent: ``(re-evaluated entries, promoted ones)`` (skipped items left out)."""
+        store = _store(self)
+        rows = store._rows(store._sql("reevaluation_by_agent"), {})
+        return {str(a): (int(n), int(p or 0)) for a, n, p in rows}
+
+    def loss_attempts(
+        self,
+        *,
+        schema_name: str | None = None,
+        agent: str | None = None,
+        since: datetime | None = None,
+    ) -> Iterator[LossAttempt]:
+        """Verified attempts (clean, acceptable, failed) with their diffs, in id order."""
+        store = _store(self)
+        sql, after = store._sql("loss_attempts_page"), 0
+        params = {
+            "schema_name": schema_name,
+            "agent": agent,
+            "since": codec.opt_micros(since, "since"),
+        }
+        while True:
+            rows = store._rows(sql, {**params, "after": after, "limit": PAGE})
+            for row in rows:
+                after = int(row[0])
+                yield LossAttempt(
+                    after,
+                    str(row[1]),
+                    None if row[2] is None else str(row[2]),
+                    None if row[3] is None else int(row[3]),
+                    str(row[4]),
+                    str(row[5]),
+                    codec.load_json(row[6]),
+                )
+            if len(rows) < PAGE:
+                return

@@ -1,0 +1,84 @@
+-- Erasure and correction statements (factdiff forget / factdiff correct), PostgreSQL.
+-- A statement left empty (comments only) is one this dialect does not need.
+
+-- name: erase_secure_delete
+-- PostgreSQL keeps a deleted tuple's bytes until VACUUM FULL rewrites the table.
+
+-- name: erase_guard_open
+INSERT INTO erasure_pending (entry_id) VALUES (:entry_id)
+
+-- name: erase_guard_close
+DELETE FROM erasure_pending WHERE entry_id = :entry_id
+
+-- name: erase_attempt_rows
+SELECT id, diff, summary, error, must_keep FROM attempts WHERE entry_id = :entry_id ORDER BY id
+
+-- name: erase_redact_attempt
+UPDATE attempts SET diff = :diff, summary = :summary, error = :error, must_keep = :must_keep
+WHERE id = :id
+
+-- name: erase_event_rows
+SELECT id, payload FROM events WHERE entry_id = :entry_id ORDER BY id
+
+-- name: erase_redact_event
+UPDATE events SET payload = :payload WHERE id = :id
+
+-- name: erase_extraction_cache
+DELETE FROM extraction_cache WHERE content_hash = :content_hash
+
+-- name: erase_search_text
+-- The text index is search_docs.body: it goes with the search_docs row.
+
+-- name: erase_search_text_merge
+-- GIN entries of deleted rows are removed by VACUUM.
+
+-- name: erase_search_doc
+DELETE FROM search_docs WHERE doc = :doc
+
+-- name: erase_kept_hot
+-- The keep-hot decision's reason may quote the entry.
+DELETE FROM kept_hot WHERE entry_id = :entry_id
+
+-- name: erase_reevaluations
+-- Re-evaluation work items quote the entry's facts in their diffs.
+DELETE FROM reevaluations WHERE entry_id = :entry_id
+
+-- name: erase_entry
+DELETE FROM entries WHERE id = :id
+
+-- name: insert_tombstone
+INSERT INTO tombstones (entry_id, agent_id, tier, erased_at, reason, content_hash)
+VALUES (:entry_id, :agent_id, :tier, :erased_at, :reason, :content_hash)
+
+-- name: select_tombstone
+SELECT entry_id, agent_id, tier, erased_at, reason, content_hash FROM tombstones
+WHERE entry_id = :entry_id
+
+-- name: count_agent_tombstones
+SELECT count(*) FROM tombstones WHERE agent_id = :agent
+
+-- name: agent_entry_ids
+SELECT id FROM entries WHERE agent_id = :agent AND id > :after ORDER BY id LIMIT :limit
+
+-- name: vacuum_tables
+-- The store's own tables (never another schema's: the database may hold other stores).
+SELECT quote_ident(schemaname) || '.' || quote_ident(tablename) FROM pg_tables
+WHERE schemaname = current_schema() ORDER BY tablename
+
+-- name: vacuum
+-- Rewrite the store's tables (and their indexes) without dead tuples.
+VACUUM FULL {tables}
+
+-- name: correct_hot
+UPDATE hot_content SET content = :content WHERE entry_id = :id
+
+-- name: correct_entry
+-- The corrected entry is due again: active, no scheduled retry, no lease, no error streak.
+UPDATE entries
+SET content_hash = :content_hash, size_bytes = :size_bytes, status = 'active',
+    next_attempt_at = NULL, error_streak = 0,
+    lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
+WHERE id = :id
+
+-- name: correct_search_body
+UPDATE search_docs SET body = to_tsvector('factdiff_text', left(:text, 262144)) WHERE doc = :doc

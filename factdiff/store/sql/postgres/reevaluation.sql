@@ -1,0 +1,99 @@
+-- Re-evaluation of warm entries under a newer schema version (schema version 7).
+-- Work items live in reevaluations; warm meta JSON holds the schema an entry was compressed
+-- under (meta.schema.name / meta.schema.version).
+
+-- name: warm_schema_versions
+-- How many warm entries (of :agent, when given) each version of :schema_name compressed.
+SELECT (w.meta::jsonb #>> '{schema,version}')::integer AS version, count(*)
+FROM warm_entries w JOIN entries e ON e.id = w.entry_id
+WHERE (w.meta::jsonb #>> '{schema,name}') = :schema_name AND (:agent::text IS NULL OR e.agent_id = :agent)
+GROUP BY (w.meta::jsonb #>> '{schema,version}')::integer
+ORDER BY 1
+
+-- name: enqueue_reevaluations
+-- Every warm entry compressed under :schema_name version :from_version becomes a pending
+-- item for :to_version; an item already there (pending or done) is kept.
+INSERT INTO reevaluations (entry_id, agent_id, schema_name, from_version, to_version,
+                           enqueued_at)
+SELECT w.entry_id, e.agent_id, :schema_name, :from_version, :to_version, :now
+FROM warm_entries w JOIN entries e ON e.id = w.entry_id
+WHERE (w.meta::jsonb #>> '{schema,name}') = :schema_name AND (w.meta::jsonb #>> '{schema,version}')::integer = :from_version
+  AND (:agent::text IS NULL OR e.agent_id = :agent)
+ORDER BY w.entry_id
+ON CONFLICT DO NOTHING
+
+-- name: warm_candidates_page
+-- Warm entries compressed under :schema_name version :from_version (for a dry run).
+SELECT w.entry_id FROM warm_entries w JOIN entries e ON e.id = w.entry_id
+WHERE (w.meta::jsonb #>> '{schema,name}') = :schema_name AND (w.meta::jsonb #>> '{schema,version}')::integer = :from_version
+  AND (:agent::text IS NULL OR e.agent_id = :agent) AND w.entry_id > :after
+ORDER BY w.entry_id
+LIMIT :limit
+
+-- name: claim_reevaluations
+-- One statement: lease pending, unleased (or expired) items in id order.
+WITH due AS (
+    SELECT id FROM reevaluations
+    WHERE status = 'pending'
+      AND (:schema_name::text IS NULL OR schema_name = :schema_name)
+      AND (:agent::text IS NULL OR agent_id = :agent)
+      AND (lease_expires_at IS NULL OR lease_expires_at <= factdiff_now_us())
+    ORDER BY id
+    LIMIT :limit
+    FOR UPDATE SKIP LOCKED
+)
+UPDATE reevaluations AS r
+SET lease_token = gen_random_uuid()::text, lease_owner = :owner, lease_expires_at = factdiff_now_us() + :lease::bigint
+FROM due
+WHERE r.id = due.id
+RETURNING r.id, r.entry_id, r.agent_id, r.schema_name, r.from_version, r.to_version,
+          r.lease_token, r.lease_expires_at
+
+-- name: heartbeat_reevaluation
+UPDATE reevaluations SET lease_expires_at = factdiff_now_us() + :lease::bigint
+WHERE lease_token = :token AND status = 'pending' AND lease_expires_at > factdiff_now_us()
+RETURNING lease_expires_at
+
+-- name: release_reevaluation
+UPDATE reevaluations SET lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
+WHERE lease_token = :token AND status = 'pending'
+
+-- name: select_warm_state
+-- Inside the finishing transaction: the warm row as it is now (locked on PostgreSQL).
+SELECT attempt_no, meta FROM warm_entries WHERE entry_id = :id FOR UPDATE
+
+-- name: finish_reevaluation
+-- Fenced by the item's unexpired lease; the first statement of the finishing transaction.
+UPDATE reevaluations
+SET status = 'done', result = :result, fields = :fields, diff = :diff, finished_at = :now,
+    lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
+WHERE id = :id AND status = 'pending' AND lease_token = :token AND lease_expires_at > factdiff_now_us()
+RETURNING id
+
+-- name: update_warm_meta
+UPDATE warm_entries SET record = :record, meta = :meta
+WHERE entry_id = :id AND attempt_no = :attempt_no
+
+-- name: set_rehydrated_due
+-- A warm entry back to hot for recompression: due at once, its dormancy clock unchanged.
+UPDATE entries SET tier = 'hot', next_attempt_at = NULL,
+    lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
+WHERE id = :id AND tier = 'warm'
+
+-- name: pending_reevaluations
+SELECT count(*) FROM reevaluations
+WHERE status = 'pending' AND (:schema_name::text IS NULL OR schema_name = :schema_name)
+  AND (:agent::text IS NULL OR agent_id = :agent)
+
+-- name: reevaluation_results
+-- Finished items per schema name, target version and result.
+SELECT schema_name, to_version, result, count(*) FROM reevaluations
+WHERE status = 'done' AND (:agent::text IS NULL OR agent_id = :agent)
+GROUP BY schema_name, to_version, result
+ORDER BY schema_name, to_version, result
+
+-- name: reevaluation_by_agent
+-- Finished items and promotions (re-evaluation failures) per agent.
+SELECT agent_id, count(*), sum(CASE WHEN result = 'promoted' THEN 1 ELSE 0 END)
+FROM reevaluations WHERE status = 'done' AND result <> 'skipped'
+GROUP BY agent_id ORDER BY agent_id

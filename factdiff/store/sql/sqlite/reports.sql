@@ -1,0 +1,38 @@
+-- Reporting reads: registered schemas and their users, per-agent memory health, loss
+-- patterns of verified attempts.
+
+-- name: select_schemas
+SELECT name, version, hash, registered_at FROM schemas ORDER BY name, version
+
+-- name: select_all_agent_schemas
+SELECT agent_id, tag, schema_name FROM agent_schemas ORDER BY schema_name, agent_id, tag
+
+-- name: agent_recent_attempts
+-- An agent's last :limit verified or error attempts, newest first (outcome only).
+SELECT a.outcome FROM attempts a JOIN entries e ON e.id = a.entry_id
+WHERE e.agent_id = :agent
+ORDER BY a.finished_at DESC, a.id DESC
+LIMIT :limit
+
+-- name: agents_list
+SELECT DISTINCT agent_id FROM entries ORDER BY agent_id
+
+-- name: agent_entry_counts
+-- Per agent: entries, warm entries, warm entries with known gaps, entries in review.
+SELECT e.agent_id, count(*),
+       sum(CASE WHEN e.tier = 'warm' THEN 1 ELSE 0 END),
+       sum(CASE WHEN w.entry_id IS NOT NULL AND coalesce(json_array_length(w.meta, '$.known_gaps'), json_array_length(w.meta, '$.lost_important_fields'), 0) > 0 THEN 1 ELSE 0 END),
+       sum(CASE WHEN e.status = 'review' THEN 1 ELSE 0 END)
+FROM entries e LEFT JOIN warm_entries w ON w.entry_id = e.id
+GROUP BY e.agent_id ORDER BY e.agent_id
+
+-- name: loss_attempts_page
+-- Verified attempts with their diff, for loss patterns (filters: schema, agent, since).
+SELECT a.id, a.entry_id, a.schema_name, a.schema_version, a.summarizer, a.outcome, a.diff
+FROM attempts a JOIN entries e ON e.id = a.entry_id
+WHERE a.outcome IN ('clean', 'acceptable_with_notes', 'failed') AND a.id > :after
+  AND (:schema_name IS NULL OR a.schema_name = :schema_name)
+  AND (:agent IS NULL OR e.agent_id = :agent)
+  AND (:since IS NULL OR a.finished_at >= :since)
+ORDER BY a.id
+LIMIT :limit

@@ -1,0 +1,117 @@
+"""Operator review over HTTP on SQLite and PostgreSQL: the queue with its last diff, approve
+despite loss, edit and re-verify (a failing edit is refused), keep hot, resolve in bulk."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from factdiff.config import ladder_from_spec
+from factdiff.demote import Demoter, DemotionSettings
+from factdiff.retry import RetryPolicy
+from factdiff.store import EntryStatus, EventType, Tier, open_store
+from tests.conftest import worked
+from tests.integration.service_helpers import client, make_keys, running_api
+
+CALL_TIME = datetime(2026, 3, 14, 19, 32, tzinfo=UTC)
+"""When the worked example's call happened (its partial dates resolve against it)."""
+
+
+def _in_review(target: str, count: int) -> list[str]:
+    """``count`` copies of the worked example that a one-rung naive ladder sent to review."""
+    old = datetime.now(UTC) - timedelta(days=30)
+    rungs = ladder_from_spec("naive:20")
+    settings = DemotionSettings(ladder=rungs, retry=RetryPolicy(max_attempts=1))
+    with open_store(target) as store:
+        ids = [
+            store.add(
+                "support-bot",
+                worked("source"),
+                now=old,
+                occurred_at=CALL_TIME,
+                schema="customer_service",
+                last_used_at=old,
+            )
+            for _ in range(count)
+        ]
+        Demoter(store, settings).run(datetime.now(UTC))
+        assert all(store.get(i).status is EntryStatus.REVIEW for i in ids)
+    return ids
+
+
+def test_review_decisions(target: str) -> None:
+    keys = make_keys(target)
+    approved, edited, kept, retried, rest = _in_review(target, 5)
+    with running_api(target) as base, client(base, keys.operator) as ops:
+        queue = ops.get("/v1/reviews").json()
+        assert queue["total"] == 5
+        assert queue["reviews"][0]["last_attempt"]["outcome"] == "failed"
+        assert queue["reviews"][0]["last_attempt"]["diff"]["missing"]
+
+        refused = ops.post(f"/v1/reviews/{approved}/approve", json={"reason": "  "})
+        assert refused.status_code == 422
+        done = ops.post(f"/v1/reviews/{approved}/approve", json={"reason": "known loss"}).json()
+        assert done["tier"] == "warm"
+        assert done["known_gaps"]
+
+        bad = ops.post(f"/v1/reviews/{edited}/edit", json={"summary": "A customer called."})
+        assert bad.status_code == 422
+        assert bad.json()["error"]["code"] == "summary_refused"
+        assert bad.json()["error"]["details"]["check"]["outcome"] == "failed"
+        good = ops.post(f"/v1/reviews/{edited}/edit", json={"summary": worked("faithful")})
+        assert good.status_code == 200, good.text
+        assert good.json()["outcome"] == "clean"
+
+        far = ops.post(f"/v1/reviews/{retried}/retry", json={"rung": 99})
+        assert far.status_code == 422
+        again = ops.post(f"/v1/reviews/{retried}/retry", json={"rung": 0}).json()
+        assert again["rung"] == 0
+        assert again["applied"] is True
+        assert (again["outcome"], again["tier"], again["status"]) == ("clean", "warm", "active")
+        held = ops.post(f"/v1/reviews/{kept}/keep-hot", json={"reason": "legal hold"}).json()
+        assert held == {"id": kept, "kept": True, "already": False}
+        assert [r["entry"]["id"] for r in ops.get("/v1/reviews").json()["reviews"]] == [rest]
+
+        bulk = ops.post("/v1/reviews/resolve", json={"note": "retry all"}).json()
+        assert bulk == {"resolved": [rest], "count": 1}
+    with open_store(target) as store:
+        assert store.get(approved).tier is Tier.WARM
+        approval = next(store.events(approved, type=EventType.REVIEW_APPROVED))
+        assert approval.payload["key"] == "ops"
+        assert approval.payload["reason"] == "known loss"
+        assert store.get(edited).tier is Tier.WARM
+        assert store.get(edited).warm is not None
+        assert store.get(kept).status is EntryStatus.REVIEW
+        assert store.kept_hot(kept) == {
+            "kept_at": store.kept_hot(kept)["kept_at"],  # type: ignore[index]
+            "key": "ops",
+            "reason": "legal hold",
+        }
+        assert store.get(rest).status is EntryStatus.ACTIVE
+        assert store.verify() == []
+
+
+def test_forget_over_http_erases_kept_hot_entries_and_respects_scope(target: str) -> None:
+    """``POST /v1/entries/{id}/forget``: an agent key erases its own entries only (another
+    agent's answer 404 and stay whole); an operator erases any, a kept-hot one included."""
+    keys = make_keys(target)
+    kept, other = _in_review(target, 2)
+    with running_api(target) as base, client(base, keys.operator) as ops:
+        assert ops.post(f"/v1/reviews/{kept}/keep-hot", json={"reason": "legal hold"}).is_success
+        with client(base, keys.alice) as alice:
+            mine = alice.post("/v1/entries", json={"text": "Alice owes $120 by 2026-05-01."})
+            own = mine.json()["id"]
+            assert alice.post(f"/v1/entries/{other}/forget", json={}).status_code == 404
+            erased = alice.post(f"/v1/entries/{own}/forget", json={"reason": "user request"})
+            assert erased.status_code == 200, erased.text
+            assert erased.json()["newly_erased"] is True
+            assert erased.json()["reason"] == "user request"
+            assert alice.get(f"/v1/entries/{own}").status_code == 404
+        gone = ops.post(f"/v1/entries/{kept}/forget", json={"reason": "erasure request"})
+        assert gone.status_code == 200, gone.text
+        assert (gone.json()["agent_id"], gone.json()["tier"]) == ("support-bot", "hot")
+        again = ops.post(f"/v1/entries/{kept}/forget", json={"reason": "erasure request"})
+        assert again.json()["newly_erased"] is False
+    with open_store(target) as store:
+        assert store.get(other).content == worked("source")
+        assert store.kept_hot(kept) is None
+        assert store.tombstone(kept) is not None

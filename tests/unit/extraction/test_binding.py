@@ -1,0 +1,124 @@
+"""Bindings: how facts are tied to fields, stored with the record, and used by the diff."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+
+import pytest
+
+from factdiff.checking import check, extract
+from factdiff.fact_diff import Verdict
+from factdiff.policy import Outcome
+from factdiff.record import TYPE_ONLY, Binding, BindingKind, Fact, FactRecord
+from factdiff.schema.builtin import generic_schema
+from factdiff.schema.model import Criticality, FactSchema, FieldSpec
+from factdiff.values.base import FactType
+
+AMOUNTS = FactSchema.build(
+    "amounts",
+    1,
+    fields=[
+        FieldSpec("total", FactType.MONEY, Criticality.CRITICAL, cues=("total",)),
+        FieldSpec("deposit", FactType.MONEY, Criticality.CRITICAL, cues=("deposit",)),
+    ],
+    inventory={FactType.MONEY: Criticality.CRITICAL},
+)
+
+
+def test_record_round_trips_bindings_and_roles() -> None:
+    source = "The total is $500 and the deposit is $50. We leave at 10:00 and arrive at 12:00."
+    record = extract(source, AMOUNTS)
+    (total,) = record.fields["total"]
+    assert total.binding == Binding(BindingKind.CUE, "total", 4, True)
+    assert total.binding.strong
+    again = FactRecord.from_json(json.loads(json.dumps(record.to_json())))
+    assert again == record
+    assert again.digest() == record.digest()
+
+
+def test_records_of_earlier_versions_load_as_type_only() -> None:
+    record = extract("The total is $500.", AMOUNTS)
+    data = record.to_json()
+    for facts in data["fields"].values():
+        for fact in facts:
+            fact.pop("binding", None)
+            fact.pop("roles", None)
+    loaded = FactRecord.from_json(data)
+    (total,) = loaded.fields["total"]
+    assert total.binding is TYPE_ONLY
+    assert not total.binding.strong
+    assert Fact.from_json({"value": {"type": "text", "text": "x"}, "spans": []}).roles == ()
+
+
+@pytest.mark.parametrize(
+    ("binding", "strong"),
+    [
+        (Binding(BindingKind.CUE, "total", 24), True),
+        (Binding(BindingKind.CUE, "total", 25), False),
+        (Binding(BindingKind.PATTERN), False),
+        (Binding(BindingKind.PATTERN, contextual=True), True),
+        (TYPE_ONLY, False),
+    ],
+)
+def test_strong_bindings(binding: Binding, strong: bool) -> None:
+    assert binding.strong is strong
+    assert Binding.from_json(binding.to_json()) == binding
+
+
+def test_swapped_cue_fields_are_two_changes_naming_each_other() -> None:
+    source = "The total is $500. The deposit is $50."
+    result = check(source, "The total is $50. The deposit is $500.", AMOUNTS)
+    assert result.outcome is Outcome.FAILED
+    assert {(f.field, f.detail) for f in result.diff.changed} == {
+        ("total", "exchanged with deposit"),
+        ("deposit", "exchanged with total"),
+    }
+
+
+def test_a_value_restated_without_its_cue_is_not_a_change() -> None:
+    source = "The total is $500. The deposit is $50."
+    result = check(source, "We got $50 up front of the $500 owed.", AMOUNTS)
+    assert result.diff.changed == ()
+
+
+def test_a_far_cue_is_tolerated_as_before() -> None:
+    source = "The total is $500. The deposit is $50."
+    summary = "The total, after all the discussion about fees and taxes, came to $50; $500 paid."
+    result = check(source, summary, AMOUNTS)
+    assert [f for f in result.diff.changed if f.field == "total"] == []
+
+
+def test_swapped_departure_and_arrival_times_fail_the_generic_schema() -> None:
+    source = "system: TR1234 leaves cambridge at 10:11 and arrives in london at 11:05 ."
+    summary = "system: TR1234 leaves cambridge at 11:05 and arrives in london at 10:11 ."
+    result = check(source, summary, generic_schema())
+    assert result.outcome is Outcome.FAILED
+    changed = result.diff.changed
+    assert {f.field for f in changed} == {"inventory.time"}
+    assert {f.summary.value.display() for f in changed if f.summary} == {"10:11", "11:05"}
+
+
+def test_equivalent_role_words_and_missing_cues_are_not_changes() -> None:
+    source = "user: I will depart on March 8th and return on March 14th."
+    for summary in (
+        "user: I will leave on March 8th and come back on March 14th.",
+        "user: March 8th to March 14th.",
+        "user: Trip: March 8th, March 14th.",
+    ):
+        result = check(source, summary, generic_schema(), reference=date(2019, 3, 1))
+        assert result.diff.findings == (), summary
+
+
+def test_swapped_dates_with_from_to_fail() -> None:
+    source = "user: I need the car from March 2nd until March 4th."
+    summary = "user: I need the car from March 4th until March 2nd."
+    result = check(source, summary, generic_schema(), reference=date(2019, 3, 1))
+    assert result.outcome is Outcome.FAILED
+    assert all(f.verdict is Verdict.CHANGED for f in result.diff.findings)
+
+
+def test_swapped_money_roles_fail() -> None:
+    source = "Your balance is $40.00 and the new item costs $54.04."
+    summary = "Your balance is $54.04 and the new item costs $40.00."
+    assert check(source, summary, generic_schema()).outcome is Outcome.FAILED

@@ -1,0 +1,59 @@
+"""Dialect files: statements from several files, migrations numbered with gaps."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from factdiff.errors import StoreError
+from factdiff.store.dialect import load_dialect, load_migrations, load_queries
+
+
+def test_migrations_may_leave_gaps_but_never_repeat(tmp_path: Path) -> None:
+    for name in ("0001_init.sql", "0002_more.sql", "0006_later.sql", "notes.txt"):
+        (tmp_path / name).write_text("-- x\n")
+    assert [m.version for m in load_migrations(tmp_path)] == [1, 2, 6]
+    (tmp_path / "0006_again.sql").write_text("-- y\n")
+    with pytest.raises(StoreError, match="two migrations are numbered 0006"):
+        load_migrations(tmp_path)
+
+
+def test_the_first_migration_is_0001(tmp_path: Path) -> None:
+    (tmp_path / "0002_more.sql").write_text("-- x\n")
+    with pytest.raises(StoreError, match="none is 0001"):
+        load_migrations(tmp_path)
+
+
+def test_queries_come_from_every_file_but_the_schema(tmp_path: Path) -> None:
+    (tmp_path / "queries.sql").write_text("-- name: a\nSELECT 1\n")
+    (tmp_path / "retrieval.sql").write_text("-- name: b\nSELECT 2\n-- name: c\n-- none\n")
+    (tmp_path / "schema.sql").write_text("-- name: d\nCREATE TABLE t (x INTEGER)\n")
+    assert load_queries(tmp_path) == {"a": "SELECT 1", "b": "SELECT 2", "c": ""}
+    (tmp_path / "more.sql").write_text("-- name: a\nSELECT 3\n")
+    with pytest.raises(StoreError, match=r"query a is defined in queries\.sql and more\.sql"):
+        load_queries(tmp_path)
+
+
+def test_packaged_dialects_define_retrieval_in_both() -> None:
+    sqlite, postgres = load_dialect("sqlite"), load_dialect("postgres")
+    assert sqlite.version == postgres.version == 10
+    for key in (
+        "search_text",
+        "search_hit_rows",
+        "insert_attestation",
+        "insert_hot_record",
+        "insert_api_key",
+        "filter_entries_tag",
+    ):
+        assert sqlite.sql(key)
+        assert postgres.sql(key)
+    assert postgres.sql("insert_search_text") == ""  # the tsvector is written with its doc
+
+
+def test_packaged_dialects_define_compact_storage_in_both() -> None:
+    sqlite, postgres = load_dialect("sqlite"), load_dialect("postgres")
+    assert sqlite.version == postgres.version >= 9
+    for key in ("insert_dictionary", "dictionary_samples", "recode_page", "storage_bytes"):
+        assert sqlite.sql(key)
+        assert postgres.sql(key)
