@@ -16,9 +16,10 @@ applied with ``lease_token=`` commits only while that lease is still held and un
 from __future__ import annotations
 
 import abc
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -244,6 +245,24 @@ class MemoryStore(
     def _write(self, work: Callable[[], T]) -> T:
         """Run ``work`` in one write transaction, retried a bounded number of times while the
         backend reports contention; rolled back on any error."""
+
+    @contextmanager
+    def _joined_writes(self) -> Iterator[None]:
+        """Inside a write transaction: ``_write`` calls made by this thread within the block
+        run their work in that transaction instead of opening one (an erasure step that
+        calls a store operation made of several writes)."""
+        local = self.__dict__.setdefault("_join_local", threading.local())
+        before = getattr(local, "on", False)
+        local.on = True
+        try:
+            yield
+        finally:
+            local.on = before
+
+    def _joining(self) -> bool:
+        """Whether this thread's writes join the open write transaction (``_joined_writes``)."""
+        local = self.__dict__.get("_join_local")
+        return local is not None and bool(getattr(local, "on", False))
 
     @abc.abstractmethod
     def _read(self) -> AbstractContextManager[None]:

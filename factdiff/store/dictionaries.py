@@ -110,6 +110,12 @@ class DictionaryCache:
             self._by_id[dictionary_id] = found
         return found
 
+    def clear(self) -> None:
+        """Drop every cached dictionary (after a rolled-back write that stored or deleted
+        some: their ids may be reused)."""
+        with self._lock:
+            self._by_id.clear()
+
     def forget(self, dictionary_id: int) -> None:
         """Drop a deleted dictionary from the cache."""
         with self._lock:

@@ -153,6 +153,7 @@ BEGIN
         AND NEW.id = OLD.id AND NEW.type = OLD.type AND NEW.entry_id = OLD.entry_id
         AND NEW.agent_id IS NOT DISTINCT FROM OLD.agent_id AND NEW.at = OLD.at
         AND (NEW.payload::jsonb -> 'redacted') = 'true'::jsonb
+        AND NEW.packed IS NULL
     THEN
         RETURN NEW;
     END IF;

@@ -142,6 +142,7 @@ WHEN NOT EXISTS (SELECT 1 FROM erasure_pending AS p WHERE p.entry_id = OLD.entry
     OR NEW.id IS NOT OLD.id OR NEW.type IS NOT OLD.type
     OR NEW.entry_id IS NOT OLD.entry_id OR NEW.agent_id IS NOT OLD.agent_id
     OR NEW.at IS NOT OLD.at OR json_extract(NEW.payload, '$.redacted') IS NOT 1
+    OR NEW.packed IS NOT NULL
 BEGIN
     SELECT RAISE(ABORT, 'events are append-only');
 END;
