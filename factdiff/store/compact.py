@@ -24,6 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from factdiff.errors import StoreError
+
 RECORD_ENCODING = 1
 """The version of the compact encoding (the warm row's ``encoding`` column)."""
 
@@ -80,8 +82,9 @@ _NAMES = {short: key for key, short in _KEYS.items()}
 assert len(_NAMES) == len(_KEYS)
 
 
-class CompactError(ValueError):
-    """A compact record or meta that cannot be decoded (corrupt, or another version)."""
+class CompactError(StoreError, ValueError):
+    """A compact record, meta or packed payload that cannot be encoded or decoded (corrupt,
+    or another version); the store reports it as an ``IntegrityError`` for the entry."""
 
 
 def _dump(data: Any) -> bytes:
