@@ -303,6 +303,7 @@ CREATE INDEX tombstones_content ON tombstones (content_hash);
 
 CREATE TABLE erasure_pending (
     entry_id text COLLATE "C" PRIMARY KEY
+);
 
 CREATE TABLE api_keys (
     name       text PRIMARY KEY,

@@ -285,6 +285,7 @@ CREATE INDEX tombstones_content ON tombstones (content_hash);
 
 CREATE TABLE erasure_pending (
     entry_id TEXT PRIMARY KEY
+);
 
 CREATE TABLE api_keys (
     name       TEXT PRIMARY KEY,
