@@ -5,12 +5,10 @@ Two kinds, documented in ``docs/reference.md``:
 * store totals, read from the store at every scrape (``StoreCollector``), so every API
   worker and demotion worker reports the same numbers: compression attempts by schema,
   version, agent and outcome; facts lost by field and criticality; facts added
-  (confabulations); review backlog; due hot entries; model calls, tokens, cost and errors by
-  model, role and class;
+  (confabulations); review backlog; due hot entries; re-evaluations by schema, version and
+  result; model calls, tokens, cost and errors by model, role and class;
 * latencies measured in the process that does the work: ``factdiff_search_seconds`` (API
   searches) and ``factdiff_demotion_seconds`` (one entry's attempt, in workers and passes).
-
-Re-evaluations (the schema-evolution work) are not counted yet.
 """
 
 from __future__ import annotations
@@ -88,6 +86,15 @@ class StoreCollector(Collector):
             "Hot entries dormant long enough and past their backoff: due for demotion.",
             snap.due_hot,
         )
+        reevaluations = CounterMetricFamily(
+            "factdiff_reevaluations",
+            "Warm entries re-evaluated under a newer schema version, by schema, target version "
+            "and result (promoted back to hot, annotated, clean, skipped).",
+            labels=["schema", "version", "result"],
+        )
+        for (schema, version, result), count in sorted(snap.reevaluations.items()):
+            reevaluations.add_metric([schema, str(version), result], count)
+        yield reevaluations
         labels = ["model", "role", "outcome"]
         calls = CounterMetricFamily(
             "factdiff_llm_calls",

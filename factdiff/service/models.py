@@ -387,6 +387,32 @@ class SchemaRegistered(Strict):
     version: int
     hash: str
     new: bool
+    due_for_reevaluation: int = Field(
+        description="Warm entries this version makes due for re-evaluation (queued)."
+    )
+
+
+class ReevaluateBody(Strict):
+    """What to re-evaluate (``factdiff reevaluate``'s options)."""
+
+    to_version: StrictInt | None = Field(default=None, ge=1)
+    agent: str | None = Field(default=None, min_length=1)
+    all: bool = False
+    dry_run: bool = False
+
+
+class ReevaluationDocument(BaseModel):
+    """The ``factdiff reevaluate --json`` document."""
+
+    model_config = ConfigDict(extra="allow")
+
+    schema_: str = Field(alias="schema")
+    to_version: int
+    dry_run: bool
+    checked: int
+    promoted: int
+    annotated: int
+    clean: int
 
 
 class SchemaDiff(Strict):

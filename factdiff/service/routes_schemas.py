@@ -1,4 +1,5 @@
-"""Fact schemas: list, show and diff the registered versions; register one (operator)."""
+"""Fact schemas: list, show and diff the registered versions; register one and re-evaluate
+warm entries under a newer version (operator)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,13 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
+from fastapi.responses import JSONResponse
 
 from factdiff.service.auth import Caller, Operator, Store
 from factdiff.service.errors import ERROR_RESPONSES, ApiError
 from factdiff.service.models import (
+    ReevaluateBody,
+    ReevaluationDocument,
     RegisterSchemaBody,
     SchemaDiff,
     SchemaDocument,
@@ -48,8 +52,47 @@ def register_schema(body: RegisterSchemaBody, caller: Operator, store: Store) ->
         except KeyError as exc:
             raise ApiError(422, "invalid_request", str(exc.args[0])) from None
         source = builtin_schema_source(body.builtin)
-    new = SchemaCatalog(store).register(schema, datetime.now(UTC), source)
-    return SchemaRegistered(name=schema.name, version=schema.version, hash=schema.hash, new=new)
+    from factdiff.reevaluate import Reevaluator
+
+    now = datetime.now(UTC)
+    new = SchemaCatalog(store).register(schema, now, source)
+    reevaluator = Reevaluator(store)
+    plan = reevaluator.plan(schema.name, now, to_version=schema.version)
+    reevaluator.enqueue(plan, now)
+    return SchemaRegistered(
+        name=schema.name,
+        version=schema.version,
+        hash=schema.hash,
+        new=new,
+        due_for_reevaluation=plan.due,
+    )
+
+
+@router.post("/{name}/reevaluate", response_model=ReevaluationDocument)
+def reevaluate_schema(
+    name: str, body: ReevaluateBody, caller: Operator, store: Store
+) -> JSONResponse:
+    """``factdiff reevaluate --schema NAME``: re-diff the warm entries compressed under an
+    older version of ``name``; failed ones go back to hot (operator)."""
+    from factdiff.errors import UsageError
+    from factdiff.reevaluate import ReevaluationReport, Reevaluator
+
+    now = datetime.now(UTC)
+    reevaluator = Reevaluator(store)
+    try:
+        plan = reevaluator.plan(
+            name, now, to_version=body.to_version, agent=body.agent, include_all=body.all
+        )
+    except UsageError as exc:
+        raise ApiError(404, "not_found", str(exc)) from None
+    if body.dry_run:
+        report = reevaluator.dry_run(plan, now, body.agent)
+    else:
+        report = ReevaluationReport(schema=name, to_version=plan.target.version)
+        report.enqueued = reevaluator.enqueue(plan, now, body.agent)
+        reevaluator.run(now, schema_name=name, agent=body.agent, report=report)
+        report.pending = store.pending_reevaluations(name, body.agent)
+    return JSONResponse(report.to_json())
 
 
 @router.get("/{name}", response_model=SchemaDocument)

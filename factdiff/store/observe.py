@@ -46,6 +46,8 @@ class MetricsSnapshot:
     review_backlog: int
     due_hot: int
     model_calls: list[ModelCallTotals] = field(default_factory=list)
+    reevaluations: dict[tuple[str, int, str], int] = field(default_factory=dict)
+    """(schema name, target version, result) -> finished re-evaluations."""
 
 
 def _store(mixin: ObserveMixin) -> MemoryStore:
@@ -76,6 +78,7 @@ class ObserveMixin:
             review_backlog=int(store._one("metrics_review_backlog")),
             due_hot=int(store._one("metrics_due_hot", threshold=threshold, now=now_us)),
             model_calls=calls,
+            reevaluations={(s, v, r): n for s, v, r, n in store.reevaluation_results()},
         )
 
     def _fact_counts(self) -> dict[tuple[str, str, str], int]:

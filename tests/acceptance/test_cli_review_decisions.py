@@ -5,16 +5,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from factdiff.config import ladder_from_spec
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.retry import RetryPolicy
 from factdiff.store import EntryStatus, EventType, Tier, open_store
-from tests.conftest import WORKED, worked
-
-CALL_TIME = datetime(2026, 3, 14, 19, 32, tzinfo=UTC)
+from tests.conftest import WORKED
+from tests.review_helpers import in_review
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -23,30 +18,9 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _in_review(db: str, count: int) -> list[str]:
-    old = datetime.now(UTC) - timedelta(days=30)
-    settings = DemotionSettings(
-        ladder=ladder_from_spec("naive:20"), retry=RetryPolicy(max_attempts=1)
-    )
-    with open_store(db) as store:
-        ids = [
-            store.add(
-                "support-bot",
-                worked("source"),
-                now=old,
-                occurred_at=CALL_TIME,
-                schema="customer_service",
-                last_used_at=old,
-            )
-            for _ in range(count)
-        ]
-        Demoter(store, settings).run(datetime.now(UTC))
-    return ids
-
-
 def test_review_decisions_from_the_cli(tmp_path: Path) -> None:
     db = str(tmp_path / "memory.db")
-    approved, edited, kept, retried = _in_review(db, 4)
+    approved, edited, kept, retried = in_review(db, 4)
     done = _cli("review", "approve", approved, "--reason", "loss known", "--json", "--db", db)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["tier"] == "warm"

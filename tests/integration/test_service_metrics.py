@@ -81,6 +81,31 @@ def test_api_metrics(target: str) -> None:
     assert samples[("factdiff_search_seconds_count", ())] == 1  # alice's one search
 
 
+def test_reevaluations_are_counted(target: str, tmp_path: Path) -> None:
+    from factdiff.reevaluate import Reevaluator
+    from tests.integration.evolution_helpers import LATER, NAME, V2, register, schema, seed
+
+    keys = make_keys(target)
+    with open_store(target) as store:
+        seed(store, tmp_path, count=12)
+        register(store, schema(2, tmp_path), V2)
+        reevaluator = Reevaluator(store)
+        reevaluator.enqueue(reevaluator.plan(NAME, LATER), LATER)
+        report = reevaluator.run(LATER, schema_name=NAME).to_json()
+    with running_api(target) as base, client(base, keys.operator) as ops:
+        samples = _samples(ops.get("/metrics").text)
+    counted = {
+        dict(labels)["result"]: value
+        for name, labels in samples
+        if name == "factdiff_reevaluations_total"
+        for value in [samples[(name, labels)]]
+        if dict(labels)["schema"] == NAME and dict(labels)["version"] == "2"
+    }
+    expected = {r: report[r] for r in ("promoted", "annotated", "clean") if report[r]}
+    assert counted == expected
+    assert counted["promoted"] > 0
+
+
 def test_worker_metrics_port(tmp_path: Path) -> None:
     db = str(tmp_path / "memory.db")
     _seed(db)

@@ -3,44 +3,17 @@ despite loss, edit and re-verify (a failing edit is refused), keep hot, resolve 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
-from factdiff.config import ladder_from_spec
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.retry import RetryPolicy
 from factdiff.store import EntryStatus, EventType, Tier, open_store
 from tests.conftest import worked
 from tests.integration.service_helpers import client, make_keys, running_api
-
-CALL_TIME = datetime(2026, 3, 14, 19, 32, tzinfo=UTC)
-"""When the worked example's call happened (its partial dates resolve against it)."""
-
-
-def _in_review(target: str, count: int) -> list[str]:
-    """``count`` copies of the worked example that a one-rung naive ladder sent to review."""
-    old = datetime.now(UTC) - timedelta(days=30)
-    rungs = ladder_from_spec("naive:20")
-    settings = DemotionSettings(ladder=rungs, retry=RetryPolicy(max_attempts=1))
-    with open_store(target) as store:
-        ids = [
-            store.add(
-                "support-bot",
-                worked("source"),
-                now=old,
-                occurred_at=CALL_TIME,
-                schema="customer_service",
-                last_used_at=old,
-            )
-            for _ in range(count)
-        ]
-        Demoter(store, settings).run(datetime.now(UTC))
-        assert all(store.get(i).status is EntryStatus.REVIEW for i in ids)
-    return ids
+from tests.review_helpers import in_review
 
 
 def test_review_decisions(target: str) -> None:
     keys = make_keys(target)
-    approved, edited, kept, retried, rest = _in_review(target, 5)
+    approved, edited, kept, retried, rest = in_review(target, 5)
     with running_api(target) as base, client(base, keys.operator) as ops:
         queue = ops.get("/v1/reviews").json()
         assert queue["total"] == 5
@@ -94,7 +67,7 @@ def test_forget_over_http_erases_kept_hot_entries_and_respects_scope(target: str
     """``POST /v1/entries/{id}/forget``: an agent key erases its own entries only (another
     agent's answer 404 and stay whole); an operator erases any, a kept-hot one included."""
     keys = make_keys(target)
-    kept, other = _in_review(target, 2)
+    kept, other = in_review(target, 2)
     with running_api(target) as base, client(base, keys.operator) as ops:
         assert ops.post(f"/v1/reviews/{kept}/keep-hot", json={"reason": "legal hold"}).is_success
         with client(base, keys.alice) as alice:
@@ -115,3 +88,31 @@ def test_forget_over_http_erases_kept_hot_entries_and_respects_scope(target: str
         assert store.get(other).content == worked("source")
         assert store.kept_hot(kept) is None
         assert store.tombstone(kept) is not None
+
+
+def test_schema_registration_and_reevaluation_over_http(target: str, tmp_path: Path) -> None:
+    """Registering v2 over HTTP queues the warm entries it makes due; ``POST
+    /v1/schemas/{name}/reevaluate`` (operator only) promotes exactly those that lost a fact."""
+    from tests.integration.evolution_helpers import NAME, V2, drops_email, drops_time, seed
+
+    keys = make_keys(target)
+    with open_store(target) as store:
+        ids = seed(store, tmp_path, count=12)
+    with running_api(target) as base, client(base, keys.operator) as ops:
+        registered = ops.post("/v1/schemas", json={"yaml": V2})
+        assert registered.status_code == 201, registered.text
+        assert registered.json()["due_for_reevaluation"] == 12
+        with client(base, keys.alice) as alice:
+            assert alice.post(f"/v1/schemas/{NAME}/reevaluate", json={}).status_code == 403
+        assert ops.post("/v1/schemas/nope/reevaluate", json={}).status_code == 404
+        dry = ops.post(f"/v1/schemas/{NAME}/reevaluate", json={"dry_run": True}).json()
+        assert (dry["dry_run"], dry["checked"]) == (True, 12)
+        done = ops.post(f"/v1/schemas/{NAME}/reevaluate", json={}).json()
+        lost_time = [i for n, i in enumerate(ids) if drops_time(n)]
+        annotated = [i for n, i in enumerate(ids) if drops_email(n) and not drops_time(n)]
+        assert (done["checked"], done["promoted"]) == (12, len(lost_time))
+        assert done["annotated"] == len(annotated)
+        again = ops.post(f"/v1/schemas/{NAME}/reevaluate", json={}).json()
+        assert again["checked"] == 0
+    with open_store(target) as store:
+        assert {i for i in ids if store.get(i).tier is Tier.HOT} == set(lost_time)
