@@ -107,9 +107,9 @@ def _fields_lost(store: MemoryStore) -> list[dict[str, Any]]:
     while True:
         with store._read():
             rows = store._rows(sql, {"after": after, "limit": PAGE})
-        for attempt_id, diff_text in rows:
+        for attempt_id, diff_text, packed in rows:
             after = int(attempt_id)
-            for kind, name in rowmap.diff_fields(codec.load_json(diff_text)):
+            for kind, name in rowmap.diff_fields(rowmap.attempt_diff(diff_text, packed)):
                 counts.setdefault(name, Counter())[kind] += 1
         if len(rows) < PAGE:
             break

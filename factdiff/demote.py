@@ -76,6 +76,9 @@ class DemotionSettings:
     lease_seconds: float = DEFAULTS.lease
     heartbeat_seconds: float | None = DEFAULTS.heartbeat
     extract_workers: int | None = DEFAULTS.extract_workers
+    attempt_retention: str = DEFAULTS.attempt_retention
+    """``all`` keeps every attempt; ``warm-clean`` keeps no attempt row of an entry that a
+    clean attempt made warm (its events, model calls and warm meta stay)."""
 
     @classmethod
     def from_settings(cls, settings: Settings) -> DemotionSettings:
@@ -100,6 +103,7 @@ class DemotionSettings:
             lease_seconds=settings.lease,
             heartbeat_seconds=settings.heartbeat,
             extract_workers=settings.extract_workers,
+            attempt_retention=settings.attempt_retention,
         )
 
     @property

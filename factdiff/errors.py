@@ -21,6 +21,7 @@
         ├── StoreError                  the store is unavailable, outdated or inconsistent
         │   ├── MigrationRequired
         │   ├── ArchiveCorrupt          a cold archive does not read back (also a ValueError)
+        │   ├── CompactError¶           a compact record, meta or payload does not decode
         │   ├── IntegrityError*         stored content does not match its hash
         │   └── StoreBusy*              locked by other writers through every retry
         ├── DemotionPaused              a provider refuses every call: demotion stops
@@ -43,7 +44,8 @@
                     └── SchemaViolation
 
 ``*`` lives in ``factdiff.store.model`` (exported by ``factdiff.store``); ``†`` in
-``factdiff.summarize.base``; ``‡`` in ``factdiff.review``; ``§`` in ``factdiff.service``;
+``factdiff.summarize.base``; ``‡`` in ``factdiff.review``; ``§`` in ``factdiff.service``; ``¶`` in
+``factdiff.store.compact`` (also a ValueError);
 every other class is defined here. Each is a subclass of the branch drawn above it, so
 ``except UsageError`` / ``except StoreError`` catch them all. Control flow branches on these
 types; ``failure_class`` is the stable name recorded in events and attempt rows. Every

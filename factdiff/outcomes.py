@@ -286,6 +286,8 @@ class Boundary:
             events=events,
             now=now,
             lease_token=lease_token,
+            keep_attempts=self.settings.attempt_retention != "warm-clean"
+            or outcome is not AttemptOutcome.CLEAN,
             narrative_facts=attempt.summary_facts,
         )
         return EntryResult(entry.id, entry.agent_id, outcome, applied, attempt=attempt)

@@ -10,6 +10,7 @@ The settings file is ``factdiff.toml`` in the working directory, or the file nam
     allow_same_model = false
     older_than = "14d"         # demotion: dormancy, retries and budgets
     max_attempts = 3           # verified attempts before review (default: one per rung)
+    attempt_retention = "all"  # or "warm-clean": drop the attempts of clean warm entries
     backoff = "1h"             # after a failed attempt n: backoff x 4^(n-1), at most 2 days
     error_backoff = "1m"       # after an error attempt n: error_backoff x 2^(n-1) ...
     error_backoff_max = "1h"   # ... at most this; a provider's Retry-After comes first
@@ -150,6 +151,7 @@ class Settings(BaseModel):
 
     older_than: Seconds = 14 * 86400.0
     max_attempts: int | None = Field(default=None, ge=1)
+    attempt_retention: Literal["all", "warm-clean"] = "all"
     backoff: PositiveSeconds = 3600.0
     error_backoff: PositiveSeconds = 60.0
     error_backoff_max: PositiveSeconds = 3600.0

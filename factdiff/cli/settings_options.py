@@ -27,6 +27,7 @@ MODEL_KEYS = (
 DEMOTION_KEYS = (
     "older_than",
     "max_attempts",
+    "attempt_retention",
     "backoff",
     "error_backoff",
     "error_backoff_max",
@@ -43,6 +44,7 @@ _HELP: Mapping[str, str] = {
     "ladder": "Full retry ladder, e.g. 'extractive:0.35x,openai:gpt-4.1-mini:0.6x:strict'",
     "older_than": "Dormancy threshold",
     "max_attempts": "Verified attempts before operator review",
+    "attempt_retention": "Keep all attempts, or none of entries a clean attempt made warm",
     "backoff": "First retry delay after a failed attempt (x4 per failure)",
     "error_backoff": "First retry delay after an error attempt (x2 per error)",
     "error_backoff_max": "Longest retry delay after an error attempt",
@@ -70,7 +72,10 @@ _DEFAULTS: Mapping[str, str] = {
     "heartbeat": "a third of the lease",
 }
 _FLAGS = frozenset({"allow_same_model"})
-_CHOICES: Mapping[str, tuple[str, ...]] = {"log_format": ("text", "json")}
+_CHOICES: Mapping[str, tuple[str, ...]] = {
+    "log_format": ("text", "json"),
+    "attempt_retention": ("all", "warm-clean"),
+}
 _INTEGERS = frozenset(
     key for key, spec in Settings.model_fields.items() if "int" in str(spec.annotation)
 )

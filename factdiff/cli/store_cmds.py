@@ -139,6 +139,34 @@ def print_stats(stats: dict[str, Any]) -> None:
             text(row["cost_usd"] or "-"),
         )
     out.print(usage)
+    storage = stats.get("storage")
+    if storage:
+        print_storage(storage)
+
+
+def print_storage(storage: dict[str, Any]) -> None:
+    """Bytes per tier, and the warm and cold tiers against the sources they replaced."""
+    sizes = table("part", "bytes", title="storage", right=("bytes",))
+    for key in (
+        "hot_content",
+        "warm_narratives",
+        "warm_records",
+        "warm_meta",
+        "cold_archives",
+        "dictionaries",
+        "warm_source_bytes",
+        "retrieval_index",
+    ):
+        sizes.add_row(text(key.replace("_", " ")), text(storage[key]))
+    console().print(sizes)
+    warm, cold = storage["warm_ratio"], storage["cold_ratio"]
+    if warm is None or cold is None:
+        echo("no warm entries yet: nothing compressed")
+    else:
+        echo(
+            f"warm tier {warm:.2f}x and cold archives {cold:.2f}x the "
+            f"{storage['warm_source_bytes']} source bytes they replaced"
+        )
 
 
 @click.command("migrate")

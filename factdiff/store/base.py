@@ -16,9 +16,10 @@ applied with ``lease_token=`` commits only while that lease is still held and un
 from __future__ import annotations
 
 import abc
+import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
 from decimal import Decimal
@@ -32,6 +33,7 @@ from factdiff.errors import InputError, MigrationRequired, StoreError
 from factdiff.store import codec, correction, erasure, search_index
 from factdiff.store import rows as rowmap
 from factdiff.store.api_keys import ApiKeysMixin
+from factdiff.store.compact_storage import WARM_COLUMNS, CompactStorageMixin
 from factdiff.store.correction import Correction
 from factdiff.store.dialect import Dialect, Migration
 from factdiff.store.erasure import Forgotten
@@ -75,12 +77,20 @@ DEFAULT_MAX_ENTRY_BYTES = 16 * 1024 * 1024
 PAGE_SIZE = 256
 SEARCH_INDEX_VERSION = 6
 """The schema version that added the search indexes (``migrate`` fills them for old entries)."""
+COMPACT_VERSION = 9
+"""The schema version of the compact tiers (``migrate`` re-encodes older warm rows)."""
 _MIN_KEY = -(2**63)
 _DONE = frozenset({AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES})
 
 
 class MemoryStore(
-    SearchIndexMixin, ReevaluationMixin, ReportingMixin, ApiKeysMixin, ObserveMixin, abc.ABC
+    SearchIndexMixin,
+    CompactStorageMixin,
+    ReevaluationMixin,
+    ReportingMixin,
+    ApiKeysMixin,
+    ObserveMixin,
+    abc.ABC,
 ):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
 
@@ -95,6 +105,7 @@ class MemoryStore(
     def __init__(self, dialect: Dialect, *, max_entry_bytes: int) -> None:
         self._dialect = dialect
         self._max_entry_bytes = max_entry_bytes
+        self._init_compact()
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -165,13 +176,19 @@ class MemoryStore(
         return int(self._one("user_object_count"))
 
     def migrate(self) -> int:
-        """Apply every pending migration, each in its own transaction; returns how many."""
+        """Apply every pending migration, each in its own transaction; returns how many.
+
+        Then fill the search indexes and re-encode warm entries stored before the compact
+        tiers (``recode``): both resumable, so an interrupted ``migrate`` is finished by
+        running it again."""
         applied = 0
         for migration in self._dialect.migrations:
             if self._write(partial(self._apply_migration, migration)):
                 applied += 1
         if self.schema_version() >= SEARCH_INDEX_VERSION:
             self.build_search_index()
+        if self.schema_version() >= COMPACT_VERSION:
+            self.recode(now=self.db_now())
         return applied
 
     def _apply_migration(self, migration: Migration) -> bool:
@@ -229,6 +246,24 @@ class MemoryStore(
         """Run ``work`` in one write transaction, retried a bounded number of times while the
         backend reports contention; rolled back on any error."""
 
+    @contextmanager
+    def _joined_writes(self) -> Iterator[None]:
+        """Inside a write transaction: ``_write`` calls made by this thread within the block
+        run their work in that transaction instead of opening one (an erasure step that
+        calls a store operation made of several writes)."""
+        local = self.__dict__.setdefault("_join_local", threading.local())
+        before = getattr(local, "on", False)
+        local.on = True
+        try:
+            yield
+        finally:
+            local.on = before
+
+    def _joining(self) -> bool:
+        """Whether this thread's writes join the open write transaction (``_joined_writes``)."""
+        local = self.__dict__.get("_join_local")
+        return local is not None and bool(getattr(local, "on", False))
+
     @abc.abstractmethod
     def _read(self) -> AbstractContextManager[None]:
         """A read transaction: one consistent snapshot for several statements."""
@@ -246,10 +281,15 @@ class MemoryStore(
         self._insert_events(rowmap.event_rows(events), entry_id, agent_id, now)
 
     def _insert_events(
-        self, rows: list[tuple[str, str]], entry_id: str | None, agent_id: str | None, now: int
+        self,
+        rows: list[tuple[str, str, bytes | None]],
+        entry_id: str | None,
+        agent_id: str | None,
+        now: int,
     ) -> None:
-        """Insert events whose (type, payload JSON) were made before the transaction."""
-        for kind, payload in rows:
+        """Insert events whose (type, payload, packed payload) were made before the
+        transaction (``rowmap.event_rows``)."""
+        for kind, payload, packed in rows:
             self._exec(
                 "insert_event",
                 type=kind,
@@ -257,6 +297,7 @@ class MemoryStore(
                 agent_id=agent_id,
                 at=now,
                 payload=payload,
+                packed=packed,
             )
 
     # -- entries ---------------------------------------------------------------------------
@@ -409,8 +450,8 @@ class MemoryStore(
         if entry.tier is Tier.HOT:
             data = row[rowmap.FULL_CONTENT]
             return replace(entry, content=None if data is None else codec.decode_content(data))
-        warm = row[rowmap.FULL_WARM : rowmap.FULL_WARM + 5]
-        return replace(entry, warm=None if warm[0] is None else rowmap.warm(warm))
+        warm = row[rowmap.FULL_WARM : rowmap.FULL_WARM + WARM_COLUMNS]
+        return replace(entry, warm=None if warm[0] is None else self._warm_view(entry, warm))
 
     def touch(self, entry_id: str, now: datetime) -> None:
         """Record a use of the entry: its dormancy clock restarts at ``now``."""
@@ -558,6 +599,7 @@ class MemoryStore(
         now: datetime,
         lease_token: str | None = None,
         expected_errors: int | None = None,
+        keep_attempts: bool = True,
         narrative_facts: FactRecord | None = None,
         from_review: bool = False,
     ) -> bool:
@@ -576,6 +618,9 @@ class MemoryStore(
         the entry's next attempt row, with its model calls), the warm row written, the source
         archived to cold (verified against its hash before commit), the hot content removed,
         the tier set to warm, the error streak and the lease cleared, and ``events`` appended.
+        Without ``keep_attempts`` (attempt retention ``warm-clean``) the entry keeps no
+        attempt row: this attempt is not written and earlier ones are deleted (its model
+        calls and events stay).
         """
         if not narrative.strip():
             raise InputError(f"entry {entry_id}: refusing to write an empty warm narrative")
@@ -584,14 +629,8 @@ class MemoryStore(
                 f"apply_compressed needs a clean or acceptable attempt, not {attempt.outcome}"
             )
         now_us = codec.to_micros(now, "now")
-        warm = {
-            "id": entry_id,
-            "narrative": codec.check_text(narrative, "narrative"),
-            "record": codec.dump_json(dict(record), "fact record"),
-            "meta": codec.dump_json(meta.to_json(), "compression meta"),
-            "now": now_us,
-        }
-        attempt_rows = self._attempt_rows(entry_id, attempt, now_us)
+        narrative_text = codec.check_text(narrative, "narrative")
+        attempt_rows = self._attempt_rows(entry_id, attempt, now_us, narrative_text)
         event_rows = rowmap.event_rows(events)
         state = self._load(entry_id)
         if state is None and erasure.tombstone(self, entry_id) is not None:
@@ -603,7 +642,22 @@ class MemoryStore(
         if not current or state.status is not wanted or state.content is None:
             return False
         data = codec.encode_content(state.content, max_bytes=2**63)
-        packed = self._verified_archive(entry_id, data, state.content_hash)
+        dictionary = self._agent_dictionary(state.agent_id, now_us)
+        packed = self._verified_archive(entry_id, data, state.content_hash, dictionary[1])
+        warm = {
+            "id": entry_id,
+            "now": now_us,
+            **self._warm_params(
+                entry_id,
+                state.content,
+                narrative_text,
+                record,
+                meta,
+                state.content_hash,
+                now_us,
+                dictionary,
+            ),
+        }
         index = search_index.warm_index_doc(
             self, entry_id, state.content, narrative, record, narrative_facts
         )
@@ -620,15 +674,18 @@ class MemoryStore(
                 return False
             attempt_no = int(fenced[0])
             self._insert_attempt(attempt_no, *attempt_rows)
+            if not keep_attempts:
+                self._exec("delete_entry_attempts", id=entry_id)
             self._exec("insert_warm", **warm, attempt_no=attempt_no)
             self._exec(
                 "insert_cold",
                 id=entry_id,
                 codec=codec.COLD_CODEC,
                 data=packed,
-                content_hash=state.content_hash,
+                content_hash=codec.digest_bytes(state.content_hash),
                 size_bytes=len(data),
                 now=now_us,
+                dictionary_id=dictionary[0],
             )
             self._exec("delete_hot", id=entry_id)
             search_index.index_demoted(self, index)
@@ -637,11 +694,18 @@ class MemoryStore(
 
         return self._write(work)
 
-    def _verified_archive(self, entry_id: str, data: bytes, expected_hash: str) -> bytes:
+    def _verified_archive(
+        self,
+        entry_id: str,
+        data: bytes,
+        expected_hash: str,
+        dictionary: codec.CodecDictionary | None,
+    ) -> bytes:
         if codec.content_hash(data) != expected_hash:
             raise IntegrityError(entry_id, "hot content does not match its content hash")
-        packed = codec.archive(data)
-        if codec.content_hash(codec.unarchive(codec.COLD_CODEC, packed)) != expected_hash:
+        packed = codec.archive(data, dictionary)
+        restored = codec.unarchive(codec.COLD_CODEC, packed, dictionary)
+        if codec.content_hash(restored) != expected_hash:
             raise IntegrityError(entry_id, "cold archive does not round-trip")  # pragma: no cover
         return packed
 
@@ -759,12 +823,13 @@ class MemoryStore(
 
     @staticmethod
     def _attempt_rows(
-        entry_id: str, attempt: AttemptRecord, now_us: int
+        entry_id: str, attempt: AttemptRecord, now_us: int, narrative: str | None = None
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """The attempt's and its model calls' parameters, made (and checked) before the
-        transaction; the attempt number is set inside it."""
+        transaction; the attempt number is set inside it. ``narrative``: the warm narrative
+        written with the attempt (its summary is then stored once, there)."""
         calls = [rowmap.model_call_params(entry_id, 0, call, now_us) for call in attempt.calls]
-        return rowmap.attempt_params(entry_id, 0, attempt), calls
+        return rowmap.attempt_params(entry_id, 0, attempt, narrative), calls
 
     def _insert_attempt(
         self, attempt_no: int, attempt: dict[str, Any], calls: list[dict[str, Any]]
@@ -971,10 +1036,10 @@ class MemoryStore(
         }
 
     def _escalated_for(self, entry_id: str, reason: str) -> bool:
-        text = self._one("last_escalation", id=entry_id)
-        if text is None:
+        row = self._row("last_escalation", id=entry_id)
+        if row is None:
             return False
-        found = codec.load_json(text)
+        found = rowmap.event_payload(row[0], row[1])
         return isinstance(found, dict) and reason in (
             found.get("reason"),
             found.get("failure_class"),
@@ -989,7 +1054,7 @@ class MemoryStore(
             ):
                 raise EntryNotFound(entry_id)
             rows = self._rows(self._sql("select_attempts"), {"id": entry_id})
-        return [rowmap.attempt(row) for row in rows]
+        return [rowmap.attempt(row, self._attempt_narrative(row[24], row[25])) for row in rows]
 
     def last_must_keep(self, entry_id: str) -> tuple[dict[str, Any], ...]:
         """The must-keep facts (JSON) of the entry's last verified attempt when it failed;
@@ -1016,7 +1081,7 @@ class MemoryStore(
             cold = self._row("select_cold", id=entry_id)
         if cold is None:
             raise WrongTier(f"entry {entry_id} is {row[2]}: it has no cold archive")
-        return codec.decode_content(rowmap.checked_cold(entry_id, cold, str(row[10])))
+        return codec.decode_content(self._cold_bytes(entry_id, cold, str(row[10])))
 
     def restore(self, entry_id: str, now: datetime) -> None:
         """Bring a warm entry back to hot from its verified cold archive, in one transaction.
@@ -1049,7 +1114,8 @@ class MemoryStore(
         cold = self._row("select_cold", id=entry.id)
         if cold is None:
             raise IntegrityError(entry.id, "warm entry has no cold archive")
-        data = rowmap.checked_cold(entry.id, cold, entry.content_hash)
+        data = self._cold_bytes(entry.id, cold, entry.content_hash)
+        self._keep_accepted_summary(entry.id)
         self._exec("insert_hot", id=entry.id, content=data)
         self._exec("delete_warm", id=entry.id)
         self._exec("delete_cold", id=entry.id)
@@ -1288,7 +1354,8 @@ class MemoryStore(
         ``events`` (type -> count), ``usage`` (per summarizer: attempts, tokens in and out of
         every call made for them, cost in USD; None when some billed attempt has no known
         price; summed in floating point on SQLite), ``model_usage`` (per model and role:
-        calls, HTTP requests, failed calls, tokens, cost, None when unknown).
+        calls, HTTP requests, failed calls, tokens, cost, None when unknown), ``storage``
+        (bytes per tier, see ``storage()``).
         """
         with self._read():
             by_status = self._rows(self._sql("count_entries"), {})
@@ -1343,6 +1410,7 @@ class MemoryStore(
                 }
                 for model, role, calls, http_calls, failed, tokens_in, tokens_out, cost in by_model
             ],
+            "storage": self.storage(),
         }
 
     def _facts_lost(self) -> dict[str, dict[str, int]]:
@@ -1350,9 +1418,9 @@ class MemoryStore(
         sql, after = self._sql("lossy_diffs_page"), 0
         while True:
             rows = self._rows(sql, {"after": after, "limit": PAGE_SIZE})
-            for attempt_id, diff_text in rows:
+            for attempt_id, diff_text, packed in rows:
                 after = int(attempt_id)
-                for kind, name in rowmap.diff_fields(codec.load_json(diff_text)):
+                for kind, name in rowmap.diff_fields(rowmap.attempt_diff(diff_text, packed)):
                     counts.setdefault(name, Counter())[kind] += 1
             if len(rows) < PAGE_SIZE:
                 break
@@ -1363,16 +1431,20 @@ class MemoryStore(
 
     def verify(self) -> list[str]:
         """Re-derive every hot and cold content hash, every warm narrative and fact record
-        hash and every attestation, and check that every entry is in exactly one tier and in
-        the search indexes; returns one line per problem (empty when the store is sound)."""
+        hash (decoding the compact encodings, zstd dictionaries checked against their hash)
+        and every attestation, check that every entry is in exactly one tier and in the
+        search indexes and that packed attempts and events decode; returns one line per
+        problem (empty when the store is sound)."""
         problems: list[str] = []
         for entry_id, data, expected in self._pages("hot_page", 32):
             if codec.content_hash(bytes(data)) != expected:
                 problems.append(f"entry {entry_id}: hot content does not match its hash")
-        for entry_id, cold_codec, data, cold_hash, expected in self._pages("cold_page", 32):
-            cold = (cold_codec, data, cold_hash, None)
+        for entry_id, cold_codec, data, cold_hash, expected, dict_id in self._pages(
+            "cold_page", 32
+        ):
+            cold = (cold_codec, data, cold_hash, None, dict_id)
             try:
-                rowmap.checked_cold(str(entry_id), cold, str(expected))
+                self._cold_bytes(str(entry_id), cold, str(expected))
             except IntegrityError as exc:
                 problems.append(str(exc))
         for entry_id, tier, hot, warm, cold in self._rows(self._sql("tier_violations"), {}):
@@ -1381,6 +1453,7 @@ class MemoryStore(
                 f"cold={bool(cold)}"
             )
         problems.extend(search_index.verify_retrieval(self))
+        problems.extend(self._packed_problems())
         return problems
 
     def _pages(self, key: str, size: int) -> Iterator[Row]:

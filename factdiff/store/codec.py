@@ -11,7 +11,9 @@ Contracts (shared by every backend):
   be encoded and are rejected;
 * a content hash is ``sha256:`` + the hex SHA-256 of the UTF-8 bytes;
 * JSON is canonical (sorted keys, no spaces, no NaN) UTF-8 text;
-* a cold archive is the zlib stream (level 6) of the content bytes.
+* a cold archive is a zstd frame (level 19) of the content bytes, made with the agent's
+  latest zstd dictionary when it has one (``dictionary_id`` on the archive row); archives
+  written before schema version 9 are zlib streams (level 6) and stay readable.
 """
 
 from __future__ import annotations
@@ -24,11 +26,16 @@ import zlib
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
+import zstandard
+
 from factdiff.errors import ArchiveCorrupt, InputError
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-COLD_CODEC = "zlib"
+COLD_CODEC = "zstd"
+ZLIB_CODEC = "zlib"
+ZSTD_LEVEL = 19
+CodecDictionary = zstandard.ZstdCompressionDict
 
 
 def to_micros(moment: datetime, what: str = "time") -> int:
@@ -122,6 +129,26 @@ def content_hash(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
+def digest_bytes(digest: str) -> bytes:
+    """A ``sha256:<hex>`` digest as its 32 bytes (how schema version 9 stores hashes); any
+    other text as its UTF-8 bytes."""
+    if digest.startswith("sha256:") and len(digest) == 71:
+        try:
+            return bytes.fromhex(digest[7:])
+        except ValueError:
+            pass
+    return digest.encode("utf-8")
+
+
+def digest_text(value: Any) -> str:
+    """Inverse of ``digest_bytes``; text (as rows written before schema version 9 hold it,
+    or its UTF-8 bytes) is returned as it is."""
+    if isinstance(value, str):
+        return value
+    data = bytes(value)
+    return "sha256:" + data.hex() if len(data) == 32 else data.decode("utf-8")
+
+
 def check_text(text: str, what: str) -> str:
     """Reject NUL and lone surrogates in text columns (portable to PostgreSQL TEXT)."""
     if "\0" in text:
@@ -149,23 +176,48 @@ def load_json(text: str) -> Any:
     return json.loads(text)
 
 
-def archive(data: bytes) -> bytes:
-    """The cold form of content bytes, verified to decompress back to them."""
-    packed = zlib.compress(data, 6)
-    if zlib.decompress(packed) != data:  # pragma: no cover - zlib is lossless
+def archive(data: bytes, dictionary: CodecDictionary | None = None) -> bytes:
+    """The cold form of content bytes (a zstd frame, with ``dictionary`` if given),
+    verified to decompress back to them."""
+    packed = zstd_compress(data, dictionary)
+    if unarchive(COLD_CODEC, packed, dictionary) != data:  # pragma: no cover - lossless
         raise InputError("cold archive did not round-trip")
     return packed
 
 
-def unarchive(codec: str, packed: bytes) -> bytes:
-    """Inverse of ``archive``; raises ``ArchiveCorrupt`` on an unknown codec or a broken
-    stream."""
+def unarchive(codec: str, packed: bytes, dictionary: CodecDictionary | None = None) -> bytes:
+    """Inverse of ``archive`` (and of the zlib archives of older stores); raises
+    ``ArchiveCorrupt`` (a ``ValueError``) on an unknown codec, a broken stream or a
+    missing dictionary."""
+    if codec == ZLIB_CODEC:
+        try:
+            return zlib.decompress(bytes(packed))
+        except zlib.error as exc:
+            raise ArchiveCorrupt(f"cold archive does not decompress: {exc}") from None
     if codec != COLD_CODEC:
         raise ArchiveCorrupt(f"unknown cold codec {codec!r}")
     try:
-        return zlib.decompress(bytes(packed))
-    except zlib.error as exc:
-        raise ArchiveCorrupt(f"cold archive does not decompress: {exc}") from None
+        return zstd_decompress(packed, dictionary)
+    except ValueError as exc:
+        raise ArchiveCorrupt(str(exc)) from None
+
+
+def zstd_compress(data: bytes, dictionary: CodecDictionary | None = None) -> bytes:
+    """A zstd frame of ``data`` (level ``ZSTD_LEVEL``; its size written in the header)."""
+    if dictionary is None:
+        return zstandard.ZstdCompressor(level=ZSTD_LEVEL).compress(data)
+    return zstandard.ZstdCompressor(level=ZSTD_LEVEL, dict_data=dictionary).compress(data)
+
+
+def zstd_decompress(packed: bytes, dictionary: CodecDictionary | None = None) -> bytes:
+    """Inverse of ``zstd_compress``; ``ValueError`` if the frame is broken or needs a
+    dictionary other than ``dictionary``."""
+    try:
+        if dictionary is None:
+            return zstandard.ZstdDecompressor().decompress(bytes(packed))
+        return zstandard.ZstdDecompressor(dict_data=dictionary).decompress(bytes(packed))
+    except zstandard.ZstdError as exc:
+        raise ValueError(f"zstd frame does not decompress: {exc}") from None
 
 
 def finite_float(value: float, what: str) -> float:

@@ -147,11 +147,12 @@ def redact_json(text: str | None) -> str | None:
     return codec.dump_json(redact(data), "redaction")
 
 
-def redacted_payload(text: str) -> str:
-    """An event payload, redacted, marked ``"redacted": true`` (what the events trigger
-    admits during an erasure)."""
+def redacted_payload(text: str, packed: Any = None) -> str:
+    """An event payload (its JSON text, or its packed form when ``packed`` is not null),
+    redacted, marked ``"redacted": true`` (what the events trigger admits during an
+    erasure)."""
     try:
-        data = codec.load_json(text)
+        data = rowmap.event_payload(text, packed)
     except ValueError:
         data = None
     body = redact(data) if isinstance(data, dict) else {"payload": REDACTED}
@@ -171,14 +172,30 @@ def _guard_open(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) 
     store._exec("erase_guard_open", entry_id=target.entry.id)
 
 
+def _unpacked_attempt(diff: Any, summary: Any, packed: Any) -> tuple[str, str]:
+    """An attempt row's diff and summary as JSON text, read from its packed column when it
+    has one (a summary left out there is the warm narrative: it is redacted all the same)."""
+    if packed is None:
+        return str(diff), str(summary)
+    try:
+        found_diff, found_summary = rowmap.unpack_attempt(packed)
+    except ValueError:
+        return codec.dump_json(REDACTED, "redaction"), codec.dump_json(REDACTED, "redaction")
+    return (
+        codec.dump_json(found_diff, "attempt diff"),
+        codec.dump_json(REDACTED if found_summary is None else found_summary, "summary"),
+    )
+
+
 def _attempts(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
     rows = store._rows(store._sql("erase_attempt_rows"), {"entry_id": target.entry.id})
-    for attempt_id, diff, summary, error, must_keep in rows:
+    for attempt_id, diff_text, summary_text, error, must_keep, packed in rows:
+        diff, summary = _unpacked_attempt(diff_text, summary_text, packed)
         store._exec(
             "erase_redact_attempt",
             id=attempt_id,
-            diff=redact_json(str(diff)),
-            summary=redact_json(str(summary)),
+            diff=redact_json(diff),
+            summary=redact_json(summary),
             error=redact_json(None if error is None else str(error)),
             must_keep=redact_json(None if must_keep is None else str(must_keep)),
         )
@@ -187,8 +204,9 @@ def _attempts(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) ->
 
 def _events(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
     rows = store._rows(store._sql("erase_event_rows"), {"entry_id": target.entry.id})
-    for event_id, payload in rows:
-        store._exec("erase_redact_event", id=event_id, payload=redacted_payload(str(payload)))
+    for event_id, payload, packed in rows:
+        redacted = redacted_payload(str(payload), packed)
+        store._exec("erase_redact_event", id=event_id, payload=redacted)
         tally.events += 1
 
 
@@ -232,9 +250,14 @@ def _by_id(key: str) -> StepRun:
 def erase_from_trained_dictionaries(
     store: MemoryStore, target: ErasureTarget, tally: ErasureTally
 ) -> None:
-    """Hook for compression dictionaries trained on entries' text (cold archives): a store
-    that keeps such dictionaries must drop every dictionary trained on ``target``'s text here
-    (and keep the archives that use it readable). This store keeps none yet: nothing to do."""
+    """Zstd dictionaries trained on ``target``'s text (they hold fragments of it): every
+    archive, warm record and narrative made with one is re-encoded with a dictionary of the
+    agent trained without the entry (or as a plain frame), then the dictionary rows are
+    deleted (``retire_dictionaries_trained_on``), inside the erasing transaction."""
+    with store._joined_writes():
+        store.retire_dictionaries_trained_on(
+            target.entry.id, now=codec.from_micros(target.erased_at)
+        )
 
 
 def _entry(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
@@ -339,7 +362,7 @@ def _source(store: MemoryStore, entry: Entry) -> str:
     cold = store._row("select_cold", id=entry.id)
     if cold is None:
         return ""
-    return codec.decode_content(rowmap.checked_cold(entry.id, cold, entry.content_hash))
+    return codec.decode_content(store._cold_bytes(entry.id, cold, entry.content_hash))
 
 
 def erase_entry(
@@ -385,7 +408,12 @@ def erase_entry(
 
     if store._sql("erase_secure_delete"):
         store._exec("erase_secure_delete")
-    return store._write(work)
+    try:
+        return store._write(work)
+    except BaseException:
+        # dictionaries loaded or retired inside a rolled-back erasure may not exist as cached
+        store._dictionaries.clear()
+        raise
 
 
 def forget(

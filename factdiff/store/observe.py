@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, cast
 
 from factdiff.store import codec
+from factdiff.store import rows as rowmap
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
@@ -86,9 +87,9 @@ class ObserveMixin:
         sql, after = store._sql("lossy_diffs_page"), 0
         while True:
             rows = store._rows(sql, {"after": after, "limit": PAGE})
-            for attempt_id, diff_text in rows:
+            for attempt_id, diff_text, packed in rows:
                 after = int(attempt_id)
-                diff = codec.load_json(diff_text)
+                diff = rowmap.attempt_diff(diff_text, packed)
                 if not isinstance(diff, dict):
                     continue
                 for kind in ("missing", "changed", "added"):

@@ -240,7 +240,10 @@ class PostgresStore(MemoryStore):
             raise self._error(exc) from exc
 
     def _write(self, work: Callable[[], T]) -> T:
-        """Run ``work`` in one transaction; retry serialization failures and deadlocks."""
+        """Run ``work`` in one transaction; retry serialization failures and deadlocks (or in
+        the open one, inside ``_joined_writes``)."""
+        if self._current() is not None and self._joining():
+            return work()
         if self._current() is not None:  # pragma: no cover - no nested writes
             raise StoreError("nested write transaction")
         for attempt in range(self._retries + 1):

@@ -227,7 +227,7 @@ class ReevaluationMixin:
         Returns, per item, whether it was applied."""
         store = _store(self)
         now_us = codec.to_micros(now, "now")
-        prepared = [_Prepared.of(item, finish, now_us) for item, finish in done]
+        prepared = [_Prepared.of(store, item, finish, now_us) for item, finish in done]
 
         def work() -> list[bool]:
             return [one.apply(store, now_us) for one in prepared]
@@ -249,10 +249,12 @@ class _Prepared:
     finish: ReevaluationFinish
     item_params: dict[str, Any]
     warm_params: dict[str, Any]
-    event_rows: list[tuple[str, str]]
+    event_rows: list[tuple[str, str, bytes | None]]
 
     @classmethod
-    def of(cls, item: ReevaluationItem, finish: ReevaluationFinish, now_us: int) -> _Prepared:
+    def of(
+        cls, store: MemoryStore, item: ReevaluationItem, finish: ReevaluationFinish, now_us: int
+    ) -> _Prepared:
         from factdiff.store import rows as rowmap
 
         result = finish.result
@@ -272,12 +274,7 @@ class _Prepared:
         }
         warm_params: dict[str, Any] = {}
         if finish.record is not None and finish.meta is not None and finish.seen is not None:
-            warm_params = {
-                "id": item.entry_id,
-                "attempt_no": finish.seen[0],
-                "record": codec.dump_json(dict(finish.record), "fact record"),
-                "meta": codec.dump_json(finish.meta.to_json(), "compression meta"),
-            }
+            warm_params = _compact_warm(store, item.entry_id, finish, now_us)
         events = rowmap.event_rows(list(finish.events))
         return cls(item, finish, item_params, warm_params, events)
 
@@ -286,11 +283,14 @@ class _Prepared:
         from factdiff.store import search_index
 
         item, finish = self.item, self.finish
-        row = store._row("select_warm_state", id=item.entry_id)
+        row = store._row("select_warm_state", id=item.entry_id)  # locks it on PostgreSQL
+        loaded = None if row is None else store._load(item.entry_id)
         now_seen = (
-            None if row is None else (int(row[0]), WarmMeta.from_json(codec.load_json(row[1])))
+            None
+            if loaded is None or loaded.warm is None
+            else (loaded.warm.attempt_no, loaded.warm.meta)
         )
-        if now_seen != finish.seen:
+        if now_seen != finish.seen or (finish.record is not None and not self.warm_params):
             store._exec("release_reevaluation", token=item.token)
             return False
         if store._exec("finish_reevaluation", **self.item_params).fetchone() is None:
@@ -300,7 +300,37 @@ class _Prepared:
             store._rehydrate(finish.entry, now_us, touch=False)
         elif self.warm_params:
             assert finish.index is not None
-            store._exec("update_warm_meta", **self.warm_params)
+            store._exec("update_warm_encoding", **self.warm_params)
             search_index.index_demoted(store, finish.index)
         store._insert_events(self.event_rows, item.entry_id, item.agent_id, now_us)
         return True
+
+
+def _compact_warm(
+    store: MemoryStore, entry_id: str, finish: ReevaluationFinish, now_us: int
+) -> dict[str, Any]:
+    """The warm row's compact columns with the re-evaluated record and meta (made before the
+    transaction, from the entry as it is now: ``{}`` when it is no longer warm, which the
+    fence in ``apply`` then finds stale). The narrative stays; it is encoded again with the
+    agent's current dictionary, as the record is."""
+    assert finish.record is not None
+    assert finish.meta is not None
+    entry = store._load(entry_id)
+    if entry is None or entry.tier is not Tier.WARM or entry.warm is None:
+        return {}
+    cold = store._row("select_cold", id=entry_id)
+    if cold is None:  # pragma: no cover - warm entries have archives
+        return {}
+    source = codec.decode_content(store._cold_bytes(entry_id, cold, entry.content_hash))
+    dictionary = store._agent_dictionary(entry.agent_id, now_us)
+    params = store._warm_params(
+        entry_id,
+        source,
+        entry.warm.narrative,
+        finish.record,
+        finish.meta,
+        entry.content_hash,
+        codec.to_micros(entry.warm.compressed_at, "compressed_at"),
+        dictionary,
+    )
+    return {**params, "id": entry_id}

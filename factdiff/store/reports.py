@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
 from factdiff.store import codec
+from factdiff.store import rows as rowmap
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
@@ -128,7 +129,7 @@ class ReportingMixin:
                     None if row[3] is None else int(row[3]),
                     str(row[4]),
                     str(row[5]),
-                    codec.load_json(row[6]),
+                    rowmap.attempt_diff(row[6], row[7]),
                 )
             if len(rows) < PAGE:
                 return

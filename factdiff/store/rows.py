@@ -8,7 +8,7 @@ from typing import Any
 
 from factdiff.accounting import ModelCall
 from factdiff.errors import InputError
-from factdiff.store import codec
+from factdiff.store import codec, compact
 from factdiff.store.model import (
     AttemptOutcome,
     AttemptRecord,
@@ -53,7 +53,8 @@ ENTRY_COLUMNS = 17
 CLAIM_TOKEN, CLAIM_EXPIRES, CLAIM_NOW = 17, 18, 19
 """Positions of the lease columns after the entry's in a claim's rows."""
 FULL_CONTENT, FULL_WARM = 17, 18
-"""Positions of the hot content and of the five warm columns in ``select_entry_full``."""
+"""Positions of the hot content and of the warm columns (``WARM_COLUMNS`` of them, see
+``factdiff.store.compact_storage``) in ``select_entry_full``."""
 
 
 def warm(row: Row) -> WarmView:
@@ -66,7 +67,11 @@ def warm(row: Row) -> WarmView:
     )
 
 
-def attempt_params(entry_id: str, attempt_no: int, a: AttemptRecord) -> dict[str, Any]:
+def attempt_params(
+    entry_id: str, attempt_no: int, a: AttemptRecord, narrative: str | None = None
+) -> dict[str, Any]:
+    """An attempt's row; its summary is left out when it is ``narrative`` (the warm
+    narrative written with it)."""
     cost = a.cost_usd
     if cost is not None and not Decimal(cost).is_finite():
         raise InputError(f"attempt cost must be a finite number (got {cost})")
@@ -79,8 +84,9 @@ def attempt_params(entry_id: str, attempt_no: int, a: AttemptRecord) -> dict[str
         "method_version": codec.check_text(a.method_version, "method version"),
         "budget_words": a.budget_words,
         "outcome": AttemptOutcome(a.outcome).value,
-        "diff": codec.dump_json(a.diff, "attempt diff"),
-        "summary": codec.dump_json(a.summary, "attempt summary"),
+        "diff": "",
+        "summary": "",
+        "packed": pack_attempt(a.diff, None if a.summary == narrative else a.summary),
         "started_at": codec.to_micros(a.started_at, "started_at"),
         "finished_at": codec.to_micros(a.finished_at, "finished_at"),
         "duration_ms": codec.finite_float(a.duration_ms, "duration_ms"),
@@ -131,7 +137,7 @@ def model_call(row: Row) -> tuple[int, ModelCall]:
     )
 
 
-def attempt(row: Row) -> AttemptRecord:
+def attempt(row: Row, narrative: str | None = None) -> AttemptRecord:
     return AttemptRecord(
         id=int(row[0]),
         entry_id=str(row[1]),
@@ -142,8 +148,8 @@ def attempt(row: Row) -> AttemptRecord:
         method_version=str(row[6]),
         budget_words=row[7],
         outcome=AttemptOutcome(row[8]),
-        diff=codec.load_json(row[9]),
-        summary=str(codec.load_json(row[10])),
+        diff=attempt_diff(row[9], row[23]),
+        summary=attempt_summary(row[10], row[23], narrative),
         started_at=codec.from_micros(row[11]),
         finished_at=codec.from_micros(row[12]),
         duration_ms=float(row[13]),
@@ -159,6 +165,42 @@ def attempt(row: Row) -> AttemptRecord:
     )
 
 
+def pack_attempt(diff: Any, summary: str | None) -> bytes:
+    """An attempt's diff and summary as stored: a zstd frame of ``[1, compact diff,
+    summary]`` in canonical JSON (``compact.pack_diff``). The summary is ``null`` for the
+    attempt that made the entry's warm row: it is the warm narrative, stored once (restore
+    and promotion write it back here before the warm row goes). Attempts written before
+    schema version 9 keep diff and summary as JSON text."""
+    return codec.zstd_compress(compact.dump([1, compact.pack_diff(diff), summary]))
+
+
+def unpack_attempt(packed: Any) -> tuple[Any, str | None]:
+    """Inverse of ``pack_attempt``: ``(diff, summary or None)``."""
+    found = codec.load_json(codec.zstd_decompress(bytes(packed)).decode("utf-8"))
+    if not isinstance(found, list) or len(found) != 3 or found[0] != 1:
+        raise ValueError("packed attempt is not [1, diff, summary]")
+    summary = found[2]
+    return compact.unpack_diff(found[1]), None if summary is None else str(summary)
+
+
+def attempt_diff(diff_text: Any, packed: Any) -> Any:
+    """An attempt's diff from its row (packed, or JSON text in older rows)."""
+    return codec.load_json(str(diff_text)) if packed is None else unpack_attempt(packed)[0]
+
+
+def attempt_summary(summary_text: Any, packed: Any, narrative: str | None = None) -> str:
+    """An attempt's summary from its row (packed, or JSON text in older rows); ``narrative``
+    is the warm narrative the attempt made, if it made the warm row."""
+    if packed is None:
+        return str(codec.load_json(str(summary_text)))
+    summary = unpack_attempt(packed)[1]
+    if summary is None:
+        if narrative is None:
+            raise ValueError("attempt summary refers to a warm narrative that is gone")
+        return narrative
+    return summary
+
+
 def event(row: Row) -> Event:
     return Event(
         id=int(row[0]),
@@ -166,16 +208,32 @@ def event(row: Row) -> Event:
         entry_id=row[2],
         agent_id=row[3],
         at=codec.from_micros(row[4]),
-        payload=codec.load_json(row[5]),
+        payload=event_payload(row[5], row[6]),
     )
 
 
-def event_rows(events: list[NewEvent]) -> list[tuple[str, str]]:
-    """(type, payload JSON) of each event, checked before any write."""
-    return [
-        (EventType(e.type).value, codec.dump_json(e.payload, f"{e.type} event payload"))
-        for e in events
-    ]
+def event_rows(events: list[NewEvent]) -> list[tuple[str, str, bytes | None]]:
+    """(type, payload JSON, packed payload) of each event, checked and packed before any
+    write. The packed form, a zstd frame of ``compact.pack_payload`` in canonical JSON, is
+    kept when it is smaller (the JSON text is then empty), else the JSON text (events
+    written before schema version 9 all keep their JSON text)."""
+    rows: list[tuple[str, str, bytes | None]] = []
+    for e in events:
+        text = codec.dump_json(e.payload, f"{e.type} event payload")
+        packed = codec.zstd_compress(compact.dump(compact.pack_payload(e.payload)))
+        if len(packed) < len(text.encode("utf-8")):
+            rows.append((EventType(e.type).value, "", packed))
+        else:
+            rows.append((EventType(e.type).value, text, None))
+    return rows
+
+
+def event_payload(text: Any, packed: Any) -> Any:
+    """An event's payload from its row (packed, or JSON text in older rows)."""
+    if packed is None:
+        return codec.load_json(str(text))
+    data = codec.load_json(codec.zstd_decompress(bytes(packed)).decode("utf-8"))
+    return compact.unpack_payload(data)
 
 
 def is_current(entry: Entry, expected_attempts: int) -> bool:
@@ -190,10 +248,14 @@ def is_due(entry: Entry) -> bool:
     return entry.tier is Tier.HOT and entry.status is EntryStatus.ACTIVE
 
 
-def checked_cold(entry_id: str, cold: Row, entry_hash: str) -> bytes:
-    cold_codec, packed, cold_hash = str(cold[0]), cold[1], str(cold[2])
+def checked_cold(
+    entry_id: str, cold: Row, entry_hash: str, dictionary: codec.CodecDictionary | None = None
+) -> bytes:
+    """The source bytes of an archive row ``(codec, data, hash, ...)``, decompressed (with
+    ``dictionary`` when the archive was made with one) and checked against both hashes."""
+    cold_codec, packed, cold_hash = str(cold[0]), cold[1], codec.digest_text(cold[2])
     try:
-        data = codec.unarchive(cold_codec, packed)
+        data = codec.unarchive(cold_codec, packed, dictionary)
     except ValueError as exc:
         raise IntegrityError(entry_id, str(exc)) from None
     actual = codec.content_hash(data)

@@ -17,6 +17,7 @@ removed, tier hot) plus a ``promoted`` event: keep the two in step.
 from __future__ import annotations
 
 import json
+import struct
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -24,7 +25,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from factdiff.store import codec
-from factdiff.store.model import EntryNotFound, EventType, NewEvent, Tier
+from factdiff.store.model import EntryNotFound, EventType, IntegrityError, NewEvent, Tier
 
 if TYPE_CHECKING:
     from factdiff.record import FactRecord
@@ -201,10 +202,32 @@ def _keep_warm_index(store: MemoryStore, doc: IndexDoc, *, replace: bool) -> Non
     store._exec(
         "insert_warm_index",
         entry_id=doc.entry_id,
-        narrative_hash=doc.warm.narrative_hash,
-        record_hash=doc.warm.record_hash,
-        narrative_keys=" ".join(str(k) for k in doc.warm.narrative_keys),
+        narrative_hash=hash_bytes(doc.warm.narrative_hash),
+        record_hash=hash_bytes(doc.warm.record_hash),
+        narrative_keys=pack_keys(doc.warm.narrative_keys),
     )
+
+
+_KEYS_V1 = b"\x01"
+hash_bytes = codec.digest_bytes
+hash_text = codec.digest_text
+
+
+def pack_keys(keys: Iterable[int]) -> bytes:
+    """Narrative key hashes as stored: a version byte, then signed 64-bit big-endian ints."""
+    items = list(keys)
+    return _KEYS_V1 + struct.pack(f">{len(items)}q", *items)
+
+
+def unpack_keys(value: Any) -> set[int]:
+    """Inverse of ``pack_keys`` (rows written before schema version 9 hold space-separated
+    decimal text)."""
+    if isinstance(value, str):
+        return {int(k) for k in value.split()}
+    data = bytes(value)
+    if data[:1] == _KEYS_V1:
+        return set(struct.unpack(f">{(len(data) - 1) // 8}q", data[1:]))
+    return {int(k) for k in data.decode("utf-8").split()}
 
 
 def _reindex(store: MemoryStore, doc: IndexDoc) -> None:
@@ -451,8 +474,8 @@ def hot_record(store: MemoryStore, entry_id: str) -> bytes | None:
 
 def narrative_keys(store: MemoryStore, entry_id: str) -> set[int] | None:
     """The fact key hashes a warm entry's narrative states (None if not recorded)."""
-    text = store._one("select_narrative_keys", entry_id=entry_id)
-    return None if text is None else {int(k) for k in str(text).split()}
+    found = store._one("select_narrative_keys", entry_id=entry_id)
+    return None if found is None else unpack_keys(found)
 
 
 def hit_entries(
@@ -463,6 +486,7 @@ def hit_entries(
     from dataclasses import replace
 
     from factdiff.store import rows as rowmap
+    from factdiff.store.compact_storage import WARM_COLUMNS
 
     if not entry_ids:
         return {}
@@ -475,9 +499,10 @@ def hit_entries(
             content = None if row[n] is None else codec.decode_content(row[n])
             entry = replace(entry, content=content)
         elif row[n + 1] is not None:
-            entry = replace(entry, warm=rowmap.warm(row[n + 1 : n + 6]))
-        packed = None if row[n + 6] is None else bytes(row[n + 6])
-        keys = None if row[n + 7] is None else {int(k) for k in str(row[n + 7]).split()}
+            entry = replace(entry, warm=store._warm_view(entry, row[n + 1 : n + 1 + WARM_COLUMNS]))
+        m = n + 1 + WARM_COLUMNS
+        packed = None if row[m] is None else bytes(row[m])
+        keys = None if row[m + 1] is None else unpack_keys(row[m + 1])
         found[entry.id] = (entry, packed, keys)
     return found
 
@@ -550,9 +575,26 @@ def verify_retrieval(store: MemoryStore) -> list[str]:
     sql, after = store._sql("warm_index_page"), ""
     while True:
         rows = store._rows(sql, {"after": after, "limit": 64})
-        for entry_id, narrative, record, narrative_hash, record_hash in rows:
+        for entry_id, narrative_hash, record_hash in rows:
             after = str(entry_id)
-            problems.extend(_warm_problems(after, narrative, record, narrative_hash, record_hash))
+            try:
+                entry = store._load(after)
+            except IntegrityError as exc:
+                if cold_readable(store, after):  # else the cold check reports it
+                    problems.append(str(exc))
+                continue
+            if entry is None or entry.warm is None:  # pragma: no cover - restored meanwhile
+                continue
+            warm = entry.warm
+            problems.extend(
+                _warm_problems(
+                    after,
+                    warm.narrative,
+                    warm.record,
+                    None if narrative_hash is None else hash_text(narrative_hash),
+                    None if record_hash is None else hash_text(record_hash),
+                )
+            )
         if len(rows) < 64:
             break
     from factdiff.retrieve.attest import attestation_problems
@@ -566,10 +608,19 @@ def verify_retrieval(store: MemoryStore) -> list[str]:
     return problems
 
 
+def cold_readable(store: MemoryStore, entry_id: str) -> bool:
+    """Whether a warm entry's archive decompresses to its hash."""
+    try:
+        store.read_cold(entry_id)
+    except IntegrityError:
+        return False
+    return True
+
+
 def _warm_problems(
     entry_id: str,
     narrative: str,
-    record: str,
+    record: Mapping[str, Any],
     narrative_hash: str | None,
     record_hash: str | None,
 ) -> list[str]:
@@ -583,6 +634,6 @@ def _warm_problems(
     problems = []
     if text_digest(str(narrative)) != narrative_hash:
         problems.append(f"entry {entry_id}: warm narrative does not match its hash (edited)")
-    if record_digest(codec.load_json(str(record))) != record_hash:
+    if record_digest(record) != record_hash:
         problems.append(f"entry {entry_id}: warm fact record does not match its hash (edited)")
     return problems

@@ -202,7 +202,10 @@ class SqliteStore(MemoryStore):
             pass
 
     def _write(self, work: Callable[[], T]) -> T:
-        """Run ``work`` in one ``BEGIN IMMEDIATE`` transaction, retrying while busy."""
+        """Run ``work`` in one ``BEGIN IMMEDIATE`` transaction, retrying while busy (or in
+        the open one, inside ``_joined_writes``)."""
+        if self._joining() and self._conn.in_transaction:
+            return work()
         for attempt in range(self._busy_retries + 1):
             try:
                 self._exec("begin_write")

@@ -200,6 +200,19 @@ def test_store_workflow(tmp_path: Path) -> None:
     assert [a["outcome"] for a in shown["attempts"]] == ["failed", "clean"]
     stats = json.loads(factdiff("stats", "--db", db, "--json").stdout)
     assert stats["tiers"]["warm"] == 1
+    storage = stats["storage"]
+    source_bytes = len(Path(worked_path("source")).read_bytes())
+    assert storage["warm_source_bytes"] == source_bytes
+    assert storage["hot_content"] == 0
+    assert storage["warm_records"] > 0  # one entry: no dictionary trained yet
+    assert storage["warm_ratio"] == round(
+        (storage["warm_narratives"] + storage["warm_records"] + storage["warm_meta"])
+        / source_bytes,
+        4,
+    )
+    shown_stats = factdiff("stats", "--db", db).stdout
+    assert f"the {source_bytes} source bytes they replaced" in shown_stats
+    assert f"warm tier {storage['warm_ratio']:.2f}x" in shown_stats
     listing = json.loads(factdiff("list", "--db", db, "--tier", "warm", "--json").stdout)
     assert [e["id"] for e in listing["entries"]] == [entry_id]
     assert listing["total"] == 1

@@ -3,7 +3,11 @@
 Tables are enumerated from the catalog (``sqlite_master`` + ``PRAGMA table_info`` on
 SQLite, ``information_schema`` on PostgreSQL), so a table added later is searched without a
 change here. Text is compared lowercased; blobs are searched raw and, when they inflate,
-zlib-inflated (cold archives, packed fact records).
+zlib-inflated (old cold archives, packed fact records) or zstd-decompressed: zstd frames
+(cold archives, warm narratives and records, packed attempts and events) are decoded with
+the store's own dictionaries (``zstd_dictionaries``) when they were made with one. A zstd
+frame that needs a dictionary the store does not hold cannot be searched: ``find`` fails on
+it rather than report it clean.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ import zlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
+
+import zstandard
 
 from factdiff.store import MemoryStore
 
@@ -39,13 +45,56 @@ def string_leaves(value: Any) -> Iterator[str]:
         yield str(value)
 
 
-def _texts(value: Any) -> Iterator[str]:
+ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+Dictionaries = dict[int, zstandard.ZstdCompressionDict]
+"""The store's zstd dictionaries by their zstd dictionary id (the one frames name)."""
+
+
+class UnreadableFrame(AssertionError):
+    """A zstd frame the scan cannot decompress (a dictionary the store no longer has)."""
+
+
+def dictionaries(rows: Iterable[tuple[str, str, Any]]) -> Dictionaries:
+    """The dictionaries among (table, column, value) rows: ``zstd_dictionaries.data``."""
+    found: Dictionaries = {}
+    for table, column, value in rows:
+        if table == "zstd_dictionaries" and column == "data" and value is not None:
+            loaded = zstandard.ZstdCompressionDict(bytes(value))
+            found[loaded.dict_id()] = loaded
+    return found
+
+
+def unzstd(data: bytes, dicts: Dictionaries, where: str = "") -> bytes | None:
+    """The content of a zstd frame (``None`` when ``data`` is not one), decoded with the
+    dictionary it names; ``UnreadableFrame`` if it cannot be decoded."""
+    if not data.startswith(ZSTD_MAGIC):
+        return None
+    try:
+        dict_id = zstandard.get_frame_parameters(data).dict_id
+    except zstandard.ZstdError:
+        return None
+    try:
+        if dict_id == 0:
+            return zstandard.ZstdDecompressor().decompress(data)
+        if dict_id not in dicts:
+            raise UnreadableFrame(f"{where}: zstd frame needs dictionary {dict_id}, not in store")
+        return zstandard.ZstdDecompressor(dict_data=dicts[dict_id]).decompress(data)
+    except zstandard.ZstdError as exc:
+        raise UnreadableFrame(f"{where}: zstd frame does not decode: {exc}") from None
+
+
+def _texts(value: Any, dicts: Dictionaries | None = None, where: str = "") -> Iterator[str]:
     if value is None:
         return
     if isinstance(value, bytes | bytearray | memoryview):
         data = bytes(value)
         yield data.decode("latin-1").lower()
         yield data.decode("utf-8", "replace").lower()
+        decoded = unzstd(data, dicts or {}, where)
+        if decoded is not None:
+            yield decoded.decode("utf-8", "replace").lower()
+            return
         try:
             inflated = zlib.decompress(data)
         except zlib.error:
@@ -108,8 +157,10 @@ def find(store: MemoryStore, needles: Iterable[str]) -> set[tuple[str, str, str]
     """(table, column, needle) for every needle found in a value of the store."""
     wanted = {n.lower() for n in needles if n}
     found: set[tuple[str, str, str]] = set()
-    for table, column, value in table_rows(store):
-        for text in _texts(value):
+    rows = list(table_rows(store))
+    dicts = dictionaries(rows)
+    for table, column, value in rows:
+        for text in _texts(value, dicts, f"{table}.{column}"):
             for needle in wanted:
                 if needle in text:
                     found.add((table, column, needle))

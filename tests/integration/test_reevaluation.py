@@ -168,7 +168,7 @@ STEPS = [
     ("insert_hot", 2),
     ("delete_cold", 1),
     ("set_rehydrated_due", 2),
-    ("update_warm_meta", 3),
+    ("update_warm_encoding", 3),
     ("insert_event", 4),
     ("claim_reevaluations", 2),
 ]
@@ -227,8 +227,13 @@ def test_listing_losses_and_memory_score_agree_on_both_stores(
     from factdiff.schema.listing import schema_listing
 
     seed(store, tmp_path, count=20)
+    # what the listing, the loss report and the score read is compact: warm rows in the
+    # compact encoding (schema by identity reference, gaps in the short meta), packed diffs
+    assert raw(store, "SELECT count(*) FROM warm_entries WHERE encoding <> 1") == [(0,)]
+    assert raw(store, "SELECT count(*) FROM attempts WHERE packed IS NULL") == [(0,)]
     register(store, schema(2, tmp_path), V2)
     reevaluate(store)
+    assert raw(store, "SELECT count(*) FROM warm_entries WHERE encoding <> 1") == [(0,)]
     listed = [row for row in schema_listing(store) if row["name"] == NAME]
     assert [(r["version"], r["latest"], r["warm_entries"]) for r in listed] == [
         (1, False, 0),

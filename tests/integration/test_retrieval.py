@@ -14,7 +14,7 @@ from factdiff.pipeline import Rung
 from factdiff.retrieve.hits import SearchHit
 from factdiff.retrieve.settings import RetrievalSettings, TouchMode
 from factdiff.schema.model import FactSchema
-from factdiff.store import EntryNotFound, EventType, MemoryStore, NewEntry, Tier
+from factdiff.store import EntryNotFound, EventType, MemoryStore, NewEntry, Tier, codec
 from factdiff.store.search_index import hot_record, narrative_keys
 from factdiff.testing import FixedSummarizer
 from tests.conftest import worked
@@ -314,7 +314,8 @@ def test_verify_names_edits_behind_the_stores_back(store: MemoryStore) -> None:
     store.attest("d1", [order, train], now=LATER)
     assert store.verify() == []
     raw(store, "UPDATE warm_entries SET narrative = ? WHERE entry_id = ?", "Edited.", order)
-    raw(store, "UPDATE warm_entries SET record = ? WHERE entry_id = ?", "{}", order)
+    edited = codec.zstd_compress(b"{}")  # an empty record in the compact encoding
+    raw(store, "UPDATE warm_entries SET record = ? WHERE entry_id = ?", edited, order)
     problems = store.verify()
     assert f"entry {order}: warm narrative does not match its hash (edited)" in problems
     assert f"entry {order}: warm fact record does not match its hash (edited)" in problems

@@ -100,6 +100,16 @@ def test_migrate_indexes_a_store_from_before_retrieval(tmp_path: Path) -> None:
         assert warm.source == ORDER  # the archived source's words were indexed
         assert warm.facts is None  # its record was not a fact record: found by text only
         assert store.verify() == []
+        assert store.recode_pending() == 0
+    conn = sqlite3.connect(path)
+    try:  # migrate re-encoded the old warm row and its zlib archive (schema version 9)
+        row = conn.execute(
+            "SELECT w.encoding, c.codec FROM warm_entries AS w JOIN cold_archive AS c "
+            "USING (entry_id)"
+        ).fetchall()
+    finally:
+        conn.close()
+    assert row == [(1, "zstd")]
 
 
 def _world(store: MemoryStore) -> dict[str, str]:

@@ -319,7 +319,9 @@ def test_cold_corruption_detected(store: MemoryStore) -> None:
         store.read_cold(entry_id)
     with pytest.raises(IntegrityError, match=entry_id):
         store.restore(entry_id, LATER)
-    assert store.get(entry_id).tier is Tier.WARM
+    with pytest.raises(IntegrityError, match=entry_id):  # the record's texts live in cold
+        store.get(entry_id)
+    assert [e.tier for e in store.entries(with_content=False)] == [Tier.WARM]
     problems = store.verify()
     assert len(problems) == 1
     assert entry_id in problems[0]

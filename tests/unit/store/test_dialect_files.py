@@ -49,3 +49,11 @@ def test_packaged_dialects_define_retrieval_in_both() -> None:
         assert sqlite.sql(key)
         assert postgres.sql(key)
     assert postgres.sql("insert_search_text") == ""  # the tsvector is written with its doc
+
+
+def test_packaged_dialects_define_compact_storage_in_both() -> None:
+    sqlite, postgres = load_dialect("sqlite"), load_dialect("postgres")
+    assert sqlite.version == postgres.version >= 9
+    for key in ("insert_dictionary", "dictionary_samples", "recode_page", "storage_bytes"):
+        assert sqlite.sql(key)
+        assert postgres.sql(key)

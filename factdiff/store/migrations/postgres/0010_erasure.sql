@@ -6,7 +6,8 @@
 -- `erasure_pending` (inserted and removed inside the erasing transaction, so no other
 -- transaction ever sees it), an event of that entry may have its payload replaced by a
 -- redacted one (a JSON object with "redacted": true); its id, type, entry, agent and time never
--- change, and no event is ever deleted.
+-- change, and no event is ever deleted. A packed payload (migration 0009) is cleared by that
+-- redaction: the redacted payload is JSON text.
 
 CREATE TABLE tombstones (
     entry_id     text COLLATE "C" PRIMARY KEY,
@@ -34,6 +35,7 @@ BEGIN
         AND NEW.id = OLD.id AND NEW.type = OLD.type AND NEW.entry_id = OLD.entry_id
         AND NEW.agent_id IS NOT DISTINCT FROM OLD.agent_id AND NEW.at = OLD.at
         AND (NEW.payload::jsonb -> 'redacted') = 'true'::jsonb
+        AND NEW.packed IS NULL
     THEN
         RETURN NEW;
     END IF;

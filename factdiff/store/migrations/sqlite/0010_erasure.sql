@@ -6,7 +6,9 @@
 -- Events stay append-only with one audited exception: while an erasure holds its entry in
 -- `erasure_pending` (inserted and removed inside the erasing transaction), an event of that
 -- entry may have its payload replaced by a redacted one (a JSON object with "redacted": true);
--- its id, type, entry, agent and time never change, and no event is ever deleted.
+-- its id, type, entry, agent and time never change, and no event is ever deleted. A packed
+-- payload (migration 0009) is cleared by that redaction: the redacted payload is JSON text.
+-- The rebuilt attempts and events keep 0009's `packed` column.
 
 CREATE TABLE tombstones (
     entry_id     TEXT PRIMARY KEY,
@@ -51,6 +53,7 @@ CREATE TABLE attempts (
     schema_hash    TEXT,
     failure_class  TEXT,
     must_keep      TEXT,
+    packed         BLOB,
     UNIQUE (entry_id, attempt_no)
 );
 INSERT INTO attempts SELECT * FROM attempts_copy;
@@ -86,7 +89,8 @@ CREATE TABLE events (
     entry_id TEXT,
     agent_id TEXT,
     at       INTEGER NOT NULL,
-    payload  TEXT NOT NULL
+    payload  TEXT NOT NULL,
+    packed   BLOB
 );
 INSERT INTO events SELECT * FROM events_copy;
 DROP TABLE events_copy;
@@ -100,6 +104,7 @@ WHEN NOT EXISTS (SELECT 1 FROM erasure_pending AS p WHERE p.entry_id = OLD.entry
     OR NEW.id IS NOT OLD.id OR NEW.type IS NOT OLD.type
     OR NEW.entry_id IS NOT OLD.entry_id OR NEW.agent_id IS NOT OLD.agent_id
     OR NEW.at IS NOT OLD.at OR json_extract(NEW.payload, '$.redacted') IS NOT 1
+    OR NEW.packed IS NOT NULL
 BEGIN
     SELECT RAISE(ABORT, 'events are append-only');
 END;

@@ -11,17 +11,21 @@ INSERT INTO erasure_pending (entry_id) VALUES (:entry_id)
 DELETE FROM erasure_pending WHERE entry_id = :entry_id
 
 -- name: erase_attempt_rows
-SELECT id, diff, summary, error, must_keep FROM attempts WHERE entry_id = :entry_id ORDER BY id
+SELECT id, diff, summary, error, must_keep, packed FROM attempts WHERE entry_id = :entry_id
+ORDER BY id
 
 -- name: erase_redact_attempt
-UPDATE attempts SET diff = :diff, summary = :summary, error = :error, must_keep = :must_keep
+-- The packed diff and summary (schema version 9) are cleared: the redacted ones are JSON text.
+UPDATE attempts
+SET diff = :diff, summary = :summary, error = :error, must_keep = :must_keep, packed = NULL
 WHERE id = :id
 
 -- name: erase_event_rows
-SELECT id, payload FROM events WHERE entry_id = :entry_id ORDER BY id
+SELECT id, payload, packed FROM events WHERE entry_id = :entry_id ORDER BY id
 
 -- name: erase_redact_event
-UPDATE events SET payload = :payload WHERE id = :id
+-- A packed payload (schema version 9) is cleared: the redacted payload is JSON text.
+UPDATE events SET payload = :payload, packed = NULL WHERE id = :id
 
 -- name: erase_extraction_cache
 DELETE FROM extraction_cache WHERE content_hash = :content_hash

@@ -66,10 +66,13 @@ FROM entries WHERE id = :id
 SELECT e.id, e.agent_id, e.tier, e.status, e.occurred_at, e.created_at, e.last_used_at,
        e.metadata, e.schema_name, e.tags, e.content_hash, e.size_bytes, e.attempt_count,
        e.next_attempt_at, e.error_attempts, e.error_streak, e.occurred_offset,
-       h.content, w.narrative, w.record, w.meta, w.attempt_no, w.compressed_at
+       h.content, w.narrative, w.record, w.meta, w.attempt_no, w.compressed_at,
+       w.encoding, w.dictionary_id, w.identity_ref, w.facts_digest, c.codec, c.data,
+       c.dictionary_id
 FROM entries AS e
 LEFT JOIN hot_content AS h ON h.entry_id = e.id
 LEFT JOIN warm_entries AS w ON w.entry_id = e.id
+LEFT JOIN cold_archive AS c ON c.entry_id = e.id
 WHERE e.id = :id
 
 -- name: select_hot
@@ -79,7 +82,8 @@ SELECT content FROM hot_content WHERE entry_id = :id
 SELECT narrative, record, meta, attempt_no, compressed_at FROM warm_entries WHERE entry_id = :id
 
 -- name: select_cold
-SELECT codec, data, content_hash, size_bytes FROM cold_archive WHERE entry_id = :id
+SELECT codec, data, content_hash, size_bytes, dictionary_id FROM cold_archive
+WHERE entry_id = :id
 
 -- name: touch
 UPDATE entries SET last_used_at = :now WHERE id = :id
@@ -134,11 +138,12 @@ LIMIT :limit
 INSERT INTO attempts (
     entry_id, attempt_no, rung, summarizer, extractor, method_version, budget_words, outcome,
     diff, summary, started_at, finished_at, duration_ms, tokens_in, tokens_out, cost_usd, error,
-    schema_name, schema_version, schema_hash, failure_class, must_keep
+    schema_name, schema_version, schema_hash, failure_class, must_keep, packed
 ) VALUES (
     :entry_id, :attempt_no, :rung, :summarizer, :extractor, :method_version, :budget_words,
     :outcome, :diff, :summary, :started_at, :finished_at, :duration_ms, :tokens_in, :tokens_out,
-    :cost_usd, :error, :schema_name, :schema_version, :schema_hash, :failure_class, :must_keep
+    :cost_usd, :error, :schema_name, :schema_version, :schema_hash, :failure_class, :must_keep,
+    :packed
 )
 
 -- name: insert_model_call
@@ -162,18 +167,29 @@ ORDER BY attempt_no DESC
 LIMIT 1
 
 -- name: select_attempts
-SELECT id, entry_id, attempt_no, rung, summarizer, extractor, method_version, budget_words,
-       outcome, diff, summary, started_at, finished_at, duration_ms, tokens_in, tokens_out,
-       cost_usd, error, schema_name, schema_version, schema_hash, failure_class, must_keep
-FROM attempts WHERE entry_id = :id ORDER BY attempt_no
+-- With the warm narrative of the attempt that made the warm row (its summary, stored once).
+SELECT a.id, a.entry_id, a.attempt_no, a.rung, a.summarizer, a.extractor, a.method_version,
+       a.budget_words, a.outcome, a.diff, a.summary, a.started_at, a.finished_at,
+       a.duration_ms, a.tokens_in, a.tokens_out, a.cost_usd, a.error, a.schema_name,
+       a.schema_version, a.schema_hash, a.failure_class, a.must_keep, a.packed,
+       w.narrative, w.dictionary_id
+FROM attempts AS a
+LEFT JOIN warm_entries AS w ON w.entry_id = a.entry_id AND w.attempt_no = a.attempt_no
+WHERE a.entry_id = :id ORDER BY a.attempt_no
 
 -- name: insert_warm
-INSERT INTO warm_entries (entry_id, narrative, record, meta, attempt_no, compressed_at)
-VALUES (:id, :narrative, :record, :meta, :attempt_no, :now)
+INSERT INTO warm_entries (
+    entry_id, narrative, record, meta, attempt_no, compressed_at, encoding, dictionary_id,
+    identity_ref, facts_digest
+) VALUES (
+    :id, :narrative, :record, :meta, :attempt_no, :now, :encoding, :dictionary_id,
+    :identity_ref, :facts_digest
+)
 
 -- name: insert_cold
-INSERT INTO cold_archive (entry_id, codec, data, content_hash, size_bytes, archived_at)
-VALUES (:id, :codec, :data, :content_hash, :size_bytes, :now)
+INSERT INTO cold_archive (
+    entry_id, codec, data, content_hash, size_bytes, archived_at, dictionary_id
+) VALUES (:id, :codec, :data, :content_hash, :size_bytes, :now, :dictionary_id)
 
 -- name: delete_hot
 DELETE FROM hot_content WHERE entry_id = :id
@@ -235,11 +251,11 @@ UPDATE entries SET tier = 'hot', last_used_at = :now, next_attempt_at = NULL,
 WHERE id = :id AND tier = 'warm'
 
 -- name: insert_event
-INSERT INTO events (type, entry_id, agent_id, at, payload)
-VALUES (:type, :entry_id, :agent_id, :at, :payload)
+INSERT INTO events (type, entry_id, agent_id, at, payload, packed)
+VALUES (:type, :entry_id, :agent_id, :at, :payload, :packed)
 
 -- name: events_page
-SELECT id, type, entry_id, agent_id, at, payload
+SELECT id, type, entry_id, agent_id, at, payload, packed
 FROM events
 WHERE id > :after {filters}
 ORDER BY id
@@ -265,7 +281,7 @@ AND at < :until
 SELECT count(*) FROM events WHERE id > :after {filters}
 
 -- name: last_escalation
-SELECT payload FROM events
+SELECT payload, packed FROM events
 WHERE entry_id = :id AND type = 'escalated_to_review'
 ORDER BY id DESC
 LIMIT 1
@@ -340,7 +356,7 @@ GROUP BY schema_name, schema_version
 ORDER BY schema_name, schema_version
 
 -- name: lossy_diffs_page
-SELECT id, diff FROM attempts
+SELECT id, diff, packed FROM attempts
 WHERE id > :after AND outcome IN ('failed', 'acceptable_with_notes')
 ORDER BY id
 LIMIT :limit
@@ -353,7 +369,7 @@ ORDER BY h.entry_id
 LIMIT :limit
 
 -- name: cold_page
-SELECT c.entry_id, c.codec, c.data, c.content_hash, e.content_hash
+SELECT c.entry_id, c.codec, c.data, c.content_hash, e.content_hash, c.dictionary_id
 FROM cold_archive AS c JOIN entries AS e ON e.id = c.entry_id
 WHERE c.entry_id > :after
 ORDER BY c.entry_id

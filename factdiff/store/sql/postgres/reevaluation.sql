@@ -1,13 +1,17 @@
 -- Re-evaluation of warm entries under a newer schema version (schema version 7).
--- Work items live in reevaluations; warm meta JSON holds the schema an entry was compressed
--- under (meta.schema.name / meta.schema.version).
+-- Work items live in reevaluations. The schema an entry was compressed under is its meta's
+-- schema reference: in the row's identities (store_identities, a compact row of schema
+-- version 9) or in the meta JSON itself (an older row).
 
 -- name: warm_schema_versions
 -- How many warm entries (of :agent, when given) each version of :schema_name compressed.
-SELECT (w.meta::jsonb #>> '{schema,version}')::integer AS version, count(*)
-FROM warm_entries w JOIN entries e ON e.id = w.entry_id
-WHERE (w.meta::jsonb #>> '{schema,name}') = :schema_name AND (:agent::text IS NULL OR e.agent_id = :agent)
-GROUP BY (w.meta::jsonb #>> '{schema,version}')::integer
+SELECT w.schema_version AS version, count(*)
+FROM (SELECT w.entry_id, (coalesce((i.value::jsonb ->> 'schema')::jsonb, convert_from(w.meta, 'UTF8')::jsonb -> 'schema') ->> 'name') AS schema_name,
+        (coalesce((i.value::jsonb ->> 'schema')::jsonb, convert_from(w.meta, 'UTF8')::jsonb -> 'schema') ->> 'version')::integer AS schema_version
+      FROM warm_entries w LEFT JOIN store_identities i ON i.id = w.identity_ref) AS w
+JOIN entries e ON e.id = w.entry_id
+WHERE w.schema_name = :schema_name AND (:agent::text IS NULL OR e.agent_id = :agent)
+GROUP BY w.schema_version
 ORDER BY 1
 
 -- name: enqueue_reevaluations
@@ -16,16 +20,22 @@ ORDER BY 1
 INSERT INTO reevaluations (entry_id, agent_id, schema_name, from_version, to_version,
                            enqueued_at)
 SELECT w.entry_id, e.agent_id, :schema_name, :from_version, :to_version, :now
-FROM warm_entries w JOIN entries e ON e.id = w.entry_id
-WHERE (w.meta::jsonb #>> '{schema,name}') = :schema_name AND (w.meta::jsonb #>> '{schema,version}')::integer = :from_version
+FROM (SELECT w.entry_id, (coalesce((i.value::jsonb ->> 'schema')::jsonb, convert_from(w.meta, 'UTF8')::jsonb -> 'schema') ->> 'name') AS schema_name,
+        (coalesce((i.value::jsonb ->> 'schema')::jsonb, convert_from(w.meta, 'UTF8')::jsonb -> 'schema') ->> 'version')::integer AS schema_version
+      FROM warm_entries w LEFT JOIN store_identities i ON i.id = w.identity_ref) AS w
+JOIN entries e ON e.id = w.entry_id
+WHERE w.schema_name = :schema_name AND w.schema_version = :from_version
   AND (:agent::text IS NULL OR e.agent_id = :agent)
 ORDER BY w.entry_id
 ON CONFLICT DO NOTHING
 
 -- name: warm_candidates_page
 -- Warm entries compressed under :schema_name version :from_version (for a dry run).
-SELECT w.entry_id FROM warm_entries w JOIN entries e ON e.id = w.entry_id
-WHERE (w.meta::jsonb #>> '{schema,name}') = :schema_name AND (w.meta::jsonb #>> '{schema,version}')::integer = :from_version
+SELECT w.entry_id FROM (SELECT w.entry_id, (coalesce((i.value::jsonb ->> 'schema')::jsonb, convert_from(w.meta, 'UTF8')::jsonb -> 'schema') ->> 'name') AS schema_name,
+        (coalesce((i.value::jsonb ->> 'schema')::jsonb, convert_from(w.meta, 'UTF8')::jsonb -> 'schema') ->> 'version')::integer AS schema_version
+      FROM warm_entries w LEFT JOIN store_identities i ON i.id = w.identity_ref) AS w
+JOIN entries e ON e.id = w.entry_id
+WHERE w.schema_name = :schema_name AND w.schema_version = :from_version
   AND (:agent::text IS NULL OR e.agent_id = :agent) AND w.entry_id > :after
 ORDER BY w.entry_id
 LIMIT :limit
@@ -69,10 +79,6 @@ SET status = 'done', result = :result, fields = :fields, diff = :diff, finished_
     lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
 WHERE id = :id AND status = 'pending' AND lease_token = :token AND lease_expires_at > factdiff_now_us()
 RETURNING id
-
--- name: update_warm_meta
-UPDATE warm_entries SET record = :record, meta = :meta
-WHERE entry_id = :id AND attempt_no = :attempt_no
 
 -- name: set_rehydrated_due
 -- A warm entry back to hot for recompression: due at once, its dormancy clock unchanged.

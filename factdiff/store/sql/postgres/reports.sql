@@ -18,17 +18,19 @@ LIMIT :limit
 SELECT DISTINCT agent_id FROM entries ORDER BY agent_id
 
 -- name: agent_entry_counts
--- Per agent: entries, warm entries, warm entries with known gaps, entries in review.
+-- Per agent: entries, warm entries, warm entries with known gaps, entries in review. Warm
+-- meta is JSON: known_gaps / lost_important_fields in older rows, g / l in compact ones.
 SELECT e.agent_id, count(*),
        sum(CASE WHEN e.tier = 'warm' THEN 1 ELSE 0 END),
-       sum(CASE WHEN w.entry_id IS NOT NULL AND coalesce(jsonb_array_length(w.meta::jsonb -> 'known_gaps'), jsonb_array_length(w.meta::jsonb -> 'lost_important_fields'), 0) > 0 THEN 1 ELSE 0 END),
+       sum(CASE WHEN w.entry_id IS NOT NULL AND coalesce(jsonb_array_length(convert_from(w.meta, 'UTF8')::jsonb -> 'known_gaps'), jsonb_array_length(convert_from(w.meta, 'UTF8')::jsonb -> 'lost_important_fields'), jsonb_array_length(convert_from(w.meta, 'UTF8')::jsonb -> 'g'), jsonb_array_length(convert_from(w.meta, 'UTF8')::jsonb -> 'l'), 0) > 0 THEN 1 ELSE 0 END),
        sum(CASE WHEN e.status = 'review' THEN 1 ELSE 0 END)
 FROM entries e LEFT JOIN warm_entries w ON w.entry_id = e.id
 GROUP BY e.agent_id ORDER BY e.agent_id
 
 -- name: loss_attempts_page
--- Verified attempts with their diff, for loss patterns (filters: schema, agent, since).
-SELECT a.id, a.entry_id, a.schema_name, a.schema_version, a.summarizer, a.outcome, a.diff
+-- Verified attempts with their diff (packed, or JSON text in older rows), for loss patterns (filters: schema, agent, since).
+SELECT a.id, a.entry_id, a.schema_name, a.schema_version, a.summarizer, a.outcome, a.diff,
+       a.packed
 FROM attempts a JOIN entries e ON e.id = a.entry_id
 WHERE a.outcome IN ('clean', 'acceptable_with_notes', 'failed') AND a.id > :after
   AND (:schema_name::text IS NULL OR a.schema_name = :schema_name)

@@ -219,7 +219,7 @@ DELETE FROM warm_index WHERE entry_id = :entry_id
 SELECT narrative_keys FROM warm_index WHERE entry_id = :entry_id
 
 -- name: warm_index_page
-SELECT w.entry_id, w.narrative, w.record, h.narrative_hash, h.record_hash
+SELECT w.entry_id, h.narrative_hash, h.record_hash
 FROM warm_entries AS w LEFT JOIN warm_index AS h ON h.entry_id = w.entry_id
 WHERE w.entry_id > :after
 ORDER BY w.entry_id
@@ -271,10 +271,13 @@ SELECT e.id, e.agent_id, e.tier, e.status, e.occurred_at, e.created_at, e.last_u
        e.metadata, e.schema_name, e.tags, e.content_hash, e.size_bytes, e.attempt_count,
        e.next_attempt_at, e.error_attempts, e.error_streak, e.occurred_offset,
        h.content, w.narrative, w.record, w.meta, w.attempt_no, w.compressed_at,
+       w.encoding, w.dictionary_id, w.identity_ref, w.facts_digest, c.codec, c.data,
+       c.dictionary_id,
        r.record, x.narrative_keys
 FROM entries AS e
 LEFT JOIN hot_content AS h ON h.entry_id = e.id
 LEFT JOIN warm_entries AS w ON w.entry_id = e.id
+LEFT JOIN cold_archive AS c ON c.entry_id = e.id
 LEFT JOIN hot_records AS r ON r.entry_id = e.id
 LEFT JOIN warm_index AS x ON x.entry_id = e.id
 WHERE e.id IN (SELECT value FROM json_array_elements_text(:ids::json))

@@ -48,23 +48,52 @@ CREATE TABLE hot_content (
     content  bytea NOT NULL
 );
 
-CREATE TABLE warm_entries (
-    entry_id      text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
-    narrative     text NOT NULL,
-    record        text NOT NULL,
-    meta          text NOT NULL,
-    attempt_no    integer NOT NULL,
-    compressed_at bigint NOT NULL
+CREATE TABLE store_identities (
+    id    bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    kind  text NOT NULL,
+    value text NOT NULL,
+    UNIQUE (kind, value)
 );
 
-CREATE TABLE cold_archive (
-    entry_id     text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
-    codec        text NOT NULL CHECK (codec IN ('zlib')),
-    data         bytea NOT NULL,
-    content_hash text NOT NULL,
-    size_bytes   bigint NOT NULL,
-    archived_at  bigint NOT NULL
+CREATE TABLE zstd_dictionaries (
+    id         bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    agent_id   text COLLATE "C" NOT NULL,
+    version    integer NOT NULL,
+    hash       bytea NOT NULL,
+    data       bytea NOT NULL,
+    trained_on bytea NOT NULL,
+    created_at bigint NOT NULL,
+    UNIQUE (agent_id, version)
 );
+
+CREATE TABLE warm_entries (
+    entry_id       text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
+    narrative      bytea NOT NULL,
+    record         bytea NOT NULL,
+    meta           bytea NOT NULL,
+    attempt_no     integer NOT NULL,
+    compressed_at  bigint NOT NULL,
+    encoding       integer NOT NULL DEFAULT 0,
+    dictionary_id  bigint REFERENCES zstd_dictionaries (id),
+    identity_ref   bigint REFERENCES store_identities (id),
+    facts_digest   bytea
+);
+
+CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)
+    WHERE dictionary_id IS NOT NULL;
+
+CREATE TABLE cold_archive (
+    entry_id      text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
+    codec         text NOT NULL CHECK (codec IN ('zlib', 'zstd')),
+    data          bytea NOT NULL,
+    content_hash  bytea NOT NULL,
+    size_bytes    bigint NOT NULL,
+    archived_at   bigint NOT NULL,
+    dictionary_id bigint REFERENCES zstd_dictionaries (id)
+);
+
+CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)
+    WHERE dictionary_id IS NOT NULL;
 
 CREATE TABLE attempts (
     id             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -91,6 +120,7 @@ CREATE TABLE attempts (
     schema_hash    text,
     failure_class  text,
     must_keep      text,
+    packed         bytea,
     UNIQUE (entry_id, attempt_no)
 );
 
@@ -102,7 +132,8 @@ CREATE TABLE events (
     entry_id text COLLATE "C",
     agent_id text COLLATE "C",
     at       bigint NOT NULL,
-    payload  text NOT NULL
+    payload  text NOT NULL,
+    packed   bytea
 );
 
 CREATE INDEX events_entry ON events (entry_id, id);
@@ -122,6 +153,7 @@ BEGIN
         AND NEW.id = OLD.id AND NEW.type = OLD.type AND NEW.entry_id = OLD.entry_id
         AND NEW.agent_id IS NOT DISTINCT FROM OLD.agent_id AND NEW.at = OLD.at
         AND (NEW.payload::jsonb -> 'redacted') = 'true'::jsonb
+        AND NEW.packed IS NULL
     THEN
         RETURN NEW;
     END IF;
@@ -209,9 +241,9 @@ CREATE TABLE hot_records (
 
 CREATE TABLE warm_index (
     entry_id       text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
-    narrative_hash text NOT NULL,
-    record_hash    text NOT NULL,
-    narrative_keys text NOT NULL
+    narrative_hash bytea NOT NULL,
+    record_hash    bytea NOT NULL,
+    narrative_keys bytea NOT NULL
 );
 
 CREATE TABLE fact_pending (

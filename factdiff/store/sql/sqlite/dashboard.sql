@@ -22,7 +22,8 @@ GROUP BY e.agent_id
 ORDER BY e.agent_id
 
 -- name: dashboard_lossy_diffs
-SELECT id, diff FROM attempts
+-- Diffs are packed (or JSON text in attempts written before schema version 9).
+SELECT id, diff, packed FROM attempts
 WHERE id > :after AND outcome IN ('failed', 'acceptable_with_notes')
 ORDER BY id
 LIMIT :limit

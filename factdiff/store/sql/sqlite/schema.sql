@@ -44,23 +44,52 @@ CREATE TABLE hot_content (
     content  BLOB NOT NULL
 );
 
-CREATE TABLE warm_entries (
-    entry_id      TEXT PRIMARY KEY REFERENCES entries (id),
-    narrative     TEXT NOT NULL,
-    record        TEXT NOT NULL,
-    meta          TEXT NOT NULL,
-    attempt_no    INTEGER NOT NULL,
-    compressed_at INTEGER NOT NULL
+CREATE TABLE store_identities (
+    id    INTEGER PRIMARY KEY,
+    kind  TEXT NOT NULL,
+    value TEXT NOT NULL,
+    UNIQUE (kind, value)
 );
 
-CREATE TABLE cold_archive (
-    entry_id     TEXT PRIMARY KEY REFERENCES entries (id),
-    codec        TEXT NOT NULL CHECK (codec IN ('zlib')),
-    data         BLOB NOT NULL,
-    content_hash TEXT NOT NULL,
-    size_bytes   INTEGER NOT NULL,
-    archived_at  INTEGER NOT NULL
+CREATE TABLE zstd_dictionaries (
+    id         INTEGER PRIMARY KEY,
+    agent_id   TEXT NOT NULL,
+    version    INTEGER NOT NULL,
+    hash       BLOB NOT NULL,
+    data       BLOB NOT NULL,
+    trained_on BLOB NOT NULL,
+    created_at INTEGER NOT NULL,
+    UNIQUE (agent_id, version)
 );
+
+CREATE TABLE warm_entries (
+    entry_id       TEXT PRIMARY KEY REFERENCES entries (id),
+    narrative      BLOB NOT NULL,
+    record         BLOB NOT NULL,
+    meta           BLOB NOT NULL,
+    attempt_no     INTEGER NOT NULL,
+    compressed_at  INTEGER NOT NULL,
+    encoding       INTEGER NOT NULL DEFAULT 0,
+    dictionary_id  INTEGER REFERENCES zstd_dictionaries (id),
+    identity_ref   INTEGER REFERENCES store_identities (id),
+    facts_digest   BLOB
+);
+
+CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)
+    WHERE dictionary_id IS NOT NULL;
+
+CREATE TABLE cold_archive (
+    entry_id      TEXT PRIMARY KEY REFERENCES entries (id),
+    codec         TEXT NOT NULL CHECK (codec IN ('zlib', 'zstd')),
+    data          BLOB NOT NULL,
+    content_hash  BLOB NOT NULL,
+    size_bytes    INTEGER NOT NULL,
+    archived_at   INTEGER NOT NULL,
+    dictionary_id INTEGER REFERENCES zstd_dictionaries (id)
+);
+
+CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)
+    WHERE dictionary_id IS NOT NULL;
 
 CREATE TABLE attempts (
     id             INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -87,6 +116,7 @@ CREATE TABLE attempts (
     schema_hash    TEXT,
     failure_class  TEXT,
     must_keep      TEXT,
+    packed         BLOB,
     UNIQUE (entry_id, attempt_no)
 );
 
@@ -98,7 +128,8 @@ CREATE TABLE events (
     entry_id TEXT,
     agent_id TEXT,
     at       INTEGER NOT NULL,
-    payload  TEXT NOT NULL
+    payload  TEXT NOT NULL,
+    packed   BLOB
 );
 
 CREATE INDEX events_entry ON events (entry_id, id);
@@ -111,6 +142,7 @@ WHEN NOT EXISTS (SELECT 1 FROM erasure_pending AS p WHERE p.entry_id = OLD.entry
     OR NEW.id IS NOT OLD.id OR NEW.type IS NOT OLD.type
     OR NEW.entry_id IS NOT OLD.entry_id OR NEW.agent_id IS NOT OLD.agent_id
     OR NEW.at IS NOT OLD.at OR json_extract(NEW.payload, '$.redacted') IS NOT 1
+    OR NEW.packed IS NOT NULL
 BEGIN
     SELECT RAISE(ABORT, 'events are append-only');
 END;
@@ -189,9 +221,9 @@ CREATE TABLE hot_records (
 
 CREATE TABLE warm_index (
     entry_id       TEXT PRIMARY KEY REFERENCES entries (id),
-    narrative_hash TEXT NOT NULL,
-    record_hash    TEXT NOT NULL,
-    narrative_keys TEXT NOT NULL
+    narrative_hash BLOB NOT NULL,
+    record_hash    BLOB NOT NULL,
+    narrative_keys BLOB NOT NULL
 );
 
 CREATE TABLE fact_pending (

@@ -1,0 +1,554 @@
+"""The store's compact tiers: warm rows in the compact encoding, zstd cold archives with
+per-agent dictionaries, the re-encoding of older stores, dictionary retirement, and sizes.
+
+``CompactStorageMixin`` is part of every ``MemoryStore``. A warm row of encoding 1 holds its
+fact record as a zstd frame (with the agent's dictionary) of ``compact.pack_record`` and its
+meta split by ``compact.split_meta``; reading it back needs the entry's cold source (the
+surface texts of its facts), so every statement that reads a warm row also reads the
+archive (``WARM_COLUMNS``). Rows of encoding 0 (JSON text, written before schema version 9)
+stay readable; ``recode`` rewrites them (and zlib archives) in place, a batch per
+transaction, resumable at any point.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from datetime import datetime
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
+
+from factdiff.schema.model import tagged_digest
+from factdiff.store import codec, compact
+from factdiff.store import rows as rowmap
+from factdiff.store.dictionaries import (
+    TRAIN_SAMPLES,
+    DictionaryCache,
+    dictionary_hash,
+    pack_ids,
+    train,
+    unpack_ids,
+)
+from factdiff.store.model import (
+    Entry,
+    EntryNotFound,
+    IntegrityError,
+    WarmMeta,
+    WarmView,
+)
+
+if TYPE_CHECKING:
+    from factdiff.store.base import MemoryStore
+
+WARM_COLUMNS = 12
+"""Columns of a warm row in entry reads: narrative, record, meta, attempt_no,
+compressed_at, encoding, dictionary_id, identity_ref, facts_digest, then the archive's
+codec, data and dictionary_id."""
+RECODE_BATCH = 64
+"""Warm entries re-encoded per transaction by ``recode``."""
+PROFILE = "profile"
+"""The ``store_identities`` kind of a warm row's identities (one canonical JSON object)."""
+
+
+def _store(mixin: CompactStorageMixin) -> MemoryStore:
+    return cast("MemoryStore", mixin)
+
+
+class CompactStorageMixin:
+    """Compact warm and cold tiers of ``MemoryStore`` (see the module docstring)."""
+
+    _dictionaries: DictionaryCache
+    _identity_ids: dict[tuple[str, str], int]
+    _identity_values: dict[int, str]
+
+    def _init_compact(self) -> None:
+        self._dictionaries = DictionaryCache()
+        self._identity_ids = {}
+        self._identity_values = {}
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _cold_bytes(self, entry_id: str, cold: rowmap.Row, entry_hash: str) -> bytes:
+        """The verified source bytes of an archive row ``(codec, data, hash, _, dictionary)``."""
+        dictionary = self._dictionaries.get(_store(self), cold[4] if len(cold) > 4 else None)
+        return rowmap.checked_cold(entry_id, cold, entry_hash, dictionary)
+
+    def _warm_view(self, entry: Entry, cols: rowmap.Row) -> WarmView:
+        """The warm view of ``entry`` from its ``WARM_COLUMNS`` columns."""
+        narrative, record, meta, attempt_no, compressed_at, encoding = cols[:6]
+        if int(encoding) == 0:
+            return rowmap.warm(
+                (_text(narrative), _text(record), _text(meta), attempt_no, compressed_at)
+            )
+        cold_codec, cold_data, cold_dictionary = cols[9:12]
+        if cold_codec is None:
+            raise IntegrityError(entry.id, "warm entry has no cold archive")
+        cold = (cold_codec, cold_data, entry.content_hash, None, cold_dictionary)
+        source = codec.decode_content(self._cold_bytes(entry.id, cold, entry.content_hash))
+        try:
+            dictionary = self._dictionaries.get(_store(self), cols[6])
+            narrative_text = unpack_narrative(narrative, dictionary)
+            packed = codec.zstd_decompress(record, dictionary)
+            data = compact.unpack_record(packed, source)
+            identities = {} if cols[7] is None else self._profile(int(cols[7]))
+            digest = None if cols[8] is None else bytes(cols[8])
+            split = compact.SplitMeta(identities, digest, bytes(meta))
+            moment = codec.from_micros(int(compressed_at)).isoformat()
+            meta_json = compact.join_meta(split, entry.content_hash, moment, record_digest(data))
+        except ValueError as exc:
+            raise IntegrityError(entry.id, f"warm row does not decode: {exc}") from None
+        return WarmView(
+            narrative=narrative_text,
+            record=data,
+            meta=WarmMeta.from_json(meta_json),
+            attempt_no=int(attempt_no),
+            compressed_at=codec.from_micros(int(compressed_at)),
+        )
+
+    def _profile(self, ref: int) -> dict[str, str]:
+        """The identities (kind -> value) of a warm row's ``identity_ref``."""
+        found = json.loads(self._identity(ref))
+        if not isinstance(found, dict):
+            raise ValueError(f"identity {ref} is not an object")
+        return {str(k): str(v) for k, v in found.items()}
+
+    def _identity(self, ref: int) -> str:
+        found = self._identity_values.get(ref)
+        if found is None:
+            row = _store(self)._row("select_identity", id=ref)
+            if row is None:
+                raise ValueError(f"identity {ref} is missing")
+            found = self._identity_values[ref] = str(row[1])
+        return found
+
+    def _attempt_narrative(self, narrative: Any, dictionary_id: Any) -> str | None:
+        """The warm narrative joined to an attempt row (``None`` when it made no warm row)."""
+        if narrative is None:
+            return None
+        return unpack_narrative(narrative, self._dictionaries.get(_store(self), dictionary_id))
+
+    def _keep_accepted_summary(self, entry_id: str) -> None:
+        """Inside a write that removes ``entry_id``'s warm row: the attempt that made it gets
+        its summary (the narrative, stored once while warm) back in its own row."""
+        store = _store(self)
+        row = store._row("select_warm_narrative", id=entry_id)
+        if row is None:
+            return
+        packed = store._one("select_attempt_packed", id=entry_id, attempt_no=row[2])
+        if packed is None:
+            return
+        diff, summary = rowmap.unpack_attempt(packed)
+        if summary is not None:
+            return
+        narrative = self._attempt_narrative(row[0], row[1])
+        store._exec(
+            "update_attempt_packed",
+            id=entry_id,
+            attempt_no=row[2],
+            packed=rowmap.pack_attempt(diff, narrative),
+        )
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def _identity_refs(self, identities: Mapping[str, str]) -> dict[str, int]:
+        """Ids of the identities (registered in their own transaction when new)."""
+        store = _store(self)
+        missing = [(k, v) for k, v in identities.items() if (k, v) not in self._identity_ids]
+        if missing:
+
+            def work() -> dict[tuple[str, str], int]:
+                found = {}
+                for kind, value in missing:
+                    store._exec("insert_identity", kind=kind, value=value)
+                    found[(kind, value)] = int(
+                        store._one("select_identity_id", kind=kind, value=value)
+                    )
+                return found
+
+            for key, ref in store._write(work).items():
+                self._identity_ids[key] = ref
+                self._identity_values[ref] = key[1]
+        return {kind: self._identity_ids[(kind, value)] for kind, value in identities.items()}
+
+    def _warm_params(
+        self,
+        entry_id: str,
+        source: str,
+        narrative: str,
+        record: Mapping[str, Any],
+        meta: WarmMeta,
+        content_hash: str,
+        compressed_at: int,
+        dictionary: tuple[int | None, codec.CodecDictionary | None],
+    ) -> dict[str, Any]:
+        """The compact columns of a warm row (made before the transaction)."""
+        dictionary_id, data = dictionary
+        codec.dump_json(dict(record), "fact record")  # the checks JSON text had
+        packed = compact.pack_record(dict(record), source)
+        moment = codec.from_micros(compressed_at).isoformat()
+        try:
+            split = compact.split_meta(
+                meta.to_json(), content_hash, moment, record_digest(dict(record))
+            )
+        except ValueError as exc:
+            raise IntegrityError(entry_id, f"compression meta does not encode: {exc}") from None
+        profile = codec.check_text(
+            compact.dump(dict(split.identities)).decode("utf-8"), "compression meta"
+        )
+        refs = self._identity_refs({PROFILE: profile})
+        params: dict[str, Any] = {
+            "narrative": codec.zstd_compress(narrative.encode("utf-8"), data),
+            "record": codec.zstd_compress(packed, data),
+            "meta": split.rest,
+            "encoding": compact.RECORD_ENCODING,
+            "dictionary_id": dictionary_id,
+            "facts_digest": split.facts_digest,
+        }
+        params["identity_ref"] = refs[PROFILE]
+        return params
+
+    def _agent_dictionary(
+        self, agent_id: str, now_us: int
+    ) -> tuple[int | None, codec.CodecDictionary | None]:
+        """The agent's latest dictionary, trained now if it has none and enough entries."""
+        store = _store(self)
+        found = store._one("select_latest_dictionary", agent=agent_id)
+        if found is None:
+            found = self._train_dictionary(agent_id, now_us, (), first=True)
+        if found is None:
+            return None, None
+        return int(found), self._dictionaries.get(store, int(found))
+
+    def _train_dictionary(
+        self, agent_id: str, now_us: int, exclude: Iterable[str], *, first: bool = False
+    ) -> int | None:
+        """Train and store the agent's next dictionary version from its first entries (but
+        ``exclude``); returns the agent's latest dictionary id, or ``None`` when there are
+        too few entries. With ``first``, only if the agent still has none (a concurrent
+        demotion may have stored one meanwhile: that one is used)."""
+        store = _store(self)
+        rows = store._rows(
+            store._sql("dictionary_samples"),
+            {
+                "agent": agent_id,
+                "exclude": json.dumps(sorted(set(exclude))),
+                "limit": TRAIN_SAMPLES,
+            },
+        )
+        samples: list[bytes] = []
+        ids: list[str] = []
+        for entry_id, content_hash, hot, cold_codec, cold_data, cold_dict, hot_record in rows:
+            if hot is not None:
+                source = bytes(hot)
+            elif cold_codec is not None:
+                cold = (cold_codec, cold_data, content_hash, None, cold_dict)
+                source = self._cold_bytes(str(entry_id), cold, str(content_hash))
+            else:  # pragma: no cover - every entry has content or an archive
+                continue
+            ids.append(str(entry_id))
+            samples.append(source)
+            if hot_record is not None:
+                from factdiff.retrieve.index import unpack_json as unpack_hot
+
+                text = codec.decode_content(source)
+                samples.append(compact.pack_record(unpack_hot(bytes(hot_record)), text))
+        data = train(samples)
+        if data is None:
+            return None
+        params = {
+            "agent": agent_id,
+            "hash": dictionary_hash(data),
+            "data": data,
+            "trained_on": pack_ids(ids),
+            "now": now_us,
+        }
+
+        def work() -> int | None:
+            store._exec("insert_first_dictionary" if first else "insert_dictionary", **params)
+            latest = store._one("select_latest_dictionary", agent=agent_id)
+            return None if latest is None else int(latest)
+
+        return store._write(work)
+
+    # -- re-encoding -----------------------------------------------------------------------
+
+    def recode_pending(self) -> int:
+        """How many warm entries still have the old encoding or a zlib archive."""
+        return int(_store(self)._one("count_recode_pending"))
+
+    def recode(self, *, now: datetime, progress: Callable[[int], None] | None = None) -> int:
+        """Re-encode warm entries written before schema version 9 (JSON record and meta,
+        zlib archive) in the compact encoding with zstd archives, ``RECODE_BATCH`` entries per
+        transaction; returns how many. Resumable: each batch commits on its own and an
+        interrupted run goes on where it stopped. Every re-encoded row is decoded again and
+        compared before it is written."""
+        store = _store(self)
+        now_us = codec.to_micros(now, "now")
+        done, after = 0, ""
+        sql = store._sql("recode_page")
+        while True:
+            ids = [str(r[0]) for r in store._rows(sql, {"after": after, "limit": RECODE_BATCH})]
+            if not ids:
+                return done
+            after = ids[-1]
+            batch = [self._recoded(entry_id, now_us, None) for entry_id in ids]
+            done += store._write(partial(self._write_recoded, batch))
+            if progress is not None:
+                progress(done)
+
+    def _recoded(
+        self, entry_id: str, now_us: int, avoid: int | None
+    ) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """New warm and cold columns for ``entry_id`` (``None`` if it is no longer warm):
+        the agent's latest dictionary, unless that is ``avoid`` (then a newer one)."""
+        store = _store(self)
+        entry = store._load(entry_id)
+        if entry is None or entry.warm is None:
+            return None
+        cold = store._row("select_cold", id=entry_id)
+        if cold is None:
+            raise IntegrityError(entry_id, "warm entry has no cold archive")
+        data = self._cold_bytes(entry_id, cold, entry.content_hash)
+        source = codec.decode_content(data)
+        dictionary = self._agent_dictionary(entry.agent_id, now_us)
+        if avoid is not None and dictionary[0] == avoid:
+            dictionary = None, None
+        compressed_at = codec.to_micros(entry.warm.compressed_at)
+        warm = self._warm_params(
+            entry_id,
+            source,
+            entry.warm.narrative,
+            entry.warm.record,
+            entry.warm.meta,
+            entry.content_hash,
+            compressed_at,
+            dictionary,
+        )
+        packed = codec.archive(data, dictionary[1])
+        if codec.content_hash(codec.unarchive(codec.COLD_CODEC, packed, dictionary[1])) != (
+            entry.content_hash
+        ):  # pragma: no cover - zstd is lossless
+            raise IntegrityError(entry_id, "re-encoded archive does not round-trip")
+        check = compact.unpack_record(codec.zstd_decompress(warm["record"], dictionary[1]), source)
+        if check != entry.warm.record:  # pragma: no cover - pack_record checks the round trip
+            raise IntegrityError(entry_id, "re-encoded fact record does not round-trip")
+        cold_params = {
+            "id": entry_id,
+            "codec": codec.COLD_CODEC,
+            "data": packed,
+            "dictionary_id": dictionary[0],
+            "content_hash": codec.digest_bytes(entry.content_hash),
+        }
+        return {**warm, "id": entry_id}, cold_params
+
+    def _write_recoded(self, batch: list[tuple[dict[str, Any], dict[str, Any]] | None]) -> int:
+        store = _store(self)
+        done = 0
+        for item in batch:
+            if item is None:
+                continue
+            warm, cold = item
+            if store._count("update_cold_encoding", **cold) != 1:
+                continue  # restored meanwhile
+            store._exec("update_warm_encoding", **warm)
+            done += 1
+        return done
+
+    # -- attempt retention -----------------------------------------------------------------
+
+    def prune_clean_attempts(self, *, batch: int = RECODE_BATCH) -> int:
+        """Apply attempt retention ``warm-clean`` to entries already warm: delete every
+        attempt row of each warm entry whose warm row a clean attempt made (its events,
+        model calls and warm meta stay), ``batch`` entries per transaction; returns how
+        many entries lost their attempts. Resumable."""
+        store = _store(self)
+        done, after = 0, ""
+        sql = store._sql("clean_warm_page")
+        while True:
+            ids = [str(r[0]) for r in store._rows(sql, {"after": after, "limit": batch})]
+            if not ids:
+                return done
+
+            def work(chosen: list[str] = ids) -> int:
+                return sum(
+                    1 for i in chosen if store._count("delete_clean_warm_attempts", id=i) > 0
+                )
+
+            done += store._write(work)
+            after = ids[-1]
+
+    # -- dictionary retirement -------------------------------------------------------------
+
+    def retire_dictionaries_trained_on(
+        self, entry_id: str, *, now: datetime, batch: int = RECODE_BATCH
+    ) -> int:
+        """Stop using every zstd dictionary trained on ``entry_id`` (they hold fragments of
+        its text): re-encode each archive and warm record compressed with one of them with a
+        newer dictionary of the agent trained without the entry (or as a plain zstd frame
+        when too few entries remain), ``batch`` entries per transaction, then delete the
+        dictionary rows. Resumable: a run interrupted anywhere is finished by the next one.
+        Returns how many dictionaries were deleted."""
+        store = _store(self)
+        now_us = codec.to_micros(now, "now")
+        row = store._row("select_entry", id=entry_id)
+        if row is None:
+            raise EntryNotFound(entry_id)
+        agent_id = str(row[1])
+        tainted = [
+            int(dict_id)
+            for dict_id, _version, trained_on in store._rows(
+                store._sql("select_agent_dictionaries"), {"agent": agent_id}
+            )
+            if entry_id in unpack_ids(bytes(trained_on))
+        ]
+        if not tainted:
+            return 0
+        replacement = self._clean_dictionary(agent_id, now_us, entry_id, tainted)
+        for dict_id in tainted:
+            while True:
+                users = [
+                    str(r[0])
+                    for r in store._rows(
+                        store._sql("dictionary_users_page"), {"id": dict_id, "limit": batch}
+                    )
+                ]
+                if not users:
+                    break
+                items = [self._rewritten(u, replacement, now_us) for u in users]
+                store._write(partial(self._write_recoded, items))
+
+            def drop(target: int = dict_id) -> None:
+                if int(store._one("count_dictionary_users", id=target)) == 0:
+                    store._exec("delete_dictionary", id=target)
+
+            store._write(drop)
+            self._dictionaries.forget(dict_id)
+        return len(tainted)
+
+    def _clean_dictionary(
+        self, agent_id: str, now_us: int, entry_id: str, tainted: list[int]
+    ) -> tuple[int | None, codec.CodecDictionary | None]:
+        store = _store(self)
+        latest = store._one("select_latest_dictionary", agent=agent_id)
+        if latest is not None and int(latest) not in tainted:
+            return int(latest), self._dictionaries.get(store, int(latest))
+        trained = self._train_dictionary(agent_id, now_us, (entry_id,))
+        if trained is None or trained in tainted:
+            return None, None
+        return trained, self._dictionaries.get(store, trained)
+
+    def _rewritten(
+        self,
+        entry_id: str,
+        dictionary: tuple[int | None, codec.CodecDictionary | None],
+        now_us: int,
+    ) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        store = _store(self)
+        entry = store._load(entry_id)
+        if entry is None or entry.warm is None:
+            return None
+        cold = store._row("select_cold", id=entry_id)
+        if cold is None:  # pragma: no cover - warm entries have archives
+            return None
+        data = self._cold_bytes(entry_id, cold, entry.content_hash)
+        source = codec.decode_content(data)
+        compressed_at = codec.to_micros(entry.warm.compressed_at)
+        warm = self._warm_params(
+            entry_id,
+            source,
+            entry.warm.narrative,
+            entry.warm.record,
+            entry.warm.meta,
+            entry.content_hash,
+            compressed_at,
+            dictionary,
+        )
+        packed = codec.archive(data, dictionary[1])  # checked to round-trip
+        check = compact.unpack_record(codec.zstd_decompress(warm["record"], dictionary[1]), source)
+        if check != entry.warm.record:  # pragma: no cover - pack_record checks the round trip
+            raise IntegrityError(entry_id, "re-encoded fact record does not round-trip")
+        cold_params = {
+            "id": entry_id,
+            "codec": codec.COLD_CODEC,
+            "data": packed,
+            "dictionary_id": dictionary[0],
+            "content_hash": codec.digest_bytes(entry.content_hash),
+        }
+        return {**warm, "id": entry_id}, cold_params
+
+    # -- verification ------------------------------------------------------------------------
+
+    def _packed_problems(self) -> list[str]:
+        """Packed attempts and events that do not decode (for ``verify``)."""
+        store = _store(self)
+        problems: list[str] = []
+        checks: list[tuple[str, str, Callable[[Any], object]]] = [
+            ("packed_attempts_page", "attempt", rowmap.unpack_attempt),
+            ("packed_events_page", "event", lambda p: rowmap.event_payload(None, p)),
+        ]
+        for key, what, decode in checks:
+            sql, after = store._sql(key), 0
+            while True:
+                rows = store._rows(sql, {"after": after, "limit": 256})
+                for row_id, entry_id, packed in rows:
+                    after = int(row_id)
+                    try:
+                        decode(packed)
+                    except ValueError as exc:
+                        problems.append(f"entry {entry_id}: {what} {row_id} does not decode: {exc}")
+                if len(rows) < 256:
+                    break
+        return problems
+
+    # -- sizes -----------------------------------------------------------------------------
+
+    def storage(self) -> dict[str, Any]:
+        """Bytes per tier (``stats --json``'s ``storage``): ``hot_content``,
+        ``warm_narratives``, ``warm_records``, ``warm_meta`` (compact meta, digest bytes, 8
+        for the identity reference), ``cold_archives`` (archive frames), ``dictionaries`` (zstd
+        dictionaries), ``identities``, ``warm_source_bytes`` (the UTF-8 bytes of the sources
+        the warm entries replaced), ``warm_ratio`` ((narratives + records + meta) / those
+        sources) and ``cold_ratio`` ((archives + dictionaries) / those sources), both
+        ``None`` with no warm entry, and ``retrieval_index`` (hot records, warm hashes and
+        narrative keys, 16 bytes per fact key; the text index is not counted)."""
+        store = _store(self)
+        row = store._row("storage_bytes")
+        assert row is not None
+        values = [int(v) for v in row]
+        hot, narratives, records, meta, cold, dicts, sources, idents, hot_rec, warm_idx, facts = (
+            values
+        )
+        warm_total = narratives + records + meta
+        return {
+            "hot_content": hot,
+            "warm_narratives": narratives,
+            "warm_records": records,
+            "warm_meta": meta,
+            "cold_archives": cold,
+            "dictionaries": dicts,
+            "identities": idents,
+            "warm_source_bytes": sources,
+            "warm_ratio": round(warm_total / sources, 4) if sources else None,
+            "cold_ratio": round((cold + dicts) / sources, 4) if sources else None,
+            "retrieval_index": hot_rec + warm_idx + facts,
+        }
+
+
+_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+
+
+def record_digest(record: Mapping[str, Any]) -> str:
+    """The ``factdiff.record`` tagged digest of a stored record."""
+    return tagged_digest("factdiff.record", dict(record))
+
+
+def unpack_narrative(value: Any, dictionary: codec.CodecDictionary | None) -> str:
+    """A stored narrative: a zstd frame (it starts with zstd's magic number, which no UTF-8
+    text does), else UTF-8 text (a row written, or edited, as text)."""
+    if isinstance(value, bytes | memoryview) and bytes(value[:4]) == _ZSTD_MAGIC:
+        return codec.zstd_decompress(bytes(value), dictionary).decode("utf-8")
+    return _text(value)
+
+
+def _text(value: Any) -> str:
+    return bytes(value).decode("utf-8") if isinstance(value, bytes | memoryview) else str(value)

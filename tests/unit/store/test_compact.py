@@ -1,0 +1,193 @@
+"""The compact encodings of warm records and meta: exact round trips, smaller than JSON."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from factdiff import extract
+from factdiff.schema.model import Criticality, FactSchema, SchemaRef
+from factdiff.store import codec, compact
+from factdiff.store.model import AttemptOutcome, KnownGap, WarmMeta
+from factdiff.values.base import FactType
+from tests.conftest import worked
+
+SOURCE = worked("source")
+HASH = "sha256:" + "ab" * 32
+MOMENT = datetime(2026, 4, 1, 12, 0, tzinfo=UTC)
+KEYS = ["spans", "text", "value", "k", "~x"]
+
+
+def record_of(text: str, schema: FactSchema) -> dict[str, Any]:
+    return extract(text, schema).to_json()
+
+
+def test_worked_example_record_round_trips_without_its_surface_texts(
+    customer_service: FactSchema,
+) -> None:
+    record = record_of(SOURCE, customer_service)
+    packed = compact.pack_record(record, SOURCE)
+    assert compact.unpack_record(packed, SOURCE) == record
+    plain = codec.dump_json(record, "record").encode()
+    assert len(packed) < len(plain) * 0.7
+    assert len(codec.zstd_compress(packed)) < len(plain) / 3
+    assert b"Marcus Chen" in plain
+    assert b"Marcus Chen" not in packed  # the surface text is read back from the source
+
+
+def test_unpacking_needs_the_same_source(customer_service: FactSchema) -> None:
+    record = record_of(SOURCE, customer_service)
+    packed = compact.pack_record(record, SOURCE)
+    other = SOURCE.replace("Marcus Chen", "Marcia Chan")
+    assert compact.unpack_record(packed, other) != record
+
+
+def test_record_that_does_not_quote_its_source_is_kept_verbatim() -> None:
+    record = {"fields": {"x": [{"spans": [[0, 3]], "text": "not the source", "value": 1}]}}
+    packed = compact.pack_record(record, "abcdef")
+    assert compact.unpack_record(packed, "abcdef") == record
+
+
+def test_nul_strings_and_unknown_keys_round_trip() -> None:
+    record = {
+        "fields": {"f": [{"spans": [[0, 2]], "text": "ab", "v": "\0ab", "~odd": "ab"}]},
+        "\0key": ["\0", "\0\0"],
+    }
+    assert compact.unpack_record(compact.pack_record(record, "abc"), "abc") == record
+
+
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=6),
+        lambda inner: (
+            st.lists(inner, max_size=3)
+            | st.dictionaries(
+                st.sampled_from(["spans", "text", "value", "k", "~x"]), inner, max_size=3
+            )
+        ),
+        max_leaves=12,
+    ),
+    st.text(max_size=12),
+)
+def test_any_json_round_trips(data: Any, source: str) -> None:
+    record = {"fields": data}
+    assert compact.unpack_record(compact.pack_record(record, source), source) == record
+
+
+def test_corrupt_compact_record_is_an_error() -> None:
+    with pytest.raises(compact.CompactError):
+        compact.unpack_record(b"\xff", "x")
+    with pytest.raises(compact.CompactError):
+        compact.unpack_record(b'{"zz":1}', "x")
+
+
+def meta(gaps: tuple[KnownGap, ...] = (), **extra: Any) -> WarmMeta:
+    return WarmMeta(
+        schema=SchemaRef("customer_service", 2, "sha256:" + "cd" * 32),
+        extractor="rules/2",
+        summarizer="extractive",
+        method_version="extractive/1",
+        budget_words=40,
+        rung=1,
+        outcome=AttemptOutcome.ACCEPTABLE_WITH_NOTES if gaps else AttemptOutcome.CLEAN,
+        compressed_at=MOMENT,
+        attempt_count=2,
+        source_content_hash=HASH,
+        source_facts_digest="sha256:" + "ef" * 32,
+        known_gaps=gaps,
+        extra=extra,
+    )
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        meta(),
+        meta((KnownGap("call_time", Criticality.IMPORTANT, FactType.DATETIME),)),
+        meta((KnownGap("old", Criticality.IMPORTANT, None),), note="kept"),
+    ],
+)
+def test_meta_splits_into_identities_digest_and_a_small_rest(value: WarmMeta) -> None:
+    data = value.to_json()
+    split = compact.split_meta(data, HASH, MOMENT.isoformat())
+    assert set(split.identities) == {"schema", "extractor", "summarizer", "method"}
+    assert split.facts_digest == bytes.fromhex("ef" * 32)
+    assert len(split.rest) < 80
+    assert compact.join_meta(split, HASH, MOMENT.isoformat()) == data
+    assert WarmMeta.from_json(compact.join_meta(split, HASH, MOMENT.isoformat())) == value
+
+
+def test_meta_keeps_what_the_row_does_not_hold() -> None:
+    data = meta().to_json()
+    other_hash = "sha256:" + "00" * 32
+    split = compact.split_meta(data, other_hash, "2020-01-01T00:00:00+00:00")
+    assert b"source_content_hash" not in split.rest  # short key
+    assert compact.join_meta(split, other_hash, "2020-01-01T00:00:00+00:00") == data
+    assert json.loads(split.rest)["h"] == HASH
+
+
+def test_attempt_diff_drops_summary_values_equal_to_the_source() -> None:
+    kept = {"criticality": "critical", "field": "a", "verdict": "kept"}
+    diff = {
+        "added": [],
+        "changed": [],
+        "fields": [
+            {**kept, "source_values": ["1 USD"], "summary_values": ["1 USD"]},
+            {**kept, "source_values": ["x"], "summary_values": ["X"]},
+            {"field": "b", "verdict": "missing", "source_values": ["2"], "summary_values": []},
+        ],
+    }
+    packed = compact.pack_diff(diff)
+    assert compact.unpack_diff(packed) == diff
+    assert "1 USD" in json.dumps(packed)
+    assert json.dumps(packed).count("1 USD") == 1
+    assert len(json.dumps(packed)) < len(json.dumps(diff)) * 0.7
+
+
+@pytest.mark.parametrize(
+    "diff",
+    [
+        {"fields": [{"verdict": "kept", "source_values": ["1"]}]},  # no summary values at all
+        {"missing": ["amount"], "changed": []},
+        "not a dict",
+        {"~": 1},
+    ],
+)
+def test_attempt_diffs_of_any_shape_round_trip(diff: Any) -> None:
+    assert compact.unpack_diff(compact.pack_diff(diff)) == diff
+
+
+def test_warm_index_hashes_and_keys_as_bytes_and_as_older_text() -> None:
+    from factdiff.store.search_index import hash_bytes, hash_text, pack_keys, unpack_keys
+
+    digest = "sha256:" + "0f" * 32
+    assert len(hash_bytes(digest)) == 32
+    assert hash_text(hash_bytes(digest)) == digest
+    assert hash_text(digest) == digest  # a row written before schema version 9
+    assert hash_text(digest.encode()) == digest  # its text converted to bytes (PostgreSQL)
+    assert hash_text(hash_bytes("not a digest")) == "not a digest"
+    keys = {0, -(2**63), 2**63 - 1, 42}
+    assert unpack_keys(pack_keys(keys)) == keys
+    assert unpack_keys(pack_keys([])) == set()
+    assert unpack_keys("12 -3") == {12, -3}
+    assert unpack_keys(b"12 -3") == {12, -3}
+    assert unpack_keys(b"") == set()
+
+
+def test_a_digest_equal_to_the_records_is_stored_once() -> None:
+    data = meta().to_json()
+    digest = data["source_facts_digest"]
+    split = compact.split_meta(data, HASH, MOMENT.isoformat(), digest)
+    assert split.facts_digest is None
+    assert b"sha256" not in split.rest
+    assert compact.join_meta(split, HASH, MOMENT.isoformat(), digest) == data
+    other = compact.split_meta(data, HASH, MOMENT.isoformat(), "sha256:" + "00" * 32)
+    assert other.facts_digest == bytes.fromhex("ef" * 32)
+    none = {**data, "source_facts_digest": None}
+    split = compact.split_meta(none, HASH, MOMENT.isoformat(), digest)
+    assert compact.join_meta(split, HASH, MOMENT.isoformat(), digest) == none
