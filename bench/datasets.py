@@ -1,4 +1,4 @@
-"""Loaders for the labelled dialogue datasets in ``../shared/data/dev`` (see its README).
+"""Loaders for the labelled dialogue datasets (the folder ``$FACTDIFF_BENCH_DATA``, or ``--data``).
 
 Every loader returns :class:`Dialogue` objects: turns of text, each with character-offset
 :class:`Label` spans taken from the dataset's own annotations (never from factdiff), plus
@@ -31,7 +31,10 @@ from pathlib import Path
 from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_DATA = REPO_ROOT.parent / "shared" / "data" / "dev"
+DATA_ENV = "FACTDIFF_BENCH_DATA"
+DEFAULT_DATA = Path(os.environ.get(DATA_ENV) or "data/dev")
+"""The datasets' folder: ``$FACTDIFF_BENCH_DATA``, else ``data/dev`` (every script's ``--data``
+overrides it)."""
 SGD_REFERENCE = date(2019, 3, 1)
 """SGD's simulated 'today' (its canonical values resolve 'today' to this date)."""
 
