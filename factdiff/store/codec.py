@@ -22,9 +22,10 @@ import hashlib
 import json
 import math
 import secrets
+import threading
 import zlib
 from datetime import UTC, datetime, timedelta, timezone
-from typing import Any
+from typing import Any, TypeVar
 
 import zstandard
 
@@ -36,6 +37,7 @@ COLD_CODEC = "zstd"
 ZLIB_CODEC = "zlib"
 ZSTD_LEVEL = 19
 CodecDictionary = zstandard.ZstdCompressionDict
+T = TypeVar("T")
 
 
 def to_micros(moment: datetime, what: str = "time") -> int:
@@ -204,20 +206,66 @@ def unarchive(codec: str, packed: bytes, dictionary: CodecDictionary | None = No
 
 def zstd_compress(data: bytes, dictionary: CodecDictionary | None = None) -> bytes:
     """A zstd frame of ``data`` (level ``ZSTD_LEVEL``; its size written in the header)."""
-    if dictionary is None:
-        return zstandard.ZstdCompressor(level=ZSTD_LEVEL).compress(data)
-    return zstandard.ZstdCompressor(level=ZSTD_LEVEL, dict_data=dictionary).compress(data)
+    return _CODECS.compressor(dictionary).compress(data)
 
 
 def zstd_decompress(packed: bytes, dictionary: CodecDictionary | None = None) -> bytes:
     """Inverse of ``zstd_compress``; ``ValueError`` if the frame is broken or needs a
     dictionary other than ``dictionary``."""
     try:
-        if dictionary is None:
-            return zstandard.ZstdDecompressor().decompress(bytes(packed))
-        return zstandard.ZstdDecompressor(dict_data=dictionary).decompress(bytes(packed))
+        return _CODECS.decompressor(dictionary).decompress(bytes(packed))
     except zstandard.ZstdError as exc:
         raise ValueError(f"zstd frame does not decompress: {exc}") from None
+
+
+class _Codecs(threading.local):
+    """This thread's zstd compressors and decompressors, one per dictionary.
+
+    Making a level-19 compressor (and loading a dictionary into it) costs about a
+    millisecond, far more than compressing a short text with it; zstd contexts are not
+    thread-safe, so each thread keeps its own. A cached context holds its dictionary, so
+    the ``id`` it is keyed by cannot be reused while it is cached.
+    """
+
+    LIMIT = 64
+
+    def __init__(self) -> None:
+        self.compressors: dict[int, tuple[object, zstandard.ZstdCompressor]] = {}
+        self.decompressors: dict[int, tuple[object, zstandard.ZstdDecompressor]] = {}
+
+    def compressor(self, dictionary: CodecDictionary | None) -> zstandard.ZstdCompressor:
+        found = self.compressors.get(id(dictionary))
+        if found is not None and found[0] is dictionary:
+            return found[1]
+        made = (
+            zstandard.ZstdCompressor(level=ZSTD_LEVEL)
+            if dictionary is None
+            else zstandard.ZstdCompressor(level=ZSTD_LEVEL, dict_data=dictionary)
+        )
+        _bounded(self.compressors)[id(dictionary)] = (dictionary, made)
+        return made
+
+    def decompressor(self, dictionary: CodecDictionary | None) -> zstandard.ZstdDecompressor:
+        found = self.decompressors.get(id(dictionary))
+        if found is not None and found[0] is dictionary:
+            return found[1]
+        made = (
+            zstandard.ZstdDecompressor()
+            if dictionary is None
+            else zstandard.ZstdDecompressor(dict_data=dictionary)
+        )
+        _bounded(self.decompressors)[id(dictionary)] = (dictionary, made)
+        return made
+
+
+def _bounded(cache: dict[int, T]) -> dict[int, T]:
+    """``cache``, emptied first when it holds ``_Codecs.LIMIT`` contexts."""
+    if len(cache) >= _Codecs.LIMIT:
+        cache.clear()
+    return cache
+
+
+_CODECS = _Codecs()
 
 
 def finite_float(value: float, what: str) -> float:
