@@ -1,8 +1,12 @@
 """The store boundary of demotion: read what an attempt needs, write what it did.
 
-``Boundary.prepare`` reads an entry's schema, its cached source record (one lookup) and the
-must-keep facts of its last verified attempt, turning stored JSON into typed ``FactRecord``s
-and ``Fact``s (``from_json`` happens here and nowhere else). ``Boundary.apply`` writes an
+``Boundary.prepare`` reads an entry's schema, its source record and the must-keep facts of
+its last verified attempt, turning stored JSON into typed ``FactRecord``s and ``Fact``s
+(``from_json`` happens here and nowhere else). The source record comes from the extraction
+cache (a retry), else from the search index, which holds the rules record each hot entry
+got when it was added: with the rules extractor that record is the one demotion would make
+(same extractor, schema hash and reference date; the extractor is deterministic), so the
+source is not extracted again. ``Boundary.apply`` writes an
 ``AttemptRun`` back in one fenced transaction:
 
 * passed -> warm entry + cold archive, with a typed ``WarmMeta`` (known gaps included);
@@ -35,11 +39,12 @@ from factdiff.errors import (
     failure_class_of,
     one_line,
 )
-from factdiff.extraction.rules import infer_reference
+from factdiff.extraction.rules import MAX_TEXT_CHARS, RulesExtractor, infer_reference
 from factdiff.policy import Outcome
 from factdiff.providers.base import Usage
 from factdiff.providers.client import cost_str
 from factdiff.record import Fact, FactRecord
+from factdiff.retrieve.index import unpack_record
 from factdiff.retry import RetryDecision, ReviewReason
 from factdiff.schema.model import FactSchema
 from factdiff.store import (
@@ -51,6 +56,7 @@ from factdiff.store import (
     NewEvent,
     WarmMeta,
 )
+from factdiff.store.search_index import hot_record
 
 if TYPE_CHECKING:
     from factdiff.demote import DemotionSettings
@@ -132,11 +138,32 @@ class Boundary:
             found = self.store.cached_extraction(
                 entry.content_hash, schema.hash, self.settings.extractor.identity
             )
-            cached = None if found is None else FactRecord.from_json(found)
+            cached = (
+                FactRecord.from_json(found)
+                if found is not None
+                else self._indexed_record(entry, schema, text)
+            )
             if entry.attempt_count:
                 must_keep = tuple(Fact.from_json(f) for f in self.store.last_must_keep(entry.id))
         rung_index = min(entry.attempt_count, len(self.settings.ladder) - 1)
         return PreparedEntry(entry, text, schema, rung_index, refusal, cached, must_keep)
+
+    def _indexed_record(self, entry: Entry, schema: FactSchema, text: str) -> FactRecord | None:
+        """The hot entry's record from the search index, when it is exactly the record this
+        demotion's extractor would make of ``text`` (see the module docstring)."""
+        extractor = self.settings.extractor
+        if type(extractor) is not RulesExtractor or len(text) > MAX_TEXT_CHARS:
+            return None
+        packed = hot_record(self.store, entry.id)
+        if packed is None:
+            return None
+        record = unpack_record(packed)
+        same = (
+            record.extractor == extractor.identity
+            and record.schema == schema.ref
+            and record.reference == reference_of(entry, text)
+        )
+        return record if same else None
 
     def _refusal(self, entry: Entry, text: str) -> str | None:
         if not text.strip():

@@ -1,0 +1,112 @@
+"""Demotion takes the source record the search index made at ``add`` when it is exactly the
+record the demotion's extractor would make, and extracts the source again otherwise."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from factdiff.demote import Demoter, DemotionSettings
+from factdiff.extraction.rules import RulesExtractor
+from factdiff.pipeline import Rung
+from factdiff.record import FactRecord
+from factdiff.retry import RetryPolicy
+from factdiff.schema.model import FactSchema
+from factdiff.store import MemoryStore, Tier
+from factdiff.summarize import ExtractiveSummarizer
+from tests.integration.evolution_helpers import (
+    AGENT,
+    LATER,
+    NAME,
+    T0,
+    V1,
+    V2,
+    call_text,
+    register,
+    schema,
+)
+
+PASSED = "clean"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[MemoryStore]:
+    opened = MemoryStore.open(tmp_path / "memory.db")
+    register(opened, schema(1, tmp_path), V1)
+    opened.set_agent_schema(AGENT, NAME)
+    yield opened
+    opened.close()
+
+
+class Counting(RulesExtractor):
+    """The rules extractor, counting the texts it extracts (a subclass: never trusted to be
+    the extractor the index used)."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def extract(self, text: str, schema: FactSchema, reference: date | None = None) -> FactRecord:
+        self.texts.append(text)
+        return super().extract(text, schema, reference)
+
+
+def demote(store: MemoryStore, extractor: RulesExtractor | None = None) -> dict[str, int]:
+    ladder = (Rung(ExtractiveSummarizer(), budget_ratio=1.0),)
+    settings = DemotionSettings(ladder=ladder, retry=RetryPolicy(1))
+    if extractor is not None:
+        settings = DemotionSettings(ladder=ladder, retry=RetryPolicy(1), extractor=extractor)
+    return dict(Demoter(store, settings).run(LATER).counts)
+
+
+def extracted_sources(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text the rules extractor reads from now on."""
+    seen: list[str] = []
+    original = RulesExtractor.extract
+
+    def extract(
+        self: RulesExtractor, text: str, schema: FactSchema, reference: date | None = None
+    ) -> FactRecord:
+        seen.append(text)
+        return original(self, text, schema, reference)
+
+    monkeypatch.setattr(RulesExtractor, "extract", extract)
+    return seen
+
+
+def test_the_indexed_record_is_the_source_record(
+    store: MemoryStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entry_id = store.add(AGENT, call_text(1), now=T0, occurred_at=T0, last_used_at=T0)
+    seen = extracted_sources(monkeypatch)
+    assert demote(store) == {PASSED: 1}
+    entry = store.get(entry_id)
+    assert entry.tier is Tier.WARM
+    assert entry.warm is not None
+    assert call_text(1) not in seen  # only the narrative was extracted
+    assert seen == [entry.warm.narrative]
+    fresh = RulesExtractor().extract(call_text(1), schema(1, tmp_path), T0.date())
+    assert entry.warm.record == fresh.to_json()
+
+
+def test_a_newer_schema_extracts_the_source_again(
+    store: MemoryStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entry_id = store.add(AGENT, call_text(2), now=T0, occurred_at=T0, last_used_at=T0)
+    register(store, schema(2, tmp_path), V2)
+    seen = extracted_sources(monkeypatch)
+    assert demote(store) == {PASSED: 1}
+    entry = store.get(entry_id)
+    assert entry.warm is not None
+    assert call_text(2) in seen
+    assert entry.warm.record["schema"]["version"] == 2
+
+
+def test_another_extractor_extracts_the_source_itself(store: MemoryStore) -> None:
+    store.add(AGENT, call_text(3), now=T0, occurred_at=T0, last_used_at=T0)
+    counting = Counting()
+    assert demote(store, counting) == {PASSED: 1}
+    assert counting.texts[0] == call_text(3)
+    assert len(counting.texts) == 2
