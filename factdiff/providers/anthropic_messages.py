@@ -25,6 +25,7 @@ from factdiff.providers.base import ChatRequest, ModelParams, Reply
 from factdiff.providers.classify import from_status
 from factdiff.providers.jsonout import OutputError, loads_strict
 from factdiff.providers.spec import ModelSpec
+from factdiff.providers.transport import http_client
 
 __all__ = ["AnthropicAdapter"]
 
@@ -47,6 +48,7 @@ class AnthropicAdapter:
             base_url=spec.base_url,
             max_retries=0,
             timeout=anthropic.Timeout(60.0, connect=connect_timeout_s),
+            **http_client(anthropic),
         )
 
     async def aclose(self) -> None:

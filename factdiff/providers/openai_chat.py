@@ -21,6 +21,7 @@ from factdiff.providers.base import ChatRequest, ModelParams, Reply
 from factdiff.providers.classify import from_status
 from factdiff.providers.jsonout import OutputError, loads_strict
 from factdiff.providers.spec import ModelSpec
+from factdiff.providers.transport import http_client
 
 __all__ = ["OpenAIAdapter"]
 
@@ -45,6 +46,7 @@ class OpenAIAdapter:
             base_url=spec.base_url,
             max_retries=0,
             timeout=openai.Timeout(60.0, connect=connect_timeout_s),
+            **http_client(openai),
         )
 
     async def aclose(self) -> None:

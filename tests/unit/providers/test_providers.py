@@ -78,3 +78,16 @@ def test_status_classification() -> None:
     assert isinstance(from_status(529, {}, {}, model="m", http_calls=1), TransientProviderError)
     assert retry_after({"retry-after-ms": "1500"}) == 1.5
     assert retry_after({"retry-after": "soon"}) is None
+
+
+def test_the_http_transport_is_chosen_by_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    from factdiff.errors import UsageError
+    from factdiff.providers.transport import HTTP_ENV, transport_name
+
+    monkeypatch.setenv(HTTP_ENV, "HTTPX")
+    assert transport_name() == "httpx"
+    monkeypatch.setenv(HTTP_ENV, "curl")
+    with pytest.raises(UsageError, match="use aiohttp or httpx"):
+        transport_name()
+    monkeypatch.delenv(HTTP_ENV)
+    assert transport_name() in ("aiohttp", "httpx")

@@ -1,0 +1,77 @@
+"""Both HTTP transports under the SDKs (aiohttp, the SDK's httpx) behave alike: answers,
+retried transient failures, rate limits and deadlines, on both wire formats."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("openai")
+pytest.importorskip("anthropic")
+pytest.importorskip("aiohttp")
+
+from factdiff.providers import (
+    CallPolicy,
+    ChatRequest,
+    DeadlineExceeded,
+    LLMClient,
+    Message,
+    RateLimited,
+    runtime,
+)
+from factdiff.providers.transport import HTTP_ENV, transport_name
+from factdiff.testing import Answer
+from tests.integration.llm_helpers import FAST, PRICES, PROVIDERS, scripted, spec
+
+HELLO = ChatRequest("Be terse.", (Message("user", "Say hello."),), max_tokens=50)
+
+
+@pytest.fixture(params=["aiohttp", "httpx"])
+def transport(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Each test once per transport, with SDK clients made afresh for it."""
+    monkeypatch.setenv(HTTP_ENV, str(request.param))
+    runtime.shutdown()
+    yield str(request.param)
+    runtime.shutdown()
+
+
+def client(server_spec: object, policy: CallPolicy = FAST) -> LLMClient:
+    return LLMClient(server_spec, policy=policy, prices=PRICES)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_an_answer_and_a_retried_failure(transport: str, provider: str) -> None:
+    assert transport_name() == transport
+    with scripted(Answer.drop(), Answer.server_error(503), Answer.text("hello")) as server:
+        result = client(spec(server, provider)).complete(HELLO)
+    assert result.text == "hello"
+    assert result.http_calls == server.request_count == 3
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_a_rate_limit_reads_its_retry_after(transport: str, provider: str) -> None:
+    policy = CallPolicy(deadline_s=5, max_attempts=1, backoff_s=0)
+    with scripted(Answer.rate_limited(7)) as server, pytest.raises(RateLimited) as caught:
+        client(spec(server, provider), policy).complete(HELLO)
+    assert caught.value.retry_after == 7
+    assert server.request_count == 1
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_a_trickling_body_is_cut_by_the_deadline(transport: str, provider: str) -> None:
+    policy = CallPolicy(deadline_s=0.5, max_attempts=3, backoff_s=0)
+    with (
+        scripted(Answer.trickle(interval_s=0.05)) as server,
+        pytest.raises(DeadlineExceeded),
+    ):
+        client(spec(server, provider), policy).complete(HELLO)
+    assert server.request_count == 1
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_a_hung_server_is_cut_by_the_deadline(transport: str, provider: str) -> None:
+    policy = CallPolicy(deadline_s=0.3, max_attempts=1, backoff_s=0)
+    with scripted(Answer.text("late").after(30)) as server, pytest.raises(DeadlineExceeded):
+        client(spec(server, provider), policy).complete(HELLO)
+    assert server.request_count == 1
