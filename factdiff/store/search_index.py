@@ -231,14 +231,19 @@ def unpack_keys(value: Any) -> set[int]:
 
 
 def _reindex(store: MemoryStore, doc: IndexDoc) -> None:
-    """Replace an entry's fact keys and record with ``doc``'s (indexing it whole if new)."""
+    """Replace an entry's fact keys and record with ``doc``'s (indexing it whole if new).
+    Only the keys that changed are written: a demoted entry's source record is usually the
+    one its hot keys came from."""
     number = store._one("select_search_doc", entry_id=doc.entry_id)
     if number is None:
         write_index_docs(store, [doc])
         return
-    store._exec("delete_fact_keys", doc=int(number))
-    rows = [{"key_hash": k, "doc": int(number)} for k in doc.key_hashes]
-    exec_many_if(store, "insert_fact_key", rows)
+    wanted = set(doc.key_hashes)
+    held = {int(row[0]) for row in store._rows(store._sql("select_fact_keys"), {"doc": number})}
+    gone = [{"key_hash": k, "doc": int(number)} for k in sorted(held - wanted)]
+    exec_many_if(store, "delete_fact_key", gone)
+    new = [{"key_hash": k, "doc": int(number)} for k in sorted(wanted - held)]
+    exec_many_if(store, "insert_fact_key", new)
     store._exec("delete_hot_record", entry_id=doc.entry_id)
     if doc.hot_record is not None:
         store._exec("insert_hot_record", entry_id=doc.entry_id, record=doc.hot_record)

@@ -18,6 +18,12 @@ INSERT INTO fact_index (key_hash, doc) VALUES (:key_hash, :doc) ON CONFLICT DO N
 -- name: delete_fact_keys
 DELETE FROM fact_index WHERE doc = :doc
 
+-- name: select_fact_keys
+SELECT key_hash FROM fact_index WHERE doc = :doc
+
+-- name: delete_fact_key
+DELETE FROM fact_index WHERE key_hash = :key_hash AND doc = :doc
+
 -- name: select_search_doc
 SELECT doc FROM search_docs WHERE entry_id = :entry_id
 
