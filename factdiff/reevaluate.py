@@ -219,6 +219,43 @@ class Reevaluator:
             plan.target.name, plan.due_versions, plan.target.version, now=now, agent=agent
         )
 
+    def register(
+        self, schema: FactSchema, now: datetime, source_text: str | None = None
+    ) -> tuple[bool, ReevaluationPlan]:
+        """Register ``schema`` (``False``: that version was already registered) and queue
+        the warm entries its older versions leave due: what ``schema register`` and
+        ``POST /v1/schemas`` do."""
+        new = self.catalog.register(schema, now, source_text)
+        plan = self.plan(schema.name, now, to_version=schema.version)
+        self.enqueue(plan, now)
+        return new, plan
+
+    def execute(
+        self,
+        plan: ReevaluationPlan,
+        now: datetime,
+        *,
+        agent: str | None = None,
+        dry_run: bool = False,
+        on_start: Callable[[int], None] | None = None,
+        on_item: Callable[[ReevaluationResult], None] | None = None,
+    ) -> ReevaluationReport:
+        """Carry ``plan`` out (or, with ``dry_run``, say what it would do): queue its due
+        entries, run every pending item of its schema (``agent``'s only, if given; how many
+        there are goes to ``on_start``, each result to ``on_item``), and report what is
+        still pending: what ``factdiff reevaluate`` and
+        ``POST /v1/schemas/{name}/reevaluate`` do."""
+        if dry_run:
+            return self.dry_run(plan, now, agent)
+        name = plan.target.name
+        report = ReevaluationReport(schema=name, to_version=plan.target.version)
+        report.enqueued = self.enqueue(plan, now, agent)
+        if on_start is not None:
+            on_start(self.store.pending_reevaluations(name, agent))
+        self.run(now, schema_name=name, agent=agent, on_item=on_item, report=report)
+        report.pending = self.store.pending_reevaluations(name, agent)
+        return report
+
     # -- running ---------------------------------------------------------------------------
 
     def run(

@@ -63,31 +63,24 @@ def reevaluate_command(
         plan = reevaluator.plan(
             schema_name, moment, to_version=to_version, agent=agent, include_all=include_all
         )
-        if dry_run:
-            report = reevaluator.dry_run(plan, moment, agent)
-        else:
-            enqueued = reevaluator.enqueue(plan, moment, agent)
-            total = store.pending_reevaluations(schema_name, agent)
-            with Progress(
-                TextColumn("re-evaluating"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=console(),
-                disable=as_json or not sys.stderr.isatty(),
-                transient=True,
-            ) as progress:
-                task = progress.add_task("reevaluate", total=total)
-                report = ReevaluationReport(schema=schema_name, to_version=plan.target.version)
-                report.enqueued = enqueued
-                reevaluator.run(
-                    moment,
-                    schema_name=schema_name,
-                    agent=agent,
-                    on_item=lambda _: progress.advance(task),
-                    report=report,
-                )
-            report.pending = store.pending_reevaluations(schema_name, agent)
+        with Progress(
+            TextColumn("re-evaluating"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console(),
+            disable=dry_run or as_json or not sys.stderr.isatty(),
+            transient=True,
+        ) as progress:
+            task = progress.add_task("reevaluate", total=None)
+            report = reevaluator.execute(
+                plan,
+                moment,
+                agent=agent,
+                dry_run=dry_run,
+                on_start=lambda total: progress.update(task, total=total),
+                on_item=lambda _: progress.advance(task),
+            )
     if as_json:
         echo_json(report.to_json())
     else:

@@ -87,17 +87,13 @@ def register_command(schema: str, db: str, as_json: bool) -> None:
     changes how they are extracted: their count is printed, and they are queued for
     `factdiff reevaluate` and workers.
     """
-    from factdiff.catalog import SchemaCatalog
     from factdiff.reevaluate import Reevaluator
 
     loaded = resolve_schema(schema, db)
     source_text = schema_source_text(schema)
     now = datetime.now(UTC)
     with open_store(db) as store:
-        new = SchemaCatalog(store).register(loaded, now, source_text)
-        reevaluator = Reevaluator(store)
-        plan = reevaluator.plan(loaded.name, now, to_version=loaded.version)
-        reevaluator.enqueue(plan, now)
+        new, plan = Reevaluator(store).register(loaded, now, source_text)
     if as_json:
         echo_json(
             {

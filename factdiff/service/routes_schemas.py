@@ -36,7 +36,6 @@ def list_schemas(caller: Caller, store: Store) -> SchemaList:
 @router.post("", status_code=201, response_model=SchemaRegistered)
 def register_schema(body: RegisterSchemaBody, caller: Operator, store: Store) -> SchemaRegistered:
     """Register a schema version from YAML text or a built-in's name (operator)."""
-    from factdiff.catalog import SchemaCatalog
     from factdiff.schema.builtin import builtin_schema, builtin_schema_source
     from factdiff.schema.loader import schema_from_yaml
 
@@ -54,11 +53,7 @@ def register_schema(body: RegisterSchemaBody, caller: Operator, store: Store) ->
         source = builtin_schema_source(body.builtin)
     from factdiff.reevaluate import Reevaluator
 
-    now = datetime.now(UTC)
-    new = SchemaCatalog(store).register(schema, now, source)
-    reevaluator = Reevaluator(store)
-    plan = reevaluator.plan(schema.name, now, to_version=schema.version)
-    reevaluator.enqueue(plan, now)
+    new, plan = Reevaluator(store).register(schema, datetime.now(UTC), source)
     return SchemaRegistered(
         name=schema.name,
         version=schema.version,
@@ -75,7 +70,7 @@ def reevaluate_schema(
     """``factdiff reevaluate --schema NAME``: re-diff the warm entries compressed under an
     older version of ``name``; failed ones go back to hot (operator)."""
     from factdiff.errors import UsageError
-    from factdiff.reevaluate import ReevaluationReport, Reevaluator
+    from factdiff.reevaluate import Reevaluator
 
     now = datetime.now(UTC)
     reevaluator = Reevaluator(store)
@@ -85,13 +80,7 @@ def reevaluate_schema(
         )
     except UsageError as exc:
         raise ApiError(404, "not_found", str(exc)) from None
-    if body.dry_run:
-        report = reevaluator.dry_run(plan, now, body.agent)
-    else:
-        report = ReevaluationReport(schema=name, to_version=plan.target.version)
-        report.enqueued = reevaluator.enqueue(plan, now, body.agent)
-        reevaluator.run(now, schema_name=name, agent=body.agent, report=report)
-        report.pending = store.pending_reevaluations(name, body.agent)
+    report = reevaluator.execute(plan, now, agent=body.agent, dry_run=body.dry_run)
     return JSONResponse(report.to_json())
 
 
