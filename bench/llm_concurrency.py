@@ -14,7 +14,8 @@ clean), an extraction request like the rules extractor would (``RulesOracle``).
    summarizer (one model call per entry). Ideal = C / L entries per second. Client CPU per
    compression: this process's CPU (user + system) over the pass divided by the entries,
    and separately the CPU of the extraction worker processes over the same pass (from
-   ``/proc``; 0 without them). The server's CPU is not counted. A
+   ``/proc``; 0 without them). The server process's CPU per entry is shown apart (*server*):
+   on a machine of few cores it shares them with the client. A
    warm-up pass (4 entries per slot, not timed) starts the SDK clients and the process pool.
 2. **LLM calls** per clean compression and per retry, with an LLM extractor
    (``openai:bench-extractor``) and an LLM summarizer: counted by the server.
@@ -144,6 +145,10 @@ class ServerProcess:
         self._process.start()
         self.port: int = self._conn.recv()
 
+    def cpu_seconds(self) -> float:
+        """The server process's CPU so far."""
+        return process_cpu_seconds(self._process.pid or 0)
+
     def url(self, provider: str) -> str:
         base = f"http://127.0.0.1:{self.port}"
         return f"{base}/v1" if provider == "openai" else base
@@ -156,6 +161,15 @@ class ServerProcess:
         return counts
 
 
+def process_cpu_seconds(pid: int) -> float:
+    """CPU (user + system) of process ``pid`` so far (from ``/proc``; 0 when unreadable)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds(who: int) -> float:
     usage = resource.getrusage(who)
     return usage.ru_utime + usage.ru_stime
@@ -165,14 +179,7 @@ def pool_cpu_seconds(size: int) -> float:
     """CPU (user + system) of the shared extraction processes of ``size`` so far."""
     from factdiff.work import Work
 
-    total, tick = 0.0, os.sysconf("SC_CLK_TCK")
-    for pid in Work.processes(size).worker_pids():
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / tick
-    return total
+    return sum(process_cpu_seconds(pid) for pid in Work.processes(size).worker_pids())
 
 
 def summarizer_for(server: ServerProcess, provider: str, latency: float) -> LLMSummarizer:
@@ -207,11 +214,13 @@ def demotion_pass(
             store.add("bench", text, now=T0, occurred_at=T0, schema="customer_service")
         size = work_for(concurrency, extract_workers).process_count
         self_before, pool_before = cpu_seconds(resource.RUSAGE_SELF), pool_cpu_seconds(size)
+        server_before = server.cpu_seconds()
         started = time.perf_counter()
         report = demoter.run(NOW, agent="bench", concurrency=concurrency, keep_results=False)
         seconds = time.perf_counter() - started
         self_cpu = cpu_seconds(resource.RUSAGE_SELF) - self_before
         pool_cpu = pool_cpu_seconds(size) - pool_before
+        server_cpu = server.cpu_seconds() - server_before
     shutdown_pools()
     shutdown()
     requests, in_flight = server.stop()
@@ -221,6 +230,7 @@ def demotion_pass(
         "counts": report.counts,
         "self_cpu": self_cpu,
         "pool_cpu": pool_cpu,
+        "server_cpu": server_cpu,
         "requests": requests,
         "in_flight": in_flight,
         "stages": report.seconds,
@@ -237,7 +247,7 @@ def throughput(args: argparse.Namespace, schema: FactSchema) -> None:
     )
     print(
         f"{'C':>5} {'entries':>8} {'seconds':>8} {'entries/s':>10} {'ideal':>7} {'ratio':>6}"
-        f" {'in flight':>9} {'CPU ms/entry':>13} {'+ pool':>7} {'= total':>8}"
+        f" {'in flight':>9} {'CPU ms/entry':>13} {'+ pool':>7} {'= total':>8} {'server':>7}"
     )
     for concurrency in args.concurrency:
         count = max(64, concurrency * args.entries_per_slot)
@@ -254,6 +264,7 @@ def throughput(args: argparse.Namespace, schema: FactSchema) -> None:
             f"{concurrency:>5} {count:>8} {result['seconds']:>8.2f} {achieved:>10.1f}"
             f" {ideal:>7.1f} {achieved / ideal:>6.2f} {result['in_flight']:>9}"
             f" {main_ms:>13.2f} {pool_ms:>7.2f} {main_ms + pool_ms:>8.2f}"
+            f" {result['server_cpu'] / count * 1000:>7.2f}"
         )
         stages = ", ".join(f"{k} {v:.2f}" for k, v in result["stages"].items())
         print(f"      busy seconds per stage (overlap counted once): {stages}")

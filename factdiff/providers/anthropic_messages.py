@@ -9,7 +9,7 @@ the SDK's response models are skipped, they cost more CPU than the request)."""
 from __future__ import annotations
 
 import json
-from typing import Any, cast
+from typing import Any
 
 from factdiff.errors import (
     ContextTooLong,
@@ -31,7 +31,9 @@ __all__ = ["AnthropicAdapter"]
 
 
 class AnthropicAdapter:
-    """``messages.create`` with ``max_retries=0``; failures become failure classes."""
+    """``POST /v1/messages`` through the SDK client (``max_retries=0``; a plain JSON body
+    posted with the client's ``post``, as ``OpenAIAdapter`` does); failures become failure
+    classes."""
 
     def __init__(self, spec: ModelSpec, connect_timeout_s: float) -> None:
         try:
@@ -60,30 +62,30 @@ class AnthropicAdapter:
     ) -> Reply:
         """One ``POST /v1/messages``."""
         name = f"{self.spec.provider}:{model}"
-        kwargs: dict[str, Any] = {
+        payload: dict[str, Any] = {
             "model": model,
             "system": request.system,
             "messages": [{"role": m.role, "content": m.content} for m in request.messages],
             "max_tokens": request.max_tokens,
-            "timeout": self._anthropic.Timeout(timeout_s, connect=min(self._connect, timeout_s)),
         }
-        extra = dict(params.extra)
-        if isinstance(params.temperature, int | float):
-            extra["temperature"] = float(params.temperature)
-        if extra:
-            kwargs["extra_body"] = extra
         if request.output_schema is not None:
-            kwargs["tools"] = [
+            payload["tools"] = [
                 {
                     "name": request.schema_name,
                     "description": "Record the facts found in the text.",
                     "input_schema": dict(request.output_schema),
                 }
             ]
-            kwargs["tool_choice"] = {"type": "tool", "name": request.schema_name}
+            payload["tool_choice"] = {"type": "tool", "name": request.schema_name}
+        payload.update(params.extra)
+        if isinstance(params.temperature, int | float):
+            payload["temperature"] = float(params.temperature)
+        timeout = self._anthropic.Timeout(timeout_s, connect=min(self._connect, timeout_s))
         try:
-            raw = await cast(Any, self.client.messages.with_raw_response).create(**kwargs)
-            body = (await raw.read()).decode("utf-8", errors="replace")
+            raw = await self.client.post(
+                "/v1/messages", cast_to=bytes, body=payload, options={"timeout": timeout}
+            )
+            body = raw.decode("utf-8", errors="replace")
         except self._anthropic.APIStatusError as exc:
             raise from_status(
                 exc.status_code, exc.body, dict(exc.response.headers), model=name, http_calls=1
