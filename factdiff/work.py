@@ -14,7 +14,8 @@ the diff) go where the run's ``Work`` puts them:
 * ``Work.processes(n, threads)``: the offline components factdiff ships (the rules
   extractor, the extractive and naive summarizers) and ``verify`` run in ``n`` worker
   processes, so extraction uses other cores and never stalls the loop that keeps many model
-  calls in flight; anything else falls back to the threads.
+  calls in flight; anything else falls back to the threads. The calls made in one turn of
+  the event loop go to the processes as a few tasks (``_Batcher``), not one task each.
 
 Fact records and schemas cross the process boundary with pickle (their read-only mappings
 are reduced to dicts and rebuilt). Process pools are shared in the process (one per size,
@@ -124,6 +125,83 @@ def _extract_summary_and_verify(
     return verify(source_facts, summary_facts, schema, policy)
 
 
+def _run_batch(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[tuple[bool, Any]]:
+    """In a worker process: each call's ``(True, result)`` or ``(False, exception)``."""
+    done: list[tuple[bool, Any]] = []
+    for function, args in calls:
+        try:
+            done.append((True, function(*args)))
+        except Exception as exc:  # handed back to the caller that made this call
+            done.append((False, exc))
+    return done
+
+
+BATCH_LIMIT = 16
+BATCH_WINDOW = 0.002
+"""At most this many calls go to a worker process as one task."""
+
+
+class _Batcher:
+    """The process calls made in one turn of the event loop, sent as few tasks.
+
+    Each task a process pool runs costs the calling process about a millisecond of CPU
+    (pickling, a feeder and a manager thread, wake-ups), more than the ~0.3 ms a summary's
+    verification task carries. Calls made while the loop runs one batch of ready callbacks
+    are sent together at the end of it (``call_soon``: no call waits for a later one), split
+    evenly over the pool's processes; objects the calls share (the schema, the extractor)
+    are pickled once per task.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._waiting: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]]] = []
+        self._sending: set[asyncio.Task[None]] = set()
+
+    def submit(self, function: Callable[..., T], args: tuple[Any, ...]) -> asyncio.Future[T]:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        if not self._waiting:
+            loop.call_later(BATCH_WINDOW, self._flush)
+        self._waiting.append((function, args, future))
+        return future
+
+    def _flush(self) -> None:
+        waiting, self._waiting = self._waiting, []
+        chunks = max(1, min(self._size, len(waiting)))
+        step = max(1, min(BATCH_LIMIT, -(-len(waiting) // chunks)))
+        for start in range(0, len(waiting), step):
+            task = asyncio.ensure_future(self._send(waiting[start : start + step]))
+            self._sending.add(task)
+            task.add_done_callback(self._sending.discard)
+
+    async def _send(
+        self, batch: list[tuple[Callable[..., Any], tuple[Any, ...], asyncio.Future[Any]]]
+    ) -> None:
+        calls = [(function, args) for function, args, _ in batch]
+        pool = shared_pool(self._size)
+        try:
+            done = await asyncio.get_running_loop().run_in_executor(pool, _run_batch, calls)
+        except BrokenProcessPool:
+            _discard(self._size, pool)
+            done = await asyncio.to_thread(_run_batch, calls)  # this batch, in a thread
+        except asyncio.CancelledError:  # the loop is closing: so are the callers
+            for _, _, future in batch:
+                future.cancel()
+            raise
+        except Exception as exc:  # the batch would not pickle, or its results would not
+            for _, _, future in batch:
+                if not future.done():
+                    future.set_exception(exc)
+            return
+        for (_, _, future), (ok, value) in zip(batch, done, strict=True):
+            if future.done():  # its caller was cancelled
+                continue
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+
 class Work:
     """Where CPU-bound stages run (see the module docstring). Close it when done."""
 
@@ -132,6 +210,7 @@ class Work:
         self._threads = threads
         self._thread_pool: concurrent.futures.ThreadPoolExecutor | None = None
         self._cpu_pool: concurrent.futures.ThreadPoolExecutor | None = None
+        self._batcher = _Batcher(processes) if processes else None
 
     @classmethod
     def inline(cls) -> Work:
@@ -210,14 +289,11 @@ class Work:
 
     async def _call(self, component: object, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` where ``component`` may run; module-level functions of this
-        module only, so that a worker process has registered the mapping reducer too."""
-        if self._processes and isinstance(component, PORTABLE):
-            loop = asyncio.get_running_loop()
-            pool = shared_pool(self._processes)
-            try:
-                return await loop.run_in_executor(pool, function, *args)
-            except BrokenProcessPool:
-                _discard(self._processes, pool)
+        module only, so that a worker process has registered the mapping reducer too. In
+        processes, calls are batched (``_Batcher``); a pool that broke is replaced, and
+        the batch that saw it break runs in a thread."""
+        if self._batcher is not None and isinstance(component, PORTABLE):
+            return await self._batcher.submit(function, args)
         if self._threads:
             loop = asyncio.get_running_loop()
             if isinstance(component, PORTABLE):  # pure Python CPU work: threads cannot overlap
