@@ -1,10 +1,11 @@
 """``MemoryStore``: the tiered memory store's logic, shared by every backend.
 
-A backend (``SqliteStore`` on an embedded file, ``PostgresStore`` on a server) supplies the
-plumbing: running a named statement of its dialect, one write transaction (``_write``), one
-read snapshot (``_read``) and migrations. Everything else (tiers, outcomes fenced by attempt
-count and lease token, events, schemas, cache, statistics) lives here once, so both backends
-behave alike and one test suite runs against both.
+The store holds a backend (``factdiff.store.backends``: an embedded SQLite file or a
+PostgreSQL server) that supplies the plumbing: running a named statement of its dialect, one
+write transaction (``_write``), one read snapshot (``_read``) and migration scripts.
+Everything else (tiers, outcomes fenced by attempt count and lease token, events, schemas,
+cache, statistics) lives here once, so both backends behave alike and one test suite runs
+against both.
 
 Open a store with ``MemoryStore.open(path_or_dsn)`` (see ``factdiff.store.open_store``).
 
@@ -15,7 +16,6 @@ applied with ``lease_token=`` commits only while that lease is still held and un
 
 from __future__ import annotations
 
-import abc
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -33,6 +33,7 @@ from factdiff.errors import InputError, MigrationRequired, StoreError
 from factdiff.store import codec, correction, erasure, search_index
 from factdiff.store import rows as rowmap
 from factdiff.store.api_keys import ApiKeysMixin
+from factdiff.store.backends import Backend, Cursor, open_backend
 from factdiff.store.compact_storage import WARM_COLUMNS, CompactStorageMixin
 from factdiff.store.correction import Correction
 from factdiff.store.dialect import Dialect, Migration
@@ -90,7 +91,6 @@ class MemoryStore(
     ReportingMixin,
     ApiKeysMixin,
     ObserveMixin,
-    abc.ABC,
 ):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
 
@@ -99,39 +99,88 @@ class MemoryStore(
     never reads the wall clock, except the database clock for lease arithmetic.
     """
 
-    thread_safe: bool = False
-    """Whether several threads may share this object (else open one store per thread)."""
-
-    def __init__(self, dialect: Dialect, *, max_entry_bytes: int) -> None:
-        self._dialect = dialect
+    def __init__(self, backend: Backend, *, max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES) -> None:
+        self._backend = backend
+        self._dialect = backend.dialect
         self._max_entry_bytes = max_entry_bytes
         self._init_compact()
 
     # -- lifecycle -------------------------------------------------------------------------
 
     @classmethod
-    def open(cls, target: str | Path, **options: Any) -> MemoryStore:
+    def open(
+        cls,
+        target: str | Path,
+        *,
+        create: bool = True,
+        check_version: bool = True,
+        read_only: bool = False,
+        max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES,
+        **options: Any,
+    ) -> Self:
         """Open the store at ``target``: a ``postgresql://`` DSN or a SQLite file path.
 
-        ``options`` go to the backend (``create``, ``check_version``, ``max_entry_bytes``...).
+        ``create``: an empty store is migrated (and a missing SQLite file created; otherwise
+        it raises ``StoreError``). ``check_version``: an older schema raises
+        ``MigrationRequired`` and a newer one ``StoreError``; pass ``False`` to open a store
+        only to ``migrate()`` it. ``read_only``: open without writing (a write then raises
+        ``StoreError``). Other ``options`` go to the backend (``dialect``;
+        ``busy_timeout_ms``/``busy_retries`` for SQLite; ``pool_size``,
+        ``application_name``... for PostgreSQL, see ``factdiff.store.backends``).
         """
-        from factdiff.store.factory import open_store
+        backend = open_backend(target, create=create, read_only=read_only, **options)
+        return cls.from_backend(
+            backend,
+            create=create,
+            check_version=check_version,
+            read_only=read_only,
+            max_entry_bytes=max_entry_bytes,
+        )
 
-        return open_store(target, **options)
+    @classmethod
+    def from_backend(
+        cls,
+        backend: Backend,
+        *,
+        create: bool = True,
+        check_version: bool = True,
+        read_only: bool = False,
+        max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES,
+    ) -> Self:
+        """The store on an open ``backend`` (options as for ``open``); the backend is closed
+        when the version check fails."""
+        store = cls(backend, max_entry_bytes=max_entry_bytes)
+        try:
+            if check_version:
+                store._check_version(create and not read_only)
+        except BaseException:
+            backend.close()
+            raise
+        return store
 
     @property
-    @abc.abstractmethod
+    def backend(self) -> Backend:
+        """The database this store runs on."""
+        return self._backend
+
+    @property
+    def thread_safe(self) -> bool:
+        """Whether several threads may share this object (else open one store per thread)."""
+        return self._backend.thread_safe
+
+    @property
     def location(self) -> str:
         """Where the store lives, for messages (a path, or a DSN without its password)."""
+        return self._backend.location
 
     @property
     def dialect(self) -> Dialect:
         """The backend's SQL."""
         return self._dialect
 
-    @abc.abstractmethod
     def close(self) -> None:
         """Release the connection(s) (idempotent)."""
+        self._backend.close()
 
     def __enter__(self) -> Self:
         return self
@@ -216,35 +265,36 @@ class MemoryStore(
     def _sql(self, key: str, **filters: bool) -> str:
         return self._dialect.sql(key, **filters)
 
-    @abc.abstractmethod
     def _run_script(self, script: str) -> None:
         """Run a migration script inside the current write transaction."""
+        self._backend.run_script(script)
 
-    @abc.abstractmethod
     def _maintain(self, script: str) -> None:
         """Run a maintenance script (``VACUUM``...) outside any transaction."""
+        self._backend.maintain(script)
 
-    @abc.abstractmethod
-    def _exec(self, key: str, **params: Any) -> Any:
-        """Run statement ``key`` inside the current transaction; returns a cursor-like
-        object whose ``rowcount`` and ``fetchone()`` the store uses."""
+    def _exec(self, key: str, **params: Any) -> Cursor:
+        """Run statement ``key`` inside the current transaction; returns the cursor, whose
+        ``rowcount`` and ``fetchone()`` the store uses."""
+        return self._backend.execute(self._dialect.sql(key), params)
 
-    @abc.abstractmethod
     def _exec_many(self, key: str, rows: list[dict[str, Any]]) -> None:
         """Run statement ``key`` once per parameter set, inside the current transaction."""
+        self._backend.execute_many(self._dialect.sql(key), rows)
 
-    @abc.abstractmethod
     def _row(self, key: str, **params: Any) -> Row | None:
         """The first row of statement ``key`` (in the current transaction, if any)."""
+        return self._backend.fetch_one(self._dialect.sql(key), params)
 
-    @abc.abstractmethod
     def _rows(self, sql: str, params: Mapping[str, Any]) -> list[Row]:
         """All rows of ``sql`` (in the current transaction, if any)."""
+        return self._backend.fetch_all(sql, params)
 
-    @abc.abstractmethod
     def _write(self, work: Callable[[], T]) -> T:
         """Run ``work`` in one write transaction, retried a bounded number of times while the
-        backend reports contention; rolled back on any error."""
+        backend reports contention; rolled back on any error. Inside ``_joined_writes``, in
+        the open write transaction."""
+        return self._backend.write(work, join=self._joining())
 
     @contextmanager
     def _joined_writes(self) -> Iterator[None]:
@@ -264,9 +314,9 @@ class MemoryStore(
         local = self.__dict__.get("_join_local")
         return local is not None and bool(getattr(local, "on", False))
 
-    @abc.abstractmethod
     def _read(self) -> AbstractContextManager[None]:
         """A read transaction: one consistent snapshot for several statements."""
+        return self._backend.read()
 
     def _one(self, key: str, **params: Any) -> Any:
         row = self._row(key, **params)
