@@ -24,6 +24,8 @@ from factdiff.store.model import (
 )
 
 Row = tuple[Any, ...]
+PAGE_SIZE = 256
+"""Rows per page of a keyset-paginated listing."""
 
 
 def entry(row: Row) -> Entry:
