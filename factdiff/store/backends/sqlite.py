@@ -5,7 +5,9 @@ busy database waits for ``busy_timeout`` instead of failing at once), retried a 
 number of times when SQLite still reports the database busy. The file runs in WAL mode with
 ``synchronous=FULL`` (a commit that returned survives a crash) and ``foreign_keys=ON``.
 Several processes on one host may share a file: SQLite has one writer at a time, and each
-claim, heartbeat and outcome is one short write transaction.
+claim, heartbeat and outcome is one short write transaction. The database clock is the
+function ``factdiff_now_us()``, registered on every connection under the name PostgreSQL's
+migration gives it, so both dialects spell lease arithmetic alike.
 
 Listings stream with keyset pagination: each page is one short statement, so no read
 transaction stays open while the caller works, and memory stays flat as the store grows.
@@ -29,6 +31,30 @@ from factdiff.store.model import StoreBusy
 T = TypeVar("T")
 
 _BUSY_CODES = frozenset({5, 6})  # SQLITE_BUSY, SQLITE_LOCKED (primary codes)
+CLOCK_FUNCTION = "factdiff_now_us"
+"""The database clock's SQL name, as on PostgreSQL: microseconds since the epoch (UTC)."""
+
+
+class StatementClock:
+    """The database clock on SQLite: the host's wall clock in microseconds since the epoch,
+    read once per statement (as PostgreSQL's ``statement_timestamp()``), so a lease's expiry
+    and the claim time a statement returns are taken at one instant."""
+
+    def __init__(self) -> None:
+        self._now: int | None = None
+
+    def reset(self) -> None:
+        """A new statement starts: the next reading takes the time again."""
+        self._now = None
+
+    def __call__(self) -> int:
+        if self._now is None:
+            self._now = time.time_ns() // 1000
+        return self._now
+
+    def install(self, conn: sqlite3.Connection) -> None:
+        """Register the clock on ``conn`` as ``factdiff_now_us()``."""
+        conn.create_function(CLOCK_FUNCTION, 0, self, deterministic=False)
 
 
 def _is_busy(exc: sqlite3.Error) -> bool:
@@ -54,7 +80,9 @@ def _run_setup(conn: sqlite3.Connection, dialect: Dialect, key: str, busy_timeou
         conn.execute(statement).fetchall()
 
 
-def _connect_read_only(path: Path, dialect: Dialect, busy_timeout_ms: int) -> sqlite3.Connection:
+def _connect_read_only(
+    path: Path, dialect: Dialect, busy_timeout_ms: int, clock: StatementClock
+) -> sqlite3.Connection:
     """A read-only connection (``mode=ro``; ``immutable`` where WAL cannot be read otherwise)."""
     uri = path.resolve().as_uri()
     wal = path.with_name(path.name + "-wal")
@@ -69,6 +97,7 @@ def _connect_read_only(path: Path, dialect: Dialect, busy_timeout_ms: int) -> sq
             error = exc
             continue
         try:
+            clock.install(conn)
             _run_setup(conn, dialect, "setup_read_only", busy_timeout_ms)
             conn.execute("SELECT count(*) FROM sqlite_master").fetchall()
         except sqlite3.Error as exc:
@@ -85,9 +114,16 @@ class SqliteBackend:
     thread_safe = False
 
     def __init__(
-        self, conn: sqlite3.Connection, path: Path, dialect: Dialect, *, busy_retries: int
+        self,
+        conn: sqlite3.Connection,
+        path: Path,
+        dialect: Dialect,
+        *,
+        busy_retries: int,
+        clock: StatementClock,
     ) -> None:
         self._conn = conn
+        self._clock = clock
         self._path = path
         self._dialect = dialect
         self._busy_retries = busy_retries
@@ -116,19 +152,21 @@ class SqliteBackend:
         if (read_only or not create) and not path.exists():
             raise StoreError(f"no store at {path}: run `factdiff migrate` to create one")
         dialect = dialect or load_dialect("sqlite")
+        clock = StatementClock()
         if read_only:
-            conn = _connect_read_only(path, dialect, busy_timeout_ms)
+            conn = _connect_read_only(path, dialect, busy_timeout_ms, clock)
         else:
             try:
                 conn = sqlite3.connect(path, isolation_level=None)
             except sqlite3.Error as exc:
                 raise StoreError(f"cannot open store {path}: {exc}") from exc
             try:
+                clock.install(conn)
                 _run_setup(conn, dialect, "setup", busy_timeout_ms)
             except sqlite3.Error as exc:
                 conn.close()
                 raise StoreError(f"cannot use store {path}: {exc}") from exc
-        return cls(conn, path, dialect, busy_retries=busy_retries)
+        return cls(conn, path, dialect, busy_retries=busy_retries, clock=clock)
 
     @property
     def dialect(self) -> Dialect:
@@ -172,14 +210,17 @@ class SqliteBackend:
 
     def execute(self, sql: str, params: Mapping[str, Any]) -> sqlite3.Cursor:
         """Run ``sql`` (errors surface through ``write``)."""
+        self._clock.reset()
         return self._conn.execute(sql, params)
 
     def execute_many(self, sql: str, rows: list[dict[str, Any]]) -> None:
         """Run ``sql`` once per parameter set."""
+        self._clock.reset()
         self._conn.executemany(sql, rows)
 
     def fetch_one(self, sql: str, params: Mapping[str, Any]) -> Row | None:
         """The first row of ``sql``."""
+        self._clock.reset()
         try:
             return self._conn.execute(sql, params).fetchone()
         except sqlite3.Error as exc:
@@ -187,6 +228,7 @@ class SqliteBackend:
 
     def fetch_all(self, sql: str, params: Mapping[str, Any]) -> list[Row]:
         """All rows of ``sql``."""
+        self._clock.reset()
         try:
             return self._conn.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
