@@ -252,8 +252,17 @@ class MemoryStore(
         return self._backend.read()
 
     def _one(self, key: str, **params: Any) -> Any:
+        """The one value of a one-column statement (None when it returns no row)."""
         row = self._row(key, **params)
-        return None if row is None else row[0]
+        if row is None:
+            return None
+        (value,) = row
+        return value
+
+    def _count_rows(self, sql: str, params: Mapping[str, Any]) -> int:
+        """The count of a ``SELECT count(*)`` statement."""
+        ((count,),) = self._rows(sql, params)
+        return int(count)
 
     def _count(self, key: str, **params: Any) -> int:
         return int(self._exec(key, **params).rowcount)
@@ -421,7 +430,7 @@ class MemoryStore(
         PostgreSQL: ``VACUUM FULL`` of the store's own tables). Locks the store while it runs."""
         script = self._sql("vacuum")
         if "{tables}" in script:
-            tables = [str(row[0]) for row in self._rows(self._sql("vacuum_tables"), {})]
+            tables = [str(name) for (name,) in self._rows(self._sql("vacuum_tables"), {})]
             script = script.replace("{tables}", ", ".join(tables))
         self._maintain(script)
 
@@ -431,7 +440,7 @@ class MemoryStore(
             return None
         entry = rowmap.entry(row)
         if entry.tier is Tier.HOT:
-            data = row[rowmap.FULL_CONTENT]
+            data = row["content"]
             return replace(entry, content=None if data is None else codec.decode_content(data))
         warm = row[rowmap.FULL_WARM : rowmap.FULL_WARM + WARM_COLUMNS]
         return replace(entry, warm=None if warm[0] is None else self._warm_view(entry, warm))
@@ -509,8 +518,8 @@ class MemoryStore(
         }
         count_sql = self._sql("entries_count", **filters)
         with self._read():
-            total = int(self._rows(count_sql, {**params, "after": ""})[0][0])
-            remaining = int(self._rows(count_sql, {**params, "after": after})[0][0])
+            total = self._count_rows(count_sql, {**params, "after": ""})
+            remaining = self._count_rows(count_sql, {**params, "after": after})
             rows = self._rows(
                 self._sql("entries_page", **filters), {**params, "after": after, "limit": limit + 1}
             )
@@ -553,7 +562,7 @@ class MemoryStore(
             rows = self._rows(sql, {**params, **keys, "limit": page})
             for row in rows:
                 entry = rowmap.entry(row)
-                keys = {"after": entry.id, "after_used": row[6], "after_id": entry.id}
+                keys = {"after": entry.id, "after_used": row["last_used_at"], "after_id": entry.id}
                 if with_content:
                     fresh = self._load(entry.id)
                     if fresh is None or (due and not rowmap.is_due(fresh)):

@@ -38,8 +38,8 @@ class ColdTierMixin:
                 raise EntryNotFound(entry_id)
             cold = store._row("select_cold", id=entry_id)
         if cold is None:
-            raise WrongTier(f"entry {entry_id} is {row[2]}: it has no cold archive")
-        return codec.decode_content(store._cold_bytes(entry_id, cold, str(row[10])))
+            raise WrongTier(f"entry {entry_id} is {row['tier']}: it has no cold archive")
+        return codec.decode_content(store._cold_bytes(entry_id, cold, str(row["content_hash"])))
 
     def restore(self, entry_id: str, now: datetime) -> None:
         """Bring a warm entry back to hot from its verified cold archive, in one transaction.

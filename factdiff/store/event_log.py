@@ -90,8 +90,8 @@ class EventLogMixin:
         }
         count_sql = store._sql("events_count", **filters)
         with store._read():
-            total = int(store._rows(count_sql, {**params, "after": 0})[0][0])
-            remaining = int(store._rows(count_sql, {**params, "after": after})[0][0])
+            total = store._count_rows(count_sql, {**params, "after": 0})
+            remaining = store._count_rows(count_sql, {**params, "after": after})
             rows = store._rows(
                 store._sql("events_page", **filters), {**params, "after": after, "limit": limit + 1}
             )
@@ -114,7 +114,7 @@ class EventLogMixin:
             page = PAGE_SIZE if remaining is None else min(PAGE_SIZE, remaining)
             rows = store._rows(sql, {**params, "after": after, "limit": page})
             for row in rows:
-                after = int(row[0])
+                after = int(row["id"])
                 yield rowmap.event(row)
             if remaining is not None:
                 remaining -= len(rows)

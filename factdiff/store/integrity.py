@@ -31,33 +31,32 @@ class IntegrityMixin:
         problem (empty when the store is sound)."""
         store = _store(self)
         problems: list[str] = []
-        for entry_id, data, expected in store._pages("hot_page", 32):
-            if codec.content_hash(bytes(data)) != expected:
-                problems.append(f"entry {entry_id}: hot content does not match its hash")
-        for entry_id, cold_codec, data, cold_hash, expected, dict_id in store._pages(
-            "cold_page", 32
-        ):
-            cold = (cold_codec, data, cold_hash, None, dict_id)
+        for row in store._pages("hot_page", 32):
+            if codec.content_hash(bytes(row["content"])) != row["content_hash"]:
+                problems.append(f"entry {row['entry_id']}: hot content does not match its hash")
+        for row in store._pages("cold_page", 32):
+            cold = (row["codec"], row["data"], row["content_hash"], None, row["dictionary_id"])
             try:
-                store._cold_bytes(str(entry_id), cold, str(expected))
+                store._cold_bytes(str(row["entry_id"]), cold, str(row["entry_hash"]))
             except IntegrityError as exc:
                 problems.append(str(exc))
-        for entry_id, tier, hot, warm, cold in store._rows(store._sql("tier_violations"), {}):
+        for row in store._rows(store._sql("tier_violations"), {}):
             problems.append(
-                f"entry {entry_id}: tier {tier} but hot={bool(hot)} warm={bool(warm)} "
-                f"cold={bool(cold)}"
+                f"entry {row['id']}: tier {row['tier']} but hot={bool(row['hot'])} "
+                f"warm={bool(row['warm'])} cold={bool(row['cold'])}"
             )
         problems.extend(search_index.verify_retrieval(store))
         problems.extend(store._packed_problems())
         return problems
 
     def _pages(self, key: str, size: int) -> Iterator[Row]:
+        """The rows of a page statement keyed by ``entry_id``, ``size`` at a time."""
         store = _store(self)
         sql, after = store._sql(key), ""
         while True:
             rows = store._rows(sql, {"after": after, "limit": size})
             for row in rows:
-                after = str(row[0])
+                after = str(row["entry_id"])
                 yield row
             if len(rows) < size:
                 return

@@ -69,9 +69,9 @@ class LeasesMixin:
             (
                 Claim(
                     entry=rowmap.entry(row),
-                    token=str(row[rowmap.CLAIM_TOKEN]),
-                    expires_at=codec.from_micros(row[rowmap.CLAIM_EXPIRES]),
-                    claimed_at=codec.from_micros(row[rowmap.CLAIM_NOW]),
+                    token=str(row["lease_token"]),
+                    expires_at=codec.from_micros(row["lease_expires_at"]),
+                    claimed_at=codec.from_micros(row["claimed_at"]),
                 )
                 for row in rows
             ),
@@ -98,7 +98,7 @@ class LeasesMixin:
         store = _store(self)
         lease = round(lease_seconds * 1_000_000)
         row = store._write(lambda: store._exec("heartbeat", token=token, lease=lease).fetchone())
-        return None if row is None else codec.from_micros(row[0])
+        return None if row is None else codec.from_micros(row["lease_expires_at"])
 
     def release(self, token: str) -> bool:
         """Give a lease back (the entry is due again at once); ``False`` if it was not held."""
@@ -109,7 +109,15 @@ class LeasesMixin:
         """Live and expired leases: ``(entry_id, worker_id, token, expires_at)``."""
         store = _store(self)
         rows = store._rows(store._sql("select_leases"), {})
-        return [(str(r[0]), str(r[1]), str(r[2]), codec.from_micros(r[3])) for r in rows]
+        return [
+            (
+                str(r["id"]),
+                str(r["lease_owner"]),
+                str(r["lease_token"]),
+                codec.from_micros(r["lease_expires_at"]),
+            )
+            for r in rows
+        ]
 
     def db_now(self) -> datetime:
         """The database clock (the one leases are measured on)."""

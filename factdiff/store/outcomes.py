@@ -128,7 +128,7 @@ class OutcomesMixin:
             ).fetchone()
             if fenced is None:
                 return False
-            attempt_no = int(fenced[0])
+            attempt_no = int(fenced["attempt_no"])
             store._insert_attempt(attempt_no, *attempt_rows)
             if not keep_attempts:
                 store._exec("delete_entry_attempts", id=entry_id)
@@ -274,8 +274,8 @@ class OutcomesMixin:
             ).fetchone()
             if fenced is None:
                 return False
-            store._insert_attempt(int(fenced[0]), *attempt_rows)
-            store._insert_events(event_rows, entry_id, str(row[1]), now_us)
+            store._insert_attempt(int(fenced["attempt_no"]), *attempt_rows)
+            store._insert_events(event_rows, entry_id, str(row["agent_id"]), now_us)
             return True
 
         return store._write(work)
@@ -308,7 +308,10 @@ class OutcomesMixin:
             ):
                 raise EntryNotFound(entry_id)
             rows = store._rows(store._sql("select_attempts"), {"id": entry_id})
-        return [rowmap.attempt(row, store._attempt_narrative(row[24], row[25])) for row in rows]
+        return [
+            rowmap.attempt(row, store._attempt_narrative(row["narrative"], row["dictionary_id"]))
+            for row in rows
+        ]
 
     def last_must_keep(self, entry_id: str) -> tuple[dict[str, Any], ...]:
         """The must-keep facts (JSON) of the entry's last verified attempt when it failed;
@@ -316,9 +319,9 @@ class OutcomesMixin:
         facts were (schema version 4)."""
         store = _store(self)
         row = store._row("select_last_verified", id=entry_id)
-        if row is None or row[0] != AttemptOutcome.FAILED.value or row[1] is None:
+        if row is None or row["outcome"] != AttemptOutcome.FAILED.value or row["must_keep"] is None:
             return ()
-        return tuple(codec.load_json(row[1]))
+        return tuple(codec.load_json(row["must_keep"]))
 
     def model_calls(self, entry_id: str) -> list[tuple[int, ModelCall]]:
         """Every model call made for the entry, as ``(attempt_no, call)``, oldest first."""

@@ -45,7 +45,7 @@ class ReviewsMixin:
                 return False
             store._exec("delete_kept_hot", id=entry_id)
             event = NewEvent(EventType.REVIEW_RESOLVED, payload)
-            store._append_events([event], entry_id, str(row[1]), now_us)
+            store._append_events([event], entry_id, str(row["agent_id"]), now_us)
             return True
 
         return store._write(work)
@@ -79,11 +79,11 @@ class ReviewsMixin:
             rows = store._rows(sql, {**params, "after": after})
             if not rows:
                 return resolved
-            after = str(rows[-1][0])
+            after = str(rows[-1]["id"])
             chosen = [
-                (str(row[0]), str(row[1]))
+                (str(row["id"]), str(row["agent_id"]))
                 for row in rows
-                if reason is None or store._escalated_for(str(row[0]), reason)
+                if reason is None or store._escalated_for(str(row["id"]), reason)
             ]
 
             def work(batch: list[tuple[str, str]] = chosen) -> list[str]:
@@ -141,9 +141,9 @@ class ReviewsMixin:
         if row is None:
             return None
         return {
-            "kept_at": codec.from_micros(int(row[0])).isoformat(),
-            "key": str(row[1]),
-            "reason": str(row[2]),
+            "kept_at": codec.from_micros(int(row["kept_at"])).isoformat(),
+            "key": str(row["key_name"]),
+            "reason": str(row["reason"]),
         }
 
     def _escalated_for(self, entry_id: str, reason: str) -> bool:
@@ -151,7 +151,7 @@ class ReviewsMixin:
         row = store._row("last_escalation", id=entry_id)
         if row is None:
             return False
-        found = rowmap.event_payload(row[0], row[1])
+        found = rowmap.event_payload(row["payload"], row["packed"])
         return isinstance(found, dict) and reason in (
             found.get("reason"),
             found.get("failure_class"),

@@ -59,11 +59,11 @@ class SchemaRegistryMixin:
             row = store._row("select_schema", name=name, version=int(version))
             if row is None:
                 return False
-            if row[2] == hash:
+            if row["hash"] == hash:
                 return True
             raise SchemaVersionConflict(
                 f"schema {name!r} version {version} is already registered with hash "
-                f"{row[2]}, not {hash}: bump the schema's version"
+                f"{row['hash']}, not {hash}: bump the schema's version"
             )
 
         def work() -> bool:
@@ -91,8 +91,10 @@ class SchemaRegistryMixin:
             raise SchemaNotRegistered(
                 f"schema {name!r} ({which}) is not registered in this store: register it first"
             )
-        source = None if row[4] is None else str(row[4])
-        return StoredSchema(int(row[1]), str(row[2]), codec.load_json(row[3]), source)
+        source = None if row["source_text"] is None else str(row["source_text"])
+        return StoredSchema(
+            int(row["version"]), str(row["hash"]), codec.load_json(row["definition"]), source
+        )
 
     def schema_versions(self) -> list[tuple[str, int, str]]:
         """Every registered schema version as ``(name, version, hash)``, by name and version."""

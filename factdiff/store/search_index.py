@@ -164,7 +164,7 @@ def write_index_docs(store: MemoryStore, docs: Sequence[IndexDoc]) -> None:
     """Give each entry its doc number, text, fact keys and record or warm row."""
     if not docs:
         return
-    numbers = [int(row[0]) for row in store._exec("allocate_search_docs", n=len(docs))]
+    numbers = [int(doc) for (doc,) in store._exec("allocate_search_docs", n=len(docs))]
     rows = [
         {"doc": number, "entry_id": doc.entry_id, "text": doc.text}
         for number, doc in zip(numbers, docs, strict=True)
@@ -290,7 +290,8 @@ def index_pending(
     done, after = 0, ""
     sql = store._sql("fact_pending_page")
     while True:
-        ids = [str(row[0]) for row in store._rows(sql, {"after": after, "limit": INDEX_BATCH})]
+        rows = store._rows(sql, {"after": after, "limit": INDEX_BATCH})
+        ids = [str(entry_id) for (entry_id,) in rows]
         if not ids:
             return done
         after = ids[-1]
@@ -337,7 +338,8 @@ def index_pass(store: MemoryStore, progress: Callable[[int], None] | None, base:
     done, after = 0, ""
     sql = store._sql("unindexed_page")
     while True:
-        ids = [str(row[0]) for row in store._rows(sql, {"after": after, "limit": INDEX_BATCH})]
+        rows = store._rows(sql, {"after": after, "limit": INDEX_BATCH})
+        ids = [str(entry_id) for (entry_id,) in rows]
         if not ids:
             return done
         after = ids[-1]
@@ -493,16 +495,15 @@ def hit_entries(
     rows = store._rows(store._sql("search_hit_rows"), {"ids": json.dumps(list(entry_ids))})
     found: dict[str, tuple[Entry, bytes | None, set[int] | None]] = {}
     for row in rows:
-        n = rowmap.ENTRY_COLUMNS
-        entry = rowmap.entry(row[:n])
+        entry = rowmap.entry(row)
+        warm = row[rowmap.FULL_WARM : rowmap.FULL_WARM + WARM_COLUMNS]
         if entry.tier is Tier.HOT:
-            content = None if row[n] is None else codec.decode_content(row[n])
+            content = None if row["content"] is None else codec.decode_content(row["content"])
             entry = replace(entry, content=content)
-        elif row[n + 1] is not None:
-            entry = replace(entry, warm=store._warm_view(entry, row[n + 1 : n + 1 + WARM_COLUMNS]))
-        m = n + 1 + WARM_COLUMNS
-        packed = None if row[m] is None else bytes(row[m])
-        keys = None if row[m + 1] is None else unpack_keys(row[m + 1])
+        elif warm[0] is not None:
+            entry = replace(entry, warm=store._warm_view(entry, warm))
+        packed = None if row["hot_record"] is None else bytes(row["hot_record"])
+        keys = None if row["narrative_keys"] is None else unpack_keys(row["narrative_keys"])
         found[entry.id] = (entry, packed, keys)
     return found
 

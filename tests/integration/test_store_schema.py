@@ -65,10 +65,10 @@ def test_connection_settings(tmp_path: Path) -> None:
     with MemoryStore.open(tmp_path / "m.db") as store:
         assert isinstance(store.backend, SqliteBackend)
         conn = store.backend.conn
-        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
-        assert conn.execute("PRAGMA synchronous").fetchone() == (2,)
-        assert conn.execute("PRAGMA foreign_keys").fetchone() == (1,)
-        assert conn.execute("PRAGMA busy_timeout").fetchone() == (5000,)
+        assert tuple(conn.execute("PRAGMA journal_mode").fetchone()) == ("wal",)
+        assert tuple(conn.execute("PRAGMA synchronous").fetchone()) == (2,)
+        assert tuple(conn.execute("PRAGMA foreign_keys").fetchone()) == (1,)
+        assert tuple(conn.execute("PRAGMA busy_timeout").fetchone()) == (5000,)
 
 
 def test_migrate_is_idempotent(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ is open while a worker runs a model. Transactions do not use pipeline mode on pu
 pipelined transaction waiting for its client's next statement is ``active`` on the server,
 out of reach of ``idle_in_transaction_session_timeout``, so a frozen client would keep its
 row locks for ever; statement by statement, the server ends such a session and rolls it back.
+Rows are ``NamedRow``s (``backends.named_rows``), read by column name.
 
 Select the schema with the DSN, e.g. ``postgresql://host/db?options=-csearch_path%3Dfactdiff``;
 tables are created in ``current_schema()``. Times are stored as on SQLite (bigint
@@ -30,6 +31,7 @@ from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from factdiff.errors import StoreError
+from factdiff.store.backends.named_rows import named_rows
 from factdiff.store.backends.protocol import Row
 from factdiff.store.dialect import Dialect, load_dialect
 from factdiff.store.dsn import redact
@@ -118,6 +120,7 @@ class PostgresBackend:
             setup.append(dialect.sql("setup_read_only"))
         options: dict[str, Any] = {
             "autocommit": True,
+            "row_factory": named_rows,
             "application_name": application_name,
             "connect_timeout": max(2, round(timeout)),
         }

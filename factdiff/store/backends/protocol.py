@@ -6,6 +6,7 @@ current transaction or on its own (``fetch_one``, ``fetch_all``), one write tran
 retried on contention (``write``), one read snapshot (``read``), a migration script inside
 the write (``run_script``) and a maintenance script outside any (``maintain``). It says
 whether several threads may share it (``thread_safe``) and where it lives (``location``).
+Rows come back readable by column name (``Row``).
 The logic (``factdiff.store.base.MemoryStore``) holds one and never spells SQL itself.
 """
 
@@ -18,8 +19,17 @@ from typing import Any, Protocol, TypeVar
 from factdiff.store.dialect import Dialect
 
 T = TypeVar("T")
-Row = Any
-"""A result row (see ``factdiff.store.rows``)."""
+
+
+class Row(Protocol):
+    """A result row, read by column name (``row["agent_id"]``); a one-column row may be
+    unpacked (``(count,) = row``). ``sqlite3.Row`` on SQLite, ``NamedRow`` on PostgreSQL."""
+
+    def __getitem__(self, key: Any, /) -> Any: ...
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
 
 
 class Cursor(Protocol):

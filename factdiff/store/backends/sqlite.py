@@ -7,7 +7,8 @@ number of times when SQLite still reports the database busy. The file runs in WA
 Several processes on one host may share a file: SQLite has one writer at a time, and each
 claim, heartbeat and outcome is one short write transaction. The database clock is the
 function ``factdiff_now_us()``, registered on every connection under the name PostgreSQL's
-migration gives it, so both dialects spell lease arithmetic alike.
+migration gives it, so both dialects spell lease arithmetic alike. Rows are ``sqlite3.Row``s,
+read by column name.
 
 Listings stream with keyset pagination: each page is one short statement, so no read
 transaction stays open while the caller works, and memory stays flat as the store grows.
@@ -97,6 +98,7 @@ def _connect_read_only(
             error = exc
             continue
         try:
+            conn.row_factory = sqlite3.Row
             clock.install(conn)
             _run_setup(conn, dialect, "setup_read_only", busy_timeout_ms)
             conn.execute("SELECT count(*) FROM sqlite_master").fetchall()
@@ -161,6 +163,7 @@ class SqliteBackend:
             except sqlite3.Error as exc:
                 raise StoreError(f"cannot open store {path}: {exc}") from exc
             try:
+                conn.row_factory = sqlite3.Row
                 clock.install(conn)
                 _run_setup(conn, dialect, "setup", busy_timeout_ms)
             except sqlite3.Error as exc:
@@ -222,7 +225,8 @@ class SqliteBackend:
         """The first row of ``sql``."""
         self._clock.reset()
         try:
-            return self._conn.execute(sql, params).fetchone()
+            row: Row | None = self._conn.execute(sql, params).fetchone()
+            return row
         except sqlite3.Error as exc:
             raise self._error(exc) from exc
 

@@ -258,7 +258,8 @@ ORDER BY h.entry_id
 LIMIT :limit
 
 -- name: cold_page
-SELECT c.entry_id, c.codec, c.data, c.content_hash, e.content_hash, c.dictionary_id
+SELECT c.entry_id, c.codec, c.data, c.content_hash, e.content_hash AS entry_hash,
+       c.dictionary_id
 FROM cold_archive AS c JOIN entries AS e ON e.id = c.entry_id
 WHERE c.entry_id > :after
 ORDER BY c.entry_id
@@ -266,7 +267,8 @@ LIMIT :limit
 
 -- name: tier_violations
 SELECT e.id, e.tier,
-       h.entry_id IS NOT NULL, w.entry_id IS NOT NULL, c.entry_id IS NOT NULL
+       h.entry_id IS NOT NULL AS hot, w.entry_id IS NOT NULL AS warm,
+       c.entry_id IS NOT NULL AS cold
 FROM entries AS e
 LEFT JOIN hot_content AS h ON h.entry_id = e.id
 LEFT JOIN warm_entries AS w ON w.entry_id = e.id

@@ -67,7 +67,7 @@ WHERE id = :id AND tier = 'hot' AND status = 'active' AND attempt_count = :expec
   AND (:expected_errors::integer IS NULL OR error_attempts = :expected_errors)
   AND CASE WHEN :token::text IS NULL THEN coalesce(lease_expires_at <= factdiff_now_us(), TRUE)
            ELSE lease_token = :token AND lease_expires_at > factdiff_now_us() END
-RETURNING attempt_count + error_attempts
+RETURNING attempt_count + error_attempts AS attempt_no
 
 -- name: set_failed
 UPDATE entries
@@ -80,7 +80,7 @@ WHERE id = :id AND tier = 'hot' AND status = 'active' AND attempt_count = :expec
   AND (:expected_errors::integer IS NULL OR error_attempts = :expected_errors)
   AND CASE WHEN :token::text IS NULL THEN coalesce(lease_expires_at <= factdiff_now_us(), TRUE)
            ELSE lease_token = :token AND lease_expires_at > factdiff_now_us() END
-RETURNING attempt_count + error_attempts
+RETURNING attempt_count + error_attempts AS attempt_no
 
 -- name: set_errored
 -- An attempt that verified nothing (provider, model output or internal error): it never
@@ -95,7 +95,7 @@ WHERE id = :id AND tier = 'hot' AND status = 'active' AND attempt_count = :expec
   AND (:expected_errors::integer IS NULL OR error_attempts = :expected_errors)
   AND CASE WHEN :token::text IS NULL THEN coalesce(lease_expires_at <= factdiff_now_us(), TRUE)
            ELSE lease_token = :token AND lease_expires_at > factdiff_now_us() END
-RETURNING attempt_count + error_attempts
+RETURNING attempt_count + error_attempts AS attempt_no
 
 -- name: usage_by_summarizer
 -- The cost is NULL (unknown) when some billed attempt has no known price.
@@ -138,7 +138,7 @@ WHERE e.id = due.id
 RETURNING e.id, e.agent_id, e.tier, e.status, e.occurred_at, e.created_at, e.last_used_at,
           e.metadata, e.schema_name, e.tags, e.content_hash, e.size_bytes, e.attempt_count,
           e.next_attempt_at, e.error_attempts, e.error_streak, e.occurred_offset,
-          e.lease_token, e.lease_expires_at, factdiff_now_us()
+          e.lease_token, e.lease_expires_at, factdiff_now_us() AS claimed_at
 
 -- name: claim_agent
 -- One statement: pick due, unleased (or expired) entries in due order, skipping rows
@@ -163,7 +163,7 @@ WHERE e.id = due.id
 RETURNING e.id, e.agent_id, e.tier, e.status, e.occurred_at, e.created_at, e.last_used_at,
           e.metadata, e.schema_name, e.tags, e.content_hash, e.size_bytes, e.attempt_count,
           e.next_attempt_at, e.error_attempts, e.error_streak, e.occurred_offset,
-          e.lease_token, e.lease_expires_at, factdiff_now_us()
+          e.lease_token, e.lease_expires_at, factdiff_now_us() AS claimed_at
 
 -- name: heartbeat
 UPDATE entries SET lease_expires_at = factdiff_now_us() + :lease::bigint

@@ -4,10 +4,10 @@
 -- name: agent_entry_counts
 -- Per agent: entries, warm entries, warm entries with known gaps, entries in review. Warm
 -- meta is JSON: known_gaps / lost_important_fields in older rows, g / l in compact ones.
-SELECT e.agent_id, count(*),
-       sum(CASE WHEN e.tier = 'warm' THEN 1 ELSE 0 END),
-       sum(CASE WHEN w.entry_id IS NOT NULL AND coalesce(jsonb_array_length(convert_from(w.meta, 'UTF8')::jsonb -> 'known_gaps'), jsonb_array_length(convert_from(w.meta, 'UTF8')::jsonb -> 'lost_important_fields'), jsonb_array_length(convert_from(w.meta, 'UTF8')::jsonb -> 'g'), jsonb_array_length(convert_from(w.meta, 'UTF8')::jsonb -> 'l'), 0) > 0 THEN 1 ELSE 0 END),
-       sum(CASE WHEN e.status = 'review' THEN 1 ELSE 0 END)
+SELECT e.agent_id, count(*) AS entries,
+       sum(CASE WHEN e.tier = 'warm' THEN 1 ELSE 0 END) AS warm,
+       sum(CASE WHEN w.entry_id IS NOT NULL AND coalesce(jsonb_array_length(convert_from(w.meta, 'UTF8')::jsonb -> 'known_gaps'), jsonb_array_length(convert_from(w.meta, 'UTF8')::jsonb -> 'lost_important_fields'), jsonb_array_length(convert_from(w.meta, 'UTF8')::jsonb -> 'g'), jsonb_array_length(convert_from(w.meta, 'UTF8')::jsonb -> 'l'), 0) > 0 THEN 1 ELSE 0 END) AS warm_with_gaps,
+       sum(CASE WHEN e.status = 'review' THEN 1 ELSE 0 END) AS review
 FROM entries e LEFT JOIN warm_entries w ON w.entry_id = e.id
 GROUP BY e.agent_id ORDER BY e.agent_id
 

@@ -12,7 +12,7 @@ WHERE id = :id AND tier = 'hot' AND status = 'review' AND attempt_count = :expec
   AND (:expected_errors::integer IS NULL OR error_attempts = :expected_errors)
   AND CASE WHEN :token::text IS NULL THEN coalesce(lease_expires_at <= factdiff_now_us(), TRUE)
            ELSE lease_token = :token AND lease_expires_at > factdiff_now_us() END
-RETURNING attempt_count + error_attempts
+RETURNING attempt_count + error_attempts AS attempt_no
 
 -- name: metrics_model_calls
 -- Model calls per model, role and outcome ('ok' or the failure class), with tokens and cost.

@@ -66,7 +66,7 @@ WHERE id = :id AND tier = 'hot' AND status = 'active' AND attempt_count = :expec
   AND (:expected_errors IS NULL OR error_attempts = :expected_errors)
   AND CASE WHEN :token IS NULL THEN coalesce(lease_expires_at <= factdiff_now_us(), 1)
            ELSE lease_token = :token AND lease_expires_at > factdiff_now_us() END
-RETURNING attempt_count + error_attempts
+RETURNING attempt_count + error_attempts AS attempt_no
 
 -- name: set_failed
 UPDATE entries
@@ -79,7 +79,7 @@ WHERE id = :id AND tier = 'hot' AND status = 'active' AND attempt_count = :expec
   AND (:expected_errors IS NULL OR error_attempts = :expected_errors)
   AND CASE WHEN :token IS NULL THEN coalesce(lease_expires_at <= factdiff_now_us(), 1)
            ELSE lease_token = :token AND lease_expires_at > factdiff_now_us() END
-RETURNING attempt_count + error_attempts
+RETURNING attempt_count + error_attempts AS attempt_no
 
 -- name: set_errored
 -- An attempt that verified nothing (provider, model output or internal error): it never
@@ -94,7 +94,7 @@ WHERE id = :id AND tier = 'hot' AND status = 'active' AND attempt_count = :expec
   AND (:expected_errors IS NULL OR error_attempts = :expected_errors)
   AND CASE WHEN :token IS NULL THEN coalesce(lease_expires_at <= factdiff_now_us(), 1)
            ELSE lease_token = :token AND lease_expires_at > factdiff_now_us() END
-RETURNING attempt_count + error_attempts
+RETURNING attempt_count + error_attempts AS attempt_no
 
 -- name: usage_by_summarizer
 -- The cost is NULL (unknown) when some billed attempt has no known price.
@@ -131,7 +131,7 @@ WHERE id IN (
 )
 RETURNING id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
           schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
-          error_attempts, error_streak, occurred_offset, lease_token, lease_expires_at, factdiff_now_us()
+          error_attempts, error_streak, occurred_offset, lease_token, lease_expires_at, factdiff_now_us() AS claimed_at
 
 -- name: claim_agent
 -- One statement: pick due, unleased (or expired) entries in due order and lease them.
@@ -150,7 +150,7 @@ WHERE id IN (
 )
 RETURNING id, agent_id, tier, status, occurred_at, created_at, last_used_at, metadata,
           schema_name, tags, content_hash, size_bytes, attempt_count, next_attempt_at,
-          error_attempts, error_streak, occurred_offset, lease_token, lease_expires_at, factdiff_now_us()
+          error_attempts, error_streak, occurred_offset, lease_token, lease_expires_at, factdiff_now_us() AS claimed_at
 
 -- name: heartbeat
 UPDATE entries SET lease_expires_at = factdiff_now_us() + :lease
