@@ -7,8 +7,8 @@ Everything else lives once above it, so both backends behave alike and one test 
 against both: here the lifecycle, the plumbing and the hot tier (adding, reading, listing
 entries); each other concern in its own mixin module (``migrate``, ``outcomes``, ``leases``,
 ``reviews``, ``cold_tier``, ``event_log``, ``schemas``, ``extraction_cache``, ``stats``,
-``integrity``, ``search_index``, ``compact_storage``, ``reevaluation``, ``reports``,
-``api_keys``, ``observe``).
+``integrity``, ``retrieval``, ``search_index``, ``compact_storage``, ``reevaluation``,
+``reports``, ``api_keys``, ``observe``).
 
 Open a store with ``MemoryStore.open(path_or_dsn)`` (see ``factdiff.store.open_store``).
 """
@@ -55,6 +55,7 @@ from factdiff.store.observe import ObserveMixin
 from factdiff.store.outcomes import OutcomesMixin
 from factdiff.store.reevaluation import ReevaluationMixin
 from factdiff.store.reports import ReportingMixin
+from factdiff.store.retrieval import RetrievalMixin
 from factdiff.store.reviews import ReviewsMixin
 from factdiff.store.schemas import SchemaRegistryMixin
 from factdiff.store.search_index import SearchIndexMixin
@@ -81,6 +82,7 @@ class MemoryStore(
     ExtractionCacheMixin,
     StatsMixin,
     IntegrityMixin,
+    RetrievalMixin,
     SearchIndexMixin,
     CompactStorageMixin,
     ReevaluationMixin,

@@ -6,8 +6,9 @@ replaces an entry's fact keys with its warm record's, ``restore`` and promotion 
 source's again) and supplies the statements ``factdiff.retrieve`` ranks with. The text index
 holds every entry's full source, hot or archived, so it never changes after ``add``.
 
-Public methods: ``search``, ``render_context``, ``attest``, ``check_attestation``,
-``index_pending``, ``build_search_index``. SQL lives in ``sql/<dialect>/retrieval.sql``.
+Public methods: ``index_pending``, ``build_search_index`` (``search``, ``render_context``,
+``attest`` and ``check_attestation`` are ``factdiff.store.retrieval``'s, above
+``factdiff.retrieve``). SQL lives in ``sql/<dialect>/retrieval.sql``.
 
 Promotion (``promote``) brings a warm entry back to hot with the same steps as
 ``MemoryStore.restore`` (hot content from the verified archive, warm row and archive
@@ -29,9 +30,6 @@ from factdiff.store.model import EntryNotFound, EventType, IntegrityError, NewEv
 
 if TYPE_CHECKING:
     from factdiff.record import FactRecord
-    from factdiff.retrieve.attest import Attestation, AttestationCheck
-    from factdiff.retrieve.context import RenderedContext
-    from factdiff.retrieve.hits import SearchHit
     from factdiff.retrieve.index import IndexDoc
     from factdiff.retrieve.settings import RetrievalSettings
     from factdiff.store.base import MemoryStore
@@ -56,63 +54,6 @@ class SearchIndexMixin:
     """Retrieval methods of ``MemoryStore`` (see the module docstring)."""
 
     # -- public ----------------------------------------------------------------------------
-
-    def search(
-        self,
-        query: str,
-        *,
-        agent: str | None = None,
-        k: int = 10,
-        tiers: Sequence[str] = ("hot", "warm"),
-        include_source: str = "auto",
-        touch: bool = True,
-        now: datetime | None = None,
-        settings: RetrievalSettings | None = None,
-    ) -> list[SearchHit]:
-        """The ``k`` entries that best answer ``query`` (see ``factdiff.retrieve.search``).
-
-        Entries holding a distinctive fact of the query (an identifier, an amount, a full
-        date...) in any format come first, then by text relevance. A warm hit carries its
-        narrative, its source's fact record and its known gaps; ``gap_hit`` lists the gaps
-        the query asks about. ``include_source``: ``always`` attaches every warm hit's
-        archived source (hash-checked), ``auto`` only when a gap is asked about or the hit
-        matched what only the archive states, ``never`` none. ``touch`` marks hits as used
-        (``settings.touch`` says which); fetching a warm source counts toward its promotion
-        back to hot (``settings.promote_after`` within ``settings.promote_window``).
-        ``now`` defaults to the wall clock (UTC).
-        """
-        from factdiff.retrieve.search import search
-
-        return search(
-            _store(self),
-            query,
-            agent=agent,
-            k=k,
-            tiers=tiers,
-            include_source=include_source,
-            touch=touch,
-            now=now,
-            settings=settings,
-        )
-
-    def render_context(self, entry_ids: Sequence[str]) -> RenderedContext:
-        """Exactly what an agent is shown of these entries, deterministic, with its hash."""
-        from factdiff.retrieve.context import render_context
-
-        return render_context(_store(self), entry_ids)
-
-    def attest(self, decision_id: str, entry_ids: Sequence[str], *, now: datetime) -> Attestation:
-        """Record that decision ``decision_id`` was made on the rendered context of
-        ``entry_ids`` (see ``factdiff.retrieve.attest``)."""
-        from factdiff.retrieve.attest import attest
-
-        return attest(_store(self), decision_id, entry_ids, now=now)
-
-    def check_attestation(self, decision_id: str) -> AttestationCheck:
-        """Re-render an attested context and say whether it still matches, and what changed."""
-        from factdiff.retrieve.attest import check_attestation
-
-        return check_attestation(_store(self), decision_id)
 
     def index_pending(self, progress: Callable[[int], None] | None = None) -> int:
         """Index the facts of the entries added without them (``add_many(index_facts=False)``);
@@ -570,8 +511,7 @@ def promote(
 
 
 def verify_retrieval(store: MemoryStore) -> list[str]:
-    """Problems with warm narratives and records (against their recorded hashes), the
-    attestations, and entries missing from the search indexes."""
+    """Problems with warm narratives and records (against their recorded hashes)."""
     problems: list[str] = []
     sql, after = store._sql("warm_index_page"), ""
     while True:
@@ -598,15 +538,15 @@ def verify_retrieval(store: MemoryStore) -> list[str]:
             )
         if len(rows) < 64:
             break
-    from factdiff.retrieve.attest import attestation_problems
+    return problems
 
-    problems.extend(attestation_problems(store))
+
+def unindexed_problems(store: MemoryStore) -> list[str]:
+    """One line when entries are missing from the search indexes."""
     missing = int(store._one("count_unindexed"))
     if missing:
-        problems.append(
-            f"{missing} entries are missing from the search index: run `factdiff migrate`"
-        )
-    return problems
+        return [f"{missing} entries are missing from the search index: run `factdiff migrate`"]
+    return []
 
 
 def cold_readable(store: MemoryStore, entry_id: str) -> bool:
