@@ -69,15 +69,20 @@ class ReportingMixin:
         store = _store(self)
         rows = store._rows(store._sql("select_schemas"), {})
         return [
-            RegisteredSchema(str(n), int(v), str(h), codec.from_micros(int(at)))
-            for n, v, h, at in rows
+            RegisteredSchema(
+                str(row["name"]),
+                int(row["version"]),
+                str(row["hash"]),
+                codec.from_micros(int(row["registered_at"])),
+            )
+            for row in rows
         ]
 
     def agent_schema_assignments(self) -> list[tuple[str, str, str]]:
         """``(agent, tag, schema name)`` for every assignment (tag ``""``: the default)."""
         store = _store(self)
         rows = store._rows(store._sql("select_all_agent_schemas"), {})
-        return [(str(a), str(t), str(n)) for a, t, n in rows]
+        return [(str(row["agent_id"]), str(row["tag"]), str(row["schema_name"])) for row in rows]
 
     def agent_counts(self) -> list[AgentCounts]:
         """Entry counts per agent, by agent id."""
@@ -104,13 +109,16 @@ class ReportingMixin:
         """Finished re-evaluation items: ``(schema, to_version, result, count)``."""
         store = _store(self)
         rows = store._rows(store._sql("reevaluation_results"), {"agent": agent})
-        return [(str(s), int(v), str(r), int(n)) for s, v, r, n in rows]
+        return [
+            (str(row["schema_name"]), int(row["to_version"]), str(row["result"]), int(row["n"]))
+            for row in rows
+        ]
 
     def reevaluation_by_agent(self) -> dict[str, tuple[int, int]]:
         """Per agent: ``(re-evaluated entries, promoted ones)`` (skipped items left out)."""
         store = _store(self)
         rows = store._rows(store._sql("reevaluation_by_agent"), {})
-        return {str(a): (int(n), int(p or 0)) for a, n, p in rows}
+        return {str(row["agent_id"]): (int(row["n"]), int(row["promoted"] or 0)) for row in rows}
 
     def loss_attempts(
         self,

@@ -100,7 +100,7 @@ class SchemaRegistryMixin:
         """Every registered schema version as ``(name, version, hash)``, by name and version."""
         store = _store(self)
         rows = store._rows(store._sql("select_schema_versions"), {})
-        return [(str(name), int(version), str(hash)) for name, version, hash in rows]
+        return [(str(row["name"]), int(row["version"]), str(row["hash"])) for row in rows]
 
     def set_agent_schema(
         self, agent_id: str, schema_name: str | None, tag: str | None = None
@@ -123,7 +123,7 @@ class SchemaRegistryMixin:
         the agent's default, else ``None``."""
         store = _store(self)
         rows = store._rows(store._sql("select_agent_schemas"), {"agent": agent_id})
-        mapping = {str(tag): str(name) for tag, name in rows}
+        mapping = {str(row["tag"]): str(row["schema_name"]) for row in rows}
         for tag in tags:
             if tag and tag in mapping:
                 return mapping[tag]

@@ -23,6 +23,11 @@ def _store(mixin: StatsMixin) -> MemoryStore:
     return cast("MemoryStore", mixin)
 
 
+def _cost(cost: Any) -> str | None:
+    """A summed cost in USD to six places (None: some billed call had no known price)."""
+    return None if cost is None else f"{Decimal(str(cost)):.6f}"
+
+
 class StatsMixin:
     """``MemoryStore.stats`` (see the module docstring)."""
 
@@ -49,10 +54,10 @@ class StatsMixin:
             usage = store._rows(store._sql("usage_by_summarizer"), {})
             by_model = store._rows(store._sql("usage_by_model"), {})
         entries: dict[str, dict[str, int]] = {t.value: {} for t in (Tier.HOT, Tier.WARM)}
-        for tier, status, count in by_status:
-            entries.setdefault(str(tier), {})[str(status)] = int(count)
+        for row in by_status:
+            entries.setdefault(str(row["tier"]), {})[str(row["status"])] = int(row["n"])
         attempts = {o.value: 0 for o in AttemptOutcome}
-        attempts.update({str(o): int(n) for o, n in outcomes})
+        attempts.update({str(row["outcome"]): int(row["n"]) for row in outcomes})
         attempts["total"] = sum(attempts.values())
         return {
             "tiers": {t: sum(s.values()) for t, s in entries.items()} | {Tier.COLD.value: cold},
@@ -60,38 +65,38 @@ class StatsMixin:
             "attempts": attempts,
             "failure_rate": [
                 {
-                    "schema": name,
-                    "version": version,
-                    "attempts": int(total),
-                    "failed": int(failed),
-                    "rate": int(failed) / int(total),
+                    "schema": row["schema_name"],
+                    "version": row["schema_version"],
+                    "attempts": int(row["total"]),
+                    "failed": int(row["failed"]),
+                    "rate": int(row["failed"]) / int(row["total"]),
                 }
-                for name, version, total, failed in rates
+                for row in rates
             ],
             "facts_lost": store._facts_lost(),
-            "events": {str(t): int(n) for t, n in event_counts},
+            "events": {str(row["type"]): int(row["n"]) for row in event_counts},
             "usage": [
                 {
-                    "summarizer": str(name),
-                    "attempts": int(count),
-                    "tokens_in": int(tokens_in),
-                    "tokens_out": int(tokens_out),
-                    "cost_usd": None if cost is None else f"{Decimal(str(cost)):.6f}",
+                    "summarizer": str(row["summarizer"]),
+                    "attempts": int(row["attempts"]),
+                    "tokens_in": int(row["tokens_in"]),
+                    "tokens_out": int(row["tokens_out"]),
+                    "cost_usd": _cost(row["cost_usd"]),
                 }
-                for name, count, tokens_in, tokens_out, cost in usage
+                for row in usage
             ],
             "model_usage": [
                 {
-                    "model": str(model),
-                    "role": str(role),
-                    "calls": int(calls),
-                    "http_calls": int(http_calls),
-                    "failed_calls": int(failed),
-                    "tokens_in": int(tokens_in),
-                    "tokens_out": int(tokens_out),
-                    "cost_usd": None if cost is None else f"{Decimal(str(cost)):.6f}",
+                    "model": str(row["model"]),
+                    "role": str(row["role"]),
+                    "calls": int(row["calls"]),
+                    "http_calls": int(row["http_calls"]),
+                    "failed_calls": int(row["failed_calls"]),
+                    "tokens_in": int(row["tokens_in"]),
+                    "tokens_out": int(row["tokens_out"]),
+                    "cost_usd": _cost(row["cost_usd"]),
                 }
-                for model, role, calls, http_calls, failed, tokens_in, tokens_out, cost in by_model
+                for row in by_model
             ],
             "storage": store.storage(),
         }
@@ -102,9 +107,10 @@ class StatsMixin:
         sql, after = store._sql("lossy_diffs_page"), 0
         while True:
             rows = store._rows(sql, {"after": after, "limit": PAGE_SIZE})
-            for attempt_id, diff_text, packed in rows:
-                after = int(attempt_id)
-                for kind, name in rowmap.diff_fields(rowmap.attempt_diff(diff_text, packed)):
+            for row in rows:
+                after = int(row["id"])
+                diff = rowmap.attempt_diff(row["diff"], row["packed"])
+                for kind, name in rowmap.diff_fields(diff):
                     counts.setdefault(name, Counter())[kind] += 1
             if len(rows) < PAGE_SIZE:
                 break

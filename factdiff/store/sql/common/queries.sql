@@ -229,17 +229,17 @@ WHERE NOT EXISTS (SELECT 1 FROM tombstones AS t WHERE t.content_hash = :content_
 ON CONFLICT (content_hash, schema_hash, extractor_id) DO NOTHING
 
 -- name: count_entries
-SELECT tier, status, count(*) FROM entries GROUP BY tier, status ORDER BY tier, status
+SELECT tier, status, count(*) AS n FROM entries GROUP BY tier, status ORDER BY tier, status
 
 -- name: count_attempts
-SELECT outcome, count(*) FROM attempts GROUP BY outcome ORDER BY outcome
+SELECT outcome, count(*) AS n FROM attempts GROUP BY outcome ORDER BY outcome
 
 -- name: count_events
-SELECT type, count(*) FROM events GROUP BY type ORDER BY type
+SELECT type, count(*) AS n FROM events GROUP BY type ORDER BY type
 
 -- name: failure_by_schema
-SELECT schema_name, schema_version, count(*),
-       sum(CASE WHEN outcome IN ('failed', 'error') THEN 1 ELSE 0 END)
+SELECT schema_name, schema_version, count(*) AS total,
+       sum(CASE WHEN outcome IN ('failed', 'error') THEN 1 ELSE 0 END) AS failed
 FROM attempts
 GROUP BY schema_name, schema_version
 ORDER BY schema_name, schema_version

@@ -24,6 +24,6 @@ WHERE id = :id AND tier = 'warm'
 
 -- name: reevaluation_by_agent
 -- Finished items and promotions (re-evaluation failures) per agent.
-SELECT agent_id, count(*), sum(CASE WHEN result = 'promoted' THEN 1 ELSE 0 END)
+SELECT agent_id, count(*) AS n, sum(CASE WHEN result = 'promoted' THEN 1 ELSE 0 END) AS promoted
 FROM reevaluations WHERE status = 'done' AND result <> 'skipped'
 GROUP BY agent_id ORDER BY agent_id

@@ -99,20 +99,21 @@ RETURNING attempt_count + error_attempts AS attempt_no
 
 -- name: usage_by_summarizer
 -- The cost is NULL (unknown) when some billed attempt has no known price.
-SELECT summarizer, count(*), coalesce(sum(tokens_in), 0), coalesce(sum(tokens_out), 0),
+SELECT summarizer, count(*) AS attempts, coalesce(sum(tokens_in), 0) AS tokens_in,
+       coalesce(sum(tokens_out), 0) AS tokens_out,
        CASE WHEN count(*) FILTER (WHERE cost_usd IS NULL
                                    AND coalesce(tokens_in, 0) + coalesce(tokens_out, 0) > 0) > 0
-            THEN NULL ELSE sum(cost_usd::numeric) END
+            THEN NULL ELSE sum(cost_usd::numeric) END AS cost_usd
 FROM attempts GROUP BY summarizer ORDER BY summarizer
 
 -- name: usage_by_model
 -- Every model call, per model and role; the cost is NULL when a billed call has no price.
-SELECT model, role, count(*), coalesce(sum(http_calls), 0),
-       count(*) FILTER (WHERE outcome <> 'ok'),
-       coalesce(sum(tokens_in), 0), coalesce(sum(tokens_out), 0),
+SELECT model, role, count(*) AS calls, coalesce(sum(http_calls), 0) AS http_calls,
+       count(*) FILTER (WHERE outcome <> 'ok') AS failed_calls,
+       coalesce(sum(tokens_in), 0) AS tokens_in, coalesce(sum(tokens_out), 0) AS tokens_out,
        CASE WHEN count(*) FILTER (WHERE cost_usd IS NULL
                                    AND coalesce(tokens_in, 0) + coalesce(tokens_out, 0) > 0) > 0
-            THEN NULL ELSE sum(cost_usd::numeric) END
+            THEN NULL ELSE sum(cost_usd::numeric) END AS cost_usd
 FROM model_calls GROUP BY model, role ORDER BY model, role
 
 -- name: claim

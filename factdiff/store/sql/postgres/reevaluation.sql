@@ -75,7 +75,7 @@ WHERE status = 'pending' AND (:schema_name::text IS NULL OR schema_name = :schem
 
 -- name: reevaluation_results
 -- Finished items per schema name, target version and result.
-SELECT schema_name, to_version, result, count(*) FROM reevaluations
+SELECT schema_name, to_version, result, count(*) AS n FROM reevaluations
 WHERE status = 'done' AND (:agent::text IS NULL OR agent_id = :agent)
 GROUP BY schema_name, to_version, result
 ORDER BY schema_name, to_version, result

@@ -72,7 +72,7 @@ WHERE status = 'pending' AND (:schema_name IS NULL OR schema_name = :schema_name
 
 -- name: reevaluation_results
 -- Finished items per schema name, target version and result.
-SELECT schema_name, to_version, result, count(*) FROM reevaluations
+SELECT schema_name, to_version, result, count(*) AS n FROM reevaluations
 WHERE status = 'done' AND (:agent IS NULL OR agent_id = :agent)
 GROUP BY schema_name, to_version, result
 ORDER BY schema_name, to_version, result
