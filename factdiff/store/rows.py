@@ -53,7 +53,7 @@ def entry(row: Row) -> Entry:
 
 ENTRY_COLUMNS = 17
 """Columns of an entry in every entry row (``occurred_offset`` is the last of them)."""
-FULL_WARM = 18
+FULL_WARM = ENTRY_COLUMNS + 1
 """Where the warm columns (``WARM_COLUMNS`` of them, read in order by
 ``factdiff.store.compact_storage``) start in ``select_entry_full``, after the entry's and
 its hot ``content``."""
