@@ -386,7 +386,7 @@ def analyze(store: MemoryStore) -> None:
     the text index's most common words from the planner's statistics."""
     import psycopg
 
-    with psycopg.connect(store.dsn, autocommit=True) as conn:  # type: ignore[attr-defined]
+    with psycopg.connect(store.backend.dsn, autocommit=True) as conn:  # type: ignore[attr-defined]
         conn.execute("ANALYZE")
 
 

@@ -232,12 +232,24 @@ def load_attestation(store: MemoryStore, decision_id: str) -> tuple[Attestation,
             )
         rows = store._rows(store._sql("select_attestation_entries"), {"decision_id": decision_id})
     entries = tuple(
-        AttestedEntry(int(r[0]), str(r[1]), str(r[2]), r[3], r[4], str(r[5]), str(r[6]))
+        AttestedEntry(
+            int(r["position"]),
+            str(r["entry_id"]),
+            str(r["tier"]),
+            r["schema_name"],
+            r["schema_version"],
+            str(r["source_hash"]),
+            str(r["rendered_hash"]),
+        )
         for r in rows
     )
-    at_us = int(row[3])
+    at_us = int(row["attested_at"])
     attestation = Attestation(
-        str(row[0]), str(row[1]), codec.from_micros(at_us), entries, str(row[2])
+        str(row["decision_id"]),
+        str(row["rendered_hash"]),
+        codec.from_micros(at_us),
+        entries,
+        str(row["digest"]),
     )
     intact = digest_of(attestation.decision_id, attestation.rendered_hash, at_us, entries) == (
         attestation.digest
@@ -317,7 +329,9 @@ def attestation_problems(store: MemoryStore) -> list[str]:
     problems: list[str] = []
     sql, after = store._sql("attestations_page"), ""
     while True:
-        ids = [str(r[0]) for r in store._rows(sql, {"after": after, "limit": PAGE})]
+        ids = [
+            str(decision_id) for (decision_id,) in store._rows(sql, {"after": after, "limit": PAGE})
+        ]
         for decision_id in ids:
             after = decision_id
             attestation, intact = load_attestation(store, decision_id)
@@ -333,10 +347,10 @@ def attestation_problems(store: MemoryStore) -> list[str]:
                     problems.append(
                         f"attestation {decision_id}: entry {attested.entry_id} no longer exists"
                     )
-                elif str(row[10]) != attested.source_hash:
+                elif str(row["content_hash"]) != attested.source_hash:
                     problems.append(
                         f"attestation {decision_id}: entry {attested.entry_id}'s source is "
-                        f"{row[10]}, not the attested {attested.source_hash}"
+                        f"{row['content_hash']}, not the attested {attested.source_hash}"
                     )
         if len(ids) < PAGE:
             return problems

@@ -14,8 +14,9 @@ attempt count the caller read, so replays and concurrent workers never double-ap
 Workers on many machines share a PostgreSQL store through leases: ``claim`` ->
 ``heartbeat`` -> ``apply_*(..., lease_token=...)`` (see ``factdiff.worker``).
 ``forget`` erases entries (tombstones left, see ``erasure``); ``correct`` replaces a source.
-SQL lives in ``sql/<dialect>/`` and ``migrations/<dialect>/``; see ``codec`` for the storage
-contracts (times, ids, hashes, NUL handling).
+The logic (``MemoryStore``, ``base``) holds a backend (``backends``: SQLite or PostgreSQL).
+SQL lives in ``sql/common/``, ``sql/<dialect>/`` and ``migrations/<dialect>/``; see ``codec``
+for the storage contracts (times, ids, hashes, NUL handling).
 """
 
 from factdiff.store.base import DEFAULT_MAX_ENTRY_BYTES, MemoryStore

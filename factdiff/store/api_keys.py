@@ -67,11 +67,13 @@ def key_hash(secret: str) -> str:
 
 def _key(row: Any) -> ApiKey:
     return ApiKey(
-        name=str(row[0]),
-        scope=KeyScope(str(row[1])),
-        agent_id=None if row[2] is None else str(row[2]),
-        created_at=codec.from_micros(int(row[3])),
-        revoked_at=codec.opt_datetime(None if row[4] is None else int(row[4])),
+        name=str(row["name"]),
+        scope=KeyScope(str(row["scope"])),
+        agent_id=None if row["agent_id"] is None else str(row["agent_id"]),
+        created_at=codec.from_micros(int(row["created_at"])),
+        revoked_at=codec.opt_datetime(
+            None if row["revoked_at"] is None else int(row["revoked_at"])
+        ),
     )
 
 

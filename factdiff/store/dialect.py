@@ -1,12 +1,13 @@
 """The dialect seam: where a backend's SQL text and migrations come from.
 
-Each dialect keeps its statements in ``sql/<dialect>/queries.sql`` (and further ``*.sql``
-files beside it, one per concern, e.g. ``retrieval.sql``) as named blocks
-(``-- name: <key>``) with named parameters (``:name``), its declared schema in
-``sql/<dialect>/schema.sql``, and its migrations in ``migrations/<dialect>/NNNN_<name>.sql``.
-The store's Python code never spells SQL itself; the PostgreSQL dialect supplies the same keys
-(its ``:name`` parameters become psycopg's ``%(name)s`` when loaded), and both dialects number
-their migrations alike, so a schema version means the same tables on either backend.
+Statements are named blocks (``-- name: <key>``) with named parameters (``:name``) in
+``*.sql`` files, one per concern (``queries.sql``, ``retrieval.sql``...). Those that read
+alike on both backends live once in ``sql/common/``; ``sql/<dialect>/`` holds a dialect's own
+(a key there wins over the common one), its declared schema ``schema.sql``, and
+``migrations/<dialect>/NNNN_<name>.sql`` its migrations. The store's Python code never spells
+SQL itself; both dialects supply the same keys (PostgreSQL's ``:name`` parameters become
+psycopg's ``%(name)s`` when loaded), both call the database clock ``factdiff_now_us()``, and
+both number their migrations alike, so a schema version means the same tables on either.
 """
 
 from __future__ import annotations
@@ -94,6 +95,16 @@ def load_queries(folder: Traversable | Path) -> dict[str, str]:
     return queries
 
 
+def resolve_queries(
+    dialect_dir: Traversable | Path, common_dir: Traversable | Path
+) -> dict[str, str]:
+    """The statements of a dialect: its own (``load_queries``), then the common ones it does
+    not define itself."""
+    own = load_queries(dialect_dir)
+    common = load_queries(common_dir) if common_dir.is_dir() else {}
+    return {**common, **own}
+
+
 @dataclass(frozen=True)
 class Dialect:
     """A backend's SQL: named queries, the declared schema and the migrations."""
@@ -122,7 +133,7 @@ def load_dialect(name: str) -> Dialect:
     """The packaged dialect ``name`` (``sqlite`` or ``postgres``)."""
     root = resources.files("factdiff.store")
     sql_dir = root / "sql" / name
-    queries = load_queries(sql_dir)
+    queries = resolve_queries(sql_dir, root / "sql" / "common")
     if name in PYFORMAT_DIALECTS:
         queries = {key: to_pyformat(sql) for key, sql in queries.items()}
     return Dialect(

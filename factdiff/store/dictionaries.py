@@ -101,7 +101,7 @@ class DictionaryCache:
         row = store._row("select_dictionary", id=dictionary_id)
         if row is None:
             raise IntegrityError(f"dictionary {dictionary_id}", "zstd dictionary is missing")
-        found = _stored(row)
+        found = _stored(tuple(row))
         if dictionary_hash(bytes(row[4])) != bytes(row[3]):
             raise IntegrityError(
                 f"dictionary {dictionary_id}", "zstd dictionary does not match its hash"

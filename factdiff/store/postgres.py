@@ -1,88 +1,24 @@
-"""``PostgresStore``: the memory store on a PostgreSQL server (psycopg 3 and a pool).
+"""``PostgresStore``: the memory store opened on a PostgreSQL server (``postgres`` extra).
 
-The store is thread-safe: every statement or transaction borrows a connection from a
-``psycopg_pool.ConnectionPool`` (checked before use, so a connection the server dropped is
-replaced rather than handed out) and returns it at once. Connections run in autocommit; a
-write is one explicit transaction (``_write``), retried a bounded number of times on a
-serialization failure or a deadlock, and a read of several statements is one
-``REPEATABLE READ`` snapshot (``_read``). No transaction stays open between calls, so none
-is open while a worker runs a model. Transactions do not use pipeline mode on purpose: a
-pipelined transaction waiting for its client's next statement is ``active`` on the server,
-out of reach of ``idle_in_transaction_session_timeout``, so a frozen client would keep its
-row locks for ever; statement by statement, the server ends such a session and rolls it back.
-
-Select the schema with the DSN, e.g. ``postgresql://host/db?options=-csearch_path%3Dfactdiff``;
-tables are created in ``current_schema()``. Times are stored as on SQLite (bigint
-microseconds); lease arithmetic uses ``factdiff_now_us()``, the server's clock.
+A ``MemoryStore`` whose backend is a ``PostgresBackend`` (see
+``factdiff.store.backends.postgres`` for the pool, transactions and retries).
+``MemoryStore.open(dsn)`` gives the same store; this name remains for callers that open a
+server explicitly or extend the class.
 """
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any, Self
 
-import psycopg
-from psycopg import errors as pgerrors
-from psycopg.conninfo import conninfo_to_dict
-from psycopg_pool import ConnectionPool, PoolTimeout
-
-from factdiff.errors import StoreError
-from factdiff.store.base import DEFAULT_MAX_ENTRY_BYTES, MemoryStore, Row
-from factdiff.store.dialect import Dialect, load_dialect
+from factdiff.store.backends.postgres import DEFAULT_CONNECT_TIMEOUT, PostgresBackend
+from factdiff.store.base import DEFAULT_MAX_ENTRY_BYTES, MemoryStore
 from factdiff.store.dsn import redact
-from factdiff.store.model import StoreBusy
 
-T = TypeVar("T")
-
-_RETRYABLE = (pgerrors.SerializationFailure, pgerrors.DeadlockDetected)
-DEFAULT_CONNECT_TIMEOUT = 5.0
-"""Seconds to wait for the server at start-up (a ``connect_timeout`` in the DSN wins)."""
-
-POOL_WAIT = 10.0
-"""Seconds a statement waits for a free pooled connection before ``StoreError``."""
-
-__all__ = ["DEFAULT_CONNECT_TIMEOUT", "PostgresStore", "redact"]
-
-
-def one_line(exc: BaseException) -> str:
-    """A driver error as one line (libpq's messages span several)."""
-    lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
-    return " ".join(lines) or type(exc).__name__
-
-
-def _timeout_from(dsn: str, default: float) -> float:
-    try:
-        given = conninfo_to_dict(dsn).get("connect_timeout")
-    except psycopg.ProgrammingError:
-        return default
-    try:
-        return float(given) if given is not None else default
-    except ValueError:
-        return default
+__all__ = ["DEFAULT_CONNECT_TIMEOUT", "PostgresBackend", "PostgresStore", "redact"]
 
 
 class PostgresStore(MemoryStore):
-    """The store on a PostgreSQL schema (see the module docstring)."""
-
-    thread_safe = True
-
-    def __init__(
-        self,
-        pool: ConnectionPool[psycopg.Connection[Any]],
-        dsn: str,
-        dialect: Dialect,
-        *,
-        max_entry_bytes: int,
-        retries: int,
-    ) -> None:
-        super().__init__(dialect, max_entry_bytes=max_entry_bytes)
-        self._pool = pool
-        self._dsn = dsn
-        self._retries = retries
-        self._local = threading.local()
+    """The store on a PostgreSQL schema."""
 
     @classmethod
     def connect(
@@ -93,197 +29,15 @@ class PostgresStore(MemoryStore):
         check_version: bool = True,
         read_only: bool = False,
         max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES,
-        pool_size: int = 4,
-        connect_timeout: float | None = None,
-        retries: int = 5,
-        application_name: str = "factdiff",
-        idle_in_transaction_timeout: float = 5.0,
-        dialect: Dialect | None = None,
-    ) -> PostgresStore:
-        """Open the store named by ``dsn`` with a pool of up to ``pool_size`` connections.
-
-        ``create``: an empty schema is migrated; ``check_version`` as for SQLite;
-        ``read_only``: every transaction is read-only. The server is tried once first: if it
-        cannot be reached within ``connect_timeout`` seconds (default: the DSN's
-        ``connect_timeout``, else ``DEFAULT_CONNECT_TIMEOUT``; a refused connection fails at
-        once) a one-line ``StoreError`` says so, without the DSN's password.
-        ``idle_in_transaction_timeout``: the server ends a session that stalls inside a
-        transaction this long (a frozen or SIGSTOPped process would otherwise keep its row
-        locks, and claims skip locked rows); the store's transactions never wait on the
-        client for more than milliseconds.
-        """
-        dialect = dialect or load_dialect("postgres")
-        timeout = connect_timeout or _timeout_from(dsn, DEFAULT_CONNECT_TIMEOUT)
-        idle_ms = max(1, round(idle_in_transaction_timeout * 1000))
-        setup = [dialect.sql("setup").replace("{idle_ms}", str(idle_ms))]
-        if read_only:
-            setup.append(dialect.sql("setup_read_only"))
-        options: dict[str, Any] = {
-            "autocommit": True,
-            "application_name": application_name,
-            "connect_timeout": max(2, round(timeout)),
-        }
-        try:
-            psycopg.connect(dsn, **options).close()
-        except psycopg.Error as exc:
-            raise StoreError(
-                f"cannot reach PostgreSQL at {redact(dsn)}: {one_line(exc)}; check the DSN "
-                "and that the server is running"
-            ) from None
-
-        def configure(conn: psycopg.Connection[Any]) -> None:
-            for statement in setup:
-                conn.execute(statement)
-
-        pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
-            dsn,
-            min_size=1,
-            max_size=max(1, pool_size),
-            kwargs=options,
-            configure=configure,
-            check=ConnectionPool.check_connection,
-            timeout=max(timeout, POOL_WAIT),
-            open=False,
-            name=application_name,
+        **options: Any,
+    ) -> Self:
+        """Open the store named by ``dsn`` (options as for ``MemoryStore.open`` and
+        ``PostgresBackend.connect``)."""
+        backend = PostgresBackend.connect(dsn, create=create, read_only=read_only, **options)
+        return cls.from_backend(
+            backend,
+            create=create,
+            check_version=check_version,
+            read_only=read_only,
+            max_entry_bytes=max_entry_bytes,
         )
-        try:
-            pool.open(wait=True, timeout=timeout)
-        except (PoolTimeout, psycopg.Error) as exc:
-            pool.close()
-            raise StoreError(
-                f"cannot reach PostgreSQL at {redact(dsn)}: {one_line(exc)}; check the DSN and "
-                "that the server is running"
-            ) from None
-        store = cls(pool, dsn, dialect, max_entry_bytes=max_entry_bytes, retries=retries)
-        try:
-            if check_version:
-                store._check_version(create and not read_only)
-        except BaseException:
-            pool.close()
-            raise
-        return store
-
-    def close(self) -> None:
-        """Close the pool and its connections (idempotent)."""
-        self._pool.close()
-
-    @property
-    def location(self) -> str:
-        """The DSN without its password."""
-        return redact(self._dsn)
-
-    @property
-    def dsn(self) -> str:
-        """The DSN this store was opened with."""
-        return self._dsn
-
-    # -- plumbing --------------------------------------------------------------------------
-
-    def _current(self) -> psycopg.Connection[Any] | None:
-        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
-        return conn
-
-    @contextmanager
-    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
-        current = self._current()
-        if current is not None:
-            yield current
-            return
-        try:
-            with self._pool.connection() as conn:
-                yield conn
-        except PoolTimeout as exc:
-            raise StoreError(f"store {self.location}: no connection available: {exc}") from exc
-
-    def _error(self, exc: psycopg.Error) -> StoreError:
-        return StoreError(f"store {self.location}: {one_line(exc)}")
-
-    def _run_script(self, script: str) -> None:
-        conn = self._current()
-        if conn is None:  # pragma: no cover - migrations always run inside _write
-            raise StoreError("a migration must run inside a transaction")
-        conn.execute(script.encode("utf-8"))
-
-    def _maintain(self, script: str) -> None:
-        try:
-            with self._connection() as conn:
-                conn.execute(script.encode("utf-8"))
-        except psycopg.Error as exc:
-            raise self._error(exc) from exc
-
-    def _exec(self, key: str, **params: Any) -> Any:
-        conn = self._current()
-        if conn is None:  # pragma: no cover - every write goes through _write
-            raise StoreError(f"statement {key} needs a transaction")
-        return conn.execute(self._sql(key), params)
-
-    def _exec_many(self, key: str, rows: list[dict[str, Any]]) -> None:
-        conn = self._current()
-        if conn is None:  # pragma: no cover - every write goes through _write
-            raise StoreError(f"statement {key} needs a transaction")
-        with conn.cursor() as cursor:
-            cursor.executemany(self._sql(key), rows)
-
-    def _row(self, key: str, **params: Any) -> Row | None:
-        try:
-            with self._connection() as conn:
-                row: Row | None = conn.execute(self._sql(key), params).fetchone()
-        except psycopg.Error as exc:
-            raise self._error(exc) from exc
-        return row
-
-    def _rows(self, sql: str, params: Mapping[str, Any]) -> list[Row]:
-        try:
-            with self._connection() as conn:
-                return conn.execute(sql, params).fetchall()
-        except psycopg.Error as exc:
-            raise self._error(exc) from exc
-
-    def _write(self, work: Callable[[], T]) -> T:
-        """Run ``work`` in one transaction; retry serialization failures and deadlocks (or in
-        the open one, inside ``_joined_writes``)."""
-        if self._current() is not None and self._joining():
-            return work()
-        if self._current() is not None:  # pragma: no cover - no nested writes
-            raise StoreError("nested write transaction")
-        for attempt in range(self._retries + 1):
-            try:
-                with self._pool.connection() as conn:
-                    self._local.conn = conn
-                    try:
-                        with conn.transaction():
-                            return work()
-                    finally:
-                        self._local.conn = None
-            except _RETRYABLE as exc:
-                if attempt < self._retries:
-                    time.sleep(0.02 * 2**attempt)
-                    continue
-                raise StoreBusy(
-                    f"store {self.location}: contention persisted through every retry"
-                ) from exc
-            except PoolTimeout as exc:
-                raise StoreError(f"store {self.location}: no connection available: {exc}") from exc
-            except psycopg.Error as exc:
-                raise self._error(exc) from exc
-        raise AssertionError("unreachable")  # pragma: no cover
-
-    @contextmanager
-    def _read(self) -> Iterator[None]:
-        """A ``REPEATABLE READ`` read-only transaction (one snapshot)."""
-        if self._current() is not None:  # pragma: no cover - reads never nest in writes
-            yield
-            return
-        try:
-            with self._pool.connection() as conn:
-                self._local.conn = conn
-                try:
-                    with conn.transaction():
-                        conn.execute(self._sql("begin_read"))
-                        yield
-                finally:
-                    self._local.conn = None
-        except psycopg.Error as exc:
-            raise self._error(exc) from exc
-        except PoolTimeout as exc:
-            raise StoreError(f"store {self.location}: no connection available: {exc}") from exc

@@ -140,7 +140,8 @@ class ReevaluationMixin:
         while True:
             rows = store._rows(sql, {**params, "after": after, "limit": CANDIDATE_PAGE})
             for row in rows:
-                after = str(row[0])
+                (entry_id,) = row
+                after = str(entry_id)
                 yield after
             if len(rows) < CANDIDATE_PAGE:
                 return
@@ -178,14 +179,14 @@ class ReevaluationMixin:
         rows = store._write(lambda: store._exec("claim_reevaluations", **params).fetchall())
         items = [
             ReevaluationItem(
-                int(r[0]),
-                str(r[1]),
-                str(r[2]),
-                str(r[3]),
-                int(r[4]),
-                int(r[5]),
-                str(r[6]),
-                codec.from_micros(int(r[7])),
+                int(r["id"]),
+                str(r["entry_id"]),
+                str(r["agent_id"]),
+                str(r["schema_name"]),
+                int(r["from_version"]),
+                int(r["to_version"]),
+                str(r["lease_token"]),
+                codec.from_micros(int(r["lease_expires_at"])),
             )
             for r in rows
         ]
@@ -198,7 +199,7 @@ class ReevaluationMixin:
         row = store._write(
             lambda: store._exec("heartbeat_reevaluation", token=token, lease=lease).fetchone()
         )
-        return None if row is None else codec.from_micros(int(row[0]))
+        return None if row is None else codec.from_micros(int(row["lease_expires_at"]))
 
     def release_reevaluation(self, token: str) -> bool:
         """Give an item lease back (pending again at once); ``False`` if it was not held."""

@@ -69,39 +69,56 @@ class ReportingMixin:
         store = _store(self)
         rows = store._rows(store._sql("select_schemas"), {})
         return [
-            RegisteredSchema(str(n), int(v), str(h), codec.from_micros(int(at)))
-            for n, v, h, at in rows
+            RegisteredSchema(
+                str(row["name"]),
+                int(row["version"]),
+                str(row["hash"]),
+                codec.from_micros(int(row["registered_at"])),
+            )
+            for row in rows
         ]
 
     def agent_schema_assignments(self) -> list[tuple[str, str, str]]:
         """``(agent, tag, schema name)`` for every assignment (tag ``""``: the default)."""
         store = _store(self)
         rows = store._rows(store._sql("select_all_agent_schemas"), {})
-        return [(str(a), str(t), str(n)) for a, t, n in rows]
+        return [(str(row["agent_id"]), str(row["tag"]), str(row["schema_name"])) for row in rows]
 
     def agent_counts(self) -> list[AgentCounts]:
         """Entry counts per agent, by agent id."""
         store = _store(self)
         rows = store._rows(store._sql("agent_entry_counts"), {})
-        return [AgentCounts(str(r[0]), *(int(x or 0) for x in r[1:])) for r in rows]
+        return [
+            AgentCounts(
+                str(r["agent_id"]),
+                int(r["entries"] or 0),
+                int(r["warm"] or 0),
+                int(r["warm_with_gaps"] or 0),
+                int(r["review"] or 0),
+            )
+            for r in rows
+        ]
 
     def recent_outcomes(self, agent: str, limit: int) -> list[str]:
         """The outcomes of the agent's last ``limit`` attempts, newest first."""
         store = _store(self)
         rows = store._rows(store._sql("agent_recent_attempts"), {"agent": agent, "limit": limit})
-        return [str(row[0]) for row in rows]
+        return [str(outcome) for (outcome,) in rows]
 
     def reevaluation_results(self, agent: str | None = None) -> list[tuple[str, int, str, int]]:
         """Finished re-evaluation items: ``(schema, to_version, result, count)``."""
         store = _store(self)
         rows = store._rows(store._sql("reevaluation_results"), {"agent": agent})
-        return [(str(s), int(v), str(r), int(n)) for s, v, r, n in rows]
+        return [
+            (str(row["schema_name"]), int(row["to_version"]), str(row["result"]), int(row["n"]))
+            for row in rows
+        ]
 
     def reevaluation_by_agent(self) -> dict[str, tuple[int, int]]:
         """Per agent: ``(re-evaluated entries, promoted ones)`` (skipped items left out)."""
         store = _store(self)
         rows = store._rows(store._sql("reevaluation_by_agent"), {})
-        return {str(a): (int(n), int(p or 0)) for a, n, p in rows}
+        return {str(row["agent_id"]): (int(row["n"]), int(row["promoted"] or 0)) for row in rows}
 
     def loss_attempts(
         self,
@@ -121,15 +138,16 @@ class ReportingMixin:
         while True:
             rows = store._rows(sql, {**params, "after": after, "limit": PAGE})
             for row in rows:
-                after = int(row[0])
+                after = int(row["id"])
+                version = row["schema_version"]
                 yield LossAttempt(
                     after,
-                    str(row[1]),
-                    None if row[2] is None else str(row[2]),
-                    None if row[3] is None else int(row[3]),
-                    str(row[4]),
-                    str(row[5]),
-                    rowmap.attempt_diff(row[6], row[7]),
+                    str(row["entry_id"]),
+                    None if row["schema_name"] is None else str(row["schema_name"]),
+                    None if version is None else int(version),
+                    str(row["summarizer"]),
+                    str(row["outcome"]),
+                    rowmap.attempt_diff(row["diff"], row["packed"]),
                 )
             if len(rows) < PAGE:
                 return

@@ -9,6 +9,7 @@ from typing import Any
 from factdiff.accounting import ModelCall
 from factdiff.errors import InputError
 from factdiff.store import codec, compact
+from factdiff.store.backends import protocol
 from factdiff.store.model import (
     AttemptOutcome,
     AttemptRecord,
@@ -23,47 +24,51 @@ from factdiff.store.model import (
     WarmView,
 )
 
-Row = tuple[Any, ...]
+Row = protocol.Row
+PAGE_SIZE = 256
+"""Rows per page of a keyset-paginated listing."""
 
 
 def entry(row: Row) -> Entry:
     """An entry row: its 17 entry columns (``ENTRY_COLUMNS``), then any extra columns."""
     return Entry(
-        id=str(row[0]),
-        agent_id=str(row[1]),
-        tier=Tier(row[2]),
-        status=EntryStatus(row[3]),
-        occurred_at=codec.local_datetime(row[4], row[16]),
-        created_at=codec.from_micros(row[5]),
-        last_used_at=codec.from_micros(row[6]),
-        metadata=codec.load_json(row[7]),
-        schema_name=None if row[8] is None else str(row[8]),
-        tags=tuple(codec.load_json(row[9])),
-        content_hash=str(row[10]),
-        size_bytes=int(row[11]),
-        attempt_count=int(row[12]),
-        next_attempt_at=codec.opt_datetime(row[13]),
-        error_attempts=int(row[14]),
-        error_streak=int(row[15]),
+        id=str(row["id"]),
+        agent_id=str(row["agent_id"]),
+        tier=Tier(row["tier"]),
+        status=EntryStatus(row["status"]),
+        occurred_at=codec.local_datetime(row["occurred_at"], row["occurred_offset"]),
+        created_at=codec.from_micros(row["created_at"]),
+        last_used_at=codec.from_micros(row["last_used_at"]),
+        metadata=codec.load_json(row["metadata"]),
+        schema_name=None if row["schema_name"] is None else str(row["schema_name"]),
+        tags=tuple(codec.load_json(row["tags"])),
+        content_hash=str(row["content_hash"]),
+        size_bytes=int(row["size_bytes"]),
+        attempt_count=int(row["attempt_count"]),
+        next_attempt_at=codec.opt_datetime(row["next_attempt_at"]),
+        error_attempts=int(row["error_attempts"]),
+        error_streak=int(row["error_streak"]),
     )
 
 
 ENTRY_COLUMNS = 17
 """Columns of an entry in every entry row (``occurred_offset`` is the last of them)."""
-CLAIM_TOKEN, CLAIM_EXPIRES, CLAIM_NOW = 17, 18, 19
-"""Positions of the lease columns after the entry's in a claim's rows."""
-FULL_CONTENT, FULL_WARM = 17, 18
-"""Positions of the hot content and of the warm columns (``WARM_COLUMNS`` of them, see
-``factdiff.store.compact_storage``) in ``select_entry_full``."""
+FULL_WARM = ENTRY_COLUMNS + 1
+"""Where the warm columns (``WARM_COLUMNS`` of them, read in order by
+``factdiff.store.compact_storage``) start in ``select_entry_full``, after the entry's and
+its hot ``content``."""
 
 
-def warm(row: Row) -> WarmView:
+def warm(values: tuple[Any, ...]) -> WarmView:
+    """A warm view from ``(narrative, record, meta, attempt_no, compressed_at)``, decoded by
+    ``factdiff.store.compact_storage`` from the warm columns."""
+    narrative, record, meta, attempt_no, compressed_at = values
     return WarmView(
-        narrative=str(row[0]),
-        record=codec.load_json(row[1]),
-        meta=WarmMeta.from_json(codec.load_json(row[2])),
-        attempt_no=int(row[3]),
-        compressed_at=codec.from_micros(row[4]),
+        narrative=str(narrative),
+        record=codec.load_json(record),
+        meta=WarmMeta.from_json(codec.load_json(meta)),
+        attempt_no=int(attempt_no),
+        compressed_at=codec.from_micros(compressed_at),
     )
 
 
@@ -125,43 +130,43 @@ def model_call_params(entry_id: str, attempt_no: int, call: ModelCall, at: int) 
 
 def model_call(row: Row) -> tuple[int, ModelCall]:
     """``(attempt_no, call)`` of a ``select_model_calls`` row."""
-    return int(row[0]), ModelCall(
-        role=str(row[1]),
-        model=str(row[2]),
-        outcome=str(row[3]),
-        http_calls=int(row[4]),
-        tokens_in=row[5],
-        tokens_out=row[6],
-        cost_usd=None if row[7] is None else Decimal(row[7]),
-        duration_ms=float(row[8]),
+    return int(row["attempt_no"]), ModelCall(
+        role=str(row["role"]),
+        model=str(row["model"]),
+        outcome=str(row["outcome"]),
+        http_calls=int(row["http_calls"]),
+        tokens_in=row["tokens_in"],
+        tokens_out=row["tokens_out"],
+        cost_usd=None if row["cost_usd"] is None else Decimal(row["cost_usd"]),
+        duration_ms=float(row["duration_ms"]),
     )
 
 
 def attempt(row: Row, narrative: str | None = None) -> AttemptRecord:
     return AttemptRecord(
-        id=int(row[0]),
-        entry_id=str(row[1]),
-        attempt_no=int(row[2]),
-        rung=int(row[3]),
-        summarizer=str(row[4]),
-        extractor=str(row[5]),
-        method_version=str(row[6]),
-        budget_words=row[7],
-        outcome=AttemptOutcome(row[8]),
-        diff=attempt_diff(row[9], row[23]),
-        summary=attempt_summary(row[10], row[23], narrative),
-        started_at=codec.from_micros(row[11]),
-        finished_at=codec.from_micros(row[12]),
-        duration_ms=float(row[13]),
-        tokens_in=row[14],
-        tokens_out=row[15],
-        cost_usd=None if row[16] is None else Decimal(row[16]),
-        error=None if row[17] is None else str(codec.load_json(row[17])),
-        schema_name=row[18],
-        schema_version=row[19],
-        schema_hash=row[20],
-        failure_class=row[21],
-        must_keep=None if row[22] is None else tuple(codec.load_json(row[22])),
+        id=int(row["id"]),
+        entry_id=str(row["entry_id"]),
+        attempt_no=int(row["attempt_no"]),
+        rung=int(row["rung"]),
+        summarizer=str(row["summarizer"]),
+        extractor=str(row["extractor"]),
+        method_version=str(row["method_version"]),
+        budget_words=row["budget_words"],
+        outcome=AttemptOutcome(row["outcome"]),
+        diff=attempt_diff(row["diff"], row["packed"]),
+        summary=attempt_summary(row["summary"], row["packed"], narrative),
+        started_at=codec.from_micros(row["started_at"]),
+        finished_at=codec.from_micros(row["finished_at"]),
+        duration_ms=float(row["duration_ms"]),
+        tokens_in=row["tokens_in"],
+        tokens_out=row["tokens_out"],
+        cost_usd=None if row["cost_usd"] is None else Decimal(row["cost_usd"]),
+        error=None if row["error"] is None else str(codec.load_json(row["error"])),
+        schema_name=row["schema_name"],
+        schema_version=row["schema_version"],
+        schema_hash=row["schema_hash"],
+        failure_class=row["failure_class"],
+        must_keep=None if row["must_keep"] is None else tuple(codec.load_json(row["must_keep"])),
     )
 
 
@@ -203,12 +208,12 @@ def attempt_summary(summary_text: Any, packed: Any, narrative: str | None = None
 
 def event(row: Row) -> Event:
     return Event(
-        id=int(row[0]),
-        type=EventType(row[1]),
-        entry_id=row[2],
-        agent_id=row[3],
-        at=codec.from_micros(row[4]),
-        payload=event_payload(row[5], row[6]),
+        id=int(row["id"]),
+        type=EventType(row["type"]),
+        entry_id=row["entry_id"],
+        agent_id=row["agent_id"],
+        at=codec.from_micros(row["at"]),
+        payload=event_payload(row["payload"], row["packed"]),
     )
 
 

@@ -6,8 +6,9 @@ replaces an entry's fact keys with its warm record's, ``restore`` and promotion 
 source's again) and supplies the statements ``factdiff.retrieve`` ranks with. The text index
 holds every entry's full source, hot or archived, so it never changes after ``add``.
 
-Public methods: ``search``, ``render_context``, ``attest``, ``check_attestation``,
-``index_pending``, ``build_search_index``. SQL lives in ``sql/<dialect>/retrieval.sql``.
+Public methods: ``index_pending``, ``build_search_index`` (``search``, ``render_context``,
+``attest`` and ``check_attestation`` are ``factdiff.store.retrieval``'s, above
+``factdiff.retrieve``). SQL lives in ``sql/<dialect>/retrieval.sql``.
 
 Promotion (``promote``) brings a warm entry back to hot with the same steps as
 ``MemoryStore.restore`` (hot content from the verified archive, warm row and archive
@@ -29,9 +30,6 @@ from factdiff.store.model import EntryNotFound, EventType, IntegrityError, NewEv
 
 if TYPE_CHECKING:
     from factdiff.record import FactRecord
-    from factdiff.retrieve.attest import Attestation, AttestationCheck
-    from factdiff.retrieve.context import RenderedContext
-    from factdiff.retrieve.hits import SearchHit
     from factdiff.retrieve.index import IndexDoc
     from factdiff.retrieve.settings import RetrievalSettings
     from factdiff.store.base import MemoryStore
@@ -56,63 +54,6 @@ class SearchIndexMixin:
     """Retrieval methods of ``MemoryStore`` (see the module docstring)."""
 
     # -- public ----------------------------------------------------------------------------
-
-    def search(
-        self,
-        query: str,
-        *,
-        agent: str | None = None,
-        k: int = 10,
-        tiers: Sequence[str] = ("hot", "warm"),
-        include_source: str = "auto",
-        touch: bool = True,
-        now: datetime | None = None,
-        settings: RetrievalSettings | None = None,
-    ) -> list[SearchHit]:
-        """The ``k`` entries that best answer ``query`` (see ``factdiff.retrieve.search``).
-
-        Entries holding a distinctive fact of the query (an identifier, an amount, a full
-        date...) in any format come first, then by text relevance. A warm hit carries its
-        narrative, its source's fact record and its known gaps; ``gap_hit`` lists the gaps
-        the query asks about. ``include_source``: ``always`` attaches every warm hit's
-        archived source (hash-checked), ``auto`` only when a gap is asked about or the hit
-        matched what only the archive states, ``never`` none. ``touch`` marks hits as used
-        (``settings.touch`` says which); fetching a warm source counts toward its promotion
-        back to hot (``settings.promote_after`` within ``settings.promote_window``).
-        ``now`` defaults to the wall clock (UTC).
-        """
-        from factdiff.retrieve.search import search
-
-        return search(
-            _store(self),
-            query,
-            agent=agent,
-            k=k,
-            tiers=tiers,
-            include_source=include_source,
-            touch=touch,
-            now=now,
-            settings=settings,
-        )
-
-    def render_context(self, entry_ids: Sequence[str]) -> RenderedContext:
-        """Exactly what an agent is shown of these entries, deterministic, with its hash."""
-        from factdiff.retrieve.context import render_context
-
-        return render_context(_store(self), entry_ids)
-
-    def attest(self, decision_id: str, entry_ids: Sequence[str], *, now: datetime) -> Attestation:
-        """Record that decision ``decision_id`` was made on the rendered context of
-        ``entry_ids`` (see ``factdiff.retrieve.attest``)."""
-        from factdiff.retrieve.attest import attest
-
-        return attest(_store(self), decision_id, entry_ids, now=now)
-
-    def check_attestation(self, decision_id: str) -> AttestationCheck:
-        """Re-render an attested context and say whether it still matches, and what changed."""
-        from factdiff.retrieve.attest import check_attestation
-
-        return check_attestation(_store(self), decision_id)
 
     def index_pending(self, progress: Callable[[int], None] | None = None) -> int:
         """Index the facts of the entries added without them (``add_many(index_facts=False)``);
@@ -164,7 +105,7 @@ def write_index_docs(store: MemoryStore, docs: Sequence[IndexDoc]) -> None:
     """Give each entry its doc number, text, fact keys and record or warm row."""
     if not docs:
         return
-    numbers = [int(row[0]) for row in store._exec("allocate_search_docs", n=len(docs))]
+    numbers = [int(doc) for (doc,) in store._exec("allocate_search_docs", n=len(docs))]
     rows = [
         {"doc": number, "entry_id": doc.entry_id, "text": doc.text}
         for number, doc in zip(numbers, docs, strict=True)
@@ -295,7 +236,8 @@ def index_pending(
     done, after = 0, ""
     sql = store._sql("fact_pending_page")
     while True:
-        ids = [str(row[0]) for row in store._rows(sql, {"after": after, "limit": INDEX_BATCH})]
+        rows = store._rows(sql, {"after": after, "limit": INDEX_BATCH})
+        ids = [str(entry_id) for (entry_id,) in rows]
         if not ids:
             return done
         after = ids[-1]
@@ -342,7 +284,8 @@ def index_pass(store: MemoryStore, progress: Callable[[int], None] | None, base:
     done, after = 0, ""
     sql = store._sql("unindexed_page")
     while True:
-        ids = [str(row[0]) for row in store._rows(sql, {"after": after, "limit": INDEX_BATCH})]
+        rows = store._rows(sql, {"after": after, "limit": INDEX_BATCH})
+        ids = [str(entry_id) for (entry_id,) in rows]
         if not ids:
             return done
         after = ids[-1]
@@ -498,16 +441,15 @@ def hit_entries(
     rows = store._rows(store._sql("search_hit_rows"), {"ids": json.dumps(list(entry_ids))})
     found: dict[str, tuple[Entry, bytes | None, set[int] | None]] = {}
     for row in rows:
-        n = rowmap.ENTRY_COLUMNS
-        entry = rowmap.entry(row[:n])
+        entry = rowmap.entry(row)
+        warm = row[rowmap.FULL_WARM : rowmap.FULL_WARM + WARM_COLUMNS]
         if entry.tier is Tier.HOT:
-            content = None if row[n] is None else codec.decode_content(row[n])
+            content = None if row["content"] is None else codec.decode_content(row["content"])
             entry = replace(entry, content=content)
-        elif row[n + 1] is not None:
-            entry = replace(entry, warm=store._warm_view(entry, row[n + 1 : n + 1 + WARM_COLUMNS]))
-        m = n + 1 + WARM_COLUMNS
-        packed = None if row[m] is None else bytes(row[m])
-        keys = None if row[m + 1] is None else unpack_keys(row[m + 1])
+        elif warm[0] is not None:
+            entry = replace(entry, warm=store._warm_view(entry, warm))
+        packed = None if row["hot_record"] is None else bytes(row["hot_record"])
+        keys = None if row["narrative_keys"] is None else unpack_keys(row["narrative_keys"])
         found[entry.id] = (entry, packed, keys)
     return found
 
@@ -574,8 +516,7 @@ def promote(
 
 
 def verify_retrieval(store: MemoryStore) -> list[str]:
-    """Problems with warm narratives and records (against their recorded hashes), the
-    attestations, and entries missing from the search indexes."""
+    """Problems with warm narratives and records (against their recorded hashes)."""
     problems: list[str] = []
     sql, after = store._sql("warm_index_page"), ""
     while True:
@@ -602,15 +543,15 @@ def verify_retrieval(store: MemoryStore) -> list[str]:
             )
         if len(rows) < 64:
             break
-    from factdiff.retrieve.attest import attestation_problems
+    return problems
 
-    problems.extend(attestation_problems(store))
+
+def unindexed_problems(store: MemoryStore) -> list[str]:
+    """One line when entries are missing from the search indexes."""
     missing = int(store._one("count_unindexed"))
     if missing:
-        problems.append(
-            f"{missing} entries are missing from the search index: run `factdiff migrate`"
-        )
-    return problems
+        return [f"{missing} entries are missing from the search index: run `factdiff migrate`"]
+    return []
 
 
 def cold_readable(store: MemoryStore, entry_id: str) -> bool:

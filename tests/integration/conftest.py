@@ -102,7 +102,7 @@ def store(target: str) -> Iterator[MemoryStore]:
 def raw(store: MemoryStore, sql: str, *params: Any) -> list[tuple[Any, ...]]:
     """Run SQL behind the store's back (``?`` placeholders) on its own connection."""
     if store.dialect.name == "sqlite":
-        conn = sqlite3.connect(store.path)  # type: ignore[attr-defined]
+        conn = sqlite3.connect(store.backend.path)  # type: ignore[attr-defined]
         try:
             with conn:
                 return conn.execute(sql, params).fetchall()
@@ -110,7 +110,7 @@ def raw(store: MemoryStore, sql: str, *params: Any) -> list[tuple[Any, ...]]:
             conn.close()
     import psycopg
 
-    with psycopg.connect(store.dsn, autocommit=True) as pg:  # type: ignore[attr-defined]
+    with psycopg.connect(store.backend.dsn, autocommit=True) as pg:  # type: ignore[attr-defined]
         cur = pg.execute(sql.replace("?", "%s"), params)
         return cur.fetchall() if cur.description else []
 

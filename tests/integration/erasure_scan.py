@@ -107,7 +107,7 @@ def _texts(value: Any, dicts: Dictionaries | None = None, where: str = "") -> It
 def table_rows(store: MemoryStore) -> Iterator[tuple[str, str, Any]]:
     """(table, column, value) for every value of every table of the store."""
     if store.dialect.name == "sqlite":
-        path: Path = store.path  # type: ignore[attr-defined]
+        path: Path = store.backend.path  # type: ignore[attr-defined]
         conn = sqlite3.connect(path)
         try:
             tables = [
@@ -127,7 +127,7 @@ def table_rows(store: MemoryStore) -> Iterator[tuple[str, str, Any]]:
         return
     import psycopg
 
-    dsn: str = store.dsn  # type: ignore[attr-defined]
+    dsn: str = store.backend.dsn  # type: ignore[attr-defined]
     with psycopg.connect(dsn, autocommit=True) as pg:
         tables = [
             str(r[0])

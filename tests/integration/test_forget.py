@@ -129,7 +129,7 @@ def test_forget_leaves_no_fragment_in_any_table(store: MemoryStore, tmp_path: Pa
     hot_before = store.get(scene.hot_other)
 
     if store.dialect.name == "sqlite":  # the raw scan finds the text before the erasure
-        path: Path = store.path  # type: ignore[attr-defined]
+        path: Path = store.backend.path  # type: ignore[attr-defined]
         files = [path, path.with_name(path.name + "-wal")]
         assert find_in_files(files, scene.needles)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -19,6 +18,7 @@ from factdiff.store import (
     Tier,
     open_store,
 )
+from factdiff.store.backends import SqliteBackend
 from tests.integration.store_helpers import meta
 
 NOW = datetime(2026, 3, 25, 12, 0, tzinfo=UTC)
@@ -160,19 +160,16 @@ def test_expired_lease_commit_refused_100_times(target: str) -> None:
 
 
 def test_sqlite_claim_plan_uses_the_due_index(tmp_path: Any) -> None:
-    open_store(tmp_path / "m.db").close()
-    conn = sqlite3.connect(tmp_path / "m.db")
-    store_sql = open_store(tmp_path / "m.db")
-    try:
+    with open_store(tmp_path / "m.db") as store_sql:
+        backend = store_sql.backend
+        assert isinstance(backend, SqliteBackend)  # its connection knows factdiff_now_us()
         params = {"owner": "w", "now": 0, "older_than": 0, "lease": 1, "limit": 1, "agent": "a"}
         for key, index in (("claim", "entries_due"), ("claim_agent", "entries_due_agent")):
             sql = store_sql.dialect.sql(key)
-            plan = " ".join(str(r[3]) for r in conn.execute("EXPLAIN QUERY PLAN " + sql, params))
+            rows = backend.conn.execute("EXPLAIN QUERY PLAN " + sql, params)
+            plan = " ".join(str(r[3]) for r in rows)
             assert f"USING INDEX {index} " in plan, plan
             assert "TEMP B-TREE" not in plan
-    finally:
-        conn.close()
-        store_sql.close()
 
 
 @pytest.mark.postgres

@@ -22,6 +22,7 @@ from factdiff.store import (
     NewEvent,
     Tier,
 )
+from factdiff.store.backends import SqliteBackend
 from factdiff.store.sqlite import SqliteStore
 from tests.integration.store_helpers import meta
 
@@ -32,8 +33,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[SqliteStore]:
-    with MemoryStore.open(tmp_path / "memory.db") as s:
-        assert isinstance(s, SqliteStore)
+    with SqliteStore.connect(tmp_path / "memory.db") as s:
+        assert isinstance(s.backend, SqliteBackend)
         yield s
 
 
@@ -69,8 +70,9 @@ def assert_untouched_hot(store: MemoryStore, entry_id: str, content: str) -> Non
     assert store.attempts(entry_id) == []
     assert list(store.events(entry_id)) == []
     assert store.verify() == []
-    assert isinstance(store, SqliteStore)
-    assert not store._conn.in_transaction
+    backend = store.backend
+    assert isinstance(backend, SqliteBackend)
+    assert not backend.conn.in_transaction
 
 
 def test_error_while_appending_events_rolls_back_demotion(
@@ -96,7 +98,7 @@ def test_sqlite_error_at_each_step_rolls_back(
     entry_id = store.add("a", "source", now=NOW)
     real = store._exec
 
-    def flaky(key: str, **params: Any) -> sqlite3.Cursor:
+    def flaky(key: str, **params: Any) -> Any:
         if key == failing_step:
             raise sqlite3.OperationalError("disk I/O error")
         return real(key, **params)
@@ -114,7 +116,7 @@ def test_failed_outcome_and_restore_roll_back(
     entry_id = store.add("a", "source", now=NOW)
     real = store._exec
 
-    def flaky(key: str, **params: Any) -> sqlite3.Cursor:
+    def flaky(key: str, **params: Any) -> Any:
         if key in {"set_failed", "set_restored"}:
             raise sqlite3.OperationalError("disk I/O error")
         return real(key, **params)

@@ -14,8 +14,8 @@ import pytest
 
 from factdiff.errors import MigrationRequired, StoreError
 from factdiff.store import MemoryStore, open_store
+from factdiff.store.backends.sqlite import SqliteBackend, split_statements
 from factdiff.store.dialect import Migration, load_dialect
-from factdiff.store.sqlite import SqliteStore, split_statements
 from tests.integration.conftest import admin_dsn, create_schema, drop_schema
 
 
@@ -63,12 +63,12 @@ def test_migrations_produce_the_declared_schema(tmp_path: Path) -> None:
 
 def test_connection_settings(tmp_path: Path) -> None:
     with MemoryStore.open(tmp_path / "m.db") as store:
-        assert isinstance(store, SqliteStore)
-        conn = store._conn
-        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
-        assert conn.execute("PRAGMA synchronous").fetchone() == (2,)
-        assert conn.execute("PRAGMA foreign_keys").fetchone() == (1,)
-        assert conn.execute("PRAGMA busy_timeout").fetchone() == (5000,)
+        assert isinstance(store.backend, SqliteBackend)
+        conn = store.backend.conn
+        assert tuple(conn.execute("PRAGMA journal_mode").fetchone()) == ("wal",)
+        assert tuple(conn.execute("PRAGMA synchronous").fetchone()) == (2,)
+        assert tuple(conn.execute("PRAGMA foreign_keys").fetchone()) == (1,)
+        assert tuple(conn.execute("PRAGMA busy_timeout").fetchone()) == (5000,)
 
 
 def test_migrate_is_idempotent(tmp_path: Path) -> None:

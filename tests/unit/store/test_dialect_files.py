@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
 from factdiff.errors import StoreError
-from factdiff.store.dialect import load_dialect, load_migrations, load_queries
+from factdiff.store.dialect import load_dialect, load_migrations, load_queries, resolve_queries
 
 
 def test_migrations_may_leave_gaps_but_never_repeat(tmp_path: Path) -> None:
@@ -57,3 +58,32 @@ def test_packaged_dialects_define_compact_storage_in_both() -> None:
     for key in ("insert_dictionary", "dictionary_samples", "recode_page", "storage_bytes"):
         assert sqlite.sql(key)
         assert postgres.sql(key)
+
+
+def test_a_dialect_statement_wins_over_the_common_one(tmp_path: Path) -> None:
+    own, common = tmp_path / "sqlite", tmp_path / "common"
+    own.mkdir()
+    common.mkdir()
+    (own / "queries.sql").write_text("-- name: a\nSELECT 'own'\n")
+    (common / "queries.sql").write_text("-- name: a\nSELECT 'common'\n-- name: b\nSELECT 2\n")
+    assert resolve_queries(own, common) == {"a": "SELECT 'own'", "b": "SELECT 2"}
+    assert resolve_queries(own, tmp_path / "none") == {"a": "SELECT 'own'"}
+
+
+def test_packaged_dialects_keep_shared_statements_once() -> None:
+    root = resources.files("factdiff.store") / "sql"
+    common = load_queries(root / "common")
+    assert len(common) > 100
+    for name in ("sqlite", "postgres"):
+        own = load_queries(root / name)
+        assert sorted(k for k in own if k in common and own[k] == common[k]) == []
+    sqlite, postgres = load_dialect("sqlite"), load_dialect("postgres")
+    assert set(sqlite.queries) == set(postgres.queries)
+
+
+def test_both_dialects_read_the_clock_through_one_function() -> None:
+    for name in ("sqlite", "postgres"):
+        dialect = load_dialect(name)
+        assert dialect.sql("db_now") == "SELECT factdiff_now_us()"
+        assert "factdiff_now_us()" in dialect.sql("claim")
+        assert not any("julianday" in sql for sql in dialect.queries.values())

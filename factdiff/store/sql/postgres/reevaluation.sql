@@ -64,27 +64,9 @@ UPDATE reevaluations SET lease_expires_at = factdiff_now_us() + :lease::bigint
 WHERE lease_token = :token AND status = 'pending' AND lease_expires_at > factdiff_now_us()
 RETURNING lease_expires_at
 
--- name: release_reevaluation
-UPDATE reevaluations SET lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
-WHERE lease_token = :token AND status = 'pending'
-
 -- name: select_warm_state
 -- Inside the finishing transaction: the warm row as it is now (locked on PostgreSQL).
 SELECT attempt_no, meta FROM warm_entries WHERE entry_id = :id FOR UPDATE
-
--- name: finish_reevaluation
--- Fenced by the item's unexpired lease; the first statement of the finishing transaction.
-UPDATE reevaluations
-SET status = 'done', result = :result, fields = :fields, diff = :diff, finished_at = :now,
-    lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
-WHERE id = :id AND status = 'pending' AND lease_token = :token AND lease_expires_at > factdiff_now_us()
-RETURNING id
-
--- name: set_rehydrated_due
--- A warm entry back to hot for recompression: due at once, its dormancy clock unchanged.
-UPDATE entries SET tier = 'hot', next_attempt_at = NULL,
-    lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
-WHERE id = :id AND tier = 'warm'
 
 -- name: pending_reevaluations
 SELECT count(*) FROM reevaluations
@@ -93,13 +75,7 @@ WHERE status = 'pending' AND (:schema_name::text IS NULL OR schema_name = :schem
 
 -- name: reevaluation_results
 -- Finished items per schema name, target version and result.
-SELECT schema_name, to_version, result, count(*) FROM reevaluations
+SELECT schema_name, to_version, result, count(*) AS n FROM reevaluations
 WHERE status = 'done' AND (:agent::text IS NULL OR agent_id = :agent)
 GROUP BY schema_name, to_version, result
 ORDER BY schema_name, to_version, result
-
--- name: reevaluation_by_agent
--- Finished items and promotions (re-evaluation failures) per agent.
-SELECT agent_id, count(*), sum(CASE WHEN result = 'promoted' THEN 1 ELSE 0 END)
-FROM reevaluations WHERE status = 'done' AND result <> 'skipped'
-GROUP BY agent_id ORDER BY agent_id

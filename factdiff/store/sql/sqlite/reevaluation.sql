@@ -43,13 +43,13 @@ LIMIT :limit
 -- name: claim_reevaluations
 -- One statement: lease pending, unleased (or expired) items in id order.
 UPDATE reevaluations
-SET lease_token = lower(hex(randomblob(16))), lease_owner = :owner, lease_expires_at = CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER) + :lease
+SET lease_token = lower(hex(randomblob(16))), lease_owner = :owner, lease_expires_at = factdiff_now_us() + :lease
 WHERE id IN (
     SELECT id FROM reevaluations INDEXED BY reevaluations_pending
     WHERE status = 'pending'
       AND (:schema_name IS NULL OR schema_name = :schema_name)
       AND (:agent IS NULL OR agent_id = :agent)
-      AND (lease_expires_at IS NULL OR lease_expires_at <= CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER))
+      AND (lease_expires_at IS NULL OR lease_expires_at <= factdiff_now_us())
     ORDER BY id
     LIMIT :limit
 )
@@ -57,31 +57,13 @@ RETURNING id, entry_id, agent_id, schema_name, from_version, to_version, lease_t
           lease_expires_at
 
 -- name: heartbeat_reevaluation
-UPDATE reevaluations SET lease_expires_at = CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER) + :lease
-WHERE lease_token = :token AND status = 'pending' AND lease_expires_at > CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)
+UPDATE reevaluations SET lease_expires_at = factdiff_now_us() + :lease
+WHERE lease_token = :token AND status = 'pending' AND lease_expires_at > factdiff_now_us()
 RETURNING lease_expires_at
-
--- name: release_reevaluation
-UPDATE reevaluations SET lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
-WHERE lease_token = :token AND status = 'pending'
 
 -- name: select_warm_state
 -- Inside the finishing transaction: the warm row as it is now (locked on PostgreSQL).
 SELECT attempt_no, meta FROM warm_entries WHERE entry_id = :id
-
--- name: finish_reevaluation
--- Fenced by the item's unexpired lease; the first statement of the finishing transaction.
-UPDATE reevaluations
-SET status = 'done', result = :result, fields = :fields, diff = :diff, finished_at = :now,
-    lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
-WHERE id = :id AND status = 'pending' AND lease_token = :token AND lease_expires_at > CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER)
-RETURNING id
-
--- name: set_rehydrated_due
--- A warm entry back to hot for recompression: due at once, its dormancy clock unchanged.
-UPDATE entries SET tier = 'hot', next_attempt_at = NULL,
-    lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL
-WHERE id = :id AND tier = 'warm'
 
 -- name: pending_reevaluations
 SELECT count(*) FROM reevaluations
@@ -90,13 +72,7 @@ WHERE status = 'pending' AND (:schema_name IS NULL OR schema_name = :schema_name
 
 -- name: reevaluation_results
 -- Finished items per schema name, target version and result.
-SELECT schema_name, to_version, result, count(*) FROM reevaluations
+SELECT schema_name, to_version, result, count(*) AS n FROM reevaluations
 WHERE status = 'done' AND (:agent IS NULL OR agent_id = :agent)
 GROUP BY schema_name, to_version, result
 ORDER BY schema_name, to_version, result
-
--- name: reevaluation_by_agent
--- Finished items and promotions (re-evaluation failures) per agent.
-SELECT agent_id, count(*), sum(CASE WHEN result = 'promoted' THEN 1 ELSE 0 END)
-FROM reevaluations WHERE status = 'done' AND result <> 'skipped'
-GROUP BY agent_id ORDER BY agent_id

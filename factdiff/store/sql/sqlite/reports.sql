@@ -1,29 +1,13 @@
 -- Reporting reads: registered schemas and their users, per-agent memory health, loss
 -- patterns of verified attempts.
 
--- name: select_schemas
-SELECT name, version, hash, registered_at FROM schemas ORDER BY name, version
-
--- name: select_all_agent_schemas
-SELECT agent_id, tag, schema_name FROM agent_schemas ORDER BY schema_name, agent_id, tag
-
--- name: agent_recent_attempts
--- An agent's last :limit verified or error attempts, newest first (outcome only).
-SELECT a.outcome FROM attempts a JOIN entries e ON e.id = a.entry_id
-WHERE e.agent_id = :agent
-ORDER BY a.finished_at DESC, a.id DESC
-LIMIT :limit
-
--- name: agents_list
-SELECT DISTINCT agent_id FROM entries ORDER BY agent_id
-
 -- name: agent_entry_counts
 -- Per agent: entries, warm entries, warm entries with known gaps, entries in review. Warm
 -- meta is JSON: known_gaps / lost_important_fields in older rows, g / l in compact ones.
-SELECT e.agent_id, count(*),
-       sum(CASE WHEN e.tier = 'warm' THEN 1 ELSE 0 END),
-       sum(CASE WHEN w.entry_id IS NOT NULL AND coalesce(json_array_length(CAST(w.meta AS TEXT), '$.known_gaps'), json_array_length(CAST(w.meta AS TEXT), '$.lost_important_fields'), json_array_length(CAST(w.meta AS TEXT), '$.g'), json_array_length(CAST(w.meta AS TEXT), '$.l'), 0) > 0 THEN 1 ELSE 0 END),
-       sum(CASE WHEN e.status = 'review' THEN 1 ELSE 0 END)
+SELECT e.agent_id, count(*) AS entries,
+       sum(CASE WHEN e.tier = 'warm' THEN 1 ELSE 0 END) AS warm,
+       sum(CASE WHEN w.entry_id IS NOT NULL AND coalesce(json_array_length(CAST(w.meta AS TEXT), '$.known_gaps'), json_array_length(CAST(w.meta AS TEXT), '$.lost_important_fields'), json_array_length(CAST(w.meta AS TEXT), '$.g'), json_array_length(CAST(w.meta AS TEXT), '$.l'), 0) > 0 THEN 1 ELSE 0 END) AS warm_with_gaps,
+       sum(CASE WHEN e.status = 'review' THEN 1 ELSE 0 END) AS review
 FROM entries e LEFT JOIN warm_entries w ON w.entry_id = e.id
 GROUP BY e.agent_id ORDER BY e.agent_id
 

@@ -1,0 +1,85 @@
+"""Retrieval on ``MemoryStore``: ``search``, ``render_context``, ``attest`` and
+``check_attestation`` as store methods.
+
+``RetrievalMixin`` is part of every ``MemoryStore``; each method hands the store to
+``factdiff.retrieve``, which ranks, renders and attests with the statements and indexes of
+``factdiff.store.search_index``. It sits above both, so the indexes never import retrieval.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from factdiff.retrieve.attest import Attestation, AttestationCheck
+    from factdiff.retrieve.context import RenderedContext
+    from factdiff.retrieve.hits import SearchHit
+    from factdiff.retrieve.settings import RetrievalSettings
+    from factdiff.store.base import MemoryStore
+
+
+def _store(mixin: RetrievalMixin) -> MemoryStore:
+    return cast("MemoryStore", mixin)
+
+
+class RetrievalMixin:
+    """Retrieval methods of ``MemoryStore`` (see the module docstring)."""
+
+    def search(
+        self,
+        query: str,
+        *,
+        agent: str | None = None,
+        k: int = 10,
+        tiers: Sequence[str] = ("hot", "warm"),
+        include_source: str = "auto",
+        touch: bool = True,
+        now: datetime | None = None,
+        settings: RetrievalSettings | None = None,
+    ) -> list[SearchHit]:
+        """The ``k`` entries that best answer ``query`` (see ``factdiff.retrieve.search``).
+
+        Entries holding a distinctive fact of the query (an identifier, an amount, a full
+        date...) in any format come first, then by text relevance. A warm hit carries its
+        narrative, its source's fact record and its known gaps; ``gap_hit`` lists the gaps
+        the query asks about. ``include_source``: ``always`` attaches every warm hit's
+        archived source (hash-checked), ``auto`` only when a gap is asked about or the hit
+        matched what only the archive states, ``never`` none. ``touch`` marks hits as used
+        (``settings.touch`` says which); fetching a warm source counts toward its promotion
+        back to hot (``settings.promote_after`` within ``settings.promote_window``).
+        ``now`` defaults to the wall clock (UTC).
+        """
+        from factdiff.retrieve.search import search
+
+        return search(
+            _store(self),
+            query,
+            agent=agent,
+            k=k,
+            tiers=tiers,
+            include_source=include_source,
+            touch=touch,
+            now=now,
+            settings=settings,
+        )
+
+    def render_context(self, entry_ids: Sequence[str]) -> RenderedContext:
+        """Exactly what an agent is shown of these entries, deterministic, with its hash."""
+        from factdiff.retrieve.context import render_context
+
+        return render_context(_store(self), entry_ids)
+
+    def attest(self, decision_id: str, entry_ids: Sequence[str], *, now: datetime) -> Attestation:
+        """Record that decision ``decision_id`` was made on the rendered context of
+        ``entry_ids`` (see ``factdiff.retrieve.attest``)."""
+        from factdiff.retrieve.attest import attest
+
+        return attest(_store(self), decision_id, entry_ids, now=now)
+
+    def check_attestation(self, decision_id: str) -> AttestationCheck:
+        """Re-render an attested context and say whether it still matches, and what changed."""
+        from factdiff.retrieve.attest import check_attestation
+
+        return check_attestation(_store(self), decision_id)

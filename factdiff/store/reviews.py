@@ -1,0 +1,158 @@
+"""The review queue of ``MemoryStore``: entries escalated after failed attempts are returned
+to demotion (``resolve_review(s)``) or kept hot for good by an operator (``keep_hot``)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, cast
+
+from factdiff.store import codec
+from factdiff.store import rows as rowmap
+from factdiff.store.model import (
+    EntryNotFound,
+    EntryStatus,
+    EventType,
+    NewEvent,
+    Tier,
+    WrongTier,
+)
+
+if TYPE_CHECKING:
+    from factdiff.store.base import MemoryStore
+
+PAGE_SIZE = rowmap.PAGE_SIZE
+
+
+def _store(mixin: ReviewsMixin) -> MemoryStore:
+    return cast("MemoryStore", mixin)
+
+
+class ReviewsMixin:
+    """The review queue of ``MemoryStore`` (see the module docstring)."""
+
+    def resolve_review(self, entry_id: str, now: datetime, note: str = "") -> bool:
+        """Return a ``review`` entry to ``active`` (due again at once) with a
+        ``review_resolved`` event; ``False`` if it was not in review."""
+        store = _store(self)
+        now_us = codec.to_micros(now, "now")
+        payload = {"note": codec.check_text(note, "note")}
+
+        def work() -> bool:
+            row = store._row("select_entry", id=entry_id)
+            if row is None:
+                raise EntryNotFound(entry_id)
+            if store._count("set_resolved", id=entry_id) != 1:
+                return False
+            store._exec("delete_kept_hot", id=entry_id)
+            event = NewEvent(EventType.REVIEW_RESOLVED, payload)
+            store._append_events([event], entry_id, str(row["agent_id"]), now_us)
+            return True
+
+        return store._write(work)
+
+    def resolve_reviews(
+        self,
+        now: datetime,
+        *,
+        agent: str | None = None,
+        reason: str | None = None,
+        note: str = "",
+    ) -> list[str]:
+        """Return every ``review`` entry (of ``agent``; whose latest ``escalated_to_review``
+        event gives ``reason`` as its ``reason`` or ``failure_class``) to ``active``, each with
+        a ``review_resolved`` event; returns their ids in id order. Entries an operator kept
+        hot (``keep_hot``) stay as they are.
+
+        Entries are taken a page at a time, one transaction per page; an entry resolved
+        meanwhile by someone else is skipped, never resolved twice.
+        """
+        store = _store(self)
+        now_us = codec.to_micros(now, "now")
+        payload = {"note": codec.check_text(note, "note")}
+        if reason is not None:
+            payload["reason"] = codec.check_text(reason, "reason")
+        sql = store._sql("entries_page", agent=agent is not None, status=True, unkept=True)
+        params = {"agent": agent, "status": EntryStatus.REVIEW.value, "limit": PAGE_SIZE}
+        resolved: list[str] = []
+        after = ""
+        while True:
+            rows = store._rows(sql, {**params, "after": after})
+            if not rows:
+                return resolved
+            after = str(rows[-1]["id"])
+            chosen = [
+                (str(row["id"]), str(row["agent_id"]))
+                for row in rows
+                if reason is None or store._escalated_for(str(row["id"]), reason)
+            ]
+
+            def work(batch: list[tuple[str, str]] = chosen) -> list[str]:
+                done = []
+                for entry_id, agent_id in batch:
+                    if store._count("set_resolved", id=entry_id) == 1:
+                        event = NewEvent(EventType.REVIEW_RESOLVED, payload)
+                        store._append_events([event], entry_id, agent_id, now_us)
+                        done.append(entry_id)
+                return done
+
+            if chosen:
+                resolved.extend(store._write(work))
+            if len(rows) < PAGE_SIZE:
+                return resolved
+
+    def keep_hot(self, entry_id: str, now: datetime, *, key_name: str, reason: str) -> bool:
+        """Keep an entry in review hot for good: demotion never takes it, the review queue
+        leaves it out (``exclude_kept``), bulk resolution skips it; a ``kept_hot`` event
+        records who and why. ``False`` if it was kept already; ``WrongTier`` unless it is
+        hot and in review. ``resolve_review`` of the entry undoes it."""
+        store = _store(self)
+        now_us = codec.to_micros(now, "now")
+        params = {
+            "id": entry_id,
+            "now": now_us,
+            "key_name": codec.check_text(key_name, "key name"),
+            "reason": codec.check_text(reason, "reason"),
+        }
+
+        def work() -> bool:
+            row = store._row("select_entry", id=entry_id)
+            if row is None:
+                raise EntryNotFound(entry_id)
+            entry = rowmap.entry(row)
+            if entry.tier is not Tier.HOT or entry.status is not EntryStatus.REVIEW:
+                raise WrongTier(
+                    f"entry {entry_id} is {entry.tier.value} and {entry.status.value}: only a "
+                    "hot entry in review can be kept hot"
+                )
+            if store._count("insert_kept_hot", **params) != 1:
+                return False
+            payload = {"key": key_name, "reason": reason}
+            store._append_events(
+                [NewEvent(EventType.KEPT_HOT, payload)], entry_id, entry.agent_id, now_us
+            )
+            return True
+
+        return store._write(work)
+
+    def kept_hot(self, entry_id: str) -> dict[str, Any] | None:
+        """``{"kept_at", "key", "reason"}`` when an operator kept the entry hot, else None."""
+        store = _store(self)
+        row = store._row("select_kept_hot", id=entry_id)
+        if row is None:
+            return None
+        return {
+            "kept_at": codec.from_micros(int(row["kept_at"])).isoformat(),
+            "key": str(row["key_name"]),
+            "reason": str(row["reason"]),
+        }
+
+    def _escalated_for(self, entry_id: str, reason: str) -> bool:
+        store = _store(self)
+        row = store._row("last_escalation", id=entry_id)
+        if row is None:
+            return False
+        found = rowmap.event_payload(row["payload"], row["packed"])
+        return isinstance(found, dict) and reason in (
+            found.get("reason"),
+            found.get("failure_class"),
+        )
