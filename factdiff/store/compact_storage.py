@@ -26,6 +26,7 @@ from factdiff.store.dictionaries import (
     DictionaryCache,
     dictionary_hash,
     pack_ids,
+    stored,
     train,
     unpack_ids,
 )
@@ -258,7 +259,7 @@ class CompactStorageMixin:
         params = {
             "agent": agent_id,
             "hash": dictionary_hash(data),
-            "data": data,
+            "data": stored(data),
             "trained_on": pack_ids(ids),
             "now": now_us,
         }
@@ -404,7 +405,36 @@ class CompactStorageMixin:
         if not tainted:
             return 0
         replacement = self._clean_dictionary(agent_id, now_us, entry_id, tainted)
-        for dict_id in tainted:
+        self._retire(tainted, replacement, now_us, batch)
+        return len(tainted)
+
+    def retire_agent_dictionaries(
+        self, agent_id: str, *, now: datetime, batch: int = RECODE_BATCH
+    ) -> int:
+        """Stop using every zstd dictionary of ``agent_id`` at once (before all its entries are
+        erased: each is trained on some of them): its archives and warm records become plain
+        zstd frames, ``batch`` entries per transaction, then the dictionary rows are deleted.
+        Erasing the entries one by one after this retrains nothing (erasing them first would
+        retire and retrain a dictionary per erased entry, re-encoding the agent each time).
+        Resumable; returns how many dictionaries were deleted."""
+        store = _store(self)
+        dict_ids = [
+            int(row[0])
+            for row in store._rows(store._sql("select_agent_dictionaries"), {"agent": agent_id})
+        ]
+        self._retire(dict_ids, (None, None), codec.to_micros(now, "now"), batch)
+        return len(dict_ids)
+
+    def _retire(
+        self,
+        dict_ids: list[int],
+        replacement: tuple[int | None, codec.CodecDictionary | None],
+        now_us: int,
+        batch: int,
+    ) -> None:
+        """Re-encode every user of ``dict_ids`` with ``replacement``, then delete them."""
+        store = _store(self)
+        for dict_id in dict_ids:
             while True:
                 users = [
                     str(r[0])
@@ -423,7 +453,6 @@ class CompactStorageMixin:
 
             store._write(drop)
             self._dictionaries.forget(dict_id)
-        return len(tainted)
 
     def _clean_dictionary(
         self, agent_id: str, now_us: int, entry_id: str, tainted: list[int]

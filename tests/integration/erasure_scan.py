@@ -60,7 +60,10 @@ def dictionaries(rows: Iterable[tuple[str, str, Any]]) -> Dictionaries:
     found: Dictionaries = {}
     for table, column, value in rows:
         if table == "zstd_dictionaries" and column == "data" and value is not None:
-            loaded = zstandard.ZstdCompressionDict(bytes(value))
+            raw = bytes(value)
+            if raw.startswith(ZSTD_MAGIC):  # stored as a zstd frame of the dictionary
+                raw = zstandard.ZstdDecompressor().decompress(raw)
+            loaded = zstandard.ZstdCompressionDict(raw)
             found[loaded.dict_id()] = loaded
     return found
 
