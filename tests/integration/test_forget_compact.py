@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from factdiff.store import MemoryStore, Tier, compact_storage, open_store
+from factdiff.store import MemoryStore, Tier, compact_storage, frames, open_store
 from factdiff.store.dictionaries import MIN_SAMPLES, train, unpack_ids
 from tests.integration.conftest import raw
 from tests.integration.erasure_scan import (
@@ -62,7 +62,7 @@ def test_scan_sees_zstd_and_packed_content_before_erasure_and_none_after(
     assert bytes(cold[1]).startswith(ZSTD_MAGIC)
     packed = raw(store, "SELECT packed FROM attempts WHERE entry_id = ?", scene.secret)
     assert packed
-    assert all(bytes(p[0]).startswith(ZSTD_MAGIC) for p in packed)
+    assert all(bytes(p[0]).startswith(frames.TAG) for p in packed)
 
     (done,) = store.forget([scene.secret], now=ERASED_AT, reason="customer request 43")
 
