@@ -209,18 +209,21 @@ SELECT count(*) FROM source_fetches WHERE entry_id = :entry_id AND at > :since
 DELETE FROM source_fetches WHERE entry_id = :entry_id
 
 -- name: insert_warm_index
-INSERT INTO warm_index (entry_id, narrative_hash, record_hash, narrative_keys)
-VALUES (:entry_id, :narrative_hash, :record_hash, :narrative_keys)
+-- A warm entry's index columns (schema version 11: they are part of its warm row).
+UPDATE warm_entries SET narrative_hash = :narrative_hash, record_hash = :record_hash,
+    narrative_keys = :narrative_keys
+WHERE entry_id = :entry_id
 
 -- name: delete_warm_index
-DELETE FROM warm_index WHERE entry_id = :entry_id
+UPDATE warm_entries SET narrative_hash = NULL, record_hash = NULL, narrative_keys = NULL
+WHERE entry_id = :entry_id
 
 -- name: select_narrative_keys
-SELECT narrative_keys FROM warm_index WHERE entry_id = :entry_id
+SELECT narrative_keys FROM warm_entries WHERE entry_id = :entry_id
 
 -- name: warm_index_page
-SELECT w.entry_id, h.narrative_hash, h.record_hash
-FROM warm_entries AS w LEFT JOIN warm_index AS h ON h.entry_id = w.entry_id
+SELECT w.entry_id, w.narrative_hash, w.record_hash
+FROM warm_entries AS w
 WHERE w.entry_id > :after
 ORDER BY w.entry_id
 LIMIT :limit
@@ -273,13 +276,12 @@ SELECT e.id, e.agent_id, e.tier, e.status, e.occurred_at, e.created_at, e.last_u
        h.content, w.narrative, w.record, w.meta, w.attempt_no, w.compressed_at,
        w.encoding, w.dictionary_id, w.identity_ref, w.facts_digest, c.codec, c.data,
        c.dictionary_id,
-       r.record, x.narrative_keys
+       r.record, w.narrative_keys
 FROM entries AS e
 LEFT JOIN hot_content AS h ON h.entry_id = e.id
 LEFT JOIN warm_entries AS w ON w.entry_id = e.id
 LEFT JOIN cold_archive AS c ON c.entry_id = e.id
 LEFT JOIN hot_records AS r ON r.entry_id = e.id
-LEFT JOIN warm_index AS x ON x.entry_id = e.id
 WHERE e.id IN (SELECT value FROM json_array_elements_text(:ids::json))
 
 -- name: insert_fact_pending
