@@ -237,9 +237,13 @@ def pg_size(dsn: str, name: str, vacuum: bool) -> int:
     import psycopg
 
     with psycopg.connect(dsn, autocommit=True) as conn:
-        if vacuum:
-            conn.execute(f"SET search_path TO {name}")
-            conn.execute("VACUUM FULL")
+        if vacuum:  # this schema's tables only (a bare VACUUM FULL takes the whole database)
+            tables = conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = %s ORDER BY tablename",
+                (name,),
+            ).fetchall()
+            listed = ", ".join(f'{name}."{t[0]}"' for t in tables)
+            conn.execute(f"VACUUM FULL {listed}")
         row = conn.execute(
             "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class AS c "
             "JOIN pg_namespace AS n ON n.oid = c.relnamespace "
