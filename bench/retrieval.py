@@ -29,8 +29,9 @@ questions come from the datasets' own labels and metadata, never from factdiff).
    rebuild=True)`` over every entry); on PostgreSQL the load is followed by ``ANALYZE`` (as
    autovacuum does after a bulk load: the search reads the most common words from the
    planner's statistics); size of the indexes (``INDEX_TABLES``: the text and
-   fact indexes, the stored hot records, the warm hashes and narrative keys, with their own
-   B-trees and SQLite's FTS5 tables) against the rest of the store, measured as loaded, before
+   fact indexes, the stored hot records (a warm entry's hashes and narrative keys are columns
+   of its warm row since schema version 11; the load is hot), with their own B-trees and
+   SQLite's FTS5 tables) against the rest of the store, measured as loaded, before
    the rebuild (SQLite: ``dbstat`` pages after VACUUM; PostgreSQL: ``pg_total_relation_size``
    after VACUUM).
 
@@ -76,7 +77,7 @@ from factdiff.store import MemoryStore, NewEntry, Tier, open_store
 from factdiff.values.base import FactType
 
 T0 = datetime(2026, 1, 15, tzinfo=UTC)
-INDEX_TABLES = ("search_docs", "fact_index", "hot_records", "warm_index", "fact_pending")
+INDEX_TABLES = ("search_docs", "fact_index", "hot_records", "fact_pending")
 """What counts as the search indexes (with their own indexes, and SQLite's FTS5 tables)."""
 K = 5
 _WORD = re.compile(r"[^\W_]+")

@@ -27,6 +27,11 @@ measured. Printed per store:
 With ``--pg DSN`` the same is measured on PostgreSQL (a fresh schema per dataset, dropped
 after): the total relation size of the store's tables before demotion, after it, and after
 ``VACUUM FULL``.
+
+Where the bytes go: per store, the bytes of each table and each index of the vacuumed store
+before and after demotion (SQLite: the ``dbstat`` virtual table; PostgreSQL:
+``pg_table_size`` of each table, toast included, and ``pg_relation_size`` of each index),
+the relations that grew or shrank by at least ``--min-delta`` bytes, largest change first.
 """
 
 from __future__ import annotations
@@ -69,6 +74,8 @@ class Sizes:
     after_vacuum: int
     problems: list[str]
     demote_seconds: float
+    relations_before: dict[str, int]
+    relations_after: dict[str, int]
 
 
 def entries_of(data: Path, name: str, limit: int | None) -> list[NewEntry]:
@@ -151,14 +158,44 @@ def sqlite_size(path: Path, vacuum: bool) -> int:
     return path.stat().st_size
 
 
+def sqlite_relations(path: Path) -> dict[str, int]:
+    """Bytes of each table and index of a SQLite file (``dbstat``)."""
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute("SELECT name, sum(pgsize) FROM dbstat GROUP BY name").fetchall()
+    finally:
+        conn.close()
+    return {str(name): int(size) for name, size in rows}
+
+
+def pg_relations(dsn: str, name: str) -> dict[str, int]:
+    """Bytes of each table (toast included) and index of a PostgreSQL schema."""
+    import psycopg
+
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT c.relname, CASE WHEN c.relkind = 'i' THEN pg_relation_size(c.oid) "
+            "ELSE pg_table_size(c.oid) END FROM pg_class AS c "
+            "JOIN pg_namespace AS n ON n.oid = c.relnamespace "
+            "WHERE n.nspname = %s AND c.relkind IN ('r', 'm', 'i')",
+            (name,),
+        ).fetchall()
+    return {str(rel): int(size) for rel, size in rows}
+
+
 def measure(
-    store: MemoryStore, entries: list[NewEntry], size: Callable[[bool], int], retention: str
+    store: MemoryStore,
+    entries: list[NewEntry],
+    size: Callable[[bool], int],
+    relations: Callable[[], dict[str, int]],
+    retention: str,
 ) -> tuple[Sizes, list[tuple[str, str]]]:
     ids: list[str] = []
     for start in range(0, len(entries), 1000):
         ids.extend(store.add_many(entries[start : start + 1000], now=T0))
     before = size(False)
     before_vacuum = size(True)
+    relations_before = relations()
     seconds = demote_all(store, retention)
     texts = [e.content for e in entries]
     warm = [(i, t) for i, t in zip(ids, texts, strict=True) if store.get(i).tier is Tier.WARM]
@@ -167,6 +204,7 @@ def measure(
     problems = checks(store, ids, texts)
     after = size(False)
     after_vacuum = size(True)
+    relations_after = relations()
     sizes = Sizes(
         len(ids),
         len(warm),
@@ -179,6 +217,8 @@ def measure(
         after_vacuum,
         problems,
         seconds,
+        relations_before,
+        relations_after,
     )
     return sizes, warm
 
@@ -197,9 +237,13 @@ def pg_size(dsn: str, name: str, vacuum: bool) -> int:
     import psycopg
 
     with psycopg.connect(dsn, autocommit=True) as conn:
-        if vacuum:
-            conn.execute(f"SET search_path TO {name}")
-            conn.execute("VACUUM FULL")
+        if vacuum:  # this schema's tables only (a bare VACUUM FULL takes the whole database)
+            tables = conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = %s ORDER BY tablename",
+                (name,),
+            ).fetchall()
+            listed = ", ".join(f'{name}."{t[0]}"' for t in tables)
+            conn.execute(f"VACUUM FULL {listed}")
         row = conn.execute(
             "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class AS c "
             "JOIN pg_namespace AS n ON n.oid = c.relnamespace "
@@ -253,6 +297,21 @@ def row_of(label: str, s: Sizes) -> tuple[list[str], list[str]]:
     return tiers, files
 
 
+def relation_rows(label: str, s: Sizes, min_delta: int) -> list[list[str]]:
+    """The relations of one store that changed by at least ``min_delta`` bytes."""
+    names = set(s.relations_before) | set(s.relations_after)
+    changes = [
+        (name, s.relations_before.get(name, 0), s.relations_after.get(name, 0)) for name in names
+    ]
+    changes.sort(key=lambda c: (-abs(c[2] - c[1]), c[0]))
+    return [
+        [label, name, kib(b), kib(a), f"{(a - b) / 1024:+,.0f}K"]
+        for name, b, a in changes
+        if abs(a - b) >= min_delta
+    ]
+
+
+RELATION_HEADERS = ["store", "relation", "before", "after", "change"]
 TIER_HEADERS = [
     "store",
     "entries",
@@ -290,12 +349,19 @@ def main() -> None:
         default="all,warm-clean",
         help="the retention settings to measure, each on its own store (default both)",
     )
+    parser.add_argument(
+        "--min-delta",
+        type=int,
+        default=8192,
+        help="list the relations that changed by at least this many bytes (default 8192)",
+    )
     args = parser.parse_args()
     retentions = [r.strip() for r in args.attempt_retention.split(",") if r.strip()]
     limit = resolve_limit(args.limit)
     names = [n.strip() for n in args.datasets.split(",") if n.strip()]
     tiers: list[list[str]] = []
     files: list[list[str]] = []
+    relations: list[list[str]] = []
     problems: list[str] = []
     with tempfile.TemporaryDirectory(prefix="factdiff-storage-") as folder:
         for name in names:
@@ -304,11 +370,18 @@ def main() -> None:
                 label = f"{name} {retention}"
                 path = Path(folder) / f"{name}-{retention}.db"
                 with open_store(path) as store:
-                    sizes, warm = measure(store, entries, partial(sqlite_size, path), retention)
+                    sizes, warm = measure(
+                        store,
+                        entries,
+                        partial(sqlite_size, path),
+                        partial(sqlite_relations, path),
+                        retention,
+                    )
                     problems += restore_all(store, warm[:200])
                 t, f = row_of(f"{label} sqlite", sizes)
                 tiers.append(t)
                 files.append(f)
+                relations += relation_rows(f"{label} sqlite", sizes, args.min_delta)
                 problems += sizes.problems
                 if not args.pg:
                     continue
@@ -316,7 +389,11 @@ def main() -> None:
                 try:
                     with open_store(dsn) as store:
                         sizes, warm = measure(
-                            store, entries, partial(pg_size, args.pg, schema), retention
+                            store,
+                            entries,
+                            partial(pg_size, args.pg, schema),
+                            partial(pg_relations, args.pg, schema),
+                            retention,
                         )
                         problems += restore_all(store, warm[:200])
                 finally:
@@ -327,12 +404,16 @@ def main() -> None:
                 t, f = row_of(f"{label} pg", sizes)
                 tiers.append(t)
                 files.append(f)
+                relations += relation_rows(f"{label} pg", sizes, args.min_delta)
                 problems += sizes.problems
     print("bytes per tier after demotion (default ladder); x = / source bytes of warm entries")
     print_table(TIER_HEADERS, tiers)
     print()
     print("store size: before demotion, after it, vacuumed (SQLite file / PostgreSQL relations)")
     print_table(FILE_HEADERS, files)
+    print()
+    print(f"where the bytes go: tables and indexes (vacuumed) that changed by >= {args.min_delta}")
+    print_table(RELATION_HEADERS, relations)
     for problem in problems[:20]:
         print("problem:", problem)
     print(f"problems: {len(problems)} (restores checked: first 200 warm entries per store)")

@@ -1,21 +1,19 @@
 """The store's compact tiers: warm rows in the compact encoding, zstd cold archives with
-per-agent dictionaries, the re-encoding of older stores, dictionary retirement, and sizes.
+per-agent dictionaries, attempt retention, and sizes (re-encoding stored entries, for older
+stores and dictionary retirement, is ``factdiff.store.reencoding``).
 
 ``CompactStorageMixin`` is part of every ``MemoryStore``. A warm row of encoding 1 holds its
 fact record as a zstd frame (with the agent's dictionary) of ``compact.pack_record`` and its
 meta split by ``compact.split_meta``; reading it back needs the entry's cold source (the
 surface texts of its facts), so every statement that reads a warm row also reads the
 archive (``WARM_COLUMNS``). Rows of encoding 0 (JSON text, written before schema version 9)
-stay readable; ``recode`` rewrites them (and zlib archives) in place, a batch per
-transaction, resumable at any point.
+stay readable; ``recode`` (``reencoding``) rewrites them and zlib archives in place.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
-from datetime import datetime
-from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 from factdiff.schema.model import tagged_digest
@@ -26,16 +24,16 @@ from factdiff.store.dictionaries import (
     DictionaryCache,
     dictionary_hash,
     pack_ids,
+    stored,
     train,
-    unpack_ids,
 )
 from factdiff.store.model import (
     Entry,
-    EntryNotFound,
     IntegrityError,
     WarmMeta,
     WarmView,
 )
+from factdiff.store.reencoding import RECODE_BATCH, ReencodingMixin
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
@@ -44,8 +42,6 @@ WARM_COLUMNS = 12
 """Columns of a warm row in entry reads: narrative, record, meta, attempt_no,
 compressed_at, encoding, dictionary_id, identity_ref, facts_digest, then the archive's
 codec, data and dictionary_id."""
-RECODE_BATCH = 64
-"""Warm entries re-encoded per transaction by ``recode``."""
 PROFILE = "profile"
 """The ``store_identities`` kind of a warm row's identities (one canonical JSON object)."""
 
@@ -54,7 +50,7 @@ def _store(mixin: CompactStorageMixin) -> MemoryStore:
     return cast("MemoryStore", mixin)
 
 
-class CompactStorageMixin:
+class CompactStorageMixin(ReencodingMixin):
     """Compact warm and cold tiers of ``MemoryStore`` (see the module docstring)."""
 
     _dictionaries: DictionaryCache
@@ -258,7 +254,7 @@ class CompactStorageMixin:
         params = {
             "agent": agent_id,
             "hash": dictionary_hash(data),
-            "data": data,
+            "data": stored(data),
             "trained_on": pack_ids(ids),
             "now": now_us,
         }
@@ -269,90 +265,6 @@ class CompactStorageMixin:
             return None if latest is None else int(latest)
 
         return store._write(work)
-
-    # -- re-encoding -----------------------------------------------------------------------
-
-    def recode_pending(self) -> int:
-        """How many warm entries still have the old encoding or a zlib archive."""
-        return int(_store(self)._one("count_recode_pending"))
-
-    def recode(self, *, now: datetime, progress: Callable[[int], None] | None = None) -> int:
-        """Re-encode warm entries written before schema version 9 (JSON record and meta,
-        zlib archive) in the compact encoding with zstd archives, ``RECODE_BATCH`` entries per
-        transaction; returns how many. Resumable: each batch commits on its own and an
-        interrupted run goes on where it stopped. Every re-encoded row is decoded again and
-        compared before it is written."""
-        store = _store(self)
-        now_us = codec.to_micros(now, "now")
-        done, after = 0, ""
-        sql = store._sql("recode_page")
-        while True:
-            ids = [str(r[0]) for r in store._rows(sql, {"after": after, "limit": RECODE_BATCH})]
-            if not ids:
-                return done
-            after = ids[-1]
-            batch = [self._recoded(entry_id, now_us, None) for entry_id in ids]
-            done += store._write(partial(self._write_recoded, batch))
-            if progress is not None:
-                progress(done)
-
-    def _recoded(
-        self, entry_id: str, now_us: int, avoid: int | None
-    ) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        """New warm and cold columns for ``entry_id`` (``None`` if it is no longer warm):
-        the agent's latest dictionary, unless that is ``avoid`` (then a newer one)."""
-        store = _store(self)
-        entry = store._load(entry_id)
-        if entry is None or entry.warm is None:
-            return None
-        cold = store._row("select_cold", id=entry_id)
-        if cold is None:
-            raise IntegrityError(entry_id, "warm entry has no cold archive")
-        data = self._cold_bytes(entry_id, cold, entry.content_hash)
-        source = codec.decode_content(data)
-        dictionary = self._agent_dictionary(entry.agent_id, now_us)
-        if avoid is not None and dictionary[0] == avoid:
-            dictionary = None, None
-        compressed_at = codec.to_micros(entry.warm.compressed_at)
-        warm = self._warm_params(
-            entry_id,
-            source,
-            entry.warm.narrative,
-            entry.warm.record,
-            entry.warm.meta,
-            entry.content_hash,
-            compressed_at,
-            dictionary,
-        )
-        packed = codec.archive(data, dictionary[1])
-        if codec.content_hash(codec.unarchive(codec.COLD_CODEC, packed, dictionary[1])) != (
-            entry.content_hash
-        ):  # pragma: no cover - zstd is lossless
-            raise IntegrityError(entry_id, "re-encoded archive does not round-trip")
-        check = compact.unpack_record(codec.zstd_decompress(warm["record"], dictionary[1]), source)
-        if check != entry.warm.record:  # pragma: no cover - pack_record checks the round trip
-            raise IntegrityError(entry_id, "re-encoded fact record does not round-trip")
-        cold_params = {
-            "id": entry_id,
-            "codec": codec.COLD_CODEC,
-            "data": packed,
-            "dictionary_id": dictionary[0],
-            "content_hash": codec.digest_bytes(entry.content_hash),
-        }
-        return {**warm, "id": entry_id}, cold_params
-
-    def _write_recoded(self, batch: list[tuple[dict[str, Any], dict[str, Any]] | None]) -> int:
-        store = _store(self)
-        done = 0
-        for item in batch:
-            if item is None:
-                continue
-            warm, cold = item
-            if store._count("update_cold_encoding", **cold) != 1:
-                continue  # restored meanwhile
-            store._exec("update_warm_encoding", **warm)
-            done += 1
-        return done
 
     # -- attempt retention -----------------------------------------------------------------
 
@@ -376,105 +288,6 @@ class CompactStorageMixin:
 
             done += store._write(work)
             after = ids[-1]
-
-    # -- dictionary retirement -------------------------------------------------------------
-
-    def retire_dictionaries_trained_on(
-        self, entry_id: str, *, now: datetime, batch: int = RECODE_BATCH
-    ) -> int:
-        """Stop using every zstd dictionary trained on ``entry_id`` (they hold fragments of
-        its text): re-encode each archive and warm record compressed with one of them with a
-        newer dictionary of the agent trained without the entry (or as a plain zstd frame
-        when too few entries remain), ``batch`` entries per transaction, then delete the
-        dictionary rows. Resumable: a run interrupted anywhere is finished by the next one.
-        Returns how many dictionaries were deleted."""
-        store = _store(self)
-        now_us = codec.to_micros(now, "now")
-        row = store._row("select_entry", id=entry_id)
-        if row is None:
-            raise EntryNotFound(entry_id)
-        agent_id = str(row[1])
-        tainted = [
-            int(dict_id)
-            for dict_id, _version, trained_on in store._rows(
-                store._sql("select_agent_dictionaries"), {"agent": agent_id}
-            )
-            if entry_id in unpack_ids(bytes(trained_on))
-        ]
-        if not tainted:
-            return 0
-        replacement = self._clean_dictionary(agent_id, now_us, entry_id, tainted)
-        for dict_id in tainted:
-            while True:
-                users = [
-                    str(r[0])
-                    for r in store._rows(
-                        store._sql("dictionary_users_page"), {"id": dict_id, "limit": batch}
-                    )
-                ]
-                if not users:
-                    break
-                items = [self._rewritten(u, replacement, now_us) for u in users]
-                store._write(partial(self._write_recoded, items))
-
-            def drop(target: int = dict_id) -> None:
-                if int(store._one("count_dictionary_users", id=target)) == 0:
-                    store._exec("delete_dictionary", id=target)
-
-            store._write(drop)
-            self._dictionaries.forget(dict_id)
-        return len(tainted)
-
-    def _clean_dictionary(
-        self, agent_id: str, now_us: int, entry_id: str, tainted: list[int]
-    ) -> tuple[int | None, codec.CodecDictionary | None]:
-        store = _store(self)
-        latest = store._one("select_latest_dictionary", agent=agent_id)
-        if latest is not None and int(latest) not in tainted:
-            return int(latest), self._dictionaries.get(store, int(latest))
-        trained = self._train_dictionary(agent_id, now_us, (entry_id,))
-        if trained is None or trained in tainted:
-            return None, None
-        return trained, self._dictionaries.get(store, trained)
-
-    def _rewritten(
-        self,
-        entry_id: str,
-        dictionary: tuple[int | None, codec.CodecDictionary | None],
-        now_us: int,
-    ) -> tuple[dict[str, Any], dict[str, Any]] | None:
-        store = _store(self)
-        entry = store._load(entry_id)
-        if entry is None or entry.warm is None:
-            return None
-        cold = store._row("select_cold", id=entry_id)
-        if cold is None:  # pragma: no cover - warm entries have archives
-            return None
-        data = self._cold_bytes(entry_id, cold, entry.content_hash)
-        source = codec.decode_content(data)
-        compressed_at = codec.to_micros(entry.warm.compressed_at)
-        warm = self._warm_params(
-            entry_id,
-            source,
-            entry.warm.narrative,
-            entry.warm.record,
-            entry.warm.meta,
-            entry.content_hash,
-            compressed_at,
-            dictionary,
-        )
-        packed = codec.archive(data, dictionary[1])  # checked to round-trip
-        check = compact.unpack_record(codec.zstd_decompress(warm["record"], dictionary[1]), source)
-        if check != entry.warm.record:  # pragma: no cover - pack_record checks the round trip
-            raise IntegrityError(entry_id, "re-encoded fact record does not round-trip")
-        cold_params = {
-            "id": entry_id,
-            "codec": codec.COLD_CODEC,
-            "data": packed,
-            "dictionary_id": dictionary[0],
-            "content_hash": codec.digest_bytes(entry.content_hash),
-        }
-        return {**warm, "id": entry_id}, cold_params
 
     # -- verification ------------------------------------------------------------------------
 

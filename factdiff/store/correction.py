@@ -7,7 +7,9 @@ and size follow, the search indexes are updated (text and facts), and a ``correc
 records the previous content hash, the new one and the reason. The entry becomes due for
 compression again: active (out of review), no scheduled retry, no error streak, no lease (a
 worker still holding one cannot apply an outcome computed on the old text). Its attempts and
-events stay as they were: they are the history of the previous text.
+events stay as they were: they are the history of the previous text. The zstd dictionaries
+trained on the entry (they hold fragments of the previous text) are retired in the same
+transaction, as an erasure retires them (``retire_dictionaries_trained_on``).
 """
 
 from __future__ import annotations
@@ -105,6 +107,13 @@ def correct(
         }
         event = NewEvent(EventType.CORRECTED, payload)
         store._append_events([event], entry_id, entry.agent_id, now_us)
+        with store._joined_writes():
+            store.retire_dictionaries_trained_on(entry_id, now=now)
         return Correction(entry_id, entry.content_hash, new_hash, len(data), restored, why)
 
-    return store._write(work)
+    try:
+        return store._write(work)
+    except BaseException:
+        # dictionaries loaded or retired inside a rolled-back correction may not exist as cached
+        store._dictionaries.clear()
+        raise

@@ -470,4 +470,6 @@ def forget_agent(
     ids = agent_entry_ids(store, agent)
     if not ids and store._one("count_agent_tombstones", agent=agent) == 0:
         raise InputError(f"agent {agent!r} has no entries: check the id with `factdiff list`")
+    if ids:  # once for the agent, not once per entry (each would retrain and re-encode)
+        store.retire_agent_dictionaries(agent, now=now)
     return [erase_entry(store, i, now=now, reason=reason, on_step=on_step) for i in ids]

@@ -8,7 +8,7 @@ from typing import Any
 
 from factdiff.accounting import ModelCall
 from factdiff.errors import InputError
-from factdiff.store import codec, compact
+from factdiff.store import codec, compact, frames
 from factdiff.store.backends import protocol
 from factdiff.store.model import (
     AttemptOutcome,
@@ -171,17 +171,18 @@ def attempt(row: Row, narrative: str | None = None) -> AttemptRecord:
 
 
 def pack_attempt(diff: Any, summary: str | None) -> bytes:
-    """An attempt's diff and summary as stored: a zstd frame of ``[1, compact diff,
-    summary]`` in canonical JSON (``compact.pack_diff``). The summary is ``null`` for the
+    """An attempt's diff and summary as stored: a primed frame (``frames.pack``; a plain
+    zstd frame before schema version 11) of ``[1, compact diff, summary]`` in canonical JSON
+    (``compact.pack_diff``). The summary is ``null`` for the
     attempt that made the entry's warm row: it is the warm narrative, stored once (restore
     and promotion write it back here before the warm row goes). Attempts written before
     schema version 9 keep diff and summary as JSON text."""
-    return codec.zstd_compress(compact.dump([1, compact.pack_diff(diff), summary]))
+    return frames.pack(compact.dump([1, compact.pack_diff(diff), summary]))
 
 
 def unpack_attempt(packed: Any) -> tuple[Any, str | None]:
     """Inverse of ``pack_attempt``: ``(diff, summary or None)``."""
-    found = codec.load_json(codec.zstd_decompress(bytes(packed)).decode("utf-8"))
+    found = codec.load_json(frames.unpack(bytes(packed)).decode("utf-8"))
     if not isinstance(found, list) or len(found) != 3 or found[0] != 1:
         raise ValueError("packed attempt is not [1, diff, summary]")
     summary = found[2]
@@ -219,13 +220,14 @@ def event(row: Row) -> Event:
 
 def event_rows(events: list[NewEvent]) -> list[tuple[str, str, bytes | None]]:
     """(type, payload JSON, packed payload) of each event, checked and packed before any
-    write. The packed form, a zstd frame of ``compact.pack_payload`` in canonical JSON, is
-    kept when it is smaller (the JSON text is then empty), else the JSON text (events
-    written before schema version 9 all keep their JSON text)."""
+    write. The packed form, a primed frame (``frames.pack``) of ``compact.pack_payload`` in
+    canonical JSON, is kept when it is smaller (the JSON text is then empty), else the JSON
+    text (events written before schema version 9 all keep their JSON text; those written
+    before version 11 keep their plain zstd frames)."""
     rows: list[tuple[str, str, bytes | None]] = []
     for e in events:
         text = codec.dump_json(e.payload, f"{e.type} event payload")
-        packed = codec.zstd_compress(compact.dump(compact.pack_payload(e.payload)))
+        packed = frames.pack(compact.dump(compact.pack_payload(e.payload)))
         if len(packed) < len(text.encode("utf-8")):
             rows.append((EventType(e.type).value, "", packed))
         else:
@@ -237,7 +239,7 @@ def event_payload(text: Any, packed: Any) -> Any:
     """An event's payload from its row (packed, or JSON text in older rows)."""
     if packed is None:
         return codec.load_json(str(text))
-    data = codec.load_json(codec.zstd_decompress(bytes(packed)).decode("utf-8"))
+    data = codec.load_json(frames.unpack(bytes(packed)).decode("utf-8"))
     return compact.unpack_payload(data)
 
 

@@ -180,7 +180,9 @@ def _reindex(store: MemoryStore, doc: IndexDoc) -> None:
         write_index_docs(store, [doc])
         return
     wanted = set(doc.key_hashes)
-    held = {int(row[0]) for row in store._rows(store._sql("select_fact_keys"), {"doc": number})}
+    held = {
+        int(row["key_hash"]) for row in store._rows(store._sql("select_fact_keys"), {"doc": number})
+    }
     gone = [{"key_hash": k, "doc": int(number)} for k in sorted(held - wanted)]
     exec_many_if(store, "delete_fact_key", gone)
     new = [{"key_hash": k, "doc": int(number)} for k in sorted(wanted - held)]

@@ -5,7 +5,8 @@ SQLite, ``information_schema`` on PostgreSQL), so a table added later is searche
 change here. Text is compared lowercased; blobs are searched raw and, when they inflate,
 zlib-inflated (old cold archives, packed fact records) or zstd-decompressed: zstd frames
 (cold archives, warm narratives and records, packed attempts and events) are decoded with
-the store's own dictionaries (``zstd_dictionaries``) when they were made with one. A zstd
+the store's own dictionaries (``zstd_dictionaries``) when they were made with one, and
+primed frames (packed attempts and events, ``factdiff.store.frames``) are unpacked. A zstd
 frame that needs a dictionary the store does not hold cannot be searched: ``find`` fails on
 it rather than report it clean.
 """
@@ -20,7 +21,7 @@ from typing import Any
 
 import zstandard
 
-from factdiff.store import MemoryStore
+from factdiff.store import MemoryStore, frames
 
 WINDOW = 12
 
@@ -60,7 +61,10 @@ def dictionaries(rows: Iterable[tuple[str, str, Any]]) -> Dictionaries:
     found: Dictionaries = {}
     for table, column, value in rows:
         if table == "zstd_dictionaries" and column == "data" and value is not None:
-            loaded = zstandard.ZstdCompressionDict(bytes(value))
+            raw = bytes(value)
+            if raw.startswith(ZSTD_MAGIC):  # stored as a zstd frame of the dictionary
+                raw = zstandard.ZstdDecompressor().decompress(raw)
+            loaded = zstandard.ZstdCompressionDict(raw)
             found[loaded.dict_id()] = loaded
     return found
 
@@ -68,6 +72,11 @@ def dictionaries(rows: Iterable[tuple[str, str, Any]]) -> Dictionaries:
 def unzstd(data: bytes, dicts: Dictionaries, where: str = "") -> bytes | None:
     """The content of a zstd frame (``None`` when ``data`` is not one), decoded with the
     dictionary it names; ``UnreadableFrame`` if it cannot be decoded."""
+    if data.startswith(frames.TAG):  # a packed attempt or event payload (version 11)
+        try:
+            return frames.unpack(data)
+        except ValueError:
+            return None
     if not data.startswith(ZSTD_MAGIC):
         return None
     try:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from factdiff.store import MemoryStore, Tier, open_store
-from factdiff.store.dictionaries import MIN_SAMPLES, unpack_ids
+from factdiff.store import MemoryStore, Tier, compact_storage, frames, open_store
+from factdiff.store.dictionaries import MIN_SAMPLES, train, unpack_ids
 from tests.integration.conftest import raw
 from tests.integration.erasure_scan import (
     UnreadableFrame,
@@ -62,7 +62,7 @@ def test_scan_sees_zstd_and_packed_content_before_erasure_and_none_after(
     assert bytes(cold[1]).startswith(ZSTD_MAGIC)
     packed = raw(store, "SELECT packed FROM attempts WHERE entry_id = ?", scene.secret)
     assert packed
-    assert all(bytes(p[0]).startswith(ZSTD_MAGIC) for p in packed)
+    assert all(bytes(p[0]).startswith(frames.TAG) for p in packed)
 
     (done,) = store.forget([scene.secret], now=ERASED_AT, reason="customer request 43")
 
@@ -140,3 +140,45 @@ def test_forget_retires_the_dictionaries_trained_on_the_entry(
     for entry_id in ids:
         if entry_id != erased and store.get(entry_id).tier is Tier.WARM:
             assert store.read_cold(entry_id) == before[entry_id]
+
+
+def test_correct_retires_the_dictionaries_trained_on_the_entry(store: MemoryStore) -> None:
+    ids = load(store, MIN_SAMPLES + 6)
+    before = sources(store, ids)
+    demote_all(store)
+    ((old_id, trained_on),) = raw(store, "SELECT id, trained_on FROM zstd_dictionaries")
+    corrected = next(i for i in sorted(unpack_ids(bytes(trained_on))) if i in before)
+
+    store.correct(corrected, before[corrected] + " (corrected)", now=ERASED_AT, reason="typo")
+
+    left = raw(store, "SELECT id, trained_on FROM zstd_dictionaries")
+    assert old_id not in [r[0] for r in left]
+    assert all(corrected not in unpack_ids(bytes(r[1])) for r in left)
+    assert raw(store, "SELECT count(*) FROM cold_archive WHERE dictionary_id = ?", old_id) == [(0,)]
+    assert store.verify() == []
+    for entry_id in ids:
+        if entry_id != corrected and store.get(entry_id).tier is Tier.WARM:
+            assert store.read_cold(entry_id) == before[entry_id]
+
+
+def test_forget_agent_retires_the_agents_dictionaries_once(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = load(store, MIN_SAMPLES + 6)
+    demote_all(store)
+    agent = store.get(ids[0]).agent_id
+    assert raw(store, "SELECT count(*) FROM zstd_dictionaries") == [(1,)]
+    trainings: list[int] = []
+
+    def counting_train(samples: list[bytes]) -> bytes | None:
+        trainings.append(len(samples))
+        return train(samples)
+
+    monkeypatch.setattr(compact_storage, "train", counting_train)
+
+    done = store.forget_agent(agent, now=ERASED_AT, reason="agent retired")
+
+    assert len(done) == len(ids)
+    assert trainings == []  # one retirement for the agent, no dictionary per erased entry
+    assert raw(store, "SELECT count(*) FROM zstd_dictionaries") == [(0,)]
+    assert store.verify() == []

@@ -152,7 +152,7 @@ def test_old_rows_stay_readable_and_recode_is_resumable(store: MemoryStore) -> N
 
 
 def test_recode_stops_and_resumes_per_batch(store: MemoryStore) -> None:
-    from factdiff.store import compact_storage
+    from factdiff.store import reencoding
 
     ids = load(store, 10)
     demote_all(store)
@@ -165,8 +165,8 @@ def test_recode_stops_and_resumes_per_batch(store: MemoryStore) -> None:
         batches.append(done)
         raise KeyboardInterrupt
 
-    original = compact_storage.RECODE_BATCH
-    compact_storage.RECODE_BATCH = 2
+    original = reencoding.RECODE_BATCH
+    reencoding.RECODE_BATCH = 2
     try:
         with contextlib.suppress(KeyboardInterrupt):
             store.recode(now=LATER, progress=stop_after_first)
@@ -175,7 +175,7 @@ def test_recode_stops_and_resumes_per_batch(store: MemoryStore) -> None:
         assert store.verify() == []
         assert store.recode(now=LATER) == len(warm) - 2
     finally:
-        compact_storage.RECODE_BATCH = original
+        reencoding.RECODE_BATCH = original
     assert store.recode_pending() == 0
     assert store.verify() == []
 

@@ -1,6 +1,7 @@
 """A SQLite store of schema version 6 (before evolve, service, compact storage and erasure)
-upgraded in one `migrate`: 0007, 0008, 0009 and 0010 apply in order, 0010's rebuilds keep
-0009's packed columns and every row, old text rows read back, and an erasure redacts them."""
+upgraded in one `migrate`: 0007 to 0011 apply in order, 0010's rebuilds keep 0009's packed
+columns and every row, old text rows read back, and an erasure redacts them. A version 10
+store's warm index rows move into its warm rows (0011)."""
 
 from __future__ import annotations
 
@@ -26,11 +27,15 @@ DIFF = {
 }
 
 
-def _v6_store(path: Path) -> None:
+def _store_at(path: Path, version: int) -> None:
     current = load_dialect("sqlite")
-    v6 = replace(current, migrations=tuple(m for m in current.migrations if m.version <= 6))
-    with MemoryStore.open(path, dialect=v6) as store:
-        assert store.schema_version() == 6
+    old = replace(current, migrations=tuple(m for m in current.migrations if m.version <= version))
+    with MemoryStore.open(path, dialect=old) as store:
+        assert store.schema_version() == version
+
+
+def _v6_store(path: Path) -> None:
+    _store_at(path, 6)
     data = codec.encode_content(SECRET, max_bytes=2**20)
     at = codec.to_micros(T0, "now")
     conn = sqlite3.connect(path)
@@ -63,12 +68,12 @@ def _columns(path: Path, table: str) -> list[str]:
         conn.close()
 
 
-def test_a_version_6_store_upgrades_through_0007_to_0010(tmp_path: Path) -> None:
+def test_a_version_6_store_upgrades_through_0007_to_0011(tmp_path: Path) -> None:
     path = tmp_path / "v6.db"
     _v6_store(path)
     with MemoryStore.open(path, check_version=False) as store:
-        assert store.migrate() == 4
-        assert store.schema_version() == 10
+        assert store.migrate() == 5
+        assert store.schema_version() == 11
     for table in ("attempts", "events"):
         assert "packed" in _columns(path, table)
     for table in ("reevaluations", "api_keys", "zstd_dictionaries", "tombstones"):
@@ -98,3 +103,47 @@ def test_a_version_6_store_upgrades_through_0007_to_0010(tmp_path: Path) -> None
         assert erased[0].payload["redacted"] is True
         assert erased[-1].type is EventType.ERASED
         assert store.get(other).content == "A plain note about the lighthouse rainfall log."
+
+
+def _names(path: Path, kind: str) -> set[str]:
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = ?", (kind,))
+        return {str(r[0]) for r in rows}
+    finally:
+        conn.close()
+
+
+def test_0011_moves_warm_index_rows_into_warm_rows_and_drops_two_event_indexes(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "v10.db"
+    _store_at(path, 10)
+    assert {"events_type", "events_at"} <= _names(path, "index")
+    conn = sqlite3.connect(path)
+    with conn:
+        for entry_id, indexed in (("W1", True), ("W2", False)):
+            conn.execute(
+                "INSERT INTO warm_entries (entry_id, narrative, record, meta, attempt_no,"
+                " compressed_at) VALUES (?, x'6e', x'7b7d', x'7b7d', 1, 0)",
+                (entry_id,),
+            )
+            if indexed:
+                conn.execute(
+                    "INSERT INTO warm_index VALUES (?, ?, ?, ?)",
+                    (entry_id, b"n" * 32, b"r" * 32, b"\x01keys"),
+                )
+    conn.close()
+    with MemoryStore.open(path, check_version=False) as store:
+        assert store.migrate() == 1
+    assert "warm_index" not in _names(path, "table")
+    assert not {"events_type", "events_at"} & _names(path, "index")
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute(
+            "SELECT entry_id, narrative_hash, record_hash, narrative_keys FROM warm_entries"
+            " ORDER BY entry_id"
+        ).fetchall()
+    finally:
+        conn.close()
+    assert rows == [("W1", b"n" * 32, b"r" * 32, b"\x01keys"), ("W2", None, None, None)]

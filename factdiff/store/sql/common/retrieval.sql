@@ -52,18 +52,21 @@ SELECT count(*) FROM source_fetches WHERE entry_id = :entry_id AND at > :since
 DELETE FROM source_fetches WHERE entry_id = :entry_id
 
 -- name: insert_warm_index
-INSERT INTO warm_index (entry_id, narrative_hash, record_hash, narrative_keys)
-VALUES (:entry_id, :narrative_hash, :record_hash, :narrative_keys)
+-- A warm entry's index columns (schema version 11: they are part of its warm row).
+UPDATE warm_entries SET narrative_hash = :narrative_hash, record_hash = :record_hash,
+    narrative_keys = :narrative_keys
+WHERE entry_id = :entry_id
 
 -- name: delete_warm_index
-DELETE FROM warm_index WHERE entry_id = :entry_id
+UPDATE warm_entries SET narrative_hash = NULL, record_hash = NULL, narrative_keys = NULL
+WHERE entry_id = :entry_id
 
 -- name: select_narrative_keys
-SELECT narrative_keys FROM warm_index WHERE entry_id = :entry_id
+SELECT narrative_keys FROM warm_entries WHERE entry_id = :entry_id
 
 -- name: warm_index_page
-SELECT w.entry_id, h.narrative_hash, h.record_hash
-FROM warm_entries AS w LEFT JOIN warm_index AS h ON h.entry_id = w.entry_id
+SELECT w.entry_id, w.narrative_hash, w.record_hash
+FROM warm_entries AS w
 WHERE w.entry_id > :after
 ORDER BY w.entry_id
 LIMIT :limit

@@ -76,7 +76,10 @@ CREATE TABLE warm_entries (
     encoding       integer NOT NULL DEFAULT 0,
     dictionary_id  bigint REFERENCES zstd_dictionaries (id),
     identity_ref   bigint REFERENCES store_identities (id),
-    facts_digest   bytea
+    facts_digest   bytea,
+    narrative_hash bytea,
+    record_hash    bytea,
+    narrative_keys bytea
 );
 
 CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)
@@ -138,8 +141,6 @@ CREATE TABLE events (
 
 CREATE INDEX events_entry ON events (entry_id, id);
 CREATE INDEX events_agent ON events (agent_id, id);
-CREATE INDEX events_type ON events (type, id);
-CREATE INDEX events_at ON events (at, id);
 
 CREATE FUNCTION factdiff_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -237,13 +238,6 @@ CREATE INDEX fact_index_doc ON fact_index (doc);
 CREATE TABLE hot_records (
     entry_id text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
     record   bytea NOT NULL
-);
-
-CREATE TABLE warm_index (
-    entry_id       text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
-    narrative_hash bytea NOT NULL,
-    record_hash    bytea NOT NULL,
-    narrative_keys bytea NOT NULL
 );
 
 CREATE TABLE fact_pending (

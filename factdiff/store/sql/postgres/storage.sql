@@ -27,5 +27,5 @@ SELECT
     (SELECT coalesce(sum(octet_length(value)), 0) FROM store_identities),
     (SELECT coalesce(sum(octet_length(record)), 0) FROM hot_records),
     (SELECT coalesce(sum(octet_length(narrative_hash) + octet_length(record_hash)
-        + octet_length(narrative_keys)), 0) FROM warm_index),
+        + octet_length(narrative_keys)), 0) FROM warm_entries),
     (SELECT count(*) * 16 FROM fact_index)

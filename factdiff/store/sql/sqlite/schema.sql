@@ -72,7 +72,10 @@ CREATE TABLE warm_entries (
     encoding       INTEGER NOT NULL DEFAULT 0,
     dictionary_id  INTEGER REFERENCES zstd_dictionaries (id),
     identity_ref   INTEGER REFERENCES store_identities (id),
-    facts_digest   BLOB
+    facts_digest   BLOB,
+    narrative_hash BLOB,
+    record_hash    BLOB,
+    narrative_keys BLOB
 );
 
 CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)
@@ -134,8 +137,6 @@ CREATE TABLE events (
 
 CREATE INDEX events_entry ON events (entry_id, id);
 CREATE INDEX events_agent ON events (agent_id, id);
-CREATE INDEX events_type ON events (type, id);
-CREATE INDEX events_at ON events (at, id);
 
 CREATE TRIGGER events_no_update BEFORE UPDATE ON events
 WHEN NOT EXISTS (SELECT 1 FROM erasure_pending AS p WHERE p.entry_id = OLD.entry_id)
@@ -217,13 +218,6 @@ CREATE INDEX fact_index_doc ON fact_index (doc);
 CREATE TABLE hot_records (
     entry_id TEXT PRIMARY KEY REFERENCES entries (id),
     record   BLOB NOT NULL
-);
-
-CREATE TABLE warm_index (
-    entry_id       TEXT PRIMARY KEY REFERENCES entries (id),
-    narrative_hash BLOB NOT NULL,
-    record_hash    BLOB NOT NULL,
-    narrative_keys BLOB NOT NULL
 );
 
 CREATE TABLE fact_pending (

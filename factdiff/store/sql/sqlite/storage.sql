@@ -27,5 +27,5 @@ SELECT
     (SELECT coalesce(sum(length(CAST(value AS BLOB))), 0) FROM store_identities),
     (SELECT coalesce(sum(length(record)), 0) FROM hot_records),
     (SELECT coalesce(sum(length(narrative_hash) + length(record_hash)
-        + length(narrative_keys)), 0) FROM warm_index),
+        + length(narrative_keys)), 0) FROM warm_entries),
     (SELECT count(*) * 16 FROM fact_index)

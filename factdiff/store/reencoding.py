@@ -1,0 +1,212 @@
+"""Re-encoding warm entries already stored: older stores into the compact encoding
+(``recode``), and away from zstd dictionaries that must go (``retire_*``).
+
+``ReencodingMixin`` is part of every ``MemoryStore`` (through ``CompactStorageMixin``). Each
+re-encoded entry gets new warm columns (narrative, record, meta) and a new archive made with
+one dictionary (or none), decoded again and compared before it is written; a batch of
+entries is one transaction, so every operation here is resumable at any point.
+
+* ``recode`` rewrites the warm rows written before schema version 9 (JSON text) and zlib
+  archives with the agent's latest dictionary.
+* ``retire_dictionaries_trained_on`` stops using the dictionaries trained on one entry (an
+  erasure or a correction: they hold fragments of its text), re-encoding their users with a
+  dictionary trained without it; ``retire_agent_dictionaries`` stops using every dictionary
+  of an agent at once (before all its entries are erased).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
+
+from factdiff.store import codec, compact
+from factdiff.store.dictionaries import unpack_ids
+from factdiff.store.model import EntryNotFound, IntegrityError
+
+if TYPE_CHECKING:
+    from factdiff.store.base import MemoryStore
+
+RECODE_BATCH = 64
+"""Warm entries re-encoded per transaction."""
+
+Dictionary = tuple[int | None, codec.CodecDictionary | None]
+"""A dictionary's id and zstd dictionary, or ``(None, None)`` for plain frames."""
+Reencoded = tuple[dict[str, Any], dict[str, Any]]
+"""The new warm and cold columns of one entry."""
+
+
+def _store(mixin: ReencodingMixin) -> MemoryStore:
+    return cast("MemoryStore", mixin)
+
+
+class ReencodingMixin:
+    """Re-encoding of stored warm entries (see the module docstring)."""
+
+    # -- older stores ----------------------------------------------------------------------
+
+    def recode_pending(self) -> int:
+        """How many warm entries still have the old encoding or a zlib archive."""
+        return int(_store(self)._one("count_recode_pending"))
+
+    def recode(self, *, now: datetime, progress: Callable[[int], None] | None = None) -> int:
+        """Re-encode warm entries written before schema version 9 (JSON record and meta,
+        zlib archive) in the compact encoding with zstd archives, ``RECODE_BATCH`` entries per
+        transaction; returns how many. Resumable: each batch commits on its own and an
+        interrupted run goes on where it stopped. Every re-encoded row is decoded again and
+        compared before it is written."""
+        store = _store(self)
+        now_us = codec.to_micros(now, "now")
+        done, after = 0, ""
+        sql = store._sql("recode_page")
+        while True:
+            ids = [str(r[0]) for r in store._rows(sql, {"after": after, "limit": RECODE_BATCH})]
+            if not ids:
+                return done
+            after = ids[-1]
+            batch = [self._reencoded(entry_id, None, now_us) for entry_id in ids]
+            done += store._write(partial(self._write_reencoded, batch))
+            if progress is not None:
+                progress(done)
+
+    # -- dictionary retirement -------------------------------------------------------------
+
+    def retire_dictionaries_trained_on(
+        self, entry_id: str, *, now: datetime, batch: int = RECODE_BATCH
+    ) -> int:
+        """Stop using every zstd dictionary trained on ``entry_id`` (they hold fragments of
+        its text): re-encode each archive and warm record compressed with one of them with a
+        newer dictionary of the agent trained without the entry (or as a plain zstd frame
+        when too few entries remain), ``batch`` entries per transaction, then delete the
+        dictionary rows. Resumable: a run interrupted anywhere is finished by the next one.
+        Returns how many dictionaries were deleted."""
+        store = _store(self)
+        now_us = codec.to_micros(now, "now")
+        row = store._row("select_entry", id=entry_id)
+        if row is None:
+            raise EntryNotFound(entry_id)
+        agent_id = str(row[1])
+        tainted = [
+            int(dict_id)
+            for dict_id, _version, trained_on in store._rows(
+                store._sql("select_agent_dictionaries"), {"agent": agent_id}
+            )
+            if entry_id in unpack_ids(bytes(trained_on))
+        ]
+        if not tainted:
+            return 0
+        replacement = self._clean_dictionary(agent_id, now_us, entry_id, tainted)
+        self._retire(tainted, replacement, now_us, batch)
+        return len(tainted)
+
+    def retire_agent_dictionaries(
+        self, agent_id: str, *, now: datetime, batch: int = RECODE_BATCH
+    ) -> int:
+        """Stop using every zstd dictionary of ``agent_id`` at once (before all its entries are
+        erased: each is trained on some of them): its archives and warm records become plain
+        zstd frames, ``batch`` entries per transaction, then the dictionary rows are deleted.
+        Erasing the entries one by one after this retrains nothing (erasing them first would
+        retire and retrain a dictionary per erased entry, re-encoding the agent each time).
+        Resumable; returns how many dictionaries were deleted."""
+        store = _store(self)
+        dict_ids = [
+            int(row[0])
+            for row in store._rows(store._sql("select_agent_dictionaries"), {"agent": agent_id})
+        ]
+        self._retire(dict_ids, (None, None), codec.to_micros(now, "now"), batch)
+        return len(dict_ids)
+
+    def _retire(
+        self, dict_ids: list[int], replacement: Dictionary, now_us: int, batch: int
+    ) -> None:
+        """Re-encode every user of ``dict_ids`` with ``replacement``, then delete them."""
+        store = _store(self)
+        for dict_id in dict_ids:
+            while True:
+                users = [
+                    str(r[0])
+                    for r in store._rows(
+                        store._sql("dictionary_users_page"), {"id": dict_id, "limit": batch}
+                    )
+                ]
+                if not users:
+                    break
+                items = [self._reencoded(u, replacement, now_us) for u in users]
+                store._write(partial(self._write_reencoded, items))
+
+            def drop(target: int = dict_id) -> None:
+                if int(store._one("count_dictionary_users", id=target)) == 0:
+                    store._exec("delete_dictionary", id=target)
+
+            store._write(drop)
+            store._dictionaries.forget(dict_id)
+
+    def _clean_dictionary(
+        self, agent_id: str, now_us: int, entry_id: str, tainted: list[int]
+    ) -> Dictionary:
+        """The agent's latest dictionary if untainted, else one trained now without
+        ``entry_id`` (``(None, None)`` when too few entries remain)."""
+        store = _store(self)
+        latest = store._one("select_latest_dictionary", agent=agent_id)
+        if latest is not None and int(latest) not in tainted:
+            return int(latest), store._dictionaries.get(store, int(latest))
+        trained = store._train_dictionary(agent_id, now_us, (entry_id,))
+        if trained is None or trained in tainted:
+            return None, None
+        return trained, store._dictionaries.get(store, trained)
+
+    # -- one entry -------------------------------------------------------------------------
+
+    def _reencoded(
+        self, entry_id: str, dictionary: Dictionary | None, now_us: int
+    ) -> Reencoded | None:
+        """New warm and cold columns for ``entry_id`` made with ``dictionary`` (``None``: the
+        agent's latest, trained now if it has none), or ``None`` if it is no longer warm."""
+        store = _store(self)
+        entry = store._load(entry_id)
+        if entry is None or entry.warm is None:
+            return None
+        cold = store._row("select_cold", id=entry_id)
+        if cold is None:
+            raise IntegrityError(entry_id, "warm entry has no cold archive")
+        data = store._cold_bytes(entry_id, cold, entry.content_hash)
+        source = codec.decode_content(data)
+        if dictionary is None:
+            dictionary = store._agent_dictionary(entry.agent_id, now_us)
+        warm = store._warm_params(
+            entry_id,
+            source,
+            entry.warm.narrative,
+            entry.warm.record,
+            entry.warm.meta,
+            entry.content_hash,
+            codec.to_micros(entry.warm.compressed_at),
+            dictionary,
+        )
+        packed = codec.archive(data, dictionary[1])  # checked to round-trip
+        check = compact.unpack_record(codec.zstd_decompress(warm["record"], dictionary[1]), source)
+        if check != entry.warm.record:  # pragma: no cover - pack_record checks the round trip
+            raise IntegrityError(entry_id, "re-encoded fact record does not round-trip")
+        cold_params = {
+            "id": entry_id,
+            "codec": codec.COLD_CODEC,
+            "data": packed,
+            "dictionary_id": dictionary[0],
+            "content_hash": codec.digest_bytes(entry.content_hash),
+        }
+        return {**warm, "id": entry_id}, cold_params
+
+    def _write_reencoded(self, batch: list[Reencoded | None]) -> int:
+        """Inside a write: the re-encoded entries still warm (returns how many)."""
+        store = _store(self)
+        done = 0
+        for item in batch:
+            if item is None:
+                continue
+            warm, cold = item
+            if store._count("update_cold_encoding", **cold) != 1:
+                continue  # restored meanwhile
+            store._exec("update_warm_encoding", **warm)
+            done += 1
+        return done
