@@ -114,7 +114,7 @@ class CompactStorageMixin(ReencodingMixin):
             row = _store(self)._row("select_identity", id=ref)
             if row is None:
                 raise ValueError(f"identity {ref} is missing")
-            found = self._identity_values[ref] = str(row[1])
+            found = self._identity_values[ref] = str(row["value"])
         return found
 
     def _attempt_narrative(self, narrative: Any, dictionary_id: Any) -> str | None:
@@ -130,17 +130,18 @@ class CompactStorageMixin(ReencodingMixin):
         row = store._row("select_warm_narrative", id=entry_id)
         if row is None:
             return
-        packed = store._one("select_attempt_packed", id=entry_id, attempt_no=row[2])
+        attempt_no = int(row["attempt_no"])
+        packed = store._one("select_attempt_packed", id=entry_id, attempt_no=attempt_no)
         if packed is None:
             return
         diff, summary = rowmap.unpack_attempt(packed)
         if summary is not None:
             return
-        narrative = self._attempt_narrative(row[0], row[1])
+        narrative = self._attempt_narrative(row["narrative"], row["dictionary_id"])
         store._exec(
             "update_attempt_packed",
             id=entry_id,
-            attempt_no=row[2],
+            attempt_no=attempt_no,
             packed=rowmap.pack_attempt(diff, narrative),
         )
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import zstandard
 
 from factdiff.store import codec
+from factdiff.store.backends.protocol import Row
 from factdiff.store.model import IntegrityError
 
 if TYPE_CHECKING:
@@ -126,14 +127,14 @@ class DictionaryCache:
         if row is None:
             raise IntegrityError(f"dictionary {dictionary_id}", "zstd dictionary is missing")
         try:
-            data = loaded(bytes(row[4]))
+            data = loaded(bytes(row["data"]))
         except ValueError:
             data = b""
-        if dictionary_hash(data) != bytes(row[3]):
+        if dictionary_hash(data) != bytes(row["hash"]):
             raise IntegrityError(
                 f"dictionary {dictionary_id}", "zstd dictionary does not match its hash"
             )
-        found = _stored(tuple(row), data)
+        found = _stored(row, data)
         with self._lock:
             self._by_id[dictionary_id] = found
         return found
@@ -150,10 +151,10 @@ class DictionaryCache:
             self._by_id.pop(dictionary_id, None)
 
 
-def _stored(row: tuple[object, ...], data: bytes) -> StoredDictionary:
+def _stored(row: Row, data: bytes) -> StoredDictionary:
     return StoredDictionary(
-        id=int(row[0]),  # type: ignore[call-overload]
-        agent_id=str(row[1]),
-        version=int(row[2]),  # type: ignore[call-overload]
+        id=int(row["id"]),
+        agent_id=str(row["agent_id"]),
+        version=int(row["version"]),
         data=zstandard.ZstdCompressionDict(data),
     )

@@ -346,12 +346,12 @@ def tombstone(store: MemoryStore, entry_id: str) -> Tombstone | None:
     if row is None:
         return None
     return Tombstone(
-        entry_id=str(row[0]),
-        agent_id=str(row[1]),
-        tier=str(row[2]),
-        erased_at=codec.from_micros(int(row[3])),
-        reason=str(row[4]),
-        content_hash=str(row[5]),
+        entry_id=str(row["entry_id"]),
+        agent_id=str(row["agent_id"]),
+        tier=str(row["tier"]),
+        erased_at=codec.from_micros(int(row["erased_at"])),
+        reason=str(row["reason"]),
+        content_hash=str(row["content_hash"]),
     )
 
 
@@ -437,7 +437,9 @@ def forget(
     for entry_id in ids:
         row = store._row("select_entry", id=entry_id)
         stone = tombstone(store, entry_id) if row is None else None
-        agent = str(row[1]) if row is not None else None if stone is None else stone.agent_id
+        agent = (
+            str(row["agent_id"]) if row is not None else None if stone is None else stone.agent_id
+        )
         if agent is None or (owner is not None and agent != owner):
             raise EntryNotFound(entry_id)
     return [erase_entry(store, i, now=now, reason=reason, on_step=on_step) for i in ids]

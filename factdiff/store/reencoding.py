@@ -86,7 +86,7 @@ class ReencodingMixin:
         row = store._row("select_entry", id=entry_id)
         if row is None:
             raise EntryNotFound(entry_id)
-        agent_id = str(row[1])
+        agent_id = str(row["agent_id"])
         tainted = [
             int(dict_id)
             for dict_id, _version, trained_on in store._rows(
@@ -111,7 +111,7 @@ class ReencodingMixin:
         Resumable; returns how many dictionaries were deleted."""
         store = _store(self)
         dict_ids = [
-            int(row[0])
+            int(row["id"])
             for row in store._rows(store._sql("select_agent_dictionaries"), {"agent": agent_id})
         ]
         self._retire(dict_ids, (None, None), codec.to_micros(now, "now"), batch)
