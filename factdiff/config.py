@@ -51,6 +51,7 @@ def call_policy(settings: Settings = DEFAULTS) -> CallPolicy:
         deadline_s=settings.deadline,
         max_attempts=settings.requests_per_call,
         max_output_tokens=settings.max_output_tokens,
+        http=settings.llm_http,
     )
 
 

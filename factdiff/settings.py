@@ -23,6 +23,7 @@ The settings file is ``factdiff.toml`` in the working directory, or the file nam
     requests_per_call = 3      # HTTP requests per model call (retries included)
     max_tokens = 4096          # the LLM extractor's output budget
     max_output_tokens = 16384  # how far a truncated answer may raise the budget
+    llm_http = "auto"          # HTTP under the provider SDKs: aiohttp, httpx or auto
     lease = "60s"              # workers
     heartbeat = "20s"
     poll = "1s"
@@ -166,6 +167,7 @@ class Settings(BaseModel):
     requests_per_call: int = Field(default=3, ge=1)
     max_tokens: int = Field(default=4096, ge=1)
     max_output_tokens: int = Field(default=16384, ge=1)
+    llm_http: Literal["auto", "aiohttp", "httpx"] = "auto"
     models: dict[str, ModelSettings] = Field(default_factory=dict)
 
     lease: PositiveSeconds = 60.0

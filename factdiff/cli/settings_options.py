@@ -23,6 +23,7 @@ MODEL_KEYS = (
     "requests_per_call",
     "max_tokens",
     "max_output_tokens",
+    "llm_http",
 )
 DEMOTION_KEYS = (
     "older_than",
@@ -57,6 +58,7 @@ _HELP: Mapping[str, str] = {
     "requests_per_call": "HTTP requests per model call, retries included",
     "max_tokens": "Output token budget of the LLM extractor",
     "max_output_tokens": "How far a truncated answer may raise the output budget",
+    "llm_http": "HTTP transport under the provider SDKs (auto: aiohttp when installed)",
     "lease": "Lease length, e.g. 60s or 5m",
     "heartbeat": "Heartbeat interval",
     "poll": "Wait when nothing is due",
@@ -75,6 +77,7 @@ _FLAGS = frozenset({"allow_same_model"})
 _CHOICES: Mapping[str, tuple[str, ...]] = {
     "log_format": ("text", "json"),
     "attempt_retention": ("all", "warm-clean"),
+    "llm_http": ("auto", "aiohttp", "httpx"),
 }
 _INTEGERS = frozenset(
     key for key, spec in Settings.model_fields.items() if "int" in str(spec.annotation)

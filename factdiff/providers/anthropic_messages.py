@@ -35,7 +35,7 @@ class AnthropicAdapter:
     posted with the client's ``post``, as ``OpenAIAdapter`` does); failures become failure
     classes."""
 
-    def __init__(self, spec: ModelSpec, connect_timeout_s: float) -> None:
+    def __init__(self, spec: ModelSpec, connect_timeout_s: float, http: str = "auto") -> None:
         try:
             import anthropic
         except ImportError:  # pragma: no cover - depends on the install
@@ -50,7 +50,7 @@ class AnthropicAdapter:
             base_url=spec.base_url,
             max_retries=0,
             timeout=anthropic.Timeout(60.0, connect=connect_timeout_s),
-            **http_client(anthropic),
+            **http_client(anthropic, http),
         )
 
     async def aclose(self) -> None:

@@ -122,6 +122,7 @@ class CallPolicy:
     * a truncated answer is asked again at once with twice the output budget, up to
       ``max_output_tokens`` (or the model's own cap), then ``Truncated`` is raised.
     * everything else (quota, refusal, configuration, context) is never retried.
+    * ``http`` picks the HTTP transport under the SDK: ``aiohttp``, ``httpx`` or ``auto``.
     """
 
     deadline_s: float = 120.0
@@ -131,6 +132,8 @@ class CallPolicy:
     max_inline_wait_s: float = 10.0
     connect_timeout_s: float = 5.0
     max_output_tokens: int = 16384
+    http: str = "auto"
+    """The HTTP transport under the SDK (``factdiff.providers.transport``)."""
 
     def backoff(self, attempt: int) -> float:
         """Seconds to wait after failed attempt number ``attempt`` (1-based)."""

@@ -35,6 +35,7 @@ from factdiff.providers.base import (
 )
 from factdiff.providers.prices import PriceTable
 from factdiff.providers.spec import ModelSpec, parse_model_spec
+from factdiff.providers.transport import transport_name
 
 __all__ = ["LLMClient", "cost_str"]
 
@@ -45,10 +46,10 @@ def _make_adapter(spec: ModelSpec, policy: CallPolicy) -> Adapter:
     if spec.provider == "anthropic":
         from factdiff.providers.anthropic_messages import AnthropicAdapter
 
-        return AnthropicAdapter(spec, policy.connect_timeout_s)
+        return AnthropicAdapter(spec, policy.connect_timeout_s, policy.http)
     from factdiff.providers.openai_chat import OpenAIAdapter
 
-    return OpenAIAdapter(spec, policy.connect_timeout_s)
+    return OpenAIAdapter(spec, policy.connect_timeout_s, policy.http)
 
 
 class _Tally:
@@ -100,6 +101,7 @@ class LLMClient:
             self.spec.base_url or "",
             self.spec.api_key or "",
             str(self.policy.connect_timeout_s),
+            transport_name(self.policy.http),
         )
         return runtime.adapter(key, lambda: _make_adapter(self.spec, self.policy))
 

@@ -40,7 +40,7 @@ class OpenAIAdapter:
     call, and the answer is read once as strict JSON instead of the SDK's response models.
     """
 
-    def __init__(self, spec: ModelSpec, connect_timeout_s: float) -> None:
+    def __init__(self, spec: ModelSpec, connect_timeout_s: float, http: str = "auto") -> None:
         try:
             import openai
         except ImportError:  # pragma: no cover - depends on the install
@@ -53,7 +53,7 @@ class OpenAIAdapter:
             base_url=spec.base_url,
             max_retries=0,
             timeout=openai.Timeout(60.0, connect=connect_timeout_s),
-            **http_client(openai),
+            **http_client(openai, http),
         )
 
     async def aclose(self) -> None:

@@ -1,43 +1,42 @@
-"""The HTTP transport under the provider SDKs.
+"""The HTTP transport under the provider SDKs (the ``llm_http`` setting).
 
 Both official SDKs speak HTTP through an ``httpx``-style client. Their default (``httpx`` on
 ``httpcore`` and ``anyio``) costs about 2 ms of CPU per request on a busy event loop; the
 ``aiohttp`` transport both SDKs ship (``DefaultAioHttpClient``, installed with
 ``factdiff[llm]``) costs about 1.4 ms, which is most of the client CPU a compression spends
-on its model call. The aiohttp transport is used when it is installed, unless
-``FACTDIFF_LLM_HTTP=httpx`` asks for the SDK's default; timeouts, connection failures and
-status errors reach factdiff as the same SDK exceptions either way.
+on its model call. ``auto`` (the default) takes aiohttp when it is installed, else httpx;
+timeouts, connection failures and status errors reach factdiff as the same SDK exceptions
+either way.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import os
 from types import ModuleType
 from typing import Any
 
 from factdiff.errors import UsageError
 
-__all__ = ["HTTP_ENV", "http_client", "transport_name"]
+__all__ = ["TRANSPORTS", "http_client", "transport_name"]
 
-HTTP_ENV = "FACTDIFF_LLM_HTTP"
-TRANSPORTS = ("aiohttp", "httpx")
+TRANSPORTS = ("auto", "aiohttp", "httpx")
 
 
-def transport_name() -> str:
-    """``aiohttp`` or ``httpx``: what ``FACTDIFF_LLM_HTTP`` asks for, else the faster one
-    installed."""
-    wanted = os.environ.get(HTTP_ENV, "").strip().lower()
-    if wanted and wanted not in TRANSPORTS:
-        raise UsageError(f"{HTTP_ENV}={wanted!r} is not a transport: use aiohttp or httpx")
+def transport_name(choice: str = "auto") -> str:
+    """``aiohttp`` or ``httpx``: the transport ``choice`` (one of ``TRANSPORTS``) means here."""
+    wanted = choice.strip().lower()
+    if wanted not in TRANSPORTS:
+        raise UsageError(f"llm_http={choice!r} is not a transport: use auto, aiohttp or httpx")
     installed = importlib.util.find_spec("aiohttp") is not None
     if wanted == "aiohttp" and not installed:
-        raise UsageError(f"{HTTP_ENV}=aiohttp but aiohttp is missing: pip install 'factdiff[llm]'")
-    return wanted or ("aiohttp" if installed else "httpx")
+        raise UsageError("llm_http=aiohttp but aiohttp is missing: pip install 'factdiff[llm]'")
+    if wanted == "auto":
+        return "aiohttp" if installed else "httpx"
+    return wanted
 
 
-def http_client(sdk: ModuleType) -> dict[str, Any]:
+def http_client(sdk: ModuleType, choice: str = "auto") -> dict[str, Any]:
     """The ``http_client`` keyword for ``sdk``'s async client (empty: the SDK's default)."""
-    if transport_name() == "aiohttp":
+    if transport_name(choice) == "aiohttp":
         return {"http_client": sdk.DefaultAioHttpClient()}
     return {}

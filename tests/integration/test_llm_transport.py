@@ -4,6 +4,7 @@ retried transient failures, rate limits and deadlines, on both wire formats."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import pytest
 
@@ -20,7 +21,7 @@ from factdiff.providers import (
     RateLimited,
     runtime,
 )
-from factdiff.providers.transport import HTTP_ENV, transport_name
+from factdiff.providers.transport import transport_name
 from factdiff.testing import Answer
 from tests.integration.llm_helpers import FAST, PRICES, PROVIDERS, scripted, spec
 
@@ -28,23 +29,24 @@ HELLO = ChatRequest("Be terse.", (Message("user", "Say hello."),), max_tokens=50
 
 
 @pytest.fixture(params=["aiohttp", "httpx"])
-def transport(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """Each test once per transport, with SDK clients made afresh for it."""
-    monkeypatch.setenv(HTTP_ENV, str(request.param))
+def transport(request: pytest.FixtureRequest) -> Iterator[str]:
+    """Each test once per transport."""
     runtime.shutdown()
     yield str(request.param)
     runtime.shutdown()
 
 
-def client(server_spec: object, policy: CallPolicy = FAST) -> LLMClient:
+def client(server_spec: object, transport: str, policy: CallPolicy = FAST) -> LLMClient:
+    policy = replace(policy, http=transport)
     return LLMClient(server_spec, policy=policy, prices=PRICES)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_an_answer_and_a_retried_failure(transport: str, provider: str) -> None:
-    assert transport_name() == transport
+    """Both transports answer and retry; each keeps its own SDK client."""
+    assert transport_name(transport) == transport
     with scripted(Answer.drop(), Answer.server_error(503), Answer.text("hello")) as server:
-        result = client(spec(server, provider)).complete(HELLO)
+        result = client(spec(server, provider), transport).complete(HELLO)
     assert result.text == "hello"
     assert result.http_calls == server.request_count == 3
 
@@ -53,7 +55,7 @@ def test_an_answer_and_a_retried_failure(transport: str, provider: str) -> None:
 def test_a_rate_limit_reads_its_retry_after(transport: str, provider: str) -> None:
     policy = CallPolicy(deadline_s=5, max_attempts=1, backoff_s=0)
     with scripted(Answer.rate_limited(7)) as server, pytest.raises(RateLimited) as caught:
-        client(spec(server, provider), policy).complete(HELLO)
+        client(spec(server, provider), transport, policy).complete(HELLO)
     assert caught.value.retry_after == 7
     assert server.request_count == 1
 
@@ -65,7 +67,7 @@ def test_a_trickling_body_is_cut_by_the_deadline(transport: str, provider: str) 
         scripted(Answer.trickle(interval_s=0.05)) as server,
         pytest.raises(DeadlineExceeded),
     ):
-        client(spec(server, provider), policy).complete(HELLO)
+        client(spec(server, provider), transport, policy).complete(HELLO)
     assert server.request_count == 1
 
 
@@ -73,5 +75,5 @@ def test_a_trickling_body_is_cut_by_the_deadline(transport: str, provider: str) 
 def test_a_hung_server_is_cut_by_the_deadline(transport: str, provider: str) -> None:
     policy = CallPolicy(deadline_s=0.3, max_attempts=1, backoff_s=0)
     with scripted(Answer.text("late").after(30)) as server, pytest.raises(DeadlineExceeded):
-        client(spec(server, provider), policy).complete(HELLO)
+        client(spec(server, provider), transport, policy).complete(HELLO)
     assert server.request_count == 1

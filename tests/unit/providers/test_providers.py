@@ -80,14 +80,17 @@ def test_status_classification() -> None:
     assert retry_after({"retry-after": "soon"}) is None
 
 
-def test_the_http_transport_is_chosen_by_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_http_transport_setting() -> None:
     from factdiff.errors import UsageError
-    from factdiff.providers.transport import HTTP_ENV, transport_name
+    from factdiff.providers.transport import transport_name
+    from factdiff.settings import resolve_settings
 
-    monkeypatch.setenv(HTTP_ENV, "HTTPX")
-    assert transport_name() == "httpx"
-    monkeypatch.setenv(HTTP_ENV, "curl")
-    with pytest.raises(UsageError, match="use aiohttp or httpx"):
-        transport_name()
-    monkeypatch.delenv(HTTP_ENV)
-    assert transport_name() in ("aiohttp", "httpx")
+    assert transport_name("HTTPX") == "httpx"
+    assert transport_name("auto") in ("aiohttp", "httpx")
+    with pytest.raises(UsageError, match="use auto, aiohttp or httpx"):
+        transport_name("curl")
+    from factdiff.config import call_policy
+
+    settings = resolve_settings({}, environ={"FACTDIFF_LLM_HTTP": "httpx"})
+    assert settings.llm_http == "httpx"
+    assert call_policy(settings).http == "httpx"  # what every model call of a run uses
