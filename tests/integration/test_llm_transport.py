@@ -49,6 +49,10 @@ def test_an_answer_and_a_retried_failure(transport: str, provider: str) -> None:
         result = client(spec(server, provider), transport).complete(HELLO)
     assert result.text == "hello"
     assert result.http_calls == server.request_count == 3
+    headers = {k.lower(): v for k, v in server.requests[-1].headers.items()}
+    assert "sk-test-not-a-key" in " ".join(headers.values())  # the SDK's own auth
+    if provider == "anthropic":
+        assert headers["anthropic-version"]  # the SDK's default headers on a posted body
 
 
 @pytest.mark.parametrize("provider", PROVIDERS)
