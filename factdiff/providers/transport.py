@@ -11,6 +11,7 @@ either way.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 from types import ModuleType
 from typing import Any
@@ -27,12 +28,17 @@ def transport_name(choice: str = "auto") -> str:
     wanted = choice.strip().lower()
     if wanted not in TRANSPORTS:
         raise UsageError(f"llm_http={choice!r} is not a transport: use auto, aiohttp or httpx")
-    installed = importlib.util.find_spec("aiohttp") is not None
+    installed = _aiohttp_installed()
     if wanted == "aiohttp" and not installed:
         raise UsageError("llm_http=aiohttp but aiohttp is missing: pip install 'factdiff[llm]'")
     if wanted == "auto":
         return "aiohttp" if installed else "httpx"
     return wanted
+
+
+@functools.cache
+def _aiohttp_installed() -> bool:
+    return importlib.util.find_spec("aiohttp") is not None
 
 
 def http_client(sdk: ModuleType, choice: str = "auto") -> dict[str, Any]:
