@@ -62,6 +62,7 @@ from factdiff.store.search_index import SearchIndexMixin
 from factdiff.store.stats import StatsMixin
 
 T = TypeVar("T")
+P = TypeVar("P")
 Row = rowmap.Row
 
 DEFAULT_MAX_ENTRY_BYTES = 16 * 1024 * 1024
@@ -260,6 +261,33 @@ class MemoryStore(
             return None
         (value,) = row
         return value
+
+    def _keyset_page(
+        self,
+        name: str,
+        filters: Mapping[str, bool],
+        params: Mapping[str, Any],
+        *,
+        start: str | int,
+        after: str | int,
+        limit: int,
+        item: Callable[[Row], P],
+        key: Callable[[P], str | int],
+    ) -> Page[P]:
+        """One page of the ``{name}_page`` listing after the key ``after`` (``start``: from
+        the beginning), with how many rows match in all and how many come before it
+        (``{name}_count``), in one read snapshot; ``key`` is an item's key."""
+        count_sql = self._sql(f"{name}_count", **filters)
+        with self._read():
+            total = self._count_rows(count_sql, {**params, "after": start})
+            remaining = self._count_rows(count_sql, {**params, "after": after})
+            rows = self._rows(
+                self._sql(f"{name}_page", **filters), {**params, "after": after, "limit": limit + 1}
+            )
+        items = tuple(item(row) for row in rows[:limit])
+        more = len(rows) > limit
+        next_after = (key(items[-1]) if items else after) if more else None
+        return Page(items, total, total - remaining, next_after)
 
     def _count_rows(self, sql: str, params: Mapping[str, Any]) -> int:
         """The count of a ``SELECT count(*)`` statement."""
@@ -518,17 +546,16 @@ class MemoryStore(
             "status": None if status is None else EntryStatus(status).value,
             "tag": tag,
         }
-        count_sql = self._sql("entries_count", **filters)
-        with self._read():
-            total = self._count_rows(count_sql, {**params, "after": ""})
-            remaining = self._count_rows(count_sql, {**params, "after": after})
-            rows = self._rows(
-                self._sql("entries_page", **filters), {**params, "after": after, "limit": limit + 1}
-            )
-        items = tuple(rowmap.entry(row) for row in rows[:limit])
-        more = len(rows) > limit
-        next_after = (items[-1].id if items else after) if more else None
-        return Page(items, total, total - remaining, next_after)
+        return self._keyset_page(
+            "entries",
+            filters,
+            params,
+            start="",
+            after=after,
+            limit=limit,
+            item=rowmap.entry,
+            key=lambda entry: entry.id,
+        )
 
     def due_for_demotion(
         self,

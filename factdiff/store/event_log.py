@@ -26,6 +26,32 @@ def _store(mixin: EventLogMixin) -> MemoryStore:
     return cast("MemoryStore", mixin)
 
 
+def _event_query(
+    entry_id: str | None,
+    agent: str | None,
+    type: EventType | None,
+    since: datetime | None,
+    until: datetime | None,
+) -> tuple[dict[str, bool], dict[str, Any]]:
+    """The listing filters in use and their parameters (shared by ``events`` and
+    ``event_page``)."""
+    filters = {
+        "entry": entry_id is not None,
+        "agent": agent is not None,
+        "type": type is not None,
+        "since": since is not None,
+        "until": until is not None,
+    }
+    params: dict[str, Any] = {
+        "entry_id": entry_id,
+        "agent": agent,
+        "type": None if type is None else EventType(type).value,
+        "since": codec.opt_micros(since, "since"),
+        "until": codec.opt_micros(until, "until"),
+    }
+    return filters, params
+
+
 class EventLogMixin:
     """Reading the event log of ``MemoryStore`` (see the module docstring)."""
 
@@ -41,21 +67,8 @@ class EventLogMixin:
     ) -> Iterator[Event]:
         """Events in append order, filtered (``since`` inclusive, ``until`` exclusive)."""
         store = _store(self)
-        sql = store._sql(
-            "events_page",
-            entry=entry_id is not None,
-            agent=agent is not None,
-            type=type is not None,
-            since=since is not None,
-            until=until is not None,
-        )
-        params: dict[str, Any] = {
-            "entry_id": entry_id,
-            "agent": agent,
-            "type": None if type is None else EventType(type).value,
-            "since": codec.opt_micros(since, "since"),
-            "until": codec.opt_micros(until, "until"),
-        }
+        filters, params = _event_query(entry_id, agent, type, since, until)
+        sql = store._sql("events_page", **filters)
         return store._stream_events(sql, params, limit)
 
     def event_page(
@@ -74,31 +87,17 @@ class EventLogMixin:
         store = _store(self)
         if limit < 0:
             raise InputError(f"limit must not be negative (got {limit})")
-        filters = {
-            "entry": entry_id is not None,
-            "agent": agent is not None,
-            "type": type is not None,
-            "since": since is not None,
-            "until": until is not None,
-        }
-        params: dict[str, Any] = {
-            "entry_id": entry_id,
-            "agent": agent,
-            "type": None if type is None else EventType(type).value,
-            "since": codec.opt_micros(since, "since"),
-            "until": codec.opt_micros(until, "until"),
-        }
-        count_sql = store._sql("events_count", **filters)
-        with store._read():
-            total = store._count_rows(count_sql, {**params, "after": 0})
-            remaining = store._count_rows(count_sql, {**params, "after": after})
-            rows = store._rows(
-                store._sql("events_page", **filters), {**params, "after": after, "limit": limit + 1}
-            )
-        items = tuple(rowmap.event(row) for row in rows[:limit])
-        more = len(rows) > limit
-        next_after = (items[-1].id if items else after) if more else None
-        return Page(items, total, total - remaining, next_after)
+        filters, params = _event_query(entry_id, agent, type, since, until)
+        return store._keyset_page(
+            "events",
+            filters,
+            params,
+            start=0,
+            after=after,
+            limit=limit,
+            item=rowmap.event,
+            key=lambda event: event.id,
+        )
 
     def last_event_id(self) -> int:
         """The id of the newest event (0 when there is none)."""
