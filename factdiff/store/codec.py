@@ -24,6 +24,7 @@ import math
 import secrets
 import threading
 import zlib
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, TypeVar
 
@@ -234,35 +235,35 @@ class _Codecs(threading.local):
         self.decompressors: dict[int, tuple[object, zstandard.ZstdDecompressor]] = {}
 
     def compressor(self, dictionary: CodecDictionary | None) -> zstandard.ZstdCompressor:
-        found = self.compressors.get(id(dictionary))
-        if found is not None and found[0] is dictionary:
-            return found[1]
-        made = (
-            zstandard.ZstdCompressor(level=ZSTD_LEVEL)
-            if dictionary is None
-            else zstandard.ZstdCompressor(level=ZSTD_LEVEL, dict_data=dictionary)
-        )
-        _bounded(self.compressors)[id(dictionary)] = (dictionary, made)
-        return made
+        def make() -> zstandard.ZstdCompressor:
+            if dictionary is None:
+                return zstandard.ZstdCompressor(level=ZSTD_LEVEL)
+            return zstandard.ZstdCompressor(level=ZSTD_LEVEL, dict_data=dictionary)
+
+        return _cached(self.compressors, dictionary, make)
 
     def decompressor(self, dictionary: CodecDictionary | None) -> zstandard.ZstdDecompressor:
-        found = self.decompressors.get(id(dictionary))
-        if found is not None and found[0] is dictionary:
-            return found[1]
-        made = (
-            zstandard.ZstdDecompressor()
-            if dictionary is None
-            else zstandard.ZstdDecompressor(dict_data=dictionary)
-        )
-        _bounded(self.decompressors)[id(dictionary)] = (dictionary, made)
-        return made
+        def make() -> zstandard.ZstdDecompressor:
+            if dictionary is None:
+                return zstandard.ZstdDecompressor()
+            return zstandard.ZstdDecompressor(dict_data=dictionary)
+
+        return _cached(self.decompressors, dictionary, make)
 
 
-def _bounded(cache: dict[int, T]) -> dict[int, T]:
-    """``cache``, emptied first when it holds ``_Codecs.LIMIT`` contexts."""
+def _cached(
+    cache: dict[int, tuple[object, T]], dictionary: CodecDictionary | None, make: Callable[[], T]
+) -> T:
+    """The context of ``cache`` for ``dictionary``, made (and cached) if missing; the cache
+    is emptied first when it holds ``_Codecs.LIMIT`` contexts."""
+    found = cache.get(id(dictionary))
+    if found is not None and found[0] is dictionary:
+        return found[1]
     if len(cache) >= _Codecs.LIMIT:
         cache.clear()
-    return cache
+    made = make()
+    cache[id(dictionary)] = (dictionary, made)
+    return made
 
 
 _CODECS = _Codecs()
