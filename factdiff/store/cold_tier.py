@@ -39,7 +39,7 @@ class ColdTierMixin:
             cold = store._row("select_cold", id=entry_id)
         if cold is None:
             raise WrongTier(f"entry {entry_id} is {row['tier']}: it has no cold archive")
-        return codec.decode_content(store._cold_bytes(entry_id, cold, str(row["content_hash"])))
+        return codec.decode_content(store._cold_bytes(entry_id, cold))
 
     def restore(self, entry_id: str, now: datetime) -> None:
         """Bring a warm entry back to hot from its verified cold archive, in one transaction.
@@ -74,11 +74,10 @@ class ColdTierMixin:
         cold = store._row("select_cold", id=entry.id)
         if cold is None:
             raise IntegrityError(entry.id, "warm entry has no cold archive")
-        data = store._cold_bytes(entry.id, cold, entry.content_hash)
+        data = store._cold_bytes(entry.id, cold)
         store._keep_accepted_summary(entry.id)
         store._exec("insert_hot", id=entry.id, content=data)
         store._exec("delete_warm", id=entry.id)
-        store._exec("delete_cold", id=entry.id)
         if touch:
             store._exec("set_restored", id=entry.id, now=now_us)
         else:

@@ -64,10 +64,19 @@ class CompactStorageMixin(ReencodingMixin):
 
     # -- reading ---------------------------------------------------------------------------
 
-    def _cold_bytes(self, entry_id: str, cold: rowmap.Row, entry_hash: str) -> bytes:
-        """The verified source bytes of an archive row ``(codec, data, hash, _, dictionary)``."""
-        dictionary = self._dictionaries.get(_store(self), cold[4] if len(cold) > 4 else None)
-        return rowmap.checked_cold(entry_id, cold, entry_hash, dictionary)
+    def _cold_bytes(self, entry_id: str, cold: rowmap.Row) -> bytes:
+        """The verified source bytes of a ``select_cold`` row (codec, data, dictionary_id,
+        content_hash: the entry's)."""
+        return self._source_bytes(
+            entry_id, cold["codec"], cold["data"], cold["dictionary_id"], str(cold["content_hash"])
+        )
+
+    def _source_bytes(
+        self, entry_id: str, source_codec: Any, source: Any, dictionary_id: Any, entry_hash: str
+    ) -> bytes:
+        """The verified source bytes of a warm row's archive columns."""
+        dictionary = self._dictionaries.get(_store(self), dictionary_id)
+        return rowmap.checked_cold(entry_id, source_codec, source, entry_hash, dictionary)
 
     def _warm_view(self, entry: Entry, cols: rowmap.Row) -> WarmView:
         """The warm view of ``entry`` from its ``WARM_COLUMNS`` columns."""
@@ -76,11 +85,12 @@ class CompactStorageMixin(ReencodingMixin):
             return rowmap.warm(
                 (_text(narrative), _text(record), _text(meta), attempt_no, compressed_at)
             )
-        cold_codec, cold_data, cold_dictionary = cols[9:12]
-        if cold_codec is None:
-            raise IntegrityError(entry.id, "warm entry has no cold archive")
-        cold = (cold_codec, cold_data, entry.content_hash, None, cold_dictionary)
-        source = codec.decode_content(self._cold_bytes(entry.id, cold, entry.content_hash))
+        source_codec, source_data, source_dictionary = cols[9:12]
+        source = codec.decode_content(
+            self._source_bytes(
+                entry.id, source_codec, source_data, source_dictionary, entry.content_hash
+            )
+        )
         try:
             dictionary = self._dictionaries.get(_store(self), cols[6])
             narrative_text = unpack_narrative(narrative, dictionary)
@@ -238,8 +248,9 @@ class CompactStorageMixin(ReencodingMixin):
             if hot is not None:
                 source = bytes(hot)
             elif cold_codec is not None:
-                cold = (cold_codec, cold_data, content_hash, None, cold_dict)
-                source = self._cold_bytes(str(entry_id), cold, str(content_hash))
+                source = self._source_bytes(
+                    str(entry_id), cold_codec, cold_data, cold_dict, str(content_hash)
+                )
             else:  # pragma: no cover - every entry has content or an archive
                 continue
             ids.append(str(entry_id))

@@ -327,9 +327,10 @@ STEPS: tuple[ErasureStep, ...] = (
     ),
     ErasureStep("hot_content", "hot_content: the hot source", _by_id("delete_hot")),
     ErasureStep(
-        "warm_entries", "warm_entries: narrative, fact record, meta", _by_id("delete_warm")
+        "warm_entries",
+        "warm_entries: narrative, fact record, meta and the archived source (cold tier)",
+        _by_id("delete_warm"),
     ),
-    ErasureStep("cold_archive", "cold_archive: the archived source", _by_id("delete_cold")),
     ErasureStep("entry", "entries: metadata and tags; the tombstone takes its place", _entry),
     ErasureStep("erased_event", "events: the erased event (no content)", _erased_event),
     ErasureStep("guard_close", "erasure_pending: closes the redaction path", _guard_close),
@@ -362,7 +363,7 @@ def _source(store: MemoryStore, entry: Entry) -> str:
     cold = store._row("select_cold", id=entry.id)
     if cold is None:
         return ""
-    return codec.decode_content(store._cold_bytes(entry.id, cold, entry.content_hash))
+    return codec.decode_content(store._cold_bytes(entry.id, cold))
 
 
 def erase_entry(

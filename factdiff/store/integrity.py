@@ -37,9 +37,8 @@ class IntegrityMixin:
             if codec.content_hash(bytes(row["content"])) != row["content_hash"]:
                 problems.append(f"entry {row['entry_id']}: hot content does not match its hash")
         for row in store._pages("cold_page", 32):
-            cold = (row["codec"], row["data"], row["content_hash"], None, row["dictionary_id"])
             try:
-                store._cold_bytes(str(row["entry_id"]), cold, str(row["entry_hash"]))
+                store._cold_bytes(str(row["entry_id"]), row)
             except IntegrityError as exc:
                 problems.append(str(exc))
         for row in store._rows(store._sql("tier_violations"), {}):

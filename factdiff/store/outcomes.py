@@ -70,8 +70,9 @@ class OutcomesMixin:
         ``lease_token`` the entry must still hold that unexpired lease (database clock);
         without, it must hold no live lease at all. The first statement is that fenced
         update, so a refused outcome writes nothing. Otherwise: the attempt is recorded (as
-        the entry's next attempt row, with its model calls), the warm row written, the source
-        archived to cold (verified against its hash before commit), the hot content removed,
+        the entry's next attempt row, with its model calls), the warm row written with the
+        source archived to cold in its last columns (verified against its hash before
+        commit), the hot content removed,
         the tier set to warm, the error streak and the lease cleared, and ``events`` appended.
         Without ``keep_attempts`` (attempt retention ``warm-clean``) the entry keeps no
         attempt row: this attempt is not written and earlier ones are deleted (its model
@@ -113,6 +114,9 @@ class OutcomesMixin:
                 now_us,
                 dictionary,
             ),
+            "source_codec": codec.COLD_CODEC,
+            "source_dictionary_id": dictionary[0],
+            "source": packed,
         }
         index = search_index.warm_index_doc(
             store, entry_id, state.content, narrative, record, narrative_facts
@@ -133,16 +137,6 @@ class OutcomesMixin:
             if not keep_attempts:
                 store._exec("delete_entry_attempts", id=entry_id)
             store._exec("insert_warm", **warm, attempt_no=attempt_no)
-            store._exec(
-                "insert_cold",
-                id=entry_id,
-                codec=codec.COLD_CODEC,
-                data=packed,
-                content_hash=codec.digest_bytes(state.content_hash),
-                size_bytes=len(data),
-                now=now_us,
-                dictionary_id=dictionary[0],
-            )
             store._exec("delete_hot", id=entry_id)
             search_index.index_demoted(store, index)
             store._insert_events(event_rows, entry_id, state.agent_id, now_us)

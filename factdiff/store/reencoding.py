@@ -120,26 +120,30 @@ class ReencodingMixin:
     def _retire(
         self, dict_ids: list[int], replacement: Dictionary, now_us: int, batch: int
     ) -> None:
-        """Re-encode every user of ``dict_ids`` with ``replacement``, then delete them."""
+        """Re-encode every user of ``dict_ids`` with ``replacement``, then delete them (a
+        user that a concurrent demotion added during a sweep is caught by the next one)."""
         store = _store(self)
+        sql = store._sql("dictionary_users_page")
         for dict_id in dict_ids:
             while True:
-                users = [
-                    str(r[0])
-                    for r in store._rows(
-                        store._sql("dictionary_users_page"), {"id": dict_id, "limit": batch}
-                    )
-                ]
-                if not users:
-                    break
-                items = [self._reencoded(u, replacement, now_us) for u in users]
-                store._write(partial(self._write_reencoded, items))
+                after = ""
+                while True:
+                    params = {"id": dict_id, "after": after, "limit": batch}
+                    users = [str(r["entry_id"]) for r in store._rows(sql, params)]
+                    if not users:
+                        break
+                    items = [self._reencoded(u, replacement, now_us) for u in users]
+                    store._write(partial(self._write_reencoded, items))
+                    after = users[-1]
 
-            def drop(target: int = dict_id) -> None:
-                if int(store._one("count_dictionary_users", id=target)) == 0:
+                def drop(target: int = dict_id) -> bool:
+                    if int(store._one("count_dictionary_users", id=target)) != 0:
+                        return False
                     store._exec("delete_dictionary", id=target)
+                    return True
 
-            store._write(drop)
+                if store._write(drop):
+                    break
             store._dictionaries.forget(dict_id)
 
     def _clean_dictionary(
@@ -170,7 +174,7 @@ class ReencodingMixin:
         cold = store._row("select_cold", id=entry_id)
         if cold is None:
             raise IntegrityError(entry_id, "warm entry has no cold archive")
-        data = store._cold_bytes(entry_id, cold, entry.content_hash)
+        data = store._cold_bytes(entry_id, cold)
         source = codec.decode_content(data)
         if dictionary is None:
             dictionary = store._agent_dictionary(entry.agent_id, now_us)
@@ -193,7 +197,6 @@ class ReencodingMixin:
             "codec": codec.COLD_CODEC,
             "data": packed,
             "dictionary_id": dictionary[0],
-            "content_hash": codec.digest_bytes(entry.content_hash),
         }
         return {**warm, "id": entry_id}, cold_params
 

@@ -322,7 +322,7 @@ def _compact_warm(
     cold = store._row("select_cold", id=entry_id)
     if cold is None:  # pragma: no cover - warm entries have archives
         return {}
-    source = codec.decode_content(store._cold_bytes(entry_id, cold, entry.content_hash))
+    source = codec.decode_content(store._cold_bytes(entry_id, cold))
     dictionary = store._agent_dictionary(entry.agent_id, now_us)
     params = store._warm_params(
         entry_id,

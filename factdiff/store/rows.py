@@ -256,17 +256,23 @@ def is_due(entry: Entry) -> bool:
 
 
 def checked_cold(
-    entry_id: str, cold: Row, entry_hash: str, dictionary: codec.CodecDictionary | None = None
+    entry_id: str,
+    source_codec: Any,
+    packed: Any,
+    entry_hash: str,
+    dictionary: codec.CodecDictionary | None = None,
 ) -> bytes:
-    """The source bytes of an archive row ``(codec, data, hash, ...)``, decompressed (with
-    ``dictionary`` when the archive was made with one) and checked against both hashes."""
-    cold_codec, packed, cold_hash = str(cold[0]), cold[1], codec.digest_text(cold[2])
+    """The source bytes of a warm row's archive (``source_codec``, ``packed``), decompressed
+    (with ``dictionary`` when the archive was made with one) and checked against the entry's
+    content hash."""
+    if source_codec is None or packed is None:
+        raise IntegrityError(entry_id, "warm entry has no cold archive")
     try:
-        data = codec.unarchive(cold_codec, packed, dictionary)
+        data = codec.unarchive(str(source_codec), packed, dictionary)
     except ValueError as exc:
         raise IntegrityError(entry_id, str(exc)) from None
     actual = codec.content_hash(data)
-    if actual != cold_hash or actual != entry_hash:
+    if actual != entry_hash:
         raise IntegrityError(entry_id, f"cold archive hashes to {actual}, expected {entry_hash}")
     return data
 

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from factdiff.store import MemoryStore, open_store
+from factdiff.store.dialect import Dialect, load_dialect, to_pyformat
 
 PG_ENV = "FACTDIFF_TEST_PG_DSN"
 BACKENDS = [
@@ -120,3 +121,30 @@ def raw_error() -> tuple[type[Exception], ...]:
     import psycopg
 
     return (sqlite3.Error, psycopg.Error)
+
+
+_RECODE_BEFORE_0012 = {  # the re-encoding scan while archives were rows of cold_archive
+    "recode_page": "SELECT w.entry_id FROM warm_entries AS w JOIN cold_archive AS c"
+    " USING (entry_id) WHERE w.entry_id > :after AND (w.encoding = 0 OR c.codec = 'zlib')"
+    " ORDER BY w.entry_id LIMIT :limit",
+    "count_recode_pending": "SELECT count(*) FROM warm_entries AS w JOIN cold_archive AS c"
+    " USING (entry_id) WHERE w.encoding = 0 OR c.codec = 'zlib'",
+}
+
+
+def dialect_at(kind: str, version: int, **queries: str) -> Dialect:
+    """The ``kind`` dialect with its migrations up to ``version`` (a store of an older
+    factdiff), the statements ``migrate`` runs on such a store as that factdiff wrote them,
+    and ``queries`` (``:name`` parameters) in place of today's."""
+    from dataclasses import replace
+
+    current = load_dialect(kind)
+    old = dict(_RECODE_BEFORE_0012) if version < 12 else {}
+    old.update(queries)
+    if kind == "postgres":
+        old = {key: to_pyformat(sql) for key, sql in old.items()}
+    return replace(
+        current,
+        migrations=tuple(m for m in current.migrations if m.version <= version),
+        queries={**current.queries, **old},
+    )

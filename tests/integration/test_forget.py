@@ -123,7 +123,7 @@ def test_forget_leaves_no_fragment_in_any_table(store: MemoryStore, tmp_path: Pa
     places = {table for table, _, _ in before}
     # the scan sees the secret wherever it lives before the erasure (a scan that can fail)
     text_index = "search_text_data" if store.dialect.name == "sqlite" else "search_docs"
-    assert {"warm_entries", "cold_archive", "attempts", "events", "extraction_cache"} <= places
+    assert {"warm_entries", "attempts", "events", "extraction_cache"} <= places
     assert text_index in places
     warm_source = store.read_cold(scene.warm_other)
     hot_before = store.get(scene.hot_other)
@@ -322,29 +322,30 @@ def test_a_crash_at_any_step_leaves_the_whole_entry_or_the_whole_erasure(
 
 
 def test_migration_0010_keeps_every_event_attempt_and_sequence(target: str) -> None:
-    from dataclasses import replace
-
-    from factdiff.store import open_store
-    from factdiff.store.dialect import load_dialect, to_pyformat
+    from factdiff.store import AttemptOutcome, NewEvent, open_store
+    from tests.integration.conftest import dialect_at
+    from tests.integration.test_store import attempt, fail
 
     kind = "sqlite" if not target.startswith("postgresql") else "postgres"
-    current = load_dialect(kind)
     cache_sql = (  # the cache write of factdiff before 0010 (today's reads tombstones)
         "INSERT INTO extraction_cache (content_hash, schema_hash, extractor_id, record) "
         "VALUES (:content_hash, :schema_hash, :extractor_id, :record) "
         "ON CONFLICT (content_hash, schema_hash, extractor_id) DO NOTHING"
     )
-    if kind == "postgres":
-        cache_sql = to_pyformat(cache_sql)
-    before_erasure = replace(
-        current,
-        migrations=tuple(m for m in current.migrations if m.version < 10),
-        queries={**current.queries, "insert_extraction": cache_sql},
-    )
+    before_erasure = dialect_at(kind, 9, insert_extraction=cache_sql)
     with open_store(target, dialect=before_erasure) as old:
         entry_id = old.add("bot", SECRET, now=T0, schema="customer_service", last_used_at=T0)
-        rungs = ladder_from_spec("naive:8,extractive:0.6x")
-        Demoter(old, DemotionSettings(ladder=rungs)).run(LATER)
+        # two failed attempts (today's warm write needs schema 12; failures write what
+        # factdiff wrote before 0010: attempts and events)
+        leak = {"missing": [{"field": "amount", "value": SECRET}], "changed": []}
+        for expected in (0, 1):
+            assert fail(
+                old,
+                entry_id,
+                expected,
+                attempt=attempt(AttemptOutcome.FAILED, diff=leak),
+                events=[NewEvent(EventType.COMPRESSION_FAILURE, {"diff": leak})],
+            )
         events = raw(old, "SELECT * FROM events ORDER BY id")
         attempts = raw(old, "SELECT * FROM attempts ORDER BY id")
         assert len(events) >= 2

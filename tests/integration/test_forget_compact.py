@@ -50,14 +50,16 @@ def test_scan_sees_zstd_and_packed_content_before_erasure_and_none_after(
     compact = {
         ("warm_entries", "narrative"),
         ("warm_entries", "record"),
-        ("cold_archive", "data"),
+        ("warm_entries", "source"),
         ("attempts", "packed"),
         ("events", "packed"),
     }
     assert compact <= before
     # ...where it is not readable as stored (the scan decodes them)
     assert not compact & raw_places(store, scene.needles)
-    (cold,) = raw(store, "SELECT codec, data FROM cold_archive WHERE entry_id = ?", scene.secret)
+    (cold,) = raw(
+        store, "SELECT source_codec, source FROM warm_entries WHERE entry_id = ?", scene.secret
+    )
     assert cold[0] == "zstd"
     assert bytes(cold[1]).startswith(ZSTD_MAGIC)
     packed = raw(store, "SELECT packed FROM attempts WHERE entry_id = ?", scene.secret)
@@ -122,11 +124,13 @@ def test_forget_retires_the_dictionaries_trained_on_the_entry(
 
     rows = list(table_rows(store))
     places = {(table, column) for table, column, _ in find(store, needles)}
-    assert ("cold_archive", "data") in places  # decoded with the agent's dictionary
-    (cold,) = raw(store, "SELECT data, dictionary_id FROM cold_archive WHERE entry_id = ?", erased)
+    assert ("warm_entries", "source") in places  # decoded with the agent's dictionary
+    (cold,) = raw(
+        store, "SELECT source, source_dictionary_id FROM warm_entries WHERE entry_id = ?", erased
+    )
     assert cold[1] == old_id
     with pytest.raises(UnreadableFrame):  # without the dictionary the scan would be blind
-        unzstd(bytes(cold[0]), {}, "cold_archive.data")
+        unzstd(bytes(cold[0]), {}, "warm_entries.source")
     assert unzstd(bytes(cold[0]), dictionaries(rows)) == before[erased].encode("utf-8")
 
     store.forget([erased], now=ERASED_AT, reason="customer request 44")
@@ -135,7 +139,12 @@ def test_forget_retires_the_dictionaries_trained_on_the_entry(
     left = raw(store, "SELECT id, trained_on FROM zstd_dictionaries")
     assert old_id not in [r[0] for r in left]
     assert all(erased not in unpack_ids(bytes(r[1])) for r in left)
-    assert raw(store, "SELECT count(*) FROM cold_archive WHERE dictionary_id = ?", old_id) == [(0,)]
+    assert raw(
+        store,
+        "SELECT count(*) FROM warm_entries WHERE dictionary_id = ? OR source_dictionary_id = ?",
+        old_id,
+        old_id,
+    ) == [(0,)]
     assert store.verify() == []
     for entry_id in ids:
         if entry_id != erased and store.get(entry_id).tier is Tier.WARM:
@@ -154,7 +163,12 @@ def test_correct_retires_the_dictionaries_trained_on_the_entry(store: MemoryStor
     left = raw(store, "SELECT id, trained_on FROM zstd_dictionaries")
     assert old_id not in [r[0] for r in left]
     assert all(corrected not in unpack_ids(bytes(r[1])) for r in left)
-    assert raw(store, "SELECT count(*) FROM cold_archive WHERE dictionary_id = ?", old_id) == [(0,)]
+    assert raw(
+        store,
+        "SELECT count(*) FROM warm_entries WHERE dictionary_id = ? OR source_dictionary_id = ?",
+        old_id,
+        old_id,
+    ) == [(0,)]
     assert store.verify() == []
     for entry_id in ids:
         if entry_id != corrected and store.get(entry_id).tier is Tier.WARM:

@@ -166,7 +166,6 @@ STEPS = [
     ("select_warm_state", 3),
     ("finish_reevaluation", 2),
     ("insert_hot", 2),
-    ("delete_cold", 1),
     ("set_rehydrated_due", 2),
     ("update_warm_encoding", 3),
     ("insert_event", 4),

@@ -103,10 +103,7 @@ def test_migrate_indexes_a_store_from_before_retrieval(tmp_path: Path) -> None:
         assert store.recode_pending() == 0
     conn = sqlite3.connect(path)
     try:  # migrate re-encoded the old warm row and its zlib archive (schema version 9)
-        row = conn.execute(
-            "SELECT w.encoding, c.codec FROM warm_entries AS w JOIN cold_archive AS c "
-            "USING (entry_id)"
-        ).fetchall()
+        row = conn.execute("SELECT encoding, source_codec FROM warm_entries").fetchall()
     finally:
         conn.close()
     assert row == [(1, "zstd")]

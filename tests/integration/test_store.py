@@ -308,7 +308,7 @@ def test_restore(store: MemoryStore) -> None:
 
 
 def corrupt_cold(store: MemoryStore, entry_id: str, data: bytes) -> None:
-    raw(store, "UPDATE cold_archive SET data = ? WHERE entry_id = ?", data, entry_id)
+    raw(store, "UPDATE warm_entries SET source = ? WHERE entry_id = ?", data, entry_id)
 
 
 def test_cold_corruption_detected(store: MemoryStore) -> None:

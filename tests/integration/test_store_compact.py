@@ -60,7 +60,7 @@ def test_demotion_trains_a_dictionary_and_everything_round_trips(store: MemorySt
     (dictionary,) = raw(store, "SELECT id, version, trained_on FROM zstd_dictionaries")
     assert dictionary[1] == 1
     assert unpack_ids(bytes(dictionary[2])) <= set(ids)
-    used = raw(store, "SELECT count(*) FROM cold_archive WHERE dictionary_id IS NOT NULL")
+    used = raw(store, "SELECT count(*) FROM warm_entries WHERE source_dictionary_id IS NOT NULL")
     assert used[0][0] == len(warm)
     assert store.verify() == []
     schemas = SchemaResolver(store)
@@ -126,7 +126,8 @@ def make_old(store: MemoryStore, entry_id: str) -> None:
     )
     raw(
         store,
-        "UPDATE cold_archive SET codec = 'zlib', data = ?, dictionary_id = NULL WHERE entry_id = ?",
+        "UPDATE warm_entries SET source_codec = 'zlib', source = ?, source_dictionary_id = NULL "
+        "WHERE entry_id = ?",
         zlib.compress(source, 6),
         entry_id,
     )
@@ -147,7 +148,7 @@ def test_old_rows_stay_readable_and_recode_is_resumable(store: MemoryStore) -> N
     assert store.recode_pending() == 0
     assert store.recode(now=LATER) == 0
     assert {i: store.get(i).warm for i in warm} == views
-    assert raw(store, "SELECT DISTINCT codec FROM cold_archive") == [("zstd",)]
+    assert raw(store, "SELECT DISTINCT source_codec FROM warm_entries") == [("zstd",)]
     assert store.verify() == []
 
 
@@ -195,7 +196,7 @@ def test_retiring_the_dictionaries_trained_on_an_entry(store: MemoryStore) -> No
         assert erased not in unpack_ids(bytes(packed))
     users = raw(
         store,
-        "SELECT count(*) FROM cold_archive WHERE dictionary_id = ?",
+        "SELECT count(*) FROM warm_entries WHERE source_dictionary_id = ?",
         old_id,
     )
     assert users == [(0,)]

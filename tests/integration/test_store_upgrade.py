@@ -1,18 +1,21 @@
 """A SQLite store of schema version 6 (before evolve, service, compact storage and erasure)
-upgraded in one `migrate`: 0007 to 0011 apply in order, 0010's rebuilds keep 0009's packed
+upgraded in one `migrate`: 0007 to 0012 apply in order, 0010's rebuilds keep 0009's packed
 columns and every row, old text rows read back, and an erasure redacts them. A version 10
-store's warm index rows move into its warm rows (0011)."""
+store's warm index rows move into its warm rows (0011). A version 11 store's cold archives
+move into their warm rows (0012), and an unpaired archive stops that upgrade."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from factdiff.store import EventType, MemoryStore, codec
-from factdiff.store.dialect import load_dialect
+import pytest
+
+from factdiff.errors import StoreError
+from factdiff.store import EventType, MemoryStore, codec, open_store
+from tests.integration.conftest import dialect_at, raw
 from tests.integration.erasure_scan import find, windows
 
 T0 = datetime(2026, 2, 1, tzinfo=UTC)
@@ -28,9 +31,7 @@ DIFF = {
 
 
 def _store_at(path: Path, version: int) -> None:
-    current = load_dialect("sqlite")
-    old = replace(current, migrations=tuple(m for m in current.migrations if m.version <= version))
-    with MemoryStore.open(path, dialect=old) as store:
+    with MemoryStore.open(path, dialect=dialect_at("sqlite", version)) as store:
         assert store.schema_version() == version
 
 
@@ -68,12 +69,12 @@ def _columns(path: Path, table: str) -> list[str]:
         conn.close()
 
 
-def test_a_version_6_store_upgrades_through_0007_to_0011(tmp_path: Path) -> None:
+def test_a_version_6_store_upgrades_through_0007_to_0012(tmp_path: Path) -> None:
     path = tmp_path / "v6.db"
     _v6_store(path)
     with MemoryStore.open(path, check_version=False) as store:
-        assert store.migrate() == 5
-        assert store.schema_version() == 11
+        assert store.migrate() == 6
+        assert store.schema_version() == 12
     for table in ("attempts", "events"):
         assert "packed" in _columns(path, table)
     for table in ("reevaluations", "api_keys", "zstd_dictionaries", "tombstones"):
@@ -134,7 +135,8 @@ def test_0011_moves_warm_index_rows_into_warm_rows_and_drops_two_event_indexes(
                     (entry_id, b"n" * 32, b"r" * 32, b"\x01keys"),
                 )
     conn.close()
-    with MemoryStore.open(path, check_version=False) as store:
+    # to version 11 only: these warm rows have no archive, which 0012 would refuse
+    with MemoryStore.open(path, check_version=False, dialect=dialect_at("sqlite", 11)) as store:
         assert store.migrate() == 1
     assert "warm_index" not in _names(path, "table")
     assert not {"events_type", "events_at"} & _names(path, "index")
@@ -147,3 +149,151 @@ def test_0011_moves_warm_index_rows_into_warm_rows_and_drops_two_event_indexes(
     finally:
         conn.close()
     assert rows == [("W1", b"n" * 32, b"r" * 32, b"\x01keys"), ("W2", None, None, None)]
+
+
+V11_LAYOUT = (  # warm_entries and cold_archive as schema version 11 declared them
+    """CREATE TABLE warm_v11 (
+    entry_id       TEXT PRIMARY KEY REFERENCES entries (id),
+    narrative      BLOB NOT NULL,
+    record         BLOB NOT NULL,
+    meta           BLOB NOT NULL,
+    attempt_no     INTEGER NOT NULL,
+    compressed_at  INTEGER NOT NULL,
+    encoding       INTEGER NOT NULL DEFAULT 0,
+    dictionary_id  INTEGER REFERENCES zstd_dictionaries (id),
+    identity_ref   INTEGER REFERENCES store_identities (id),
+    facts_digest   BLOB,
+    narrative_hash BLOB,
+    record_hash    BLOB,
+    narrative_keys BLOB
+)""",
+    """CREATE TABLE cold_archive (
+    entry_id      TEXT PRIMARY KEY REFERENCES entries (id),
+    codec         TEXT NOT NULL CHECK (codec IN ('zlib', 'zstd')),
+    data          BLOB NOT NULL,
+    content_hash  BLOB NOT NULL,
+    size_bytes    INTEGER NOT NULL,
+    archived_at   INTEGER NOT NULL,
+    dictionary_id INTEGER REFERENCES zstd_dictionaries (id)
+)""",
+    "INSERT INTO cold_archive SELECT w.entry_id, w.source_codec, w.source,"
+    " unhex_hash(e.content_hash), e.size_bytes, w.compressed_at, w.source_dictionary_id"
+    " FROM warm_entries AS w JOIN entries AS e ON e.id = w.entry_id",
+    "INSERT INTO warm_v11 SELECT entry_id, narrative, record, meta, attempt_no,"
+    " compressed_at, encoding, dictionary_id, identity_ref, facts_digest, narrative_hash,"
+    " record_hash, narrative_keys FROM warm_entries",
+    "DROP TABLE warm_entries",
+    "ALTER TABLE warm_v11 RENAME TO warm_entries",
+    "CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)"
+    " WHERE dictionary_id IS NOT NULL",
+    "CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)"
+    " WHERE dictionary_id IS NOT NULL",
+    "DELETE FROM factdiff_migrations WHERE version = 12",
+)
+
+
+def _as_version_11(path: Path) -> None:
+    """Rewrite a store of today's schema into the layout of version 11 (what 0012 upgrades)."""
+    conn = sqlite3.connect(path)
+    conn.create_function("unhex_hash", 1, lambda text: bytes.fromhex(text.split(":", 1)[1]))
+    with conn:
+        for statement in V11_LAYOUT:
+            conn.execute(statement)
+    conn.close()
+
+
+PG_V11_LAYOUT = (  # the same on PostgreSQL
+    """CREATE TABLE cold_archive (
+    entry_id      text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
+    codec         text NOT NULL CHECK (codec IN ('zlib', 'zstd')),
+    data          bytea NOT NULL,
+    content_hash  bytea NOT NULL,
+    size_bytes    bigint NOT NULL,
+    archived_at   bigint NOT NULL,
+    dictionary_id bigint REFERENCES zstd_dictionaries (id)
+)""",
+    "INSERT INTO cold_archive SELECT w.entry_id, w.source_codec, w.source,"
+    " decode(substr(e.content_hash, 8), 'hex'), e.size_bytes, w.compressed_at,"
+    " w.source_dictionary_id FROM warm_entries AS w JOIN entries AS e ON e.id = w.entry_id",
+    "ALTER TABLE warm_entries DROP COLUMN source_codec, DROP COLUMN source_dictionary_id,"
+    " DROP COLUMN source",
+    "CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)"
+    " WHERE dictionary_id IS NOT NULL",
+    "CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)"
+    " WHERE dictionary_id IS NOT NULL",
+    "DELETE FROM factdiff_migrations WHERE version = 12",
+)
+
+
+def _demoted_store(target: str) -> dict[str, str]:
+    """A store of one agent with a trained dictionary, most entries warm: id -> source."""
+    from factdiff.store.dictionaries import MIN_SAMPLES
+    from tests.integration.test_store_compact import demote_all, load, sources
+
+    with open_store(target) as store:
+        ids = load(store, MIN_SAMPLES + 6)
+        before = sources(store, ids)
+        demote_all(store)
+    return before
+
+
+def test_0012_moves_cold_archives_into_warm_rows(target: str) -> None:
+    before = _demoted_store(target)
+    with open_store(target) as store:
+        views = {i: store.get(i) for i in before}
+        if store.dialect.name == "postgres":
+            for statement in PG_V11_LAYOUT:
+                raw(store, statement)
+    warm = [i for i, entry in views.items() if entry.tier.value == "warm"]
+    assert len(warm) > len(before) // 2
+    if not target.startswith("postgresql"):
+        path = Path(target)
+        _as_version_11(path)
+        assert {"cold_archive", "warm_entries"} <= _names(path, "table")
+        assert "source" not in _columns(path, "warm_entries")
+
+    with open_store(target, check_version=False) as store:
+        assert store.schema_version() == 11
+        assert raw(store, "SELECT count(*) FROM cold_archive") == [(len(warm),)]
+        assert store.migrate() == 1
+        assert store.schema_version() == 12
+    if not target.startswith("postgresql"):
+        assert "cold_archive" not in _names(Path(target), "table")
+        assert not {"warm_entries_dictionary", "cold_archive_dictionary"} & _names(
+            Path(target), "index"
+        )
+    with open_store(target) as store:
+        assert {i: store.get(i) for i in before} == views
+        assert store.verify() == []
+        for entry_id in warm:
+            assert store.read_cold(entry_id) == before[entry_id]
+        store.restore(warm[0], T0 + timedelta(days=400))
+        assert store.get(warm[0]).content == before[warm[0]]
+        assert store.verify() == []
+
+
+def test_0012_refuses_an_unpaired_archive_and_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "v11.db"
+    before = _demoted_store(str(path))
+    _as_version_11(path)
+    assert _warm_ids(path) <= set(before)
+    conn = sqlite3.connect(path)
+    with conn:  # a damaged store: an archive without a warm row
+        conn.execute(
+            "INSERT INTO cold_archive VALUES ('01ORPHAN', 'zstd', x'00', x'00', 1, 0, NULL)"
+        )
+    conn.close()
+    with MemoryStore.open(path, check_version=False) as store:
+        with pytest.raises(StoreError, match="unpaired; run factdiff verify"):
+            store.migrate()
+        assert store.schema_version() == 11
+    assert "cold_archive" in _names(path, "table")
+    assert "source" not in _columns(path, "warm_entries")
+
+
+def _warm_ids(path: Path) -> set[str]:
+    conn = sqlite3.connect(path)
+    try:
+        return {str(r[0]) for r in conn.execute("SELECT entry_id FROM warm_entries")}
+    finally:
+        conn.close()

@@ -48,7 +48,7 @@ def test_the_steps_open_and_close_the_guard_and_name_every_place() -> None:
     assert names.index("events") < names.index("erased_event")
     assert names.index("search_text") < names.index("search_docs")
     assert names.index("fact_index") < names.index("search_docs")
-    assert names.index("cold_archive") < names.index("entry")
+    assert names.index("warm_entries") < names.index("entry")
     hook = next(s for s in STEPS if s.name == "trained_dictionaries")
     assert hook.run is erase_from_trained_dictionaries
     assert all(step.place for step in STEPS)

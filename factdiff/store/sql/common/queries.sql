@@ -39,12 +39,11 @@ SELECT e.id, e.agent_id, e.tier, e.status, e.occurred_at, e.created_at, e.last_u
        e.metadata, e.schema_name, e.tags, e.content_hash, e.size_bytes, e.attempt_count,
        e.next_attempt_at, e.error_attempts, e.error_streak, e.occurred_offset,
        h.content, w.narrative, w.record, w.meta, w.attempt_no, w.compressed_at,
-       w.encoding, w.dictionary_id, w.identity_ref, w.facts_digest, c.codec, c.data,
-       c.dictionary_id
+       w.encoding, w.dictionary_id, w.identity_ref, w.facts_digest, w.source_codec,
+       w.source, w.source_dictionary_id
 FROM entries AS e
 LEFT JOIN hot_content AS h ON h.entry_id = e.id
 LEFT JOIN warm_entries AS w ON w.entry_id = e.id
-LEFT JOIN cold_archive AS c ON c.entry_id = e.id
 WHERE e.id = :id
 
 -- name: select_hot
@@ -54,8 +53,11 @@ SELECT content FROM hot_content WHERE entry_id = :id
 SELECT narrative, record, meta, attempt_no, compressed_at FROM warm_entries WHERE entry_id = :id
 
 -- name: select_cold
-SELECT codec, data, content_hash, size_bytes, dictionary_id FROM cold_archive
-WHERE entry_id = :id
+-- A warm entry's archived source: codec, data, the entry's content hash, its dictionary.
+SELECT w.source_codec AS codec, w.source AS data, e.content_hash,
+       w.source_dictionary_id AS dictionary_id
+FROM warm_entries AS w JOIN entries AS e ON e.id = w.entry_id
+WHERE w.entry_id = :id
 
 -- name: touch
 UPDATE entries SET last_used_at = :now WHERE id = :id
@@ -126,27 +128,20 @@ LEFT JOIN warm_entries AS w ON w.entry_id = a.entry_id AND w.attempt_no = a.atte
 WHERE a.entry_id = :id ORDER BY a.attempt_no
 
 -- name: insert_warm
+-- The warm row with the archived source (the cold tier) in its last columns.
 INSERT INTO warm_entries (
     entry_id, narrative, record, meta, attempt_no, compressed_at, encoding, dictionary_id,
-    identity_ref, facts_digest
+    identity_ref, facts_digest, source_codec, source_dictionary_id, source
 ) VALUES (
     :id, :narrative, :record, :meta, :attempt_no, :now, :encoding, :dictionary_id,
-    :identity_ref, :facts_digest
+    :identity_ref, :facts_digest, :source_codec, :source_dictionary_id, :source
 )
-
--- name: insert_cold
-INSERT INTO cold_archive (
-    entry_id, codec, data, content_hash, size_bytes, archived_at, dictionary_id
-) VALUES (:id, :codec, :data, :content_hash, :size_bytes, :now, :dictionary_id)
 
 -- name: delete_hot
 DELETE FROM hot_content WHERE entry_id = :id
 
 -- name: delete_warm
 DELETE FROM warm_entries WHERE entry_id = :id
-
--- name: delete_cold
-DELETE FROM cold_archive WHERE entry_id = :id
 
 -- name: set_resolved
 UPDATE entries SET status = 'active', next_attempt_at = NULL
@@ -258,29 +253,27 @@ ORDER BY h.entry_id
 LIMIT :limit
 
 -- name: cold_page
-SELECT c.entry_id, c.codec, c.data, c.content_hash, e.content_hash AS entry_hash,
-       c.dictionary_id
-FROM cold_archive AS c JOIN entries AS e ON e.id = c.entry_id
-WHERE c.entry_id > :after
-ORDER BY c.entry_id
+SELECT w.entry_id, w.source_codec AS codec, w.source AS data, e.content_hash,
+       w.source_dictionary_id AS dictionary_id
+FROM warm_entries AS w JOIN entries AS e ON e.id = w.entry_id
+WHERE w.entry_id > :after
+ORDER BY w.entry_id
 LIMIT :limit
 
 -- name: tier_violations
 SELECT e.id, e.tier,
        h.entry_id IS NOT NULL AS hot, w.entry_id IS NOT NULL AS warm,
-       c.entry_id IS NOT NULL AS cold
+       w.source IS NOT NULL AS cold
 FROM entries AS e
 LEFT JOIN hot_content AS h ON h.entry_id = e.id
 LEFT JOIN warm_entries AS w ON w.entry_id = e.id
-LEFT JOIN cold_archive AS c ON c.entry_id = e.id
-WHERE (e.tier = 'hot' AND (h.entry_id IS NULL OR w.entry_id IS NOT NULL
-                           OR c.entry_id IS NOT NULL))
+WHERE (e.tier = 'hot' AND (h.entry_id IS NULL OR w.entry_id IS NOT NULL))
    OR (e.tier = 'warm' AND (h.entry_id IS NOT NULL OR w.entry_id IS NULL
-                            OR c.entry_id IS NULL))
+                            OR w.source IS NULL))
 ORDER BY e.id
 
 -- name: count_cold
-SELECT count(*) FROM cold_archive
+SELECT count(*) FROM warm_entries WHERE source IS NOT NULL
 
 -- name: release
 UPDATE entries SET lease_token = NULL, lease_owner = NULL, lease_expires_at = NULL

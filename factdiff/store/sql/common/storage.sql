@@ -37,29 +37,31 @@ ON CONFLICT (agent_id, version) DO NOTHING
 DELETE FROM zstd_dictionaries WHERE id = :id
 
 -- name: count_dictionary_users
-SELECT (SELECT count(*) FROM cold_archive WHERE dictionary_id = :id)
-     + (SELECT count(*) FROM warm_entries WHERE dictionary_id = :id)
+-- Warm entries whose record or source uses dictionary :id (found through its agent's entries).
+SELECT count(*) FROM zstd_dictionaries AS d
+JOIN entries AS e ON e.agent_id = d.agent_id
+JOIN warm_entries AS w ON w.entry_id = e.id
+WHERE d.id = :id AND (w.dictionary_id = :id OR w.source_dictionary_id = :id)
 
 -- name: dictionary_users_page
--- Entries whose archive or warm record uses dictionary :id.
-SELECT entry_id FROM cold_archive WHERE dictionary_id = :id
-UNION
-SELECT entry_id FROM warm_entries WHERE dictionary_id = :id
-ORDER BY 1
+-- Warm entries after :after whose record or source uses dictionary :id, in id order.
+SELECT e.id AS entry_id FROM zstd_dictionaries AS d
+JOIN entries AS e ON e.agent_id = d.agent_id
+JOIN warm_entries AS w ON w.entry_id = e.id
+WHERE d.id = :id AND e.id > :after
+  AND (w.dictionary_id = :id OR w.source_dictionary_id = :id)
+ORDER BY e.id
 LIMIT :limit
 
 -- name: recode_page
 -- Warm entries still in the old encoding, or with a zlib archive.
-SELECT w.entry_id FROM warm_entries AS w
-JOIN cold_archive AS c ON c.entry_id = w.entry_id
-WHERE w.entry_id > :after AND (w.encoding = 0 OR c.codec = 'zlib')
-ORDER BY w.entry_id
+SELECT entry_id FROM warm_entries
+WHERE entry_id > :after AND (encoding = 0 OR source_codec = 'zlib')
+ORDER BY entry_id
 LIMIT :limit
 
 -- name: count_recode_pending
-SELECT count(*) FROM warm_entries AS w
-JOIN cold_archive AS c ON c.entry_id = w.entry_id
-WHERE w.encoding = 0 OR c.codec = 'zlib'
+SELECT count(*) FROM warm_entries WHERE encoding = 0 OR source_codec = 'zlib'
 
 -- name: update_warm_encoding
 UPDATE warm_entries SET narrative = :narrative, record = :record, meta = :meta,
@@ -68,8 +70,8 @@ UPDATE warm_entries SET narrative = :narrative, record = :record, meta = :meta,
 WHERE entry_id = :id
 
 -- name: update_cold_encoding
-UPDATE cold_archive SET codec = :codec, data = :data, dictionary_id = :dictionary_id,
-    content_hash = :content_hash
+UPDATE warm_entries SET source_codec = :codec, source = :data,
+    source_dictionary_id = :dictionary_id
 WHERE entry_id = :id
 
 -- name: delete_entry_attempts

@@ -79,24 +79,11 @@ CREATE TABLE warm_entries (
     facts_digest   bytea,
     narrative_hash bytea,
     record_hash    bytea,
-    narrative_keys bytea
+    narrative_keys bytea,
+    source_codec   text NOT NULL CHECK (source_codec IN ('zlib', 'zstd')),
+    source_dictionary_id bigint REFERENCES zstd_dictionaries (id),
+    source         bytea NOT NULL
 );
-
-CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)
-    WHERE dictionary_id IS NOT NULL;
-
-CREATE TABLE cold_archive (
-    entry_id      text COLLATE "C" PRIMARY KEY REFERENCES entries (id),
-    codec         text NOT NULL CHECK (codec IN ('zlib', 'zstd')),
-    data          bytea NOT NULL,
-    content_hash  bytea NOT NULL,
-    size_bytes    bigint NOT NULL,
-    archived_at   bigint NOT NULL,
-    dictionary_id bigint REFERENCES zstd_dictionaries (id)
-);
-
-CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)
-    WHERE dictionary_id IS NOT NULL;
 
 CREATE TABLE attempts (
     id             bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,

@@ -74,12 +74,11 @@ SELECT e.id, e.agent_id, e.tier, e.status, e.occurred_at, e.created_at, e.last_u
        e.metadata, e.schema_name, e.tags, e.content_hash, e.size_bytes, e.attempt_count,
        e.next_attempt_at, e.error_attempts, e.error_streak, e.occurred_offset,
        h.content, w.narrative, w.record, w.meta, w.attempt_no, w.compressed_at,
-       w.encoding, w.dictionary_id, w.identity_ref, w.facts_digest, c.codec, c.data,
-       c.dictionary_id,
+       w.encoding, w.dictionary_id, w.identity_ref, w.facts_digest, w.source_codec,
+       w.source, w.source_dictionary_id,
        r.record AS hot_record, w.narrative_keys
 FROM entries AS e
 LEFT JOIN hot_content AS h ON h.entry_id = e.id
 LEFT JOIN warm_entries AS w ON w.entry_id = e.id
-LEFT JOIN cold_archive AS c ON c.entry_id = e.id
 LEFT JOIN hot_records AS r ON r.entry_id = e.id
 WHERE e.id IN (SELECT value FROM json_each(:ids))

@@ -75,24 +75,11 @@ CREATE TABLE warm_entries (
     facts_digest   BLOB,
     narrative_hash BLOB,
     record_hash    BLOB,
-    narrative_keys BLOB
+    narrative_keys BLOB,
+    source_codec   TEXT CHECK (source_codec IN ('zlib', 'zstd')),
+    source_dictionary_id INTEGER REFERENCES zstd_dictionaries (id),
+    source         BLOB
 );
-
-CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)
-    WHERE dictionary_id IS NOT NULL;
-
-CREATE TABLE cold_archive (
-    entry_id      TEXT PRIMARY KEY REFERENCES entries (id),
-    codec         TEXT NOT NULL CHECK (codec IN ('zlib', 'zstd')),
-    data          BLOB NOT NULL,
-    content_hash  BLOB NOT NULL,
-    size_bytes    INTEGER NOT NULL,
-    archived_at   INTEGER NOT NULL,
-    dictionary_id INTEGER REFERENCES zstd_dictionaries (id)
-);
-
-CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)
-    WHERE dictionary_id IS NOT NULL;
 
 CREATE TABLE attempts (
     id             INTEGER PRIMARY KEY AUTOINCREMENT,
