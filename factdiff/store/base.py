@@ -25,7 +25,7 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from factdiff.errors import InputError
-from factdiff.store import codec, correction, erasure, search_index
+from factdiff.store import codec, correction, erasure, schema_refs, search_index
 from factdiff.store import rows as rowmap
 from factdiff.store.api_keys import ApiKeysMixin
 from factdiff.store.backends import Backend, Cursor, open_backend
@@ -103,6 +103,7 @@ class MemoryStore(
         self._dialect = backend.dialect
         self._max_entry_bytes = max_entry_bytes
         self._join_local = threading.local()
+        self._registered_hashes = {}
         self._init_compact()
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -300,7 +301,14 @@ class MemoryStore(
     def _append_events(
         self, events: list[NewEvent], entry_id: str | None, agent_id: str | None, now: int
     ) -> None:
-        self._insert_events(rowmap.event_rows(events), entry_id, agent_id, now)
+        self._insert_events(self._event_rows(events), entry_id, agent_id, now)
+
+    def _event_rows(self, events: list[NewEvent]) -> list[tuple[str, str, bytes | None]]:
+        """The rows of ``events`` as stored (``rowmap.event_rows``), each diff's schema hash
+        stored once (``schema_refs``); made before the transaction."""
+        return rowmap.event_rows(
+            [schema_refs.elide_event(e, self._registered_hash) for e in events]
+        )
 
     def _insert_events(
         self,

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
 from factdiff.errors import InputError
-from factdiff.store import codec
+from factdiff.store import codec, schema_refs
 from factdiff.store import rows as rowmap
 from factdiff.store.model import (
     Event,
@@ -95,9 +95,13 @@ class EventLogMixin:
             start=0,
             after=after,
             limit=limit,
-            item=rowmap.event,
+            item=store._event,
             key=lambda event: event.id,
         )
+
+    def _event(self, row: rowmap.Row) -> Event:
+        """The event of an ``events`` row, its diff's schema hash restored (``schema_refs``)."""
+        return schema_refs.restore_event(rowmap.event(row), _store(self)._registered_hash)
 
     def last_event_id(self) -> int:
         """The id of the newest event (0 when there is none)."""
@@ -114,7 +118,7 @@ class EventLogMixin:
             rows = store._rows(sql, {**params, "after": after, "limit": page})
             for row in rows:
                 after = int(row["id"])
-                yield rowmap.event(row)
+                yield store._event(row)
             if remaining is not None:
                 remaining -= len(rows)
             if len(rows) < page:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from factdiff.accounting import ModelCall
 from factdiff.errors import InputError
-from factdiff.store import codec, erasure, search_index
+from factdiff.store import codec, erasure, schema_refs, search_index
 from factdiff.store import rows as rowmap
 from factdiff.store.model import (
     AttemptOutcome,
@@ -88,7 +88,7 @@ class OutcomesMixin:
         now_us = codec.to_micros(now, "now")
         narrative_text = codec.check_text(narrative, "narrative")
         attempt_rows = store._attempt_rows(entry_id, attempt, now_us, narrative_text)
-        event_rows = rowmap.event_rows(events)
+        event_rows = store._event_rows(events)
         state = store._load(entry_id)
         if state is None and erasure.tombstone(store, entry_id) is not None:
             return False  # erased meanwhile: the outcome is stale
@@ -249,7 +249,7 @@ class OutcomesMixin:
         now_us = codec.to_micros(now, "now")
         attempt_rows = store._attempt_rows(entry_id, attempt, now_us)
         next_us = codec.opt_micros(next_attempt_at, "next_attempt_at")
-        event_rows = rowmap.event_rows(events)
+        event_rows = store._event_rows(events)
 
         def work() -> bool:
             row = store._row("select_entry", id=entry_id)
@@ -274,15 +274,16 @@ class OutcomesMixin:
 
         return store._write(work)
 
-    @staticmethod
     def _attempt_rows(
-        entry_id: str, attempt: AttemptRecord, now_us: int, narrative: str | None = None
+        self, entry_id: str, attempt: AttemptRecord, now_us: int, narrative: str | None = None
     ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
         """The attempt's and its model calls' parameters, made (and checked) before the
         transaction; the attempt number is set inside it. ``narrative``: the warm narrative
-        written with the attempt (its summary is then stored once, there)."""
+        written with the attempt (its summary is then stored once, there). Its schema hash
+        is stored once (``schema_refs``)."""
         calls = [rowmap.model_call_params(entry_id, 0, call, now_us) for call in attempt.calls]
-        return rowmap.attempt_params(entry_id, 0, attempt, narrative), calls
+        stored = schema_refs.elide_attempt(attempt, _store(self)._registered_hash)
+        return rowmap.attempt_params(entry_id, 0, stored, narrative), calls
 
     def _insert_attempt(
         self, attempt_no: int, attempt: dict[str, Any], calls: list[dict[str, Any]]
@@ -303,7 +304,12 @@ class OutcomesMixin:
                 raise EntryNotFound(entry_id)
             rows = store._rows(store._sql("select_attempts"), {"id": entry_id})
         return [
-            rowmap.attempt(row, store._attempt_narrative(row["narrative"], row["dictionary_id"]))
+            schema_refs.restore_attempt(
+                rowmap.attempt(
+                    row, store._attempt_narrative(row["narrative"], row["dictionary_id"])
+                ),
+                store._registered_hash,
+            )
             for row in rows
         ]
 

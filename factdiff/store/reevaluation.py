@@ -256,7 +256,6 @@ class _Prepared:
     def of(
         cls, store: MemoryStore, item: ReevaluationItem, finish: ReevaluationFinish, now_us: int
     ) -> _Prepared:
-        from factdiff.store import rows as rowmap
 
         result = finish.result
         if result is ReevaluationResult.PROMOTED and finish.entry is None:
@@ -276,7 +275,7 @@ class _Prepared:
         warm_params: dict[str, Any] = {}
         if finish.record is not None and finish.meta is not None and finish.seen is not None:
             warm_params = _compact_warm(store, item.entry_id, finish, now_us)
-        events = rowmap.event_rows(list(finish.events))
+        events = store._event_rows(list(finish.events))
         return cls(item, finish, item_params, warm_params, events)
 
     def apply(self, store: MemoryStore, now_us: int) -> bool:

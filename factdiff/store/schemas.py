@@ -27,6 +27,19 @@ def _store(mixin: SchemaRegistryMixin) -> MemoryStore:
 class SchemaRegistryMixin:
     """The schema registry of ``MemoryStore`` (see the module docstring)."""
 
+    _registered_hashes: dict[tuple[str, int], str]
+
+    def _registered_hash(self, name: str, version: int) -> str | None:
+        """The registered hash of schema ``name`` ``version`` (``None``: not registered),
+        cached once found: a registered version never changes hash."""
+        found = self._registered_hashes.get((name, version))
+        if found is None:
+            row = _store(self)._row("select_schema", name=name, version=int(version))
+            if row is None:
+                return None
+            found = self._registered_hashes[(name, version)] = str(row["hash"])
+        return found
+
     def register_schema(
         self,
         name: str,

@@ -13,7 +13,7 @@ from factdiff.demo.corpus import AGENTS, generate_corpus
 from factdiff.demote import Demoter, DemotionSettings
 from factdiff.retrieve.index import extract_source, reference_date
 from factdiff.retrieve.schemas import SchemaResolver
-from factdiff.store import MemoryStore, Tier, codec
+from factdiff.store import MemoryStore, Tier, codec, frames
 from factdiff.store.dictionaries import MIN_SAMPLES, unpack_ids
 from tests.integration.conftest import raw
 
@@ -275,3 +275,31 @@ def test_verify_names_packed_rows_and_dictionaries_that_do_not_decode(
     finally:
         reopened.close()
     assert any("zstd dictionary does not match its hash" in p for p in problems)
+
+
+def test_schema_hashes_are_stored_once_and_read_back_whole(store: MemoryStore) -> None:
+    ids = load(store, 6)
+    demote_all(store)
+    entry_id = next(i for i in ids if store.get(i).tier is Tier.WARM)
+    registered = {(name, version): h for name, version, h in store.schema_versions()}
+    attempts = store.attempts(entry_id)
+    assert attempts
+    for attempt in attempts:
+        schema = attempt.diff["schema"]
+        expected = registered[(schema["name"], schema["version"])]
+        assert schema["hash"] == attempt.schema_hash == expected
+    with_diff = [e for e in store.events(entry_id) if "diff" in e.payload]
+    assert with_diff
+    assert all(e.payload["diff"]["schema"]["hash"] == expected for e in with_diff)
+    # stored once: the attempt rows and packed diffs name the schema without its hash
+    assert raw(
+        store,
+        "SELECT count(*) FROM attempts WHERE entry_id = ? AND schema_hash IS NOT NULL",
+        entry_id,
+    ) == [(0,)]
+    packed = raw(store, "SELECT packed FROM attempts WHERE entry_id = ?", entry_id)
+    packed += raw(store, "SELECT packed FROM events WHERE entry_id = ?", entry_id)
+    frames_read = [frames.unpack(bytes(p)) for (p,) in packed if p is not None]
+    assert len(frames_read) >= len(attempts) + len(with_diff)
+    assert not [f for f in frames_read if expected.removeprefix("sha256:").encode() in f]
+    assert store.verify() == []
