@@ -1,8 +1,9 @@
 """A SQLite store of schema version 6 (before evolve, service, compact storage and erasure)
-upgraded in one `migrate`: 0007 to 0012 apply in order, 0010's rebuilds keep 0009's packed
+upgraded in one `migrate`: 0007 to 0013 apply in order, 0010's rebuilds keep 0009's packed
 columns and every row, old text rows read back, and an erasure redacts them. A version 10
 store's warm index rows move into its warm rows (0011). A version 11 store's cold archives
-move into their warm rows (0012), and an unpaired archive stops that upgrade."""
+move into their warm rows (0012), and an unpaired archive stops that upgrade; its outcome
+index becomes the partial index of lossy attempts (0013)."""
 
 from __future__ import annotations
 
@@ -69,12 +70,12 @@ def _columns(path: Path, table: str) -> list[str]:
         conn.close()
 
 
-def test_a_version_6_store_upgrades_through_0007_to_0012(tmp_path: Path) -> None:
+def test_a_version_6_store_upgrades_through_0007_to_0013(tmp_path: Path) -> None:
     path = tmp_path / "v6.db"
     _v6_store(path)
     with MemoryStore.open(path, check_version=False) as store:
-        assert store.migrate() == 6
-        assert store.schema_version() == 12
+        assert store.migrate() == 7
+        assert store.schema_version() == 13
     for table in ("attempts", "events"):
         assert "packed" in _columns(path, table)
     for table in ("reevaluations", "api_keys", "zstd_dictionaries", "tombstones"):
@@ -188,7 +189,9 @@ V11_LAYOUT = (  # warm_entries and cold_archive as schema version 11 declared th
     " WHERE dictionary_id IS NOT NULL",
     "CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)"
     " WHERE dictionary_id IS NOT NULL",
-    "DELETE FROM factdiff_migrations WHERE version = 12",
+    "DROP INDEX attempts_losses",
+    "CREATE INDEX attempts_outcome ON attempts (outcome, id)",
+    "DELETE FROM factdiff_migrations WHERE version >= 12",
 )
 
 
@@ -221,7 +224,9 @@ PG_V11_LAYOUT = (  # the same on PostgreSQL
     " WHERE dictionary_id IS NOT NULL",
     "CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)"
     " WHERE dictionary_id IS NOT NULL",
-    "DELETE FROM factdiff_migrations WHERE version = 12",
+    "DROP INDEX attempts_losses",
+    "CREATE INDEX attempts_outcome ON attempts (outcome, id)",
+    "DELETE FROM factdiff_migrations WHERE version >= 12",
 )
 
 
@@ -255,13 +260,14 @@ def test_0012_moves_cold_archives_into_warm_rows(target: str) -> None:
     with open_store(target, check_version=False) as store:
         assert store.schema_version() == 11
         assert raw(store, "SELECT count(*) FROM cold_archive") == [(len(warm),)]
-        assert store.migrate() == 1
-        assert store.schema_version() == 12
+        assert store.migrate() == 2
+        assert store.schema_version() == 13
     if not target.startswith("postgresql"):
         assert "cold_archive" not in _names(Path(target), "table")
-        assert not {"warm_entries_dictionary", "cold_archive_dictionary"} & _names(
-            Path(target), "index"
-        )
+        indexes = _names(Path(target), "index")
+        assert not {"warm_entries_dictionary", "cold_archive_dictionary"} & indexes
+        assert "attempts_losses" in indexes
+        assert "attempts_outcome" not in indexes
     with open_store(target) as store:
         assert {i: store.get(i) for i in before} == views
         assert store.verify() == []

@@ -114,7 +114,8 @@ CREATE TABLE attempts (
     UNIQUE (entry_id, attempt_no)
 );
 
-CREATE INDEX attempts_outcome ON attempts (outcome, id);
+CREATE INDEX attempts_losses ON attempts (id)
+    WHERE outcome IN ('failed', 'acceptable_with_notes');
 
 CREATE TABLE events (
     id       bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
