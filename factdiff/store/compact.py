@@ -297,6 +297,10 @@ _IDENTITY_KEYS = {
     "summarizer": "summarizer",
     "method": "method_version",
 }
+SHAPE = "shape"
+"""The identity kind holding a meta's rung, outcome and attempt count (compact JSON): few
+distinct values, shared by every entry compressed alike, so stored once with the others."""
+_SHAPE_KEYS = ("a", "o", "r")
 _SHA256 = "sha256:"
 
 
@@ -320,7 +324,8 @@ def split_meta(
     compressed_at: str,
     record_digest: str | None = None,
 ) -> SplitMeta:
-    """``meta`` (``WarmMeta.to_json()``) as identities, digest bytes and compact rest;
+    """``meta`` (``WarmMeta.to_json()``) as identities (schema, extractor, summarizer,
+    method, and its ``SHAPE``: rung, outcome, attempt count), digest bytes and compact rest;
     ``content_hash`` and ``compressed_at`` (ISO) are what the row holds already, and
     ``record_digest`` the digest of the record stored with it: a source facts digest equal
     to it is not stored again (the search index keeps it, as the reference ``verify``
@@ -350,6 +355,9 @@ def split_meta(
     if rest.get("known_gaps") == [] and "lost_important_fields" not in rest:
         del rest["known_gaps"]
     short = {_META_SHORT.get(k, "~" + k): _short_value(k, v) for k, v in rest.items()}
+    shape = {k: short.pop(k) for k in _SHAPE_KEYS if _is_shape_value(short.get(k))}
+    if shape:
+        identities[SHAPE] = _dump(shape).decode("utf-8")
     split = SplitMeta(identities, digest, _dump(short))
     if join_meta(split, content_hash, compressed_at, record_digest) != dict(
         meta
@@ -368,6 +376,10 @@ def join_meta(
         raise CompactError(f"compact meta is not JSON: {exc}") from None
     if not isinstance(short, dict):
         raise CompactError("compact meta is not a JSON object")
+    shape = json.loads(split.identities[SHAPE]) if SHAPE in split.identities else {}
+    if not isinstance(shape, dict) or set(shape) - set(_SHAPE_KEYS) or set(shape) & set(short):
+        raise CompactError("compact meta shape is not rung, outcome and attempt count")
+    short = {**short, **shape}
     meta: dict[str, Any] = {}
     for key, value in short.items():
         if key.startswith("~"):
@@ -378,7 +390,8 @@ def join_meta(
             raise CompactError(f"unknown compact meta key {key!r}")
     meta.setdefault("known_gaps", [])
     for kind, value in split.identities.items():
-        meta[_IDENTITY_KEYS[kind]] = json.loads(value) if kind == "schema" else value
+        if kind != SHAPE:
+            meta[_IDENTITY_KEYS[kind]] = json.loads(value) if kind == "schema" else value
     if split.facts_digest is not None:
         meta["source_facts_digest"] = _SHA256 + bytes(split.facts_digest).hex()
     elif "source_facts_digest" not in meta and record_digest is not None:
@@ -422,6 +435,13 @@ def _long_value(key: str, value: Any) -> Any:
             for g in value
         ]
     return value
+
+
+def _is_shape_value(value: Any) -> bool:
+    """A small int or a one-letter outcome: what a shape holds (anything else stays put)."""
+    if type(value) is int:
+        return 0 <= value < 1000
+    return value in _OUTCOME_NAMES
 
 
 def _is_sha256(text: str) -> bool:

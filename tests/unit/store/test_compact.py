@@ -115,7 +115,12 @@ def meta(gaps: tuple[KnownGap, ...] = (), **extra: Any) -> WarmMeta:
 def test_meta_splits_into_identities_digest_and_a_small_rest(value: WarmMeta) -> None:
     data = value.to_json()
     split = compact.split_meta(data, HASH, MOMENT.isoformat())
-    assert set(split.identities) == {"schema", "extractor", "summarizer", "method"}
+    assert set(split.identities) == {"schema", "extractor", "summarizer", "method", "shape"}
+    assert json.loads(split.identities["shape"]) == {
+        "a": 2,
+        "o": "a" if value.known_gaps else "c",
+        "r": 1,
+    }
     assert split.facts_digest == bytes.fromhex("ef" * 32)
     assert len(split.rest) < 80
     assert compact.join_meta(split, HASH, MOMENT.isoformat()) == data
@@ -191,3 +196,22 @@ def test_a_digest_equal_to_the_records_is_stored_once() -> None:
     none = {**data, "source_facts_digest": None}
     split = compact.split_meta(none, HASH, MOMENT.isoformat(), digest)
     assert compact.join_meta(split, HASH, MOMENT.isoformat(), digest) == none
+
+
+def test_meta_stored_before_the_shape_was_shared_still_reads() -> None:
+    data = meta().to_json()
+    split = compact.split_meta(data, HASH, MOMENT.isoformat())
+    shape = json.loads(split.identities["shape"])
+    rest = {**json.loads(split.rest), **shape}
+    identities = {k: v for k, v in split.identities.items() if k != "shape"}
+    older = compact.SplitMeta(identities, split.facts_digest, compact.dump(rest))
+    assert compact.join_meta(older, HASH, MOMENT.isoformat()) == data
+
+
+def test_a_shape_that_repeats_a_rest_key_is_refused() -> None:
+    split = compact.split_meta(meta().to_json(), HASH, MOMENT.isoformat())
+    doubled = compact.SplitMeta(
+        split.identities, split.facts_digest, compact.dump({**json.loads(split.rest), "r": 0})
+    )
+    with pytest.raises(compact.CompactError, match="shape"):
+        compact.join_meta(doubled, HASH, MOMENT.isoformat())
