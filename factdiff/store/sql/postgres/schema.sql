@@ -127,7 +127,7 @@ CREATE TABLE events (
     packed   bytea
 );
 
-CREATE INDEX events_entry ON events (entry_id, id);
+CREATE INDEX events_entry ON events (entry_id);
 CREATE INDEX events_agent ON events (agent_id, id);
 
 CREATE FUNCTION factdiff_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
