@@ -91,7 +91,7 @@ def test_error_while_appending_events_rolls_back_demotion(
     assert compress(store, entry_id)
 
 
-@pytest.mark.parametrize("failing_step", ["insert_warm", "insert_cold", "delete_hot", "set_warm"])
+@pytest.mark.parametrize("failing_step", ["insert_warm", "insert_event", "delete_hot", "set_warm"])
 def test_sqlite_error_at_each_step_rolls_back(
     store: SqliteStore, monkeypatch: pytest.MonkeyPatch, failing_step: str
 ) -> None:
@@ -177,7 +177,7 @@ CRASH = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("step", ["insert_attempt", "insert_cold", "delete_hot", "set_warm"])
+@pytest.mark.parametrize("step", ["insert_attempt", "insert_warm", "delete_hot", "set_warm"])
 def test_killed_process_mid_demotion_loses_nothing(tmp_path: Path, step: str) -> None:
     path = tmp_path / "m.db"
     with MemoryStore.open(path) as store:
