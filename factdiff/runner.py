@@ -46,7 +46,7 @@ from factdiff.outcomes import Boundary, EntryResult
 from factdiff.providers import runtime
 from factdiff.runstats import RunSummary
 from factdiff.store import Claim, Entry, MemoryStore
-from factdiff.storecalls import StoreCalls
+from factdiff.storecalls import StoreCalls, grouped
 from factdiff.window import Gate, Ticket
 from factdiff.work import Work
 
@@ -389,18 +389,18 @@ async def handle_entry(
         raise
     except Exception as exc:  # an unknown schema, a broken record: an internal error
         log.warning("entry %s: cannot prepare: %s", entry.id, one_line(exc))
-        return await calls(boundary.apply_internal, entry, exc, now, lease_token), None
+        return await calls(grouped(boundary.apply_internal), entry, exc, now, lease_token), None
     if prepared.refusal is not None:
-        return await calls(boundary.apply_refusal, prepared, now, lease_token), None
+        return await calls(grouped(boundary.apply_refusal), prepared, now, lease_token), None
     run = await engine.run(prepared.job(boundary.settings), slot)
     try:
-        return await calls(boundary.apply, prepared, run, now, lease_token), run
+        return await calls(grouped(boundary.apply), prepared, run, now, lease_token), run
     except (StoreError, DemotionPaused):
         raise
     except Exception as exc:
         log.warning("entry %s: cannot apply: %s", entry.id, one_line(exc))
         internal = await calls(
-            boundary.apply_internal, entry, exc, now, lease_token, prepared.schema
+            grouped(boundary.apply_internal), entry, exc, now, lease_token, prepared.schema
         )
         return internal, run
 
