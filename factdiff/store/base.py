@@ -513,6 +513,13 @@ class MemoryStore(
         warm = row[rowmap.FULL_WARM : rowmap.FULL_WARM + WARM_COLUMNS]
         return replace(entry, warm=None if warm[0] is None else self._warm_view(entry, warm))
 
+    def prime_dictionary(self, agent_id: str, now: datetime) -> bool:
+        """Train the agent's first zstd dictionary now, when it has none and enough entries:
+        what its first warm write would otherwise do on its way (the same samples, so the
+        same dictionary, stored at ``now``). Whether the agent has a dictionary after."""
+        found, _ = self._agent_dictionary(agent_id, codec.to_micros(now, "now"))
+        return found is not None
+
     def touch(self, entry_id: str, now: datetime) -> None:
         """Record a use of the entry: its dormancy clock restarts at ``now``."""
         now_us = codec.to_micros(now, "now")
