@@ -44,7 +44,8 @@ from typing import Any, TypeVar
 from factdiff.checking import CheckResult, verify
 from factdiff.extraction.base import Extractor
 from factdiff.extraction.rules import RulesExtractor
-from factdiff.policy import Policy
+from factdiff.fact_diff import FactDiff
+from factdiff.policy import Outcome, Policy
 from factdiff.record import FactRecord
 from factdiff.schema.model import FactSchema
 from factdiff.summarize.base import Summarizer, Summary, SummaryRequest
@@ -123,6 +124,22 @@ def _extract_summary_and_verify(
 ) -> CheckResult:
     summary_facts = extractor.extract(narrative, schema, source_facts.reference)
     return verify(source_facts, summary_facts, schema, policy)
+
+
+Verified = tuple[Outcome, FactDiff, FactRecord, tuple[str, ...]]
+"""A ``CheckResult`` without its source record, as a worker process sends it back (the
+caller has the source record: it sent it)."""
+
+
+def _verified_in_process(
+    extractor: Extractor,
+    narrative: str,
+    source_facts: FactRecord,
+    schema: FactSchema,
+    policy: Policy,
+) -> Verified:
+    checked = _extract_summary_and_verify(extractor, narrative, source_facts, schema, policy)
+    return checked.outcome, checked.diff, checked.summary_facts, checked.notes
 
 
 def _prime_dictionary(path: str, agent_id: str, now: datetime) -> bool:
@@ -286,6 +303,11 @@ class Work:
         if getattr(extractor, "aextract", None) is not None:
             summary_facts = await self.extract(extractor, narrative, schema, source_facts.reference)
             return verify(source_facts, summary_facts, schema, policy)
+        if self._batcher is not None and isinstance(extractor, PORTABLE):
+            outcome, diff, summary_facts, notes = await self._batcher.submit(
+                _verified_in_process, (extractor, narrative, source_facts, schema, policy)
+            )
+            return CheckResult(outcome, diff, source_facts, summary_facts, notes)
         return await self._call(
             extractor,
             _extract_summary_and_verify,
