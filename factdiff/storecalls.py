@@ -9,8 +9,9 @@ waiting in the queue together are applied in one transaction with one commit
 (``MemoryStore.write_each``): each in its own savepoint, so a refused or failing outcome
 writes nothing and leaves the others alone, and each caller gets its own result or
 exception, after the commit. On SQLite that commit (and its fsync) is most of an outcome's
-cost; the groups form by themselves when outcomes arrive faster than they commit. When the
-shared transaction fails, each call of the group runs again alone.
+cost; the groups form by themselves when outcomes arrive faster than they commit. The other
+calls taken with a group (claims, reads, heartbeats: the window waits on them) run first. When
+the shared transaction fails, each call of the group runs again alone.
 """
 
 from __future__ import annotations
@@ -104,12 +105,12 @@ class StoreCalls:
                 except queue.Empty:
                     break
             calls = [item for item in taken if item is not None]
-            group = [item for item in calls if item.grouped]
-            for item in calls:
+            for item in calls:  # claims, reads, heartbeats: others wait on them
                 if not item.grouped:
                     self._settle(item)
-                elif item is group[0]:
-                    self._settle_group(group)
+            group = [item for item in calls if item.grouped]
+            if group:
+                self._settle_group(group)
             if len(calls) < len(taken) and main.done():
                 break
 
