@@ -44,7 +44,7 @@ from factdiff.policy import Outcome
 from factdiff.providers.base import Usage
 from factdiff.providers.client import cost_str
 from factdiff.record import Fact, FactRecord
-from factdiff.retrieve.index import unpack_record
+from factdiff.retrieve.index import record_digest, unpack_record
 from factdiff.retry import RetryDecision, ReviewReason
 from factdiff.schema.model import FactSchema
 from factdiff.store import (
@@ -271,6 +271,8 @@ class Boundary:
     ) -> EntryResult:
         entry, schema = prepared.entry, prepared.schema
         outcome = AttemptOutcome(attempt.outcome.value)
+        record = source.to_json()  # made once: the digest, the warm row and the index read it
+        diff = attempt.diff.to_json()  # one object for the event and the attempt row
         meta = WarmMeta(
             schema=schema.ref,
             extractor=self.settings.extractor.identity,
@@ -282,7 +284,7 @@ class Boundary:
             compressed_at=now,
             attempt_count=entry.attempt_count + 1,
             source_content_hash=entry.content_hash,
-            source_facts_digest=source.digest(),
+            source_facts_digest=record_digest(record),  # = source.digest()
             known_gaps=attempt.known_gaps,
         )
         event_type = (
@@ -292,7 +294,7 @@ class Boundary:
         )
         lost = list(meta.lost_important_fields)
         events = [
-            NewEvent(event_type, {"rung": attempt.rung, "diff": attempt.diff.to_json()}),
+            NewEvent(event_type, {"rung": attempt.rung, "diff": diff}),
             NewEvent(
                 EventType.DEMOTED,
                 {
@@ -307,9 +309,9 @@ class Boundary:
             expected_attempts=entry.attempt_count,
             expected_errors=entry.error_attempts,
             narrative=attempt.summary,
-            record=source.to_json(),
+            record=record,
             meta=meta,
-            attempt=self._verified_record(schema, attempt, outcome, now, usage, ()),
+            attempt=self._verified_record(schema, attempt, outcome, now, usage, (), diff),
             events=events,
             now=now,
             lease_token=lease_token,
@@ -454,7 +456,9 @@ class Boundary:
         now: datetime,
         usage: Usage,
         must_keep: tuple[Fact, ...],
+        diff: dict[str, Any] | None = None,
     ) -> AttemptRecord:
+        """The attempt's row (``diff``: its diff's JSON, when already made)."""
         duration = attempt.duration_ms
         return AttemptRecord(
             rung=attempt.rung,
@@ -466,7 +470,7 @@ class Boundary:
             finished_at=now + timedelta(milliseconds=duration),
             duration_ms=duration,
             budget_words=attempt.budget_words,
-            diff=attempt.diff.to_json(),
+            diff=attempt.diff.to_json() if diff is None else diff,
             summary=attempt.summary,
             tokens_in=attempt.tokens_in,
             tokens_out=attempt.tokens_out,

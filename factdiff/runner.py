@@ -33,6 +33,7 @@ from collections.abc import Awaitable, Callable
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any, TypeVar
 
 from factdiff.engine import AttemptEngine, AttemptRun, Stage
@@ -46,7 +47,7 @@ from factdiff.outcomes import Boundary, EntryResult
 from factdiff.providers import runtime
 from factdiff.runstats import RunSummary
 from factdiff.store import Claim, Entry, MemoryStore
-from factdiff.storecalls import StoreCalls
+from factdiff.storecalls import StoreCalls, grouped
 from factdiff.window import Gate, Ticket
 from factdiff.work import Work
 
@@ -124,6 +125,8 @@ class Runner:
         self._seen: set[str] = set()
         self._exhausted = False
         self._fatal: BaseException | None = None
+        self._primed: set[str] = set()
+        self._priming: set[asyncio.Task[None]] = set()
 
     # -- the calling thread ----------------------------------------------------------------
 
@@ -169,8 +172,10 @@ class Runner:
             while not self._stopping():
                 want = gate.wanted(len(inflight))
                 if want:
-                    for claim in await self._take(want):
+                    taken = await self._take(want)
+                    for claim in taken:
                         inflight.add(asyncio.create_task(self._process(claim)))
+                    self._prime_dictionaries(taken)
                 if not inflight:
                     if self._exhausted or self.options.poll_seconds is None:
                         break
@@ -190,7 +195,7 @@ class Runner:
             await self._wind_down(inflight)
         finally:
             beat.cancel()
-            await asyncio.gather(beat, return_exceptions=True)
+            await asyncio.gather(beat, *self._priming, return_exceptions=True)
 
     def _stopping(self) -> bool:
         return self.stop.is_set() or self._fatal is not None or self.summary.paused is not None
@@ -274,6 +279,28 @@ class Runner:
         if len(claims) < room and options.poll_seconds is None:
             self._exhausted = True  # nothing else is due now: the pass ends with its window
         return fresh
+
+    def _prime_dictionaries(self, claims: list[Claim]) -> None:
+        """Train the first zstd dictionary of each agent new to this run in a worker process,
+        while its first entries wait for their model calls (SQLite, with worker processes);
+        else, as before, the agent's first warm write trains it on the store's thread."""
+        path = getattr(self.store.backend, "path", None)
+        if path is None or not self.engine.work.process_count:
+            return
+        for claim in claims:
+            agent = claim.entry.agent_id
+            if agent in self._primed:
+                continue
+            self._primed.add(agent)
+            task = asyncio.create_task(self._prime_dictionary(str(Path(path).resolve()), agent))
+            self._priming.add(task)
+            task.add_done_callback(self._priming.discard)
+
+    async def _prime_dictionary(self, path: str, agent: str) -> None:
+        try:
+            await self.engine.work.prime_dictionary(path, agent, self.clock())
+        except Exception as exc:  # the first warm write trains it instead
+            log.info("agent %s: dictionary not trained ahead: %s", agent, one_line(exc))
 
     async def _process(self, claim: Claim) -> None:
         token = claim.token
@@ -389,18 +416,18 @@ async def handle_entry(
         raise
     except Exception as exc:  # an unknown schema, a broken record: an internal error
         log.warning("entry %s: cannot prepare: %s", entry.id, one_line(exc))
-        return await calls(boundary.apply_internal, entry, exc, now, lease_token), None
+        return await calls(grouped(boundary.apply_internal), entry, exc, now, lease_token), None
     if prepared.refusal is not None:
-        return await calls(boundary.apply_refusal, prepared, now, lease_token), None
+        return await calls(grouped(boundary.apply_refusal), prepared, now, lease_token), None
     run = await engine.run(prepared.job(boundary.settings), slot)
     try:
-        return await calls(boundary.apply, prepared, run, now, lease_token), run
+        return await calls(grouped(boundary.apply), prepared, run, now, lease_token), run
     except (StoreError, DemotionPaused):
         raise
     except Exception as exc:
         log.warning("entry %s: cannot apply: %s", entry.id, one_line(exc))
         internal = await calls(
-            boundary.apply_internal, entry, exc, now, lease_token, prepared.schema
+            grouped(boundary.apply_internal), entry, exc, now, lease_token, prepared.schema
         )
         return internal, run
 

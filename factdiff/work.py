@@ -38,13 +38,14 @@ import time
 import types
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
-from datetime import date
+from datetime import date, datetime
 from typing import Any, TypeVar
 
 from factdiff.checking import CheckResult, verify
 from factdiff.extraction.base import Extractor
 from factdiff.extraction.rules import RulesExtractor
-from factdiff.policy import Policy
+from factdiff.fact_diff import FactDiff
+from factdiff.policy import Outcome, Policy
 from factdiff.record import FactRecord
 from factdiff.schema.model import FactSchema
 from factdiff.summarize.base import Summarizer, Summary, SummaryRequest
@@ -123,6 +124,31 @@ def _extract_summary_and_verify(
 ) -> CheckResult:
     summary_facts = extractor.extract(narrative, schema, source_facts.reference)
     return verify(source_facts, summary_facts, schema, policy)
+
+
+Verified = tuple[Outcome, FactDiff, FactRecord, tuple[str, ...]]
+"""A ``CheckResult`` without its source record, as a worker process sends it back (the
+caller has the source record: it sent it)."""
+
+
+def _verified_in_process(
+    extractor: Extractor,
+    narrative: str,
+    source_facts: FactRecord,
+    schema: FactSchema,
+    policy: Policy,
+) -> Verified:
+    checked = _extract_summary_and_verify(extractor, narrative, source_facts, schema, policy)
+    return checked.outcome, checked.diff, checked.summary_facts, checked.notes
+
+
+def _prime_dictionary(path: str, agent_id: str, now: datetime) -> bool:
+    """In a worker process: train ``agent_id``'s first dictionary in the SQLite store at
+    ``path``, on a connection of this process's own."""
+    from factdiff.store import MemoryStore
+
+    with MemoryStore.open(path, create=False) as store:
+        return store.prime_dictionary(agent_id, now)
 
 
 def _run_batch(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[tuple[bool, Any]]:
@@ -277,6 +303,11 @@ class Work:
         if getattr(extractor, "aextract", None) is not None:
             summary_facts = await self.extract(extractor, narrative, schema, source_facts.reference)
             return verify(source_facts, summary_facts, schema, policy)
+        if self._batcher is not None and isinstance(extractor, PORTABLE):
+            outcome, diff, summary_facts, notes = await self._batcher.submit(
+                _verified_in_process, (extractor, narrative, source_facts, schema, policy)
+            )
+            return CheckResult(outcome, diff, source_facts, summary_facts, notes)
         return await self._call(
             extractor,
             _extract_summary_and_verify,
@@ -286,6 +317,22 @@ class Work:
             schema,
             policy,
         )
+
+    async def prime_dictionary(self, path: str, agent_id: str, now: datetime) -> bool | None:
+        """Train ``agent_id``'s first zstd dictionary in the SQLite store at ``path`` in a
+        worker process (``MemoryStore.prime_dictionary``), so that the store's own thread
+        does not train it on the agent's first warm write; ``None`` (nothing done) without
+        worker processes."""
+        if not self._processes:
+            return None
+        loop = asyncio.get_running_loop()
+        pool = shared_pool(self._processes)
+        try:
+            done: bool = await loop.run_in_executor(pool, _prime_dictionary, path, agent_id, now)
+        except BrokenProcessPool:
+            _discard(self._processes, pool)
+            return None
+        return done
 
     async def _call(self, component: object, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` where ``component`` may run; module-level functions of this

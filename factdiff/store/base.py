@@ -16,7 +16,7 @@ Open a store with ``MemoryStore.open(path_or_dsn)`` (see ``factdiff.store.open_s
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -232,8 +232,46 @@ class MemoryStore(
     def _write(self, work: Callable[[], T]) -> T:
         """Run ``work`` in one write transaction, retried a bounded number of times while the
         backend reports contention; rolled back on any error. Inside ``_joined_writes``, in
-        the open write transaction."""
+        a savepoint of the open write transaction."""
         return self._backend.write(work, join=self._joining())
+
+    def write_each(self, calls: Sequence[Callable[[], Any]]) -> list[tuple[bool, Any]]:
+        """Run ``calls`` one after another in one write transaction: one commit for all
+        (group commit), each call's outcome in order, ``(True, result)`` or ``(False,
+        exception)``.
+
+        Every write a call makes (each ``_write``: an outcome's fenced update and what it
+        writes) runs in a savepoint of its own, so a call as a whole behaves as when run
+        alone: a write that raises or that its fence refuses writes nothing, and leaves the
+        other calls' writes alone; an exception a call raises is its own outcome. Nothing is
+        visible to others before the commit. When the transaction fails (its begin or its
+        commit), this raises and nothing of any call is stored: the caller may run each call
+        again alone. A call that raises anything but an ``Exception`` (an interrupt) rolls
+        every call back and propagates.
+        """
+
+        def run_all() -> list[tuple[bool, Any]]:
+            outcomes: list[tuple[bool, Any]] = []
+            with self._joined_writes():
+                for call in calls:
+                    try:
+                        outcomes.append((True, call()))
+                    except Exception as exc:  # this call's own outcome
+                        outcomes.append((False, exc))
+            return outcomes
+
+        try:
+            return self._write(run_all)
+        except BaseException:
+            self._forget_written_ids()
+            raise
+
+    def _forget_written_ids(self) -> None:
+        """Drop the ids cached from writes that were rolled back after their savepoint was
+        released (dictionaries, identities): they may not exist, or be reused."""
+        self._dictionaries.clear()
+        self._identity_ids.clear()
+        self._identity_values.clear()
 
     @contextmanager
     def _joined_writes(self) -> Iterator[None]:
@@ -482,6 +520,13 @@ class MemoryStore(
             return replace(entry, content=None if data is None else codec.decode_content(data))
         warm = row[rowmap.FULL_WARM : rowmap.FULL_WARM + WARM_COLUMNS]
         return replace(entry, warm=None if warm[0] is None else self._warm_view(entry, warm))
+
+    def prime_dictionary(self, agent_id: str, now: datetime) -> bool:
+        """Train the agent's first zstd dictionary now, when it has none and enough entries:
+        what its first warm write would otherwise do on its way (the same samples, so the
+        same dictionary, stored at ``now``). Whether the agent has a dictionary after."""
+        found, _ = self._agent_dictionary(agent_id, codec.to_micros(now, "now"))
+        return found is not None
 
     def touch(self, entry_id: str, now: datetime) -> None:
         """Record a use of the entry: its dormancy clock restarts at ``now``."""

@@ -113,14 +113,25 @@ def _surface(node: Mapping[str, Any], source: str, outer: str | None) -> str | N
         if (
             isinstance(first, list)
             and len(first) == 2
-            and all(isinstance(i, int) for i in first)
+            and isinstance(first[0], int)
+            and isinstance(first[1], int)
             and 0 <= first[0] <= first[1] <= len(source)
         ):
             return source[first[0] : first[1]]
     return outer
 
 
+_SCALARS = frozenset({int, float, bool, type(None)})
+"""Leaf types returned as they are by every walk below (checked by exact type: the walks
+visit every node of a record, and a call per number costs more than the rest)."""
+
+
 def _pack(node: Any, source: str, surface: str | None) -> Any:
+    kind = type(node)
+    if kind is dict:
+        return _pack_dict(node, source, surface)
+    if kind is list:
+        return [item if type(item) in _SCALARS else _pack(item, source, surface) for item in node]
     if isinstance(node, str):
         if surface is not None and node == surface:
             return _MARK
@@ -128,16 +139,28 @@ def _pack(node: Any, source: str, surface: str | None) -> Any:
     if isinstance(node, list):
         return [_pack(item, source, surface) for item in node]
     if isinstance(node, dict):
-        inner = _surface(node, source, surface)
-        return {
-            _key(k): _pack(v, source, inner)
-            for k, v in node.items()
-            if not (k == "text" and inner is not None and v == inner and "spans" in node)
-        }
+        return _pack_dict(node, source, surface)
     return node
 
 
+def _pack_dict(node: dict[str, Any], source: str, surface: str | None) -> dict[str, Any]:
+    inner = _surface(node, source, surface)
+    drop_text = inner is not None and "spans" in node
+    packed: dict[str, Any] = {}
+    for k, v in node.items():
+        if drop_text and k == "text" and v == inner:
+            continue
+        key = _KEYS.get(k, "~" + k)
+        packed[key] = v if type(v) in _SCALARS else _pack(v, source, inner)
+    return packed
+
+
 def _unpack(node: Any, source: str, surface: str | None) -> Any:
+    kind = type(node)
+    if kind is dict:
+        return _unpack_dict(node, source, surface)
+    if kind is list:
+        return [item if type(item) in _SCALARS else _unpack(item, source, surface) for item in node]
     if isinstance(node, str):
         if node == _MARK:
             if surface is None:
@@ -147,13 +170,18 @@ def _unpack(node: Any, source: str, surface: str | None) -> Any:
     if isinstance(node, list):
         return [_unpack(item, source, surface) for item in node]
     if isinstance(node, dict):
-        out = {_unkey(k): v for k, v in node.items()}
-        inner = _surface(out, source, surface)
-        result = {k: _unpack(v, source, inner) for k, v in out.items()}
-        if "spans" in result and inner is not None and "text" not in result and result["spans"]:
-            result["text"] = inner
-        return result
+        return _unpack_dict(node, source, surface)
     return node
+
+
+def _unpack_dict(node: dict[str, Any], source: str, surface: str | None) -> dict[str, Any]:
+    names = _NAMES
+    out = {names.get(k) or _unkey(k): v for k, v in node.items()}
+    inner = _surface(out, source, surface)
+    result = {k: v if type(v) in _SCALARS else _unpack(v, source, inner) for k, v in out.items()}
+    if "spans" in result and inner is not None and "text" not in result and result["spans"]:
+        result["text"] = inner
+    return result
 
 
 def pack_record(record: Mapping[str, Any], source: str) -> bytes:
@@ -200,11 +228,25 @@ def unpack_record(packed: bytes, source: str) -> dict[str, Any]:
 
 
 def _keys_only(node: Any, unkey: bool) -> Any:
+    kind = type(node)
+    if kind is not list and kind is not dict:
+        if kind in _SCALARS or kind is str:
+            return node
+        if not isinstance(node, (list, dict)):
+            return node
     if isinstance(node, list):
-        return [_keys_only(item, unkey) for item in node]
-    if isinstance(node, dict):
-        return {(_unkey(k) if unkey else _key(k)): _keys_only(v, unkey) for k, v in node.items()}
-    return node
+        return [item if type(item) in _SCALARS else _keys_only(item, unkey) for item in node]
+    if unkey:
+        names = _NAMES
+        return {
+            (names.get(k) or _unkey(k)): v if type(v) in _SCALARS else _keys_only(v, unkey)
+            for k, v in node.items()
+        }
+    keys = _KEYS
+    return {
+        keys.get(k, "~" + k): v if type(v) in _SCALARS else _keys_only(v, unkey)
+        for k, v in node.items()
+    }
 
 
 def _kept_same(item: Any) -> bool:

@@ -9,7 +9,11 @@ import os
 import pytest
 
 from factdiff import work
-from factdiff.work import _Batcher, shared_pool, shutdown_pools
+from factdiff.checking import DEFAULT_EXTRACTOR, CheckResult
+from factdiff.policy import DEFAULT_POLICY
+from factdiff.schema.model import FactSchema
+from factdiff.work import Work, _Batcher, shared_pool, shutdown_pools
+from tests.conftest import worked
 
 
 def square(value: int) -> int:
@@ -94,3 +98,24 @@ class _ThreadPool:
         except Exception as exc:
             future.set_exception(exc)
         return future
+
+
+def test_a_verification_in_a_process_keeps_the_callers_source_record(
+    customer_service: FactSchema,
+) -> None:
+    source = worked("source")
+    record = DEFAULT_EXTRACTOR.extract(source, customer_service)
+    summary = worked("faithful")
+
+    async def main() -> tuple[CheckResult, CheckResult]:
+        pooled = await Work.processes(1).verify_summary(
+            DEFAULT_EXTRACTOR, summary, record, customer_service, DEFAULT_POLICY
+        )
+        inline = await Work.inline().verify_summary(
+            DEFAULT_EXTRACTOR, summary, record, customer_service, DEFAULT_POLICY
+        )
+        return pooled, inline
+
+    pooled, inline = asyncio.run(main())
+    assert pooled.source_facts is record  # not sent back: the caller has it
+    assert pooled == inline

@@ -241,9 +241,10 @@ class PostgresBackend:
 
     def write(self, work: Callable[[], T], *, join: bool = False) -> T:
         """Run ``work`` in one transaction; retry serialization failures and deadlocks (with
-        ``join``, in the open one if any)."""
-        if self._current() is not None and join:
-            return work()
+        ``join``, in a savepoint of the open one if any)."""
+        current = self._current()
+        if current is not None and join:
+            return self._in_savepoint(current, work)
         if self._current() is not None:  # pragma: no cover - no nested writes
             raise StoreError("nested write transaction")
         for attempt in range(self._retries + 1):
@@ -267,6 +268,19 @@ class PostgresBackend:
             except psycopg.Error as exc:
                 raise self._error(exc) from exc
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _in_savepoint(self, conn: psycopg.Connection[Any], work: Callable[[], T]) -> T:
+        """``work`` inside the open transaction, in a savepoint: when it raises, its
+        statements are undone and the transaction goes on without them (a driver error
+        surfaces as ``StoreError``; a serialization failure or deadlock stays a driver
+        error, for the outer write's retry)."""
+        try:
+            with conn.transaction():
+                return work()
+        except _RETRYABLE:
+            raise
+        except psycopg.Error as exc:
+            raise self._error(exc) from exc
 
     @contextmanager
     def read(self) -> Iterator[None]:

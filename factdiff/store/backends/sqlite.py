@@ -136,6 +136,7 @@ class SqliteBackend:
         self._path = path
         self._dialect = dialect
         self._busy_retries = busy_retries
+        self._savepoints = 0
 
     @classmethod
     def connect(
@@ -254,9 +255,9 @@ class SqliteBackend:
 
     def write(self, work: Callable[[], T], *, join: bool = False) -> T:
         """Run ``work`` in one ``BEGIN IMMEDIATE`` transaction, retrying while busy (with
-        ``join``, in the open one if any)."""
+        ``join``, in a savepoint of the open one if any)."""
         if join and self._conn.in_transaction:
-            return work()
+            return self._in_savepoint(work)
         begin, commit = self._dialect.sql("begin_write"), self._dialect.sql("commit")
         for attempt in range(self._busy_retries + 1):
             try:
@@ -279,9 +280,38 @@ class SqliteBackend:
                 raise
         raise AssertionError("unreachable")  # pragma: no cover
 
+    def _in_savepoint(self, work: Callable[[], T]) -> T:
+        """``work`` inside the open write transaction, in a savepoint: when it raises, its
+        statements are undone and the transaction goes on without them (a driver error
+        surfaces as ``StoreError``, as from a write of its own; a busy one stays a driver
+        error, for the outer write's retry)."""
+        self._savepoints += 1
+        name = f"factdiff_write_{self._savepoints}"
+        try:
+            self._conn.execute(f"SAVEPOINT {name}")
+            try:
+                result = work()
+            except BaseException as exc:
+                try:
+                    self._conn.execute(f"ROLLBACK TO {name}")
+                    self._conn.execute(f"RELEASE {name}")
+                except sqlite3.Error:
+                    pass  # the transaction itself is gone: the outer write rolls back
+                if isinstance(exc, sqlite3.Error) and not _is_busy(exc):
+                    raise self._error(exc) from exc
+                raise
+            self._conn.execute(f"RELEASE {name}")
+            return result
+        finally:
+            self._savepoints -= 1
+
     @contextmanager
     def read(self) -> Iterator[None]:
-        """A read transaction: one consistent snapshot for several statements."""
+        """A read transaction: one consistent snapshot for several statements (inside an
+        open write transaction, that transaction's own view)."""
+        if self._conn.in_transaction:
+            yield
+            return
         try:
             self._conn.execute(self._dialect.sql("begin_read"))
             yield

@@ -1,0 +1,75 @@
+"""An agent's first zstd dictionary trained ahead of its first warm write (in a worker
+process during a concurrent pass): the same dictionary the warm write would have trained."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from factdiff.demote import Demoter, DemotionSettings
+from factdiff.store import MemoryStore
+from factdiff.store.dictionaries import MIN_SAMPLES
+from factdiff.work import Work
+from tests.integration.conftest import raw
+from tests.integration.test_store_compact import AGENT, LATER, demote_all, load
+
+DICTIONARIES = (
+    "SELECT agent_id, version, hash, data, trained_on, created_at FROM zstd_dictionaries "
+    "ORDER BY id"
+)
+
+
+def two_copies(tmp_path: Path, count: int) -> tuple[Path, Path]:
+    """Two identical SQLite stores holding ``count`` hot entries of one agent."""
+    first, second = tmp_path / "first.db", tmp_path / "second.db"
+    with MemoryStore.open(first) as store:
+        load(store, count)
+    shutil.copyfile(first, second)
+    return first, second
+
+
+def test_a_primed_dictionary_is_the_one_the_first_warm_write_trains(tmp_path: Path) -> None:
+    primed_path, plain_path = two_copies(tmp_path, MIN_SAMPLES + 6)
+    with MemoryStore.open(primed_path) as primed:
+        assert primed.prime_dictionary(AGENT, LATER)
+        assert primed.prime_dictionary(AGENT, LATER + timedelta(days=1))  # kept, not retrained
+        assert len(raw(primed, DICTIONARIES)) == 1
+        demote_all(primed)
+        primed_rows = raw(primed, DICTIONARIES)
+    with MemoryStore.open(plain_path) as plain:
+        demote_all(plain)
+        assert raw(plain, DICTIONARIES) == primed_rows
+    assert len(primed_rows) == 1
+
+
+def test_too_few_entries_prime_nothing(store: MemoryStore) -> None:
+    load(store, MIN_SAMPLES // 4)
+    assert not store.prime_dictionary(AGENT, LATER)
+    assert raw(store, "SELECT count(*) FROM zstd_dictionaries") == [(0,)]
+
+
+def test_a_concurrent_pass_trains_the_dictionary_ahead_and_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    concurrent_path, sequential_path = two_copies(tmp_path, MIN_SAMPLES + 6)
+    primed: list[str] = []
+    prime = Work.prime_dictionary
+
+    async def counted(self: Work, path: str, agent_id: str, now: Any) -> bool | None:
+        primed.append(agent_id)
+        return await prime(self, path, agent_id, now)
+
+    monkeypatch.setattr(Work, "prime_dictionary", counted)
+    settings = DemotionSettings(older_than=timedelta(days=14), extract_workers=1)
+    with MemoryStore.open(concurrent_path) as store:
+        Demoter(store, settings).run(LATER, keep_results=False, concurrency=8)
+        concurrent_rows = raw(store, DICTIONARIES)
+        assert store.verify() == []
+    assert primed == [AGENT]
+    with MemoryStore.open(sequential_path) as store:
+        Demoter(store, settings).run(LATER, keep_results=False)
+        assert raw(store, DICTIONARIES) == concurrent_rows
