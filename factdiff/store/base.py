@@ -268,10 +268,12 @@ class MemoryStore(
 
     def _forget_written_ids(self) -> None:
         """Drop the ids cached from writes that were rolled back after their savepoint was
-        released (dictionaries, identities): they may not exist, or be reused."""
+        released (dictionaries, identities, schema hashes read in the transaction): they may
+        not exist, or be reused."""
         self._dictionaries.clear()
         self._identity_ids.clear()
         self._identity_values.clear()
+        self._registered_hashes.clear()
 
     @contextmanager
     def _joined_writes(self) -> Iterator[None]:
