@@ -41,6 +41,21 @@ def raw_places(store: MemoryStore, needles: set[str]) -> set[tuple[str, str]]:
     return found
 
 
+def assert_no_user_left(store: MemoryStore, old_id: int, sources: dict[str, str]) -> None:
+    """No warm row uses dictionary ``old_id`` any more, the store verifies, and every warm
+    entry of ``sources`` still reads back its source."""
+    assert raw(
+        store,
+        "SELECT count(*) FROM warm_entries WHERE dictionary_id = ? OR source_dictionary_id = ?",
+        old_id,
+        old_id,
+    ) == [(0,)]
+    assert store.verify() == []
+    for entry_id, text in sources.items():
+        if store.get(entry_id).tier is Tier.WARM:
+            assert store.read_cold(entry_id) == text
+
+
 def test_scan_sees_zstd_and_packed_content_before_erasure_and_none_after(
     store: MemoryStore,
 ) -> None:
@@ -139,16 +154,7 @@ def test_forget_retires_the_dictionaries_trained_on_the_entry(
     left = raw(store, "SELECT id, trained_on FROM zstd_dictionaries")
     assert old_id not in [r[0] for r in left]
     assert all(erased not in unpack_ids(bytes(r[1])) for r in left)
-    assert raw(
-        store,
-        "SELECT count(*) FROM warm_entries WHERE dictionary_id = ? OR source_dictionary_id = ?",
-        old_id,
-        old_id,
-    ) == [(0,)]
-    assert store.verify() == []
-    for entry_id in ids:
-        if entry_id != erased and store.get(entry_id).tier is Tier.WARM:
-            assert store.read_cold(entry_id) == before[entry_id]
+    assert_no_user_left(store, old_id, {i: t for i, t in before.items() if i != erased})
 
 
 def test_correct_retires_the_dictionaries_trained_on_the_entry(store: MemoryStore) -> None:
@@ -163,16 +169,7 @@ def test_correct_retires_the_dictionaries_trained_on_the_entry(store: MemoryStor
     left = raw(store, "SELECT id, trained_on FROM zstd_dictionaries")
     assert old_id not in [r[0] for r in left]
     assert all(corrected not in unpack_ids(bytes(r[1])) for r in left)
-    assert raw(
-        store,
-        "SELECT count(*) FROM warm_entries WHERE dictionary_id = ? OR source_dictionary_id = ?",
-        old_id,
-        old_id,
-    ) == [(0,)]
-    assert store.verify() == []
-    for entry_id in ids:
-        if entry_id != corrected and store.get(entry_id).tier is Tier.WARM:
-            assert store.read_cold(entry_id) == before[entry_id]
+    assert_no_user_left(store, old_id, {i: t for i, t in before.items() if i != corrected})
 
 
 def test_forget_agent_retires_the_agents_dictionaries_once(

@@ -152,6 +152,16 @@ def test_0011_moves_warm_index_rows_into_warm_rows_and_drops_two_event_indexes(
     assert rows == [("W1", b"n" * 32, b"r" * 32, b"\x01keys"), ("W2", None, None, None)]
 
 
+V11_INDEXES = (  # the indexes 0012 and 0013 replaced, and their migration rows gone (both)
+    "CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)"
+    " WHERE dictionary_id IS NOT NULL",
+    "CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)"
+    " WHERE dictionary_id IS NOT NULL",
+    "DROP INDEX attempts_losses",
+    "CREATE INDEX attempts_outcome ON attempts (outcome, id)",
+    "DELETE FROM factdiff_migrations WHERE version >= 12",
+)
+
 V11_LAYOUT = (  # warm_entries and cold_archive as schema version 11 declared them
     """CREATE TABLE warm_v11 (
     entry_id       TEXT PRIMARY KEY REFERENCES entries (id),
@@ -185,13 +195,7 @@ V11_LAYOUT = (  # warm_entries and cold_archive as schema version 11 declared th
     " record_hash, narrative_keys FROM warm_entries",
     "DROP TABLE warm_entries",
     "ALTER TABLE warm_v11 RENAME TO warm_entries",
-    "CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)"
-    " WHERE dictionary_id IS NOT NULL",
-    "CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)"
-    " WHERE dictionary_id IS NOT NULL",
-    "DROP INDEX attempts_losses",
-    "CREATE INDEX attempts_outcome ON attempts (outcome, id)",
-    "DELETE FROM factdiff_migrations WHERE version >= 12",
+    *V11_INDEXES,
 )
 
 
@@ -220,13 +224,7 @@ PG_V11_LAYOUT = (  # the same on PostgreSQL
     " w.source_dictionary_id FROM warm_entries AS w JOIN entries AS e ON e.id = w.entry_id",
     "ALTER TABLE warm_entries DROP COLUMN source_codec, DROP COLUMN source_dictionary_id,"
     " DROP COLUMN source",
-    "CREATE INDEX warm_entries_dictionary ON warm_entries (dictionary_id)"
-    " WHERE dictionary_id IS NOT NULL",
-    "CREATE INDEX cold_archive_dictionary ON cold_archive (dictionary_id)"
-    " WHERE dictionary_id IS NOT NULL",
-    "DROP INDEX attempts_losses",
-    "CREATE INDEX attempts_outcome ON attempts (outcome, id)",
-    "DELETE FROM factdiff_migrations WHERE version >= 12",
+    *V11_INDEXES,
 )
 
 
