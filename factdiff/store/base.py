@@ -358,16 +358,29 @@ class MemoryStore(
         now: int,
     ) -> None:
         """Insert events whose (type, payload, packed payload) were made before the
-        transaction (``rowmap.event_rows``)."""
-        for kind, payload, packed in rows:
+        transaction (``rowmap.event_rows``), two to a row (schema version 14: a row of two
+        holds events ``id - 1`` and ``id``), so that a demotion's verification event and its
+        ``demoted`` pay one row and its index entries."""
+        for start in range(0, len(rows), 2):
+            kind, payload, packed = rows[start]
+            params: dict[str, Any] = {
+                "type": kind,
+                "entry_id": entry_id,
+                "agent_id": agent_id,
+                "at": now,
+                "payload": payload,
+                "packed": packed,
+            }
+            if start + 1 == len(rows):
+                self._exec("insert_event", **params)
+                continue
+            then_kind, then_payload, then_packed = rows[start + 1]
             self._exec(
-                "insert_event",
-                type=kind,
-                entry_id=entry_id,
-                agent_id=agent_id,
-                at=now,
-                payload=payload,
-                packed=packed,
+                "insert_event_pair",
+                **params,
+                then_type=then_kind,
+                then_payload=then_payload,
+                then_packed=then_packed,
             )
 
     # -- entries ---------------------------------------------------------------------------

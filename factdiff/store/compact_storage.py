@@ -310,17 +310,20 @@ class CompactStorageMixin(ReencodingMixin):
         checks: list[tuple[str, str, Callable[[Any], object]]] = [
             ("packed_attempts_page", "attempt", rowmap.unpack_attempt),
             ("packed_events_page", "event", lambda p: rowmap.event_payload(None, p)),
+            ("packed_second_events_page", "event", lambda p: rowmap.event_payload(None, p)),
         ]
         for key, what, decode in checks:
             sql, after = store._sql(key), 0
             while True:
                 rows = store._rows(sql, {"after": after, "limit": 256})
-                for row_id, entry_id, packed in rows:
+                for row_id, entry_id, packed, item_id in rows:
                     after = int(row_id)
                     try:
                         decode(packed)
                     except ValueError as exc:
-                        problems.append(f"entry {entry_id}: {what} {row_id} does not decode: {exc}")
+                        problems.append(
+                            f"entry {entry_id}: {what} {item_id} does not decode: {exc}"
+                        )
                 if len(rows) < 256:
                     break
         return problems

@@ -204,10 +204,15 @@ def _attempts(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) ->
 
 def _events(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
     rows = store._rows(store._sql("erase_event_rows"), {"entry_id": target.entry.id})
-    for event_id, payload, packed in rows:
-        redacted = redacted_payload(str(payload), packed)
-        store._exec("erase_redact_event", id=event_id, payload=redacted)
-        tally.events += 1
+    for event_id, payload, packed, then_type, then_payload, then_packed in rows:
+        second = None if then_type is None else redacted_payload(str(then_payload), then_packed)
+        store._exec(
+            "erase_redact_event",
+            id=event_id,
+            payload=redacted_payload(str(payload), packed),
+            then_payload=second,
+        )
+        tally.events += 1 if second is None else 2
 
 
 def _extraction_cache(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:

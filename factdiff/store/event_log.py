@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
+from itertools import islice
 from typing import TYPE_CHECKING, Any, cast
 
 from factdiff.errors import InputError
@@ -68,8 +69,8 @@ class EventLogMixin:
         """Events in append order, filtered (``since`` inclusive, ``until`` exclusive)."""
         store = _store(self)
         filters, params = _event_query(entry_id, agent, type, since, until)
-        sql = store._sql("events_page", **filters)
-        return store._stream_events(sql, params, limit)
+        listed = self._listed(store._sql("events_page", **filters), params, 0, PAGE_SIZE)
+        return listed if limit is None else islice(listed, limit)
 
     def event_page(
         self,
@@ -88,38 +89,40 @@ class EventLogMixin:
         if limit < 0:
             raise InputError(f"limit must not be negative (got {limit})")
         filters, params = _event_query(entry_id, agent, type, since, until)
-        return store._keyset_page(
-            "events",
-            filters,
-            params,
-            start=0,
-            after=after,
-            limit=limit,
-            item=store._event,
-            key=lambda event: event.id,
-        )
+        count_sql = store._sql("events_count", **filters)
+        with store._read():
+            total = store._count_rows(count_sql, {**params, "after": 0})
+            remaining = store._count_rows(count_sql, {**params, "after": after})
+            listed = self._listed(store._sql("events_page", **filters), params, after, limit + 1)
+            found = list(islice(listed, limit + 1))
+        items = tuple(found[:limit])
+        more = len(found) > limit
+        next_after = (items[-1].id if items else after) if more else None
+        return Page(items, total, total - remaining, next_after)
 
-    def _event(self, row: rowmap.Row) -> Event:
-        """The event of an ``events`` row, its diff's schema hash restored (``schema_refs``)."""
-        return schema_refs.restore_event(rowmap.event(row), _store(self)._registered_hash)
+    def _events(self, row: rowmap.Row) -> list[Event]:
+        """The events of an ``events`` row (one, or two: ``rowmap.events``), their diffs'
+        schema hashes restored (``schema_refs``)."""
+        registered = _store(self)._registered_hash
+        return [schema_refs.restore_event(e, registered) for e in rowmap.events(row)]
 
     def last_event_id(self) -> int:
         """The id of the newest event (0 when there is none)."""
         store = _store(self)
         return int(store._one("last_event_id"))
 
-    def _stream_events(
-        self, sql: str, params: dict[str, Any], limit: int | None
-    ) -> Iterator[Event]:
+    def _listed(self, sql: str, params: dict[str, Any], after: int, page: int) -> Iterator[Event]:
+        """The events after the event id ``after`` that ``sql`` (``events_page`` with its
+        filters) lists, read ``page`` rows at a time. A row of two matches when either of
+        its events does, so each event is checked against ``after`` and the type here."""
         store = _store(self)
-        after, remaining = 0, limit
-        while remaining is None or remaining > 0:
-            page = PAGE_SIZE if remaining is None else min(PAGE_SIZE, remaining)
-            rows = store._rows(sql, {**params, "after": after, "limit": page})
+        kind, cursor = params["type"], after
+        while True:
+            rows = store._rows(sql, {**params, "after": cursor, "limit": page})
             for row in rows:
-                after = int(row["id"])
-                yield store._event(row)
-            if remaining is not None:
-                remaining -= len(rows)
+                cursor = int(row["id"])
+                for event in self._events(row):
+                    if event.id > after and (kind is None or event.type.value == kind):
+                        yield event
             if len(rows) < page:
                 return

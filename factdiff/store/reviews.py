@@ -151,7 +151,8 @@ class ReviewsMixin:
         row = store._row("last_escalation", id=entry_id)
         if row is None:
             return False
-        found = rowmap.event_payload(row["payload"], row["packed"])
+        escalation = [e for e in rowmap.events(row) if e.type is EventType.ESCALATED_TO_REVIEW]
+        found = escalation[-1].payload
         return isinstance(found, dict) and reason in (
             found.get("reason"),
             found.get("failure_class"),

@@ -207,15 +207,24 @@ def attempt_summary(summary_text: Any, packed: Any, narrative: str | None = None
     return summary
 
 
-def event(row: Row) -> Event:
-    return Event(
-        id=int(row["id"]),
-        type=EventType(row["type"]),
-        entry_id=row["entry_id"],
-        agent_id=row["agent_id"],
-        at=codec.from_micros(row["at"]),
-        payload=event_payload(row["payload"], row["packed"]),
-    )
+def events(row: Row) -> list[Event]:
+    """The events of an ``events`` row: one, or two when it has a ``then_type`` (schema
+    version 14), with ids ``id - 1`` and ``id``; both share the row's entry, agent and time."""
+    halves = [(row["type"], row["payload"], row["packed"])]
+    if row["then_type"] is not None:
+        halves.append((row["then_type"], row["then_payload"], row["then_packed"]))
+    first_id, at = int(row["id"]) - len(halves) + 1, codec.from_micros(row["at"])
+    return [
+        Event(
+            id=first_id + offset,
+            type=EventType(kind),
+            entry_id=row["entry_id"],
+            agent_id=row["agent_id"],
+            at=at,
+            payload=event_payload(text, packed),
+        )
+        for offset, (kind, text, packed) in enumerate(halves)
+    ]
 
 
 def event_rows(events: list[NewEvent]) -> list[tuple[str, str, bytes | None]]:

@@ -131,6 +131,12 @@ _RECODE_BEFORE_0012 = {  # the re-encoding scan while archives were rows of cold
     " USING (entry_id) WHERE w.encoding = 0 OR c.codec = 'zlib'",
 }
 
+_EVENTS_BEFORE_0014 = {  # two events of one write were two rows
+    "insert_event_pair": "INSERT INTO events (type, entry_id, agent_id, at, payload, packed)"
+    " VALUES (:type, :entry_id, :agent_id, :at, :payload, :packed),"
+    " (:then_type, :entry_id, :agent_id, :at, :then_payload, :then_packed)",
+}
+
 
 def dialect_at(kind: str, version: int, **queries: str) -> Dialect:
     """The ``kind`` dialect with its migrations up to ``version`` (a store of an older
@@ -140,6 +146,8 @@ def dialect_at(kind: str, version: int, **queries: str) -> Dialect:
 
     current = load_dialect(kind)
     old = dict(_RECODE_BEFORE_0012) if version < 12 else {}
+    if version < 14:
+        old.update(_EVENTS_BEFORE_0014)
     old.update(queries)
     if kind == "postgres":
         old = {key: to_pyformat(sql) for key, sql in old.items()}

@@ -346,17 +346,18 @@ def test_migration_0010_keeps_every_event_attempt_and_sequence(target: str) -> N
                 attempt=attempt(AttemptOutcome.FAILED, diff=leak),
                 events=[NewEvent(EventType.COMPRESSION_FAILURE, {"diff": leak})],
             )
-        events = raw(old, "SELECT * FROM events ORDER BY id")
+        events_sql = "SELECT id, type, entry_id, agent_id, at, payload, packed FROM events"
+        events = raw(old, events_sql + " ORDER BY id")
         attempts = raw(old, "SELECT * FROM attempts ORDER BY id")
         assert len(events) >= 2
         assert attempts
     with open_store(target, check_version=False) as store:
         assert store.migrate() >= 1
-        assert raw(store, "SELECT * FROM events ORDER BY id") == events
+        assert raw(store, events_sql + " ORDER BY id") == events
         assert raw(store, "SELECT * FROM attempts ORDER BY id") == attempts
         store.forget([entry_id], now=ERASED_AT)
         (last,) = raw(store, "SELECT max(id) FROM events")[0]
-        assert last == events[-1][0] + 1  # the sequence continues
+        assert last > events[-1][0]  # the sequence continues (by 2 on PostgreSQL since 0014)
         assert store.verify() == []
 
 

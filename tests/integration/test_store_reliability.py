@@ -91,7 +91,9 @@ def test_error_while_appending_events_rolls_back_demotion(
     assert compress(store, entry_id)
 
 
-@pytest.mark.parametrize("failing_step", ["insert_warm", "insert_event", "delete_hot", "set_warm"])
+@pytest.mark.parametrize(
+    "failing_step", ["insert_warm", "insert_event_pair", "delete_hot", "set_warm"]
+)
 def test_sqlite_error_at_each_step_rolls_back(
     store: SqliteStore, monkeypatch: pytest.MonkeyPatch, failing_step: str
 ) -> None:

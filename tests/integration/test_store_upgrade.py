@@ -1,9 +1,10 @@
 """A SQLite store of schema version 6 (before evolve, service, compact storage and erasure)
-upgraded in one `migrate`: 0007 to 0013 apply in order, 0010's rebuilds keep 0009's packed
+upgraded in one `migrate`: 0007 to 0014 apply in order, 0010's rebuilds keep 0009's packed
 columns and every row, old text rows read back, and an erasure redacts them. A version 10
 store's warm index rows move into its warm rows (0011). A version 11 store's cold archives
 move into their warm rows (0012), and an unpaired archive stops that upgrade; its outcome
-index becomes the partial index of lossy attempts (0013)."""
+index becomes the partial index of lossy attempts (0013). A version 13 store's events, one
+row each, read the same after 0014, and the next ones pair up after them."""
 
 from __future__ import annotations
 
@@ -70,12 +71,12 @@ def _columns(path: Path, table: str) -> list[str]:
         conn.close()
 
 
-def test_a_version_6_store_upgrades_through_0007_to_0013(tmp_path: Path) -> None:
+def test_a_version_6_store_upgrades_through_0007_to_0014(tmp_path: Path) -> None:
     path = tmp_path / "v6.db"
     _v6_store(path)
     with MemoryStore.open(path, check_version=False) as store:
-        assert store.migrate() == 7
-        assert store.schema_version() == 13
+        assert store.migrate() == 8
+        assert store.schema_version() == 14
     for table in ("attempts", "events"):
         assert "packed" in _columns(path, table)
     for table in ("reevaluations", "api_keys", "zstd_dictionaries", "tombstones"):
@@ -228,12 +229,18 @@ PG_V11_LAYOUT = (  # the same on PostgreSQL
 )
 
 
-def _demoted_store(target: str) -> dict[str, str]:
-    """A store of one agent with a trained dictionary, most entries warm: id -> source."""
+def _kind(target: str) -> str:
+    return "postgres" if target.startswith("postgresql") else "sqlite"
+
+
+def _demoted_store(target: str, version: int | None = None) -> dict[str, str]:
+    """A store of one agent with a trained dictionary, most entries warm: id -> source
+    (written by the factdiff of schema ``version``, today's by default)."""
     from factdiff.store.dictionaries import MIN_SAMPLES
     from tests.integration.test_store_compact import demote_all, load, sources
 
-    with open_store(target) as store:
+    options = {} if version is None else {"dialect": dialect_at(_kind(target), version)}
+    with open_store(target, **options) as store:
         ids = load(store, MIN_SAMPLES + 6)
         before = sources(store, ids)
         demote_all(store)
@@ -241,8 +248,8 @@ def _demoted_store(target: str) -> dict[str, str]:
 
 
 def test_0012_moves_cold_archives_into_warm_rows(target: str) -> None:
-    before = _demoted_store(target)
-    with open_store(target) as store:
+    before = _demoted_store(target, 13)
+    with open_store(target, dialect=dialect_at(_kind(target), 13)) as store:
         views = {i: store.get(i) for i in before}
         if store.dialect.name == "postgres":
             for statement in PG_V11_LAYOUT:
@@ -258,8 +265,8 @@ def test_0012_moves_cold_archives_into_warm_rows(target: str) -> None:
     with open_store(target, check_version=False) as store:
         assert store.schema_version() == 11
         assert raw(store, "SELECT count(*) FROM cold_archive") == [(len(warm),)]
-        assert store.migrate() == 2
-        assert store.schema_version() == 13
+        assert store.migrate() == 3
+        assert store.schema_version() == 14
     if not target.startswith("postgresql"):
         assert "cold_archive" not in _names(Path(target), "table")
         indexes = _names(Path(target), "index")
@@ -278,7 +285,7 @@ def test_0012_moves_cold_archives_into_warm_rows(target: str) -> None:
 
 def test_0012_refuses_an_unpaired_archive_and_changes_nothing(tmp_path: Path) -> None:
     path = tmp_path / "v11.db"
-    before = _demoted_store(str(path))
+    before = _demoted_store(str(path), 13)
     _as_version_11(path)
     assert _warm_ids(path) <= set(before)
     conn = sqlite3.connect(path)
@@ -301,3 +308,34 @@ def _warm_ids(path: Path) -> set[str]:
         return {str(r[0]) for r in conn.execute("SELECT entry_id FROM warm_entries")}
     finally:
         conn.close()
+
+
+def test_0014_keeps_earlier_events_and_pairs_the_next_ones(target: str) -> None:
+    from factdiff.store.rows import event_payload
+    from tests.integration.test_store import LATER, NOW, compress
+
+    with open_store(target, dialect=dialect_at(_kind(target), 13)) as store:
+        first = store.add("agent-1", "Refund of $14,250 approved.", now=NOW)
+        assert compress(store, first)  # two rows, as version 13 wrote them
+        rows = raw(store, "SELECT id, type, entry_id, agent_id, at, payload, packed FROM events")
+    assert [r[1] for r in rows] == ["compression_clean", "demoted"]
+    with open_store(target, check_version=False) as store:
+        assert store.migrate() == 1
+        listed = list(store.events(first))
+        assert [(e.id, e.type.value) for e in listed] == [(r[0], r[1]) for r in rows]
+        assert [e.payload for e in listed] == [event_payload(r[5], r[6]) for r in rows]
+        second = store.add("agent-1", "Refund of $9,100 approved.", now=NOW)
+        assert compress(store, second)
+        ((row_id, then_type),) = raw(
+            store, "SELECT id, then_type FROM events WHERE entry_id = ?", second
+        )
+        assert then_type == "demoted"
+        assert row_id - 1 > rows[-1][0]  # the pair's first id was never given before
+        ids = [e.id for e in store.events()]
+        assert ids == sorted(set(ids))
+        store.forget([first, second], now=LATER + timedelta(days=1))
+        for entry_id in (first, second):
+            *redacted, erased = store.events(entry_id)
+            assert [e.payload["redacted"] for e in redacted] == [True, True]
+            assert erased.type is EventType.ERASED
+        assert store.verify() == []

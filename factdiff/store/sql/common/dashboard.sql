@@ -41,7 +41,11 @@ ORDER BY e.agent_id
 -- name: dashboard_review_events
 -- Review decisions recorded per UTC day.
 SELECT at / 86400000000 AS day, type, count(*)
-FROM events
+FROM (
+    SELECT at, type FROM events
+    UNION ALL
+    SELECT at, then_type AS type FROM events WHERE then_type IS NOT NULL
+) AS e
 WHERE type IN ('review_approved', 'review_edited', 'kept_hot', 'review_resolved')
 GROUP BY day, type
 ORDER BY day, type

@@ -18,11 +18,15 @@ SET diff = :diff, summary = :summary, error = :error, must_keep = :must_keep, pa
 WHERE id = :id
 
 -- name: erase_event_rows
-SELECT id, payload, packed FROM events WHERE entry_id = :entry_id ORDER BY id
+SELECT id, payload, packed, then_type, then_payload, then_packed FROM events
+WHERE entry_id = :entry_id ORDER BY id
 
 -- name: erase_redact_event
--- A packed payload (schema version 9) is cleared: the redacted payload is JSON text.
-UPDATE events SET payload = :payload, packed = NULL WHERE id = :id
+-- A packed payload (schema version 9) is cleared: the redacted payload is JSON text. A row's
+-- second event (schema version 14), when it has one, is redacted alike (else stays NULL).
+UPDATE events SET payload = :payload, packed = NULL, then_payload = :then_payload,
+    then_packed = NULL
+WHERE id = :id
 
 -- name: erase_extraction_cache
 DELETE FROM extraction_cache WHERE content_hash = :content_hash

@@ -156,8 +156,16 @@ WHERE id = :id AND tier = 'warm'
 INSERT INTO events (type, entry_id, agent_id, at, payload, packed)
 VALUES (:type, :entry_id, :agent_id, :at, :payload, :packed)
 
+-- name: insert_event_pair
+-- Two events in one row (schema version 14): the first has id `id - 1`, never another row's.
+INSERT INTO events (type, entry_id, agent_id, at, payload, packed,
+                    then_type, then_payload, then_packed)
+VALUES (:type, :entry_id, :agent_id, :at, :payload, :packed,
+        :then_type, :then_payload, :then_packed)
+
 -- name: events_page
-SELECT id, type, entry_id, agent_id, at, payload, packed
+-- Rows, each one event or two (then_type: ids id - 1 and id); the store expands them.
+SELECT id, type, entry_id, agent_id, at, payload, packed, then_type, then_payload, then_packed
 FROM events
 WHERE id > :after {filters}
 ORDER BY id
@@ -170,7 +178,7 @@ AND entry_id = :entry_id
 AND agent_id = :agent
 
 -- name: filter_events_type
-AND type = :type
+AND (type = :type OR then_type = :type)
 
 -- name: filter_events_since
 AND at >= :since
@@ -179,12 +187,20 @@ AND at >= :since
 AND at < :until
 
 -- name: events_count
--- How many events after :after (0 for all) match the listing's filters.
-SELECT count(*) FROM events WHERE id > :after {filters}
+-- How many events after :after (0 for all) match the listing's filters: a row's first event
+-- counts when its id (id - 1 in a row of two) is after :after and its type matches, its
+-- second when its type matches.
+SELECT coalesce(sum(
+    CASE WHEN (CAST(:type AS TEXT) IS NULL OR type = :type)
+              AND (then_type IS NULL OR id - 1 > :after) THEN 1 ELSE 0 END
+    + CASE WHEN then_type IS NOT NULL AND (CAST(:type AS TEXT) IS NULL OR then_type = :type)
+           THEN 1 ELSE 0 END), 0)
+FROM events WHERE id > :after {filters}
 
 -- name: last_escalation
-SELECT payload, packed FROM events
-WHERE entry_id = :id AND type = 'escalated_to_review'
+SELECT id, type, entry_id, agent_id, at, payload, packed, then_type, then_payload, then_packed
+FROM events
+WHERE entry_id = :id AND (type = 'escalated_to_review' OR then_type = 'escalated_to_review')
 ORDER BY id DESC
 LIMIT 1
 
@@ -230,7 +246,12 @@ SELECT tier, status, count(*) AS n FROM entries GROUP BY tier, status ORDER BY t
 SELECT outcome, count(*) AS n FROM attempts GROUP BY outcome ORDER BY outcome
 
 -- name: count_events
-SELECT type, count(*) AS n FROM events GROUP BY type ORDER BY type
+SELECT type, count(*) AS n FROM (
+    SELECT type FROM events
+    UNION ALL
+    SELECT then_type AS type FROM events WHERE then_type IS NOT NULL
+) AS e
+GROUP BY type ORDER BY type
 
 -- name: failure_by_schema
 SELECT schema_name, schema_version, count(*) AS total,

@@ -107,9 +107,15 @@ SELECT packed FROM attempts WHERE entry_id = :id AND attempt_no = :attempt_no
 UPDATE attempts SET packed = :packed WHERE entry_id = :id AND attempt_no = :attempt_no
 
 -- name: packed_attempts_page
-SELECT id, entry_id, packed FROM attempts
+SELECT id, entry_id, packed, id FROM attempts
 WHERE id > :after AND packed IS NOT NULL ORDER BY id LIMIT :limit
 
 -- name: packed_events_page
-SELECT id, entry_id, packed FROM events
+-- With the event's id: a row of two (schema version 14) holds its first event at id - 1.
+SELECT id, entry_id, packed, CASE WHEN then_type IS NULL THEN id ELSE id - 1 END FROM events
 WHERE id > :after AND packed IS NOT NULL ORDER BY id LIMIT :limit
+
+-- name: packed_second_events_page
+-- The packed payloads of the second events of rows of two (schema version 14).
+SELECT id, entry_id, then_packed, id FROM events
+WHERE id > :after AND then_packed IS NOT NULL ORDER BY id LIMIT :limit

@@ -118,13 +118,16 @@ CREATE INDEX attempts_losses ON attempts (id)
     WHERE outcome IN ('failed', 'acceptable_with_notes');
 
 CREATE TABLE events (
-    id       bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    id       bigint GENERATED ALWAYS AS IDENTITY (START WITH 2 INCREMENT BY 2) PRIMARY KEY,
     type     text NOT NULL,
     entry_id text COLLATE "C",
     agent_id text COLLATE "C",
     at       bigint NOT NULL,
     payload  text NOT NULL,
-    packed   bytea
+    packed   bytea,
+    then_type    text,
+    then_payload text,
+    then_packed  bytea
 );
 
 CREATE INDEX events_entry ON events (entry_id);
@@ -143,6 +146,9 @@ BEGIN
         AND NEW.agent_id IS NOT DISTINCT FROM OLD.agent_id AND NEW.at = OLD.at
         AND (NEW.payload::jsonb -> 'redacted') = 'true'::jsonb
         AND NEW.packed IS NULL
+        AND NEW.then_type IS NOT DISTINCT FROM OLD.then_type AND NEW.then_packed IS NULL
+        AND ((OLD.then_type IS NULL AND NEW.then_payload IS NULL)
+            OR (NEW.then_payload::jsonb -> 'redacted') = 'true'::jsonb)
     THEN
         RETURN NEW;
     END IF;

@@ -120,7 +120,10 @@ CREATE TABLE events (
     agent_id TEXT,
     at       INTEGER NOT NULL,
     payload  TEXT NOT NULL,
-    packed   BLOB
+    packed   BLOB,
+    then_type    TEXT,
+    then_payload TEXT,
+    then_packed  BLOB
 );
 
 CREATE INDEX events_entry ON events (entry_id, id);
@@ -132,6 +135,9 @@ WHEN NOT EXISTS (SELECT 1 FROM erasure_pending AS p WHERE p.entry_id = OLD.entry
     OR NEW.entry_id IS NOT OLD.entry_id OR NEW.agent_id IS NOT OLD.agent_id
     OR NEW.at IS NOT OLD.at OR json_extract(NEW.payload, '$.redacted') IS NOT 1
     OR NEW.packed IS NOT NULL
+    OR NEW.then_type IS NOT OLD.then_type OR NEW.then_packed IS NOT NULL
+    OR CASE WHEN OLD.then_type IS NULL THEN NEW.then_payload IS NOT NULL
+            ELSE json_extract(NEW.then_payload, '$.redacted') IS NOT 1 END
 BEGIN
     SELECT RAISE(ABORT, 'events are append-only');
 END;
