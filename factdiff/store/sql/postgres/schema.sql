@@ -117,6 +117,7 @@ CREATE TABLE attempts (
 CREATE INDEX attempts_losses ON attempts (id)
     WHERE outcome IN ('failed', 'acceptable_with_notes');
 
+-- A row holds one event, or two of one write (then_type: ids id - 1 and id; migration 0014).
 CREATE TABLE events (
     id       bigint GENERATED ALWAYS AS IDENTITY (START WITH 2 INCREMENT BY 2) PRIMARY KEY,
     type     text NOT NULL,
