@@ -85,7 +85,7 @@ def test_parse_queries_and_filters() -> None:
     assert queries["q_page"] == "SELECT 1 WHERE x {filters}"
     dialect = load_dialect("sqlite")
     sql = dialect.sql("events_page", entry=True, agent=False, type=True)
-    assert "AND entry_id = :entry_id AND type = :type" in sql
+    assert "AND entry_id = :entry_id AND (type = :type OR then_type = :type)" in sql
     assert "{filters}" not in sql
 
 
