@@ -12,7 +12,7 @@ import pytest
 
 from factdiff.store import EventType, MemoryStore, NewEvent
 from factdiff.store.model import Event
-from tests.integration.conftest import raw
+from tests.integration.conftest import raw, raw_error
 from tests.integration.test_store import LATER, NOW, compress, fail
 
 KINDS = (None, EventType.DEMOTED, EventType.COMPRESSION_CLEAN, EventType.ESCALATED_TO_REVIEW)
@@ -119,3 +119,24 @@ def test_an_erasure_redacts_both_events_of_a_row(store: MemoryStore, escalated: 
     assert all(e.payload["redacted"] is True for e in after[:-1])
     assert after[-1].type is EventType.ERASED
     assert store.verify() == []
+
+
+def test_the_second_event_of_a_row_stays_append_only(store: MemoryStore) -> None:
+    entry_id = store.add("agent-1", "Refund of $14,250 approved.", now=NOW)
+    assert compress(store, entry_id)
+    ((row_id,),) = raw(store, "SELECT id FROM events WHERE entry_id = ?", entry_id)
+    redacted = '{"redacted": true}'
+    update = "UPDATE events SET payload = ?, packed = NULL, then_payload = ?, then_packed = NULL"
+    with pytest.raises(raw_error(), match="append-only"):  # outside an erasure
+        raw(store, update + " WHERE id = ?", redacted, redacted, row_id)
+    raw(store, "INSERT INTO erasure_pending (entry_id) VALUES (?)", entry_id)
+    with pytest.raises(raw_error(), match="append-only"):  # the second must be redacted too
+        raw(store, update + " WHERE id = ?", redacted, '{"x": 1}', row_id)
+    with pytest.raises(raw_error(), match="append-only"):  # and keep its type
+        raw(store, update + ", then_type = 'restored' WHERE id = ?", redacted, redacted, row_id)
+    raw(store, update + " WHERE id = ?", redacted, redacted, row_id)  # what an erasure writes
+    assert [e.payload for e in store.events(entry_id)] == [{"redacted": True}] * 2
+    store.restore(entry_id, LATER + timedelta(days=1))
+    ((single,),) = raw(store, "SELECT max(id) FROM events WHERE entry_id = ?", entry_id)
+    with pytest.raises(raw_error(), match="append-only"):  # a row of one gains no second
+        raw(store, update + " WHERE id = ?", redacted, redacted, single)

@@ -33,7 +33,8 @@ BEGIN
         AND NEW.packed IS NULL
         AND NEW.then_type IS NOT DISTINCT FROM OLD.then_type AND NEW.then_packed IS NULL
         AND ((OLD.then_type IS NULL AND NEW.then_payload IS NULL)
-            OR (NEW.then_payload::jsonb -> 'redacted') = 'true'::jsonb)
+            OR (OLD.then_type IS NOT NULL
+                AND (NEW.then_payload::jsonb -> 'redacted') = 'true'::jsonb))
     THEN
         RETURN NEW;
     END IF;
