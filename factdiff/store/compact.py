@@ -228,12 +228,8 @@ def unpack_record(packed: bytes, source: str) -> dict[str, Any]:
 
 
 def _keys_only(node: Any, unkey: bool) -> Any:
-    kind = type(node)
-    if kind is not list and kind is not dict:
-        if kind in _SCALARS or kind is str:
-            return node
-        if not isinstance(node, (list, dict)):
-            return node
+    if not isinstance(node, (list, dict)):
+        return node
     if isinstance(node, list):
         return [item if type(item) in _SCALARS else _keys_only(item, unkey) for item in node]
     if unkey:
