@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import replace
 from datetime import datetime, timedelta
+from itertools import islice
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TypeVar
@@ -312,23 +313,33 @@ class MemoryStore(
         start: str | int,
         after: str | int,
         limit: int,
-        item: Callable[[Row], P],
         key: Callable[[P], str | int],
+        listed: Callable[[str, int], Iterable[P]],
     ) -> Page[P]:
         """One page of the ``{name}_page`` listing after the key ``after`` (``start``: from
-        the beginning), with how many rows match in all and how many come before it
-        (``{name}_count``), in one read snapshot; ``key`` is an item's key."""
+        the beginning), with how many items match in all and how many come before it
+        (``{name}_count``), in one read snapshot; ``key`` is an item's key, and
+        ``listed(page_sql, n)`` the items after ``after`` (``n`` of them when there are that
+        many: ``_row_items`` for a listing of one item per row)."""
         count_sql = self._sql(f"{name}_count", **filters)
         with self._read():
             total = self._count_rows(count_sql, {**params, "after": start})
             remaining = self._count_rows(count_sql, {**params, "after": after})
-            rows = self._rows(
-                self._sql(f"{name}_page", **filters), {**params, "after": after, "limit": limit + 1}
-            )
-        items = tuple(item(row) for row in rows[:limit])
-        more = len(rows) > limit
+            found = list(islice(listed(self._sql(f"{name}_page", **filters), limit + 1), limit + 1))
+        items = tuple(found[:limit])
+        more = len(found) > limit
         next_after = (key(items[-1]) if items else after) if more else None
         return Page(items, total, total - remaining, next_after)
+
+    def _row_items(
+        self, item: Callable[[Row], P], params: Mapping[str, Any], after: str | int
+    ) -> Callable[[str, int], Iterable[P]]:
+        """A ``_keyset_page`` listing of one ``item`` per row of its page statement."""
+
+        def listed(sql: str, n: int) -> Iterable[P]:
+            return map(item, self._rows(sql, {**params, "after": after, "limit": n}))
+
+        return listed
 
     def _count_rows(self, sql: str, params: Mapping[str, Any]) -> int:
         """The count of a ``SELECT count(*)`` statement."""
@@ -621,8 +632,8 @@ class MemoryStore(
             start="",
             after=after,
             limit=limit,
-            item=rowmap.entry,
             key=lambda entry: entry.id,
+            listed=self._row_items(rowmap.entry, params, after),
         )
 
     def due_for_demotion(

@@ -93,16 +93,16 @@ class EventLogMixin:
         if limit < 0:
             raise InputError(f"limit must not be negative (got {limit})")
         filters, params = _event_query(entry_id, agent, type, since, until)
-        count_sql = store._sql("events_count", **filters)
-        with store._read():
-            total = store._count_rows(count_sql, {**params, "after": 0})
-            remaining = store._count_rows(count_sql, {**params, "after": after})
-            listed = self._listed(store._sql("events_page", **filters), params, after, limit + 1)
-            found = list(islice(listed, limit + 1))
-        items = tuple(found[:limit])
-        more = len(found) > limit
-        next_after = (items[-1].id if items else after) if more else None
-        return Page(items, total, total - remaining, next_after)
+        return store._keyset_page(
+            "events",
+            filters,
+            params,
+            start=0,
+            after=after,
+            limit=limit,
+            key=lambda event: event.id,
+            listed=lambda sql, n: self._listed(sql, params, after, n),
+        )
 
     def _events(self, row: rowmap.Row) -> list[Event]:
         """The events of an ``events`` row (one, or two: ``rowmap.events``), their diffs'
