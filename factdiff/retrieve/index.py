@@ -185,11 +185,13 @@ def warm_doc(
     narrative: str,
     record: Mapping[str, Any],
     narrative_facts: FactRecord | None = None,
+    record_hash: str | None = None,
 ) -> IndexDoc:
     """The index rows of a warm entry: its record's facts, its hashes, its narrative's facts
     (read with the record's schema and reference date). ``narrative_facts``, the record
     verification extracted from the narrative, is used instead of extracting it again when
-    it is exactly what the index would extract (see ``indexes_as``)."""
+    it is exactly what the index would extract (see ``indexes_as``); ``record_hash``, the
+    record's digest when the caller has made it already."""
     parsed = stored_record(record)
     keys: tuple[int, ...] = ()
     narrative_keys: tuple[int, ...] = ()
@@ -204,7 +206,7 @@ def warm_doc(
         narrative_keys = key_hashes(record_keys(said))
     warm = WarmIndex(
         narrative_hash=text_digest(narrative),
-        record_hash=record_digest(record),
+        record_hash=record_digest(record) if record_hash is None else record_hash,
         narrative_keys=narrative_keys,
     )
     return IndexDoc(entry_id, index_text(source), keys, warm=warm)

@@ -187,15 +187,20 @@ class CompactStorageMixin(ReencodingMixin):
         content_hash: str,
         compressed_at: int,
         dictionary: tuple[int | None, codec.CodecDictionary | None],
+        record_hash: str | None = None,
     ) -> dict[str, Any]:
-        """The compact columns of a warm row (made before the transaction)."""
+        """The compact columns of a warm row (made before the transaction; ``record_hash``:
+        the record's digest, when made already)."""
         dictionary_id, data = dictionary
         codec.dump_json(dict(record), "fact record")  # the checks JSON text had
         packed = compact.pack_record(dict(record), source)
         moment = codec.from_micros(compressed_at).isoformat()
         try:
             split = compact.split_meta(
-                meta.to_json(), content_hash, moment, record_digest(dict(record))
+                meta.to_json(),
+                content_hash,
+                moment,
+                record_digest(dict(record)) if record_hash is None else record_hash,
             )
         except ValueError as exc:
             raise IntegrityError(entry_id, f"compression meta does not encode: {exc}") from None

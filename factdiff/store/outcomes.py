@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from factdiff.accounting import ModelCall
 from factdiff.errors import InputError
-from factdiff.store import codec, erasure, schema_refs, search_index
+from factdiff.store import codec, compact_storage, erasure, schema_refs, search_index
 from factdiff.store import rows as rowmap
 from factdiff.store.model import (
     AttemptOutcome,
@@ -101,6 +101,7 @@ class OutcomesMixin:
         data = codec.encode_content(state.content, max_bytes=2**63)
         dictionary = store._agent_dictionary(state.agent_id, now_us)
         packed = store._verified_archive(entry_id, data, state.content_hash, dictionary[1])
+        digest = compact_storage.record_digest(record)  # one digest: the meta's and the index's
         warm = {
             "id": entry_id,
             "now": now_us,
@@ -113,13 +114,14 @@ class OutcomesMixin:
                 state.content_hash,
                 now_us,
                 dictionary,
+                digest,
             ),
             "source_codec": codec.COLD_CODEC,
             "source_dictionary_id": dictionary[0],
             "source": packed,
         }
         index = search_index.warm_index_doc(
-            store, entry_id, state.content, narrative, record, narrative_facts
+            store, entry_id, state.content, narrative, record, narrative_facts, digest
         )
 
         def work() -> bool:

@@ -200,12 +200,16 @@ def warm_index_doc(
     narrative: str,
     record: Mapping[str, Any],
     narrative_facts: FactRecord | None = None,
+    record_hash: str | None = None,
 ) -> IndexDoc:
-    """A demoted entry's index rows (computed before the demotion's transaction)."""
+    """A demoted entry's index rows (computed before the demotion's transaction;
+    ``record_hash``: the record's digest, when made already)."""
     from factdiff.retrieve.index import warm_doc
     from factdiff.retrieve.schemas import SchemaResolver
 
-    return warm_doc(SchemaResolver(store), entry_id, source, narrative, record, narrative_facts)
+    return warm_doc(
+        SchemaResolver(store), entry_id, source, narrative, record, narrative_facts, record_hash
+    )
 
 
 def index_demoted(store: MemoryStore, doc: IndexDoc) -> None:
