@@ -69,12 +69,12 @@ class EventLogMixin:
         """Events in append order, filtered (``since`` inclusive, ``until`` exclusive)."""
         store = _store(self)
         filters, params = _event_query(entry_id, agent, type, since, until)
+        sql = store._sql("events_page", **filters)
         if limit is None:
-            return self._listed(store._sql("events_page", **filters), params, 0, PAGE_SIZE)
+            return self._listed(sql, params, 0, PAGE_SIZE)
         if limit <= 0:
             return iter(())
-        page = min(PAGE_SIZE, limit)
-        return islice(self._listed(store._sql("events_page", **filters), params, 0, page), limit)
+        return islice(self._listed(sql, params, 0, min(PAGE_SIZE, limit)), limit)
 
     def event_page(
         self,
