@@ -33,6 +33,7 @@ from factdiff.providers.client import cost_str
 from factdiff.record import Fact, FactRecord
 from factdiff.schema.model import FactSchema
 from factdiff.store.model import KnownGap
+from factdiff.store.warm_columns import WarmBody, WarmTarget
 from factdiff.summarize.base import Summarizer, Summary, SummaryRequest
 from factdiff.summarize.text_units import count_words
 from factdiff.values.base import JSON
@@ -110,6 +111,8 @@ class AttemptResult:
     cost_usd: str | None = None
     next_must_keep: tuple[Fact, ...] = ()
     known_gaps: tuple[KnownGap, ...] = ()
+    warm_body: WarmBody | None = None
+    """A passed summary's warm row but its meta, when made where it was verified."""
 
     def to_json(self) -> dict[str, JSON]:
         """The ``compress --json`` attempt object."""
@@ -145,6 +148,9 @@ class AttemptJob:
     """The source's record when known (extraction cache, an earlier rung); else extracted."""
     must_keep: tuple[Fact, ...] = ()
     """The facts the last verified attempt lost: the summary must state them."""
+    warm: WarmTarget | None = None
+    """Where a passed summary goes: its warm body is made where it is verified (in a
+    worker process; see ``Work.verify_summary``)."""
 
 
 Stage = tuple[str, float, float]
@@ -295,8 +301,8 @@ class AttemptEngine:
         narrative = narrative_of(summary)
         started = time.perf_counter()
         with meter.role(EXTRACT_SUMMARY):
-            checked = await self.work.verify_summary(
-                self.extractor, narrative, source, job.schema, self.policy
+            checked, body = await self.work.verify_summary(
+                self.extractor, narrative, source, job.schema, self.policy, job.warm
             )
         clock.stage("verify", started)
         outcome = checked.outcome
@@ -322,4 +328,5 @@ class AttemptEngine:
                 KnownGap(f.field, f.criticality, f.fact_type)
                 for f in self.policy.notes(checked.diff)
             ),
+            warm_body=body,
         )

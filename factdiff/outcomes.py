@@ -23,6 +23,7 @@ source is not extracted again. ``Boundary.apply`` writes an
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -57,11 +58,14 @@ from factdiff.store import (
     WarmMeta,
 )
 from factdiff.store.search_index import hot_record
+from factdiff.store.warm_columns import WarmTarget
 
 if TYPE_CHECKING:
     from factdiff.demote import DemotionSettings
 
-__all__ = ["Boundary", "EntryResult", "PreparedEntry", "reference_of"]
+log = logging.getLogger("factdiff.worker")
+
+__all__ = ["Boundary", "EntryResult", "PassedWrite", "PreparedEntry", "reference_of"]
 
 REFUSED_INPUT = "refused_input"
 
@@ -84,6 +88,19 @@ class EntryResult:
 
 
 @dataclass(frozen=True)
+class PassedWrite:
+    """What a passed attempt writes, made once before the store is touched."""
+
+    outcome: AttemptOutcome
+    record: dict[str, Any]
+    """The source record's JSON: the warm row's, the digest's and the index's."""
+    diff: dict[str, Any]
+    """The diff's JSON: the event's and the attempt row's."""
+    meta: WarmMeta
+    events: list[NewEvent]
+
+
+@dataclass(frozen=True)
 class PreparedEntry:
     """An entry ready for its attempt: what the store said before any model ran."""
 
@@ -96,6 +113,8 @@ class PreparedEntry:
     """The source's record from the extraction cache, if there."""
     must_keep: tuple[Fact, ...]
     """The facts the last verified attempt lost: the next summary must keep them."""
+    warm: WarmTarget | None = None
+    """Where a passed summary goes (its warm body is made where it is verified)."""
 
     def job(self, settings: DemotionSettings) -> AttemptJob:
         """The attempt to make on this entry."""
@@ -107,6 +126,7 @@ class PreparedEntry:
             reference=reference_of(self.entry, self.text),
             source_facts=self.cached,
             must_keep=self.must_keep,
+            warm=self.warm,
         )
 
 
@@ -146,7 +166,11 @@ class Boundary:
             if entry.attempt_count:
                 must_keep = tuple(Fact.from_json(f) for f in self.store.last_must_keep(entry.id))
         rung_index = min(entry.attempt_count, len(self.settings.ladder) - 1)
-        return PreparedEntry(entry, text, schema, rung_index, refusal, cached, must_keep)
+        warm = None
+        if refusal is None:
+            dictionary = self.store.latest_dictionary(entry.agent_id)
+            warm = WarmTarget(entry.id, text, entry.content_hash, dictionary)
+        return PreparedEntry(entry, text, schema, rung_index, refusal, cached, must_keep, warm)
 
     def _indexed_record(self, entry: Entry, schema: FactSchema, text: str) -> FactRecord | None:
         """The hot entry's record from the search index, when it is exactly the record this
@@ -198,9 +222,8 @@ class Boundary:
         attempt = run.attempt
         if attempt.outcome.passed:
             assert run.source_facts is not None
-            return self._apply_passed(
-                prepared, run.source_facts, attempt, run.usage, now, lease_token
-            )
+            write = self.passed_write(prepared, run.source_facts, attempt, now)
+            return self._apply_passed(prepared, write, attempt, run.usage, now, lease_token)
         return self._apply_failed(prepared, run, attempt, now, lease_token)
 
     def apply_refusal(
@@ -260,15 +283,10 @@ class Boundary:
         if lease_token is not None:
             self.store.release(lease_token)
 
-    def _apply_passed(
-        self,
-        prepared: PreparedEntry,
-        source: FactRecord,
-        attempt: AttemptResult,
-        usage: Usage,
-        now: datetime,
-        lease_token: str | None,
-    ) -> EntryResult:
+    def passed_write(
+        self, prepared: PreparedEntry, source: FactRecord, attempt: AttemptResult, now: datetime
+    ) -> PassedWrite:
+        """What a passed attempt writes, but its warm row (no store read)."""
         entry, schema = prepared.entry, prepared.schema
         outcome = AttemptOutcome(attempt.outcome.value)
         record = source.to_json()  # made once: the digest, the warm row and the index read it
@@ -284,7 +302,9 @@ class Boundary:
             compressed_at=now,
             attempt_count=entry.attempt_count + 1,
             source_content_hash=entry.content_hash,
-            source_facts_digest=record_digest(record),  # = source.digest()
+            source_facts_digest=record_digest(record)  # = source.digest()
+            if attempt.warm_body is None
+            else attempt.warm_body.record_digest,
             known_gaps=attempt.known_gaps,
         )
         event_type = (
@@ -304,20 +324,33 @@ class Boundary:
                 },
             ),
         ]
+        return PassedWrite(outcome, record, diff, meta, events)
+
+    def _apply_passed(
+        self,
+        prepared: PreparedEntry,
+        write: PassedWrite,
+        attempt: AttemptResult,
+        usage: Usage,
+        now: datetime,
+        lease_token: str | None,
+    ) -> EntryResult:
+        entry, schema, outcome = prepared.entry, prepared.schema, write.outcome
         applied = self.store.apply_compressed(
             entry.id,
             expected_attempts=entry.attempt_count,
             expected_errors=entry.error_attempts,
             narrative=attempt.summary,
-            record=record,
-            meta=meta,
-            attempt=self._verified_record(schema, attempt, outcome, now, usage, (), diff),
-            events=events,
+            record=write.record,
+            meta=write.meta,
+            attempt=self._verified_record(schema, attempt, outcome, now, usage, (), write.diff),
+            events=write.events,
             now=now,
             lease_token=lease_token,
             keep_attempts=self.settings.attempt_retention != "warm-clean"
             or outcome is not AttemptOutcome.CLEAN,
             narrative_facts=attempt.summary_facts,
+            body=attempt.warm_body,
         )
         return EntryResult(entry.id, entry.agent_id, outcome, applied, attempt=attempt)
 

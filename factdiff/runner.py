@@ -10,7 +10,8 @@ claimed ahead, so the window never drains between batches. Each entry is
    backoff, and under no live lease, atomically, so concurrent demoters and workers never
    attempt one entry twice or ignore a backoff;
 2. **prepared** (``Boundary.prepare``: schema, cached source record, must-keep facts);
-3. **attempted** by the attempt engine (no transaction open, CPU work placed by ``Work``);
+3. **attempted** by the attempt engine (no transaction open, CPU work placed by ``Work``;
+   with worker processes, a passed summary's warm row is encoded where it is verified);
 4. **applied** in one transaction fenced by the lease token (``Boundary.apply``).
 
 Store calls run where the store may be used (``factdiff.storecalls``), never on the event

@@ -39,7 +39,7 @@ import types
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from datetime import date, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from factdiff.checking import CheckResult, verify
 from factdiff.extraction.base import Extractor
@@ -51,6 +51,9 @@ from factdiff.schema.model import FactSchema
 from factdiff.summarize.base import Summarizer, Summary, SummaryRequest
 from factdiff.summarize.extractive import ExtractiveSummarizer
 from factdiff.summarize.naive import NaiveSummarizer
+
+if TYPE_CHECKING:
+    from factdiff.store.warm_columns import WarmBody, WarmTarget
 
 __all__ = ["Work", "default_extract_workers", "shared_pool", "shutdown_pools"]
 
@@ -126,9 +129,9 @@ def _extract_summary_and_verify(
     return verify(source_facts, summary_facts, schema, policy)
 
 
-Verified = tuple[Outcome, FactDiff, FactRecord, tuple[str, ...]]
+Verified = tuple[Outcome, FactDiff, FactRecord, tuple[str, ...], "WarmBody | None"]
 """A ``CheckResult`` without its source record, as a worker process sends it back (the
-caller has the source record: it sent it)."""
+caller has the source record: it sent it), with the warm body of a passed summary."""
 
 
 def _verified_in_process(
@@ -137,9 +140,69 @@ def _verified_in_process(
     source_facts: FactRecord,
     schema: FactSchema,
     policy: Policy,
+    warm: WarmTarget | None,
 ) -> Verified:
     checked = _extract_summary_and_verify(extractor, narrative, source_facts, schema, policy)
-    return checked.outcome, checked.diff, checked.summary_facts, checked.notes
+    body = None
+    if warm is not None and checked.outcome.passed:
+        body = _warm_body(warm, narrative, source_facts, schema, checked.summary_facts)
+    return checked.outcome, checked.diff, checked.summary_facts, checked.notes, body
+
+
+def _warm_body(
+    warm: WarmTarget,
+    narrative: str,
+    source_facts: FactRecord,
+    schema: FactSchema,
+    narrative_facts: FactRecord,
+) -> WarmBody:
+    from factdiff.store.warm_columns import encode_body
+
+    dictionary_id, data = warm.dictionary if warm.dictionary is not None else (None, None)
+    return encode_body(
+        warm.entry_id,
+        warm.source,
+        warm.content_hash,
+        narrative,
+        source_facts.to_json(),
+        (dictionary_id, _dictionary(data)),
+        _SentSchema(schema),
+        narrative_facts,
+    )
+
+
+class _SentSchema:
+    """The one schema a worker process was sent, as a schema lookup: any other name or
+    version is not at hand here (the store's thread reads it)."""
+
+    def __init__(self, schema: FactSchema) -> None:
+        self._schema = schema
+
+    def get(self, name: str, version: int | None = None) -> FactSchema:
+        from factdiff.store.warm_columns import SchemaNotAtHand
+
+        if name != self._schema.name or version != self._schema.version:
+            raise SchemaNotAtHand(f"{name} version {version}")
+        return self._schema
+
+
+_DICTIONARIES: dict[bytes, Any] = {}
+"""In a worker process: the zstd dictionaries it was sent, by their bytes (a dictionary
+object keeps its compression contexts cached; see ``codec``)."""
+_DICTIONARY_LIMIT = 16
+
+
+def _dictionary(data: bytes | None) -> Any:
+    if data is None:
+        return None
+    found = _DICTIONARIES.get(data)
+    if found is None:
+        import zstandard
+
+        if len(_DICTIONARIES) >= _DICTIONARY_LIMIT:
+            _DICTIONARIES.clear()
+        found = _DICTIONARIES[data] = zstandard.ZstdCompressionDict(data)
+    return found
 
 
 def _prime_dictionary(path: str, agent_id: str, now: datetime) -> bool:
@@ -298,17 +361,20 @@ class Work:
         source_facts: FactRecord,
         schema: FactSchema,
         policy: Policy,
-    ) -> CheckResult:
-        """Extract ``narrative`` with ``extractor`` and verify it against the source's record."""
+        warm: WarmTarget | None = None,
+    ) -> tuple[CheckResult, WarmBody | None]:
+        """Extract ``narrative`` with ``extractor`` and verify it against the source's
+        record; in a worker process, a passed summary's warm body for ``warm`` is made in
+        the same task (``None`` elsewhere: the store's thread makes it)."""
         if getattr(extractor, "aextract", None) is not None:
             summary_facts = await self.extract(extractor, narrative, schema, source_facts.reference)
-            return verify(source_facts, summary_facts, schema, policy)
+            return verify(source_facts, summary_facts, schema, policy), None
         if self._batcher is not None and isinstance(extractor, PORTABLE):
-            outcome, diff, summary_facts, notes = await self._batcher.submit(
-                _verified_in_process, (extractor, narrative, source_facts, schema, policy)
+            outcome, diff, summary_facts, notes, body = await self._batcher.submit(
+                _verified_in_process, (extractor, narrative, source_facts, schema, policy, warm)
             )
-            return CheckResult(outcome, diff, source_facts, summary_facts, notes)
-        return await self._call(
+            return CheckResult(outcome, diff, source_facts, summary_facts, notes), body
+        checked = await self._call(
             extractor,
             _extract_summary_and_verify,
             extractor,
@@ -317,6 +383,7 @@ class Work:
             schema,
             policy,
         )
+        return checked, None
 
     async def prime_dictionary(self, path: str, agent_id: str, now: datetime) -> bool | None:
         """Train ``agent_id``'s first zstd dictionary in the SQLite store at ``path`` in a

@@ -26,7 +26,7 @@ import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from factdiff.extraction.rules import MAX_TEXT_CHARS, RulesExtractor, infer_reference
 from factdiff.record import FactRecord
@@ -37,6 +37,14 @@ from factdiff.schema.model import FactSchema, canonical_json, tagged_digest
 
 if TYPE_CHECKING:
     from factdiff.store.model import Entry, NewEntry
+
+
+class SchemaLookup(Protocol):
+    """Schemas by name and version (``SchemaResolver`` over a store, or the one schema a
+    worker process was sent)."""
+
+    def get(self, name: str, version: int | None = None) -> FactSchema | None: ...
+
 
 INDEX_EXTRACTOR = RulesExtractor()
 """The extractor of hot entries' records, of warm narratives' facts, and of queries."""
@@ -179,7 +187,7 @@ def hot_docs(
 
 
 def warm_doc(
-    schemas: SchemaResolver,
+    schemas: SchemaLookup,
     entry_id: str,
     source: str,
     narrative: str,

@@ -16,7 +16,6 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from factdiff.schema.model import tagged_digest
 from factdiff.store import codec, compact
 from factdiff.store import rows as rowmap
 from factdiff.store.dictionaries import (
@@ -34,6 +33,13 @@ from factdiff.store.model import (
     WarmView,
 )
 from factdiff.store.reencoding import RECODE_BATCH, ReencodingMixin
+from factdiff.store.warm_columns import (
+    Dictionary,
+    encode_meta,
+    narrative_frame,
+    record_digest,
+    record_frame,
+)
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
@@ -186,42 +192,41 @@ class CompactStorageMixin(ReencodingMixin):
         meta: WarmMeta,
         content_hash: str,
         compressed_at: int,
-        dictionary: tuple[int | None, codec.CodecDictionary | None],
-        record_hash: str | None = None,
+        dictionary: Dictionary,
     ) -> dict[str, Any]:
-        """The compact columns of a warm row (made before the transaction; ``record_hash``:
-        the record's digest, when made already)."""
+        """The compact columns of a warm row with its identities' reference (made before
+        the transaction)."""
         dictionary_id, data = dictionary
-        codec.dump_json(dict(record), "fact record")  # the checks JSON text had
-        packed = compact.pack_record(dict(record), source)
-        moment = codec.from_micros(compressed_at).isoformat()
-        try:
-            split = compact.split_meta(
-                meta.to_json(),
-                content_hash,
-                moment,
-                record_digest(dict(record)) if record_hash is None else record_hash,
-            )
-        except ValueError as exc:
-            raise IntegrityError(entry_id, f"compression meta does not encode: {exc}") from None
-        profile = codec.check_text(
-            compact.dump(dict(split.identities)).decode("utf-8"), "compression meta"
+        frame = record_frame(record, source, data)
+        meta_columns = encode_meta(
+            entry_id, meta, content_hash, compressed_at, record_digest(record)
         )
-        refs = self._identity_refs({PROFILE: profile})
-        params: dict[str, Any] = {
-            "narrative": codec.zstd_compress(narrative.encode("utf-8"), data),
-            "record": codec.zstd_compress(packed, data),
-            "meta": split.rest,
+        return {
+            "narrative": narrative_frame(narrative, data),
+            "record": frame,
+            "meta": meta_columns.rest,
             "encoding": compact.RECORD_ENCODING,
             "dictionary_id": dictionary_id,
-            "facts_digest": split.facts_digest,
+            "facts_digest": meta_columns.facts_digest,
+            "identity_ref": self._profile_ref(meta_columns.profile),
         }
-        params["identity_ref"] = refs[PROFILE]
-        return params
 
-    def _agent_dictionary(
-        self, agent_id: str, now_us: int
-    ) -> tuple[int | None, codec.CodecDictionary | None]:
+    def _profile_ref(self, profile: str) -> int:
+        """The ``store_identities`` id of a warm row's identities (registered when new)."""
+        return self._identity_refs({PROFILE: profile})[PROFILE]
+
+    def latest_dictionary(self, agent_id: str) -> tuple[int, bytes] | None:
+        """The id and raw bytes of the agent's latest zstd dictionary (``None``: it has
+        none yet), for encoding a warm write away from the store (``warm_columns``)."""
+        store = _store(self)
+        found = store._one("select_latest_dictionary", agent=agent_id)
+        if found is None:
+            return None
+        data = self._dictionaries.get(store, int(found))
+        assert data is not None
+        return int(found), data.as_bytes()
+
+    def _agent_dictionary(self, agent_id: str, now_us: int) -> Dictionary:
         """The agent's latest dictionary, trained now if it has none and enough entries."""
         store = _store(self)
         found = store._one("select_latest_dictionary", agent=agent_id)
@@ -368,11 +373,6 @@ class CompactStorageMixin(ReencodingMixin):
 
 
 _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
-
-
-def record_digest(record: Mapping[str, Any]) -> str:
-    """The ``factdiff.record`` tagged digest of a stored record."""
-    return tagged_digest("factdiff.record", dict(record))
 
 
 def unpack_narrative(value: Any, dictionary: codec.CodecDictionary | None) -> str:

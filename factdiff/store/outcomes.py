@@ -15,14 +15,13 @@ from typing import TYPE_CHECKING, Any, cast
 
 from factdiff.accounting import ModelCall
 from factdiff.errors import InputError
-from factdiff.store import codec, compact_storage, erasure, schema_refs, search_index
+from factdiff.store import codec, erasure, schema_refs, search_index, warm_columns
 from factdiff.store import rows as rowmap
 from factdiff.store.model import (
     AttemptOutcome,
     AttemptRecord,
     EntryNotFound,
     EntryStatus,
-    IntegrityError,
     NewEvent,
     WarmMeta,
 )
@@ -30,6 +29,7 @@ from factdiff.store.model import (
 if TYPE_CHECKING:
     from factdiff.record import FactRecord
     from factdiff.store.base import MemoryStore
+    from factdiff.store.warm_columns import WarmBody
 
 _DONE = frozenset({AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES})
 
@@ -57,6 +57,7 @@ class OutcomesMixin:
         keep_attempts: bool = True,
         narrative_facts: FactRecord | None = None,
         from_review: bool = False,
+        body: WarmBody | None = None,
     ) -> bool:
         """Demote a hot entry to warm in one transaction; ``False`` (no change) if stale.
 
@@ -77,6 +78,10 @@ class OutcomesMixin:
         Without ``keep_attempts`` (attempt retention ``warm-clean``) the entry keeps no
         attempt row: this attempt is not written and earlier ones are deleted (its model
         calls and events stay).
+
+        ``body``: the warm row's columns but its meta, made ahead from this ``narrative``
+        and ``record`` by ``warm_columns.encode_body`` (in a worker process); used when it
+        still fits the entry (its source and the agent's latest dictionary), else made here.
         """
         store = _store(self)
         if not narrative.strip():
@@ -98,30 +103,29 @@ class OutcomesMixin:
         current = rowmap.is_current(replace(state, status=EntryStatus.ACTIVE), expected_attempts)
         if not current or state.status is not wanted or state.content is None:
             return False
-        data = codec.encode_content(state.content, max_bytes=2**63)
         dictionary = store._agent_dictionary(state.agent_id, now_us)
-        packed = store._verified_archive(entry_id, data, state.content_hash, dictionary[1])
-        digest = compact_storage.record_digest(record)  # one digest: the meta's and the index's
+        if body is None or not body.fits(narrative_text, state.content_hash, dictionary):
+            body = warm_columns.encode_body(
+                entry_id,
+                state.content,
+                state.content_hash,
+                narrative_text,
+                record,
+                dictionary,
+                search_index.schema_lookup(store),
+                narrative_facts,
+            )
+        meta_columns = warm_columns.encode_meta(
+            entry_id, meta, state.content_hash, now_us, body.record_digest
+        )
         warm = {
             "id": entry_id,
             "now": now_us,
-            **store._warm_params(
-                entry_id,
-                state.content,
-                narrative_text,
-                record,
-                meta,
-                state.content_hash,
-                now_us,
-                dictionary,
-                digest,
-            ),
-            "source_codec": codec.COLD_CODEC,
-            "source_dictionary_id": dictionary[0],
-            "source": packed,
+            **body.params(meta_columns),
+            "identity_ref": store._profile_ref(meta_columns.profile),
         }
-        index = search_index.warm_index_doc(
-            store, entry_id, state.content, narrative, record, narrative_facts, digest
+        index = body.index or search_index.warm_index_doc(
+            store, entry_id, state.content, narrative, record, narrative_facts, body.record_digest
         )
 
         def work() -> bool:
@@ -145,21 +149,6 @@ class OutcomesMixin:
             return True
 
         return store._write(work)
-
-    def _verified_archive(
-        self,
-        entry_id: str,
-        data: bytes,
-        expected_hash: str,
-        dictionary: codec.CodecDictionary | None,
-    ) -> bytes:
-        if codec.content_hash(data) != expected_hash:
-            raise IntegrityError(entry_id, "hot content does not match its content hash")
-        packed = codec.archive(data, dictionary)
-        restored = codec.unarchive(codec.COLD_CODEC, packed, dictionary)
-        if codec.content_hash(restored) != expected_hash:
-            raise IntegrityError(entry_id, "cold archive does not round-trip")  # pragma: no cover
-        return packed
 
     def apply_failed(
         self,

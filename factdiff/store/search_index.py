@@ -30,7 +30,7 @@ from factdiff.store.model import EntryNotFound, EventType, IntegrityError, NewEv
 
 if TYPE_CHECKING:
     from factdiff.record import FactRecord
-    from factdiff.retrieve.index import IndexDoc
+    from factdiff.retrieve.index import IndexDoc, SchemaLookup
     from factdiff.retrieve.settings import RetrievalSettings
     from factdiff.store.base import MemoryStore
     from factdiff.store.model import Entry
@@ -210,6 +210,13 @@ def warm_index_doc(
     return warm_doc(
         SchemaResolver(store), entry_id, source, narrative, record, narrative_facts, record_hash
     )
+
+
+def schema_lookup(store: MemoryStore) -> SchemaLookup:
+    """The store's schemas by name and version, as the index reads them."""
+    from factdiff.retrieve.schemas import SchemaResolver
+
+    return SchemaResolver(store)
 
 
 def index_demoted(store: MemoryStore, doc: IndexDoc) -> None:

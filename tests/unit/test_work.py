@@ -4,14 +4,18 @@ gets its own result or its own exception."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 
 import pytest
+import zstandard
 
 from factdiff import work
 from factdiff.checking import DEFAULT_EXTRACTOR, CheckResult
 from factdiff.policy import DEFAULT_POLICY
 from factdiff.schema.model import FactSchema
+from factdiff.store import codec
+from factdiff.store.warm_columns import WarmBody, WarmTarget, encode_body
 from factdiff.work import Work, _Batcher, shared_pool, shutdown_pools
 from tests.conftest import worked
 
@@ -108,10 +112,10 @@ def test_a_verification_in_a_process_keeps_the_callers_source_record(
     summary = worked("faithful")
 
     async def main() -> tuple[CheckResult, CheckResult]:
-        pooled = await Work.processes(1).verify_summary(
+        pooled, _ = await Work.processes(1).verify_summary(
             DEFAULT_EXTRACTOR, summary, record, customer_service, DEFAULT_POLICY
         )
-        inline = await Work.inline().verify_summary(
+        inline, _ = await Work.inline().verify_summary(
             DEFAULT_EXTRACTOR, summary, record, customer_service, DEFAULT_POLICY
         )
         return pooled, inline
@@ -119,3 +123,46 @@ def test_a_verification_in_a_process_keeps_the_callers_source_record(
     pooled, inline = asyncio.run(main())
     assert pooled.source_facts is record  # not sent back: the caller has it
     assert pooled == inline
+
+
+def test_a_passed_summary_gets_its_warm_body_where_it_was_verified(
+    customer_service: FactSchema,
+) -> None:
+    source = worked("source")
+    record = DEFAULT_EXTRACTOR.extract(source, customer_service)
+    data = b"a dictionary of the agent's words: order, refund, invoice " * 40
+    target = WarmTarget("e1", source, codec.content_hash(source.encode()), (7, data))
+
+    async def main(summary: str) -> tuple[WarmBody | None, WarmBody | None]:
+        _, pooled = await Work.processes(1).verify_summary(
+            DEFAULT_EXTRACTOR, summary, record, customer_service, DEFAULT_POLICY, target
+        )
+        checked, inline = await Work.inline().verify_summary(
+            DEFAULT_EXTRACTOR, summary, record, customer_service, DEFAULT_POLICY, target
+        )
+        assert inline is None  # no worker process: the store's thread makes it
+        return pooled, encode_body(
+            "e1",
+            source,
+            target.content_hash,
+            summary,
+            record.to_json(),
+            (7, zstandard.ZstdCompressionDict(data)),
+            SchemaOf(customer_service),
+            checked.summary_facts,
+        )
+
+    pooled, expected = asyncio.run(main(worked("faithful")))
+    assert pooled is not None
+    assert pooled == expected
+    assert pooled.dictionary_hash == hashlib.sha256(data).digest()
+    failed, _ = asyncio.run(main(worked("fluent")))
+    assert failed is None  # a failed summary has no warm row
+
+
+class SchemaOf:
+    def __init__(self, schema: FactSchema) -> None:
+        self.schema = schema
+
+    def get(self, name: str, version: int | None = None) -> FactSchema | None:
+        return self.schema

@@ -1,0 +1,200 @@
+"""A warm write's columns, encoded without the store.
+
+Most of a demotion's write is encoding, not SQL: the compact record against its source, the
+narrative and record as zstd frames with the agent's dictionary, the cold archive (checked
+to round-trip to the source's hash) and the search index rows. None of it needs a
+connection or the warm meta, so with worker processes it is made where the summary was
+verified, in the same task (``WarmTarget``, ``encode_body``); the store's thread then only
+splits the meta and writes (``MemoryStore.apply_compressed(body=...)``). Without worker
+processes, or when a body no longer fits the entry (the agent's dictionary changed
+meanwhile), the apply makes the body itself with the same function.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from factdiff.schema.model import tagged_digest
+from factdiff.store import codec, compact
+from factdiff.store.model import IntegrityError, WarmMeta
+
+if TYPE_CHECKING:
+    from factdiff.record import FactRecord
+    from factdiff.retrieve.index import IndexDoc, SchemaLookup
+
+__all__ = [
+    "MetaColumns",
+    "SchemaNotAtHand",
+    "WarmBody",
+    "WarmTarget",
+    "encode_body",
+    "encode_meta",
+    "record_digest",
+]
+
+Dictionary = tuple[int | None, codec.CodecDictionary | None]
+"""A zstd dictionary with its id (``(None, None)``: none)."""
+
+
+class SchemaNotAtHand(Exception):
+    """Raised by a schema lookup away from the store for a schema it does not have."""
+
+
+@dataclass(frozen=True)
+class WarmTarget:
+    """Where a passed summary's warm row would go: the entry, its source and the agent's
+    latest zstd dictionary (id and bytes; ``None``: none yet), sent with the summary's
+    verification so that a worker process encodes the body there."""
+
+    entry_id: str
+    source: str
+    content_hash: str
+    dictionary: tuple[int, bytes] | None
+
+
+@dataclass(frozen=True)
+class WarmBody:
+    """The columns of a warm row that its meta does not change, with its index rows; made
+    for one narrative, one source and one dictionary."""
+
+    narrative: str
+    content_hash: str
+    """The hash of the source the archive holds (the entry's must still be it)."""
+    dictionary_id: int | None
+    dictionary_hash: bytes | None
+    """The SHA-256 of the dictionary's bytes (an id alone can name another dictionary
+    after one was deleted)."""
+    record_digest: str
+    """The digest of the record (the meta's source facts digest, the index's record hash)."""
+    narrative_frame: bytes
+    record_frame: bytes
+    source_frame: bytes
+    """The cold archive: a zstd frame of the source, checked to round-trip."""
+    index: IndexDoc | None
+    """``None`` when the narrative's facts need a schema that was not at hand."""
+
+    def fits(self, narrative: str, content_hash: str, dictionary: Dictionary) -> bool:
+        """Whether this is the body to write: of this narrative and source, with the
+        agent's latest dictionary."""
+        dictionary_id, data = dictionary
+        return (
+            self.content_hash == content_hash
+            and self.dictionary_id == dictionary_id
+            and self.dictionary_hash == (None if data is None else dictionary_hash(data))
+            and self.narrative == narrative
+        )
+
+    def params(self, meta: MetaColumns) -> dict[str, Any]:
+        """The ``insert_warm`` parameters of this body with ``meta`` (but the entry id, the
+        times, the attempt number and the identities' reference)."""
+        return {
+            "narrative": self.narrative_frame,
+            "record": self.record_frame,
+            "meta": meta.rest,
+            "encoding": compact.RECORD_ENCODING,
+            "dictionary_id": self.dictionary_id,
+            "facts_digest": meta.facts_digest,
+            "source_codec": codec.COLD_CODEC,
+            "source_dictionary_id": self.dictionary_id,
+            "source": self.source_frame,
+        }
+
+
+@dataclass(frozen=True)
+class MetaColumns:
+    """A warm meta as stored: its compact rest, its digest bytes and the canonical JSON of
+    its identities (stored once, by reference: ``store_identities``)."""
+
+    rest: bytes
+    facts_digest: bytes | None
+    profile: str
+
+
+def dictionary_hash(dictionary: codec.CodecDictionary) -> bytes:
+    """The SHA-256 of a loaded dictionary's bytes (as its row stores it)."""
+    return hashlib.sha256(dictionary.as_bytes()).digest()
+
+
+def record_digest(record: Mapping[str, Any]) -> str:
+    """The ``factdiff.record`` tagged digest of a stored record."""
+    return tagged_digest("factdiff.record", dict(record))
+
+
+def record_frame(record: Mapping[str, Any], source: str, dictionary: Any) -> bytes:
+    """A record's column: a zstd frame of its compact form against ``source``."""
+    codec.dump_json(dict(record), "fact record")  # the checks JSON text had
+    return codec.zstd_compress(compact.pack_record(dict(record), source), dictionary)
+
+
+def narrative_frame(narrative: str, dictionary: Any) -> bytes:
+    """A narrative's column: a zstd frame of its UTF-8 bytes."""
+    return codec.zstd_compress(narrative.encode("utf-8"), dictionary)
+
+
+def encode_meta(
+    entry_id: str, meta: WarmMeta, content_hash: str, compressed_at: int, digest: str
+) -> MetaColumns:
+    """``meta`` as a warm row stores it (``digest``: the record's); ``IntegrityError`` when
+    it does not encode."""
+    moment = codec.from_micros(compressed_at).isoformat()
+    try:
+        split = compact.split_meta(meta.to_json(), content_hash, moment, digest)
+    except ValueError as exc:
+        raise IntegrityError(entry_id, f"compression meta does not encode: {exc}") from None
+    profile = codec.check_text(
+        compact.dump(dict(split.identities)).decode("utf-8"), "compression meta"
+    )
+    return MetaColumns(split.rest, split.facts_digest, profile)
+
+
+def verified_archive(entry_id: str, source: str, expected_hash: str, dictionary: Any) -> bytes:
+    """The cold archive of ``source``, after checking that it is the source whose hash the
+    entry holds and that the archive restores to it."""
+    content = codec.encode_content(source, max_bytes=2**63)
+    if codec.content_hash(content) != expected_hash:
+        raise IntegrityError(entry_id, "hot content does not match its content hash")
+    packed = codec.archive(content, dictionary)
+    restored = codec.unarchive(codec.COLD_CODEC, packed, dictionary)
+    if codec.content_hash(restored) != expected_hash:
+        raise IntegrityError(entry_id, "cold archive does not round-trip")  # pragma: no cover
+    return packed
+
+
+def encode_body(
+    entry_id: str,
+    source: str,
+    content_hash: str,
+    narrative: str,
+    record: Mapping[str, Any],
+    dictionary: Dictionary,
+    schemas: SchemaLookup,
+    narrative_facts: FactRecord | None = None,
+) -> WarmBody:
+    """The body of a demotion of ``source`` (its ``content_hash``) to ``narrative`` with
+    ``record``; ``schemas`` gives the schema the narrative's facts are read with when
+    ``narrative_facts`` is not the index's own extraction (``SchemaNotAtHand`` from it
+    leaves the index rows to the caller)."""
+    from factdiff.retrieve.index import warm_doc
+
+    dictionary_id, data = dictionary
+    digest = record_digest(record)  # one digest: the meta's and the index's
+    try:
+        index: IndexDoc | None = warm_doc(
+            schemas, entry_id, source, narrative, record, narrative_facts, digest
+        )
+    except SchemaNotAtHand:
+        index = None
+    return WarmBody(
+        narrative,
+        content_hash,
+        dictionary_id,
+        None if data is None else dictionary_hash(data),
+        digest,
+        narrative_frame(narrative, data),
+        record_frame(record, source, data),
+        verified_archive(entry_id, source, content_hash, data),
+        index,
+    )
