@@ -23,7 +23,6 @@ source is not extracted again. ``Boundary.apply`` writes an
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
@@ -62,8 +61,6 @@ from factdiff.store.warm_columns import WarmTarget
 
 if TYPE_CHECKING:
     from factdiff.demote import DemotionSettings
-
-log = logging.getLogger("factdiff.worker")
 
 __all__ = ["Boundary", "EntryResult", "PassedWrite", "PreparedEntry", "reference_of"]
 

@@ -145,7 +145,10 @@ def _verified_in_process(
     checked = _extract_summary_and_verify(extractor, narrative, source_facts, schema, policy)
     body = None
     if warm is not None and checked.outcome.passed:
-        body = _warm_body(warm, narrative, source_facts, schema, checked.summary_facts)
+        try:
+            body = _warm_body(warm, narrative, source_facts, schema, checked.summary_facts)
+        except Exception:  # the store's thread makes it again, and reports why it cannot
+            body = None
     return checked.outcome, checked.diff, checked.summary_facts, checked.notes, body
 
 

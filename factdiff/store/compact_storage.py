@@ -217,14 +217,13 @@ class CompactStorageMixin(ReencodingMixin):
 
     def latest_dictionary(self, agent_id: str) -> tuple[int, bytes] | None:
         """The id and raw bytes of the agent's latest zstd dictionary (``None``: it has
-        none yet), for encoding a warm write away from the store (``warm_columns``)."""
+        none yet), for encoding a warm write away from the store (``warm_columns``); the
+        same bytes object each time, so that a batch of calls pickles it once."""
         store = _store(self)
         found = store._one("select_latest_dictionary", agent=agent_id)
         if found is None:
             return None
-        data = self._dictionaries.get(store, int(found))
-        assert data is not None
-        return int(found), data.as_bytes()
+        return int(found), self._dictionaries.stored(store, int(found)).raw
 
     def _agent_dictionary(self, agent_id: str, now_us: int) -> Dictionary:
         """The agent's latest dictionary, trained now if it has none and enough entries."""

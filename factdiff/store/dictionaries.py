@@ -52,12 +52,13 @@ _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 @dataclass(frozen=True)
 class StoredDictionary:
-    """A dictionary row: its id, agent, version and zstd dictionary."""
+    """A dictionary row: its id, agent, version and zstd dictionary (loaded, and as bytes)."""
 
     id: int
     agent_id: str
     version: int
     data: codec.CodecDictionary
+    raw: bytes
 
 
 def dictionary_hash(data: bytes) -> bytes:
@@ -116,10 +117,12 @@ class DictionaryCache:
         its row is missing or its bytes do not match their hash."""
         if dictionary_id is None:
             return None
-        found = self._by_id.get(int(dictionary_id))
-        if found is None:
-            found = self.load(store, int(dictionary_id))
-        return found.data
+        return self.stored(store, int(dictionary_id)).data
+
+    def stored(self, store: MemoryStore, dictionary_id: int) -> StoredDictionary:
+        """The row of dictionary ``dictionary_id`` (loaded once, as ``get``)."""
+        found = self._by_id.get(dictionary_id)
+        return self.load(store, dictionary_id) if found is None else found
 
     def load(self, store: MemoryStore, dictionary_id: int) -> StoredDictionary:
         """Read and check one dictionary row."""
@@ -157,4 +160,5 @@ def _stored(row: Row, data: bytes) -> StoredDictionary:
         agent_id=str(row["agent_id"]),
         version=int(row["version"]),
         data=zstandard.ZstdCompressionDict(data),
+        raw=data,
     )
