@@ -162,6 +162,7 @@ def _warm_body(
     from factdiff.store.warm_columns import encode_body
 
     dictionary_id, data = warm.dictionary if warm.dictionary is not None else (None, None)
+    same_schema = source_facts.schema == schema.ref  # else the store's thread indexes it
     return encode_body(
         warm.entry_id,
         warm.source,
@@ -169,23 +170,21 @@ def _warm_body(
         narrative,
         source_facts.to_json(),
         (dictionary_id, _dictionary(data)),
-        _SentSchema(schema),
+        _SentSchema(schema) if same_schema else None,
         narrative_facts,
     )
 
 
 class _SentSchema:
-    """The one schema a worker process was sent, as a schema lookup: any other name or
-    version is not at hand here (the store's thread reads it)."""
+    """The one schema a worker process was sent, as a schema lookup for the records made
+    under it."""
 
     def __init__(self, schema: FactSchema) -> None:
         self._schema = schema
 
     def get(self, name: str, version: int | None = None) -> FactSchema:
-        from factdiff.store.warm_columns import SchemaNotAtHand
-
         if name != self._schema.name or version != self._schema.version:
-            raise SchemaNotAtHand(f"{name} version {version}")
+            raise KeyError(f"schema {name} version {version} was not sent")  # pragma: no cover
         return self._schema
 
 

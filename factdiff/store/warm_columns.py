@@ -27,7 +27,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "MetaColumns",
-    "SchemaNotAtHand",
     "WarmBody",
     "WarmTarget",
     "encode_body",
@@ -37,10 +36,6 @@ __all__ = [
 
 Dictionary = tuple[int | None, codec.CodecDictionary | None]
 """A zstd dictionary with its id (``(None, None)``: none)."""
-
-
-class SchemaNotAtHand(Exception):
-    """Raised by a schema lookup away from the store for a schema it does not have."""
 
 
 @dataclass(frozen=True)
@@ -170,23 +165,20 @@ def encode_body(
     narrative: str,
     record: Mapping[str, Any],
     dictionary: Dictionary,
-    schemas: SchemaLookup,
+    schemas: SchemaLookup | None,
     narrative_facts: FactRecord | None = None,
 ) -> WarmBody:
     """The body of a demotion of ``source`` (its ``content_hash``) to ``narrative`` with
     ``record``; ``schemas`` gives the schema the narrative's facts are read with when
-    ``narrative_facts`` is not the index's own extraction (``SchemaNotAtHand`` from it
-    leaves the index rows to the caller)."""
+    ``narrative_facts`` is not the index's own extraction (``None``: the record's schema is
+    not at hand, the caller makes the index rows)."""
     from factdiff.retrieve.index import warm_doc
 
     dictionary_id, data = dictionary
     digest = record_digest(record)  # one digest: the meta's and the index's
-    try:
-        index: IndexDoc | None = warm_doc(
-            schemas, entry_id, source, narrative, record, narrative_facts, digest
-        )
-    except SchemaNotAtHand:
-        index = None
+    index = None
+    if schemas is not None:
+        index = warm_doc(schemas, entry_id, source, narrative, record, narrative_facts, digest)
     return WarmBody(
         narrative,
         content_hash,
