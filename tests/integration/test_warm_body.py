@@ -17,6 +17,8 @@ from factdiff.demote import Demoter, DemotionSettings
 from factdiff.extraction.base import Extractor
 from factdiff.policy import Policy
 from factdiff.record import FactRecord
+from factdiff.retrieve.index import extract_source, reference_date
+from factdiff.retrieve.schemas import SchemaResolver
 from factdiff.schema.model import FactSchema
 from factdiff.store import MemoryStore, Tier, codec, warm_columns
 from factdiff.store.dictionaries import MIN_SAMPLES
@@ -90,6 +92,32 @@ def test_bodies_made_in_worker_processes_write_what_the_store_would(
     made_here.clear()
     assert demote(sequential_path, concurrency=1) == concurrent
     assert len(made_here) == warm_count  # no worker process: every body is made here
+
+
+def test_bodies_from_worker_processes_restore_and_rederive_on_both_backends(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ids = load(store, MIN_SAMPLES + 6)
+    sources = {i: store.get(i).content for i in ids}
+    made_here = count_bodies(monkeypatch)
+    settings = DemotionSettings(older_than=timedelta(days=14), extract_workers=1)
+    demoter = Demoter(store, settings)
+    for step in range(4):
+        demoter.run(LATER + timedelta(days=step), keep_results=False, concurrency=8)
+    warm = [i for i in ids if store.get(i).tier is Tier.WARM]
+    assert len(warm) > MIN_SAMPLES // 2
+    assert len(made_here) < len(warm) // 2  # most bodies came from the worker process
+    assert store.verify() == []
+    schemas = SchemaResolver(store)
+    for entry_id in warm:
+        entry = store.get(entry_id)
+        assert entry.warm is not None
+        source = store.read_cold(entry_id)
+        assert source == sources[entry_id]
+        schema = schemas.get(entry.warm.meta.schema.name, entry.warm.meta.schema.version)
+        assert schema is not None
+        rederived = extract_source(source, schema, reference_date(entry.occurred_at, source))
+        assert rederived.to_json() == entry.warm.record
 
 
 def test_a_body_that_no_longer_fits_is_made_again(
