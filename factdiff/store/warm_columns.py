@@ -12,13 +12,13 @@ meanwhile), the apply makes the body itself with the same function.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from factdiff.schema.model import tagged_digest
 from factdiff.store import codec, compact
+from factdiff.store.dictionaries import dictionary_hash
 from factdiff.store.model import IntegrityError, WarmMeta
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ class WarmBody:
         return (
             self.content_hash == content_hash
             and self.dictionary_id == dictionary_id
-            and self.dictionary_hash == (None if data is None else dictionary_hash(data))
+            and self.dictionary_hash == (None if data is None else dictionary_hash(data.as_bytes()))
             and self.narrative == narrative
         )
 
@@ -106,11 +106,6 @@ class MetaColumns:
     rest: bytes
     facts_digest: bytes | None
     profile: str
-
-
-def dictionary_hash(dictionary: codec.CodecDictionary) -> bytes:
-    """The SHA-256 of a loaded dictionary's bytes (as its row stores it)."""
-    return hashlib.sha256(dictionary.as_bytes()).digest()
 
 
 def record_digest(record: Mapping[str, Any]) -> str:
@@ -183,7 +178,7 @@ def encode_body(
         narrative,
         content_hash,
         dictionary_id,
-        None if data is None else dictionary_hash(data),
+        None if data is None else dictionary_hash(data.as_bytes()),
         digest,
         narrative_frame(narrative, data),
         record_frame(record, source, data),
