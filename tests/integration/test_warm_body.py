@@ -137,40 +137,17 @@ def test_a_body_that_no_longer_fits_is_made_again(
         assert warm.dictionary is not None
         dictionary_id, data = warm.dictionary
         own = (dictionary_id, zstandard.ZstdCompressionDict(data))
-        kind = len(offered) % 4
-        if kind == 0:  # same id, other bytes
-            return encode_body(
-                warm.entry_id,
-                warm.source,
-                warm.content_hash,
-                narrative,
-                record,
-                (dictionary_id, other),
-                _Only(schema),
-            )
-        if kind == 1:  # no dictionary
-            return encode_body(
-                warm.entry_id,
-                warm.source,
-                warm.content_hash,
-                narrative,
-                record,
-                (None, None),
-                _Only(schema),
-            )
-        if kind == 2:  # another narrative
-            return encode_body(
-                warm.entry_id,
-                warm.source,
-                warm.content_hash,
-                narrative + " (edited)",
-                record,
-                own,
-                _Only(schema),
-            )
-        source = warm.source + " (edited)"  # another source
-        edited = codec.content_hash(source.encode())
-        return encode_body(warm.entry_id, source, edited, narrative, record, own, _Only(schema))
+        edited_source = warm.source + " (edited)"
+        edited_hash = codec.content_hash(edited_source.encode())
+        source, content_hash, said, dictionary = [
+            (warm.source, warm.content_hash, narrative, (dictionary_id, other)),  # same id
+            (warm.source, warm.content_hash, narrative, (None, None)),  # no dictionary
+            (warm.source, warm.content_hash, narrative + " (edited)", own),  # other narrative
+            (edited_source, edited_hash, narrative, own),  # other source
+        ][len(offered) % 4]
+        return encode_body(
+            warm.entry_id, source, content_hash, said, record, dictionary, _Only(schema)
+        )
 
     async def misfitting(
         self: Work,
