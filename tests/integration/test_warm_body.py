@@ -4,7 +4,6 @@ longer fits the entry is made again, never written."""
 
 from __future__ import annotations
 
-import shutil
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from factdiff.store.dictionaries import MIN_SAMPLES
 from factdiff.store.warm_columns import WarmBody, WarmTarget, encode_body
 from factdiff.work import Work, shutdown_pools
 from tests.integration.conftest import raw
+from tests.integration.test_dictionary_priming import two_copies
 from tests.integration.test_store_compact import LATER, load
 
 WARM_ROWS = """
@@ -44,14 +44,6 @@ ORDER BY d.entry_id, f.key_hash
 def _pools() -> object:
     yield None
     shutdown_pools()
-
-
-def two_copies(tmp_path: Path, count: int) -> tuple[Path, Path]:
-    first, second = tmp_path / "first.db", tmp_path / "second.db"
-    with MemoryStore.open(first) as store:
-        load(store, count)
-    shutil.copyfile(first, second)
-    return first, second
 
 
 def demote(path: Path, concurrency: int) -> list[Any]:
