@@ -6,8 +6,8 @@ to round-trip to the source's hash) and the search index rows. None of it needs 
 connection or the warm meta, so with worker processes it is made where the summary was
 verified, in the same task (``WarmTarget``, ``encode_body``); the store's thread then only
 splits the meta and writes (``MemoryStore.apply_compressed(body=...)``). Without worker
-processes, or when a body no longer fits the entry (the agent's dictionary changed
-meanwhile), the apply makes the body itself with the same function.
+processes, or when a body no longer fits the entry (its source, its narrative or the
+agent's latest dictionary), the apply makes the body itself with the same function.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ class WarmBody:
     source_frame: bytes
     """The cold archive: a zstd frame of the source, checked to round-trip."""
     index: IndexDoc | None
-    """``None`` when the narrative's facts need a schema that was not at hand."""
+    """``None`` when no schema lookup was at hand (the apply makes the index rows)."""
 
     def fits(self, narrative: str, content_hash: str, dictionary: Dictionary) -> bool:
         """Whether this is the body to write: of this narrative and source, with the
