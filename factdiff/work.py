@@ -172,6 +172,7 @@ def _warm_body(
         (dictionary_id, _dictionary(data)),
         _SentSchema(schema) if same_schema else None,
         narrative_facts,
+        source_facts,
     )
 
 

@@ -194,13 +194,16 @@ def warm_doc(
     record: Mapping[str, Any],
     narrative_facts: FactRecord | None = None,
     record_hash: str | None = None,
+    parsed: FactRecord | None = None,
 ) -> IndexDoc:
     """The index rows of a warm entry: its record's facts, its hashes, its narrative's facts
     (read with the record's schema and reference date). ``narrative_facts``, the record
     verification extracted from the narrative, is used instead of extracting it again when
     it is exactly what the index would extract (see ``indexes_as``); ``record_hash``, the
-    record's digest when the caller has made it already."""
-    parsed = stored_record(record)
+    record's digest, and ``parsed``, the ``FactRecord`` whose JSON ``record`` is, when the
+    caller has them already."""
+    if parsed is None:
+        parsed = stored_record(record)
     keys: tuple[int, ...] = ()
     narrative_keys: tuple[int, ...] = ()
     if parsed is not None:

@@ -162,18 +162,22 @@ def encode_body(
     dictionary: Dictionary,
     schemas: SchemaLookup | None,
     narrative_facts: FactRecord | None = None,
+    parsed: FactRecord | None = None,
 ) -> WarmBody:
     """The body of a demotion of ``source`` (its ``content_hash``) to ``narrative`` with
     ``record``; ``schemas`` gives the schema the narrative's facts are read with when
     ``narrative_facts`` is not the index's own extraction (``None``: the record's schema is
-    not at hand, the caller makes the index rows)."""
+    not at hand, the caller makes the index rows); ``parsed``: the ``FactRecord`` whose JSON
+    ``record`` is, when the caller has it."""
     from factdiff.retrieve.index import warm_doc
 
     dictionary_id, data = dictionary
     digest = record_digest(record)  # one digest: the meta's and the index's
     index = None
     if schemas is not None:
-        index = warm_doc(schemas, entry_id, source, narrative, record, narrative_facts, digest)
+        index = warm_doc(
+            schemas, entry_id, source, narrative, record, narrative_facts, digest, parsed
+        )
     return WarmBody(
         narrative,
         content_hash,
