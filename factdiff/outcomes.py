@@ -44,7 +44,7 @@ from factdiff.policy import Outcome
 from factdiff.providers.base import Usage
 from factdiff.providers.client import cost_str
 from factdiff.record import Fact, FactRecord
-from factdiff.retrieve.index import record_digest, unpack_record
+from factdiff.retrieve.index import unpack_record
 from factdiff.retry import RetryDecision, ReviewReason
 from factdiff.schema.model import FactSchema
 from factdiff.store import (
@@ -57,7 +57,7 @@ from factdiff.store import (
     WarmMeta,
 )
 from factdiff.store.search_index import hot_record
-from factdiff.store.warm_columns import WarmTarget
+from factdiff.store.warm_columns import WarmTarget, record_digest
 
 if TYPE_CHECKING:
     from factdiff.demote import DemotionSettings

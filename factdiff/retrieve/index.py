@@ -33,7 +33,8 @@ from factdiff.record import FactRecord
 from factdiff.retrieve.keys import key_hashes, record_keys
 from factdiff.retrieve.schemas import GENERIC, SchemaResolver
 from factdiff.schema.builtin import builtin_schema
-from factdiff.schema.model import FactSchema, canonical_json, tagged_digest
+from factdiff.schema.model import FactSchema, canonical_json
+from factdiff.store.warm_columns import record_digest
 
 if TYPE_CHECKING:
     from factdiff.store.model import Entry, NewEntry
@@ -240,8 +241,3 @@ def text_digest(text: str) -> str:
     import hashlib
 
     return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def record_digest(record: Mapping[str, Any]) -> str:
-    """The ``factdiff.record`` tagged digest of a stored record's JSON."""
-    return tagged_digest("factdiff.record", dict(record))

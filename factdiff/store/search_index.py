@@ -588,7 +588,8 @@ def _warm_problems(
             f"entry {entry_id}: warm entry has no recorded hashes: restore it "
             "(`factdiff restore`) and demote it again"
         ]
-    from factdiff.retrieve.index import record_digest, text_digest
+    from factdiff.retrieve.index import text_digest
+    from factdiff.store.warm_columns import record_digest
 
     problems = []
     if text_digest(str(narrative)) != narrative_hash:
