@@ -225,6 +225,12 @@ class CompactStorageMixin(ReencodingMixin):
             return None
         return int(found), self._dictionaries.stored(store, int(found)).raw
 
+    def _dictionary_hash(self, dictionary_id: int | None) -> bytes | None:
+        """The SHA-256 of dictionary ``dictionary_id``'s bytes, as its row holds it."""
+        if dictionary_id is None:
+            return None
+        return self._dictionaries.stored(_store(self), dictionary_id).hash
+
     def _agent_dictionary(self, agent_id: str, now_us: int) -> Dictionary:
         """The agent's latest dictionary, trained now if it has none and enough entries."""
         store = _store(self)

@@ -52,13 +52,15 @@ _ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 @dataclass(frozen=True)
 class StoredDictionary:
-    """A dictionary row: its id, agent, version and zstd dictionary (loaded, and as bytes)."""
+    """A dictionary row: its id, agent, version and zstd dictionary (loaded, and as bytes,
+    with the SHA-256 its row holds, checked when it was loaded)."""
 
     id: int
     agent_id: str
     version: int
     data: codec.CodecDictionary
     raw: bytes
+    hash: bytes
 
 
 def dictionary_hash(data: bytes) -> bytes:
@@ -161,4 +163,5 @@ def _stored(row: Row, data: bytes) -> StoredDictionary:
         version=int(row["version"]),
         data=zstandard.ZstdCompressionDict(data),
         raw=data,
+        hash=bytes(row["hash"]),
     )

@@ -104,7 +104,8 @@ class OutcomesMixin:
         if not current or state.status is not wanted or state.content is None:
             return False
         dictionary = store._agent_dictionary(state.agent_id, now_us)
-        if body is None or not body.fits(narrative_text, state.content_hash, dictionary):
+        latest = (dictionary[0], store._dictionary_hash(dictionary[0]))
+        if body is None or not body.fits(narrative_text, state.content_hash, *latest):
             body = warm_columns.encode_body(
                 entry_id,
                 state.content,

@@ -71,14 +71,19 @@ class WarmBody:
     index: IndexDoc | None
     """``None`` when no schema lookup was at hand (the apply makes the index rows)."""
 
-    def fits(self, narrative: str, content_hash: str, dictionary: Dictionary) -> bool:
+    def fits(
+        self,
+        narrative: str,
+        content_hash: str,
+        dictionary_id: int | None,
+        dictionary_hash: bytes | None,
+    ) -> bool:
         """Whether this is the body to write: of this narrative and source, with the
-        agent's latest dictionary."""
-        dictionary_id, data = dictionary
+        agent's latest dictionary (its id and the SHA-256 of its bytes)."""
         return (
             self.content_hash == content_hash
             and self.dictionary_id == dictionary_id
-            and self.dictionary_hash == (None if data is None else dictionary_hash(data.as_bytes()))
+            and self.dictionary_hash == dictionary_hash
             and self.narrative == narrative
         )
 
