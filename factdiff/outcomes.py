@@ -144,8 +144,10 @@ class Boundary:
 
     # -- reading ---------------------------------------------------------------------------
 
-    def prepare(self, entry: Entry, now: datetime) -> PreparedEntry:
-        """Everything an attempt needs from the store, read before any model runs."""
+    def prepare(self, entry: Entry, now: datetime, encode_ahead: bool = False) -> PreparedEntry:
+        """Everything an attempt needs from the store, read before any model runs; with
+        ``encode_ahead`` (worker processes verify the summary), where a passed summary's
+        warm row goes, with the agent's dictionary to encode it with."""
         text = entry.content or ""
         schema = self.catalog.for_entry(entry, now)
         refusal = self._refusal(entry, text)
@@ -164,7 +166,7 @@ class Boundary:
                 must_keep = tuple(Fact.from_json(f) for f in self.store.last_must_keep(entry.id))
         rung_index = min(entry.attempt_count, len(self.settings.ladder) - 1)
         warm = None
-        if refusal is None:
+        if refusal is None and encode_ahead:
             dictionary = self.store.latest_dictionary(entry.agent_id)
             warm = WarmTarget(entry.id, text, entry.content_hash, dictionary)
         return PreparedEntry(entry, text, schema, rung_index, refusal, cached, must_keep, warm)

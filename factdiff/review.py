@@ -215,8 +215,8 @@ class _RungBoundary(Boundary):
         super().__init__(store, settings)
         self.rung = rung
 
-    def prepare(self, entry: Entry, now: datetime) -> PreparedEntry:
-        return replace(super().prepare(entry, now), rung_index=self.rung)
+    def prepare(self, entry: Entry, now: datetime, encode_ahead: bool = False) -> PreparedEntry:
+        return replace(super().prepare(entry, now, encode_ahead), rung_index=self.rung)
 
 
 def retry(

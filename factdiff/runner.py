@@ -412,7 +412,7 @@ async def handle_entry(
     ``DemotionPaused`` propagate.
     """
     try:
-        prepared = await calls(boundary.prepare, entry, now)
+        prepared = await calls(boundary.prepare, entry, now, engine.work.process_count > 0)
     except (StoreError, DemotionPaused):
         raise
     except Exception as exc:  # an unknown schema, a broken record: an internal error

@@ -162,9 +162,10 @@ def test_a_body_that_no_longer_fits_is_made_again(
     with MemoryStore.open(path) as store:
         ids = [str(r[0]) for r in raw(store, "SELECT entry_id FROM hot_content")]
         sources = {i: store.get(i).content for i in ids}
-        demoter = Demoter(store, DemotionSettings(older_than=timedelta(days=14)))
+        settings = DemotionSettings(older_than=timedelta(days=14), extract_workers=1)
+        demoter = Demoter(store, settings)
         for step in range(4):
-            demoter.run(LATER + timedelta(days=step), keep_results=False)
+            demoter.run(LATER + timedelta(days=step), keep_results=False, concurrency=8)
         assert len(offered) >= 8
         assert set(offered) <= set(made_here)  # every misfit was made again
         assert store.verify() == []
