@@ -152,6 +152,35 @@ def digest_text(value: Any) -> str:
     return "sha256:" + data.hex() if len(data) == 32 else data.decode("utf-8")
 
 
+FINGERPRINT_BYTES = 8
+"""How much of a SHA-256 a warm row keeps as a fingerprint (schema version 15)."""
+
+
+def fingerprint(digest: str) -> bytes:
+    """The first ``FINGERPRINT_BYTES`` of a ``sha256:<hex>`` digest: what a warm row keeps of
+    the hashes of its narrative and record. They tell that a narrative or record changed
+    behind the store's back; no hash in the same row stops someone who rewrites it too, and a
+    chance change matches 8 bytes once in 2^64."""
+    found = digest_bytes(digest)
+    if len(found) != 32:
+        raise ValueError(f"not a sha256 digest: {digest[:80]!r}")
+    return found[:FINGERPRINT_BYTES]
+
+
+def digest_matches(stored: Any, digest: str) -> bool:
+    """Whether a stored hash is ``digest`` (``sha256:<hex>``): its fingerprint (schema
+    version 15), its 32 bytes (schema version 9) or its text (older rows)."""
+    if isinstance(stored, str):
+        return stored == digest
+    data = bytes(stored)
+    if len(data) == FINGERPRINT_BYTES:
+        return data == fingerprint(digest)
+    try:
+        return digest_text(data) == digest
+    except UnicodeDecodeError:  # neither 32 bytes nor text: not this digest
+        return False
+
+
 def check_text(text: str, what: str) -> str:
     """Reject NUL and lone surrogates in text columns (portable to PostgreSQL TEXT)."""
     if "\0" in text:

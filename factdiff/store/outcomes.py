@@ -272,10 +272,13 @@ class OutcomesMixin:
         """The attempt's and its model calls' parameters, made (and checked) before the
         transaction; the attempt number is set inside it. ``narrative``: the warm narrative
         written with the attempt (its summary is then stored once, there). Its schema hash
-        is stored once (``schema_refs``)."""
+        and its identities are stored once (``schema_refs``, ``store_identities``)."""
+        store = _store(self)
         calls = [rowmap.model_call_params(entry_id, 0, call, now_us) for call in attempt.calls]
-        stored = schema_refs.elide_attempt(attempt, _store(self)._registered_hash)
-        return rowmap.attempt_params(entry_id, 0, stored, narrative), calls
+        stored = schema_refs.elide_attempt(attempt, store._registered_hash)
+        kind = rowmap.ATTEMPT_IDENTITY
+        ref = store._identity_refs({kind: rowmap.attempt_identity(stored)})[kind]
+        return rowmap.attempt_params(entry_id, 0, stored, ref, narrative), calls
 
     def _insert_attempt(
         self, attempt_no: int, attempt: dict[str, Any], calls: list[dict[str, Any]]

@@ -72,11 +72,34 @@ def warm(values: tuple[Any, ...]) -> WarmView:
     )
 
 
+ATTEMPT_IDENTITY = "attempt"
+"""The ``store_identities`` kind of an attempt's identities (schema version 15)."""
+
+
+def attempt_identity(a: AttemptRecord) -> str:
+    """An attempt's identities as ``store_identities`` holds them: the compact JSON array
+    ``[summarizer, extractor, method version, schema name, schema version]`` that the
+    ``attempt_rows`` view reads back."""
+    values = [
+        codec.check_text(a.summarizer, "summarizer"),
+        codec.check_text(a.extractor, "extractor"),
+        codec.check_text(a.method_version, "method version"),
+        None if a.schema_name is None else codec.check_text(a.schema_name, "schema name"),
+        a.schema_version,
+    ]
+    return compact.dump(values).decode("utf-8")
+
+
 def attempt_params(
-    entry_id: str, attempt_no: int, a: AttemptRecord, narrative: str | None = None
+    entry_id: str,
+    attempt_no: int,
+    a: AttemptRecord,
+    identity_ref: int,
+    narrative: str | None = None,
 ) -> dict[str, Any]:
-    """An attempt's row; its summary is left out when it is ``narrative`` (the warm
-    narrative written with it)."""
+    """An attempt's row, naming its identities by ``identity_ref`` (the ``store_identities``
+    id of ``attempt_identity(a)``); its summary is left out when it is ``narrative`` (the
+    warm narrative written with it)."""
     cost = a.cost_usd
     if cost is not None and not Decimal(cost).is_finite():
         raise InputError(f"attempt cost must be a finite number (got {cost})")
@@ -84,9 +107,10 @@ def attempt_params(
         "entry_id": entry_id,
         "attempt_no": attempt_no,
         "rung": int(a.rung),
-        "summarizer": codec.check_text(a.summarizer, "summarizer"),
-        "extractor": codec.check_text(a.extractor, "extractor"),
-        "method_version": codec.check_text(a.method_version, "method version"),
+        "summarizer": "",
+        "extractor": "",
+        "method_version": "",
+        "identity_ref": identity_ref,
         "budget_words": a.budget_words,
         "outcome": AttemptOutcome(a.outcome).value,
         "diff": "",
@@ -99,8 +123,8 @@ def attempt_params(
         "tokens_out": a.tokens_out,
         "cost_usd": None if cost is None else str(Decimal(cost)),
         "error": None if a.error is None else codec.dump_json(a.error, "attempt error"),
-        "schema_name": a.schema_name,
-        "schema_version": a.schema_version,
+        "schema_name": None,
+        "schema_version": None,
         "schema_hash": a.schema_hash,
         "failure_class": a.failure_class,
         "must_keep": None

@@ -143,15 +143,13 @@ def _keep_warm_index(store: MemoryStore, doc: IndexDoc, *, replace: bool) -> Non
     store._exec(
         "insert_warm_index",
         entry_id=doc.entry_id,
-        narrative_hash=hash_bytes(doc.warm.narrative_hash),
-        record_hash=hash_bytes(doc.warm.record_hash),
+        narrative_hash=codec.fingerprint(doc.warm.narrative_hash),
+        record_hash=codec.fingerprint(doc.warm.record_hash),
         narrative_keys=pack_keys(doc.warm.narrative_keys),
     )
 
 
 _KEYS_V1 = b"\x01"
-hash_bytes = codec.digest_bytes
-hash_text = codec.digest_text
 
 
 def pack_keys(keys: Iterable[int]) -> bytes:
@@ -546,13 +544,7 @@ def verify_retrieval(store: MemoryStore) -> list[str]:
                 continue
             warm = entry.warm
             problems.extend(
-                _warm_problems(
-                    after,
-                    warm.narrative,
-                    warm.record,
-                    None if narrative_hash is None else hash_text(narrative_hash),
-                    None if record_hash is None else hash_text(record_hash),
-                )
+                _warm_problems(after, warm.narrative, warm.record, narrative_hash, record_hash)
             )
         if len(rows) < 64:
             break
@@ -580,9 +572,11 @@ def _warm_problems(
     entry_id: str,
     narrative: str,
     record: Mapping[str, Any],
-    narrative_hash: str | None,
-    record_hash: str | None,
+    narrative_hash: Any,
+    record_hash: Any,
 ) -> list[str]:
+    """``narrative_hash`` and ``record_hash`` as the warm row holds them
+    (``codec.digest_matches``)."""
     if narrative_hash is None or record_hash is None:
         return [
             f"entry {entry_id}: warm entry has no recorded hashes: restore it "
@@ -592,8 +586,8 @@ def _warm_problems(
     from factdiff.store.warm_columns import record_digest
 
     problems = []
-    if text_digest(str(narrative)) != narrative_hash:
+    if not codec.digest_matches(narrative_hash, text_digest(str(narrative))):
         problems.append(f"entry {entry_id}: warm narrative does not match its hash (edited)")
-    if record_digest(record) != record_hash:
+    if not codec.digest_matches(record_hash, record_digest(record)):
         problems.append(f"entry {entry_id}: warm fact record does not match its hash (edited)")
     return problems

@@ -131,6 +131,29 @@ _RECODE_BEFORE_0012 = {  # the re-encoding scan while archives were rows of cold
     " USING (entry_id) WHERE w.encoding = 0 OR c.codec = 'zlib'",
 }
 
+_ATTEMPT_BEFORE_0015 = {  # an attempt's identities were text in its own row
+    kind: "INSERT INTO attempts (entry_id, attempt_no, rung, summarizer, extractor,"
+    " method_version, budget_words, outcome, diff, summary, started_at, finished_at,"
+    " duration_ms, tokens_in, tokens_out, cost_usd, error, schema_name, schema_version,"
+    " schema_hash, failure_class, must_keep, packed)"
+    f" SELECT :entry_id, :attempt_no, :rung, {fields}, :budget_words, :outcome, :diff,"
+    " :summary, :started_at, :finished_at, :duration_ms, :tokens_in, :tokens_out, :cost_usd,"
+    " :error, " + schema + ", :schema_hash, :failure_class, :must_keep, :packed"
+    " FROM store_identities WHERE id = :identity_ref"
+    for kind, fields, schema in (
+        (
+            "sqlite",
+            "json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')",
+            "json_extract(value, '$[3]'), json_extract(value, '$[4]')",
+        ),
+        (
+            "postgres",
+            "value::jsonb ->> 0, value::jsonb ->> 1, value::jsonb ->> 2",
+            "value::jsonb ->> 3, (value::jsonb ->> 4)::integer",
+        ),
+    )
+}
+
 _EVENTS_BEFORE_0014 = {  # two events of one write were two rows
     "insert_event_pair": "INSERT INTO events (type, entry_id, agent_id, at, payload, packed)"
     " VALUES (:type, :entry_id, :agent_id, :at, :payload, :packed),"
@@ -148,6 +171,8 @@ def dialect_at(kind: str, version: int, **queries: str) -> Dialect:
     old = dict(_RECODE_BEFORE_0012) if version < 12 else {}
     if version < 14:
         old.update(_EVENTS_BEFORE_0014)
+    if version < 15:
+        old["insert_attempt"] = _ATTEMPT_BEFORE_0015[kind]
     old.update(queries)
     if kind == "postgres":
         old = {key: to_pyformat(sql) for key, sql in old.items()}

@@ -354,7 +354,8 @@ def test_migration_0010_keeps_every_event_attempt_and_sequence(target: str) -> N
     with open_store(target, check_version=False) as store:
         assert store.migrate() >= 1
         assert raw(store, events_sql + " ORDER BY id") == events
-        assert raw(store, "SELECT * FROM attempts ORDER BY id") == attempts
+        width = len(attempts[0])  # the columns of version 9 (later ones added columns)
+        assert [r[:width] for r in raw(store, "SELECT * FROM attempts ORDER BY id")] == attempts
         store.forget([entry_id], now=ERASED_AT)
         (last,) = raw(store, "SELECT max(id) FROM events")[0]
         assert last > events[-1][0]  # the sequence continues (by 2 on PostgreSQL since 0014)

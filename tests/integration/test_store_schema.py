@@ -161,7 +161,8 @@ def _now() -> datetime:
 
 
 def pg_shape(dsn: str, schema: str) -> dict[str, Any]:
-    """Tables, columns, constraints, indexes, triggers and functions of one PostgreSQL schema."""
+    """Tables, columns, constraints, indexes, triggers, functions and views of one PostgreSQL
+    schema."""
     import psycopg
 
     queries = {
@@ -178,6 +179,8 @@ def pg_shape(dsn: str, schema: str) -> dict[str, Any]:
         "WHERE n.nspname = %(s)s AND NOT t.tgisinternal ORDER BY 1",
         "functions": "SELECT p.proname, pg_get_functiondef(p.oid) FROM pg_proc p "
         "JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = %(s)s ORDER BY 1",
+        "views": "SELECT table_name, view_definition FROM information_schema.views "
+        "WHERE table_schema = %(s)s ORDER BY 1",
     }
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute(f"SET search_path = {schema}")

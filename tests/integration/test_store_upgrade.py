@@ -12,11 +12,12 @@ import json
 import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from factdiff.errors import StoreError
-from factdiff.store import EventType, MemoryStore, codec, open_store
+from factdiff.store import AttemptOutcome, EventType, MemoryStore, codec, open_store
 from tests.integration.conftest import dialect_at, raw
 from tests.integration.erasure_scan import find, windows
 
@@ -71,12 +72,12 @@ def _columns(path: Path, table: str) -> list[str]:
         conn.close()
 
 
-def test_a_version_6_store_upgrades_through_0007_to_0014(tmp_path: Path) -> None:
+def test_a_version_6_store_upgrades_through_0007_to_0015(tmp_path: Path) -> None:
     path = tmp_path / "v6.db"
     _v6_store(path)
     with MemoryStore.open(path, check_version=False) as store:
-        assert store.migrate() == 8
-        assert store.schema_version() == 14
+        assert store.migrate() == 9
+        assert store.schema_version() == 15
     for table in ("attempts", "events"):
         assert "packed" in _columns(path, table)
     for table in ("reevaluations", "api_keys", "zstd_dictionaries", "tombstones"):
@@ -265,8 +266,8 @@ def test_0012_moves_cold_archives_into_warm_rows(target: str) -> None:
     with open_store(target, check_version=False) as store:
         assert store.schema_version() == 11
         assert raw(store, "SELECT count(*) FROM cold_archive") == [(len(warm),)]
-        assert store.migrate() == 3
-        assert store.schema_version() == 14
+        assert store.migrate() == 4
+        assert store.schema_version() == 15
     if not target.startswith("postgresql"):
         assert "cold_archive" not in _names(Path(target), "table")
         indexes = _names(Path(target), "index")
@@ -320,7 +321,7 @@ def test_0014_keeps_earlier_events_and_pairs_the_next_ones(target: str) -> None:
         rows = raw(store, "SELECT id, type, entry_id, agent_id, at, payload, packed FROM events")
     assert [r[1] for r in rows] == ["compression_clean", "demoted"]
     with open_store(target, check_version=False) as store:
-        assert store.migrate() == 1
+        assert store.migrate() == 2  # 0014 and 0015
         listed = list(store.events(first))
         assert [(e.id, e.type.value) for e in listed] == [(r[0], r[1]) for r in rows]
         assert [e.payload for e in listed] == [event_payload(r[5], r[6]) for r in rows]
@@ -339,3 +340,59 @@ def test_0014_keeps_earlier_events_and_pairs_the_next_ones(target: str) -> None:
             assert [e.payload["redacted"] for e in redacted] == [True, True]
             assert erased.type is EventType.ERASED
         assert store.verify() == []
+
+
+def test_0015_reads_earlier_attempts_and_cuts_index_hashes_to_fingerprints(target: str) -> None:
+    from factdiff.retrieve.index import text_digest
+    from factdiff.store.warm_columns import record_digest
+    from tests.integration.test_store import NOW, attempt, compress, fail
+
+    schema: dict[str, Any] = {"schema_name": "generic", "schema_version": 1}
+    with open_store(target, dialect=dialect_at(_kind(target), 14)) as store:
+        old = store.add("agent-1", "Refund of $14,250 approved.", now=NOW)
+        assert fail(store, old, 0, attempt=attempt(AttemptOutcome.FAILED, rung=0, **schema))
+        assert compress(store, old, 1, attempt=attempt(rung=1, summarizer="llm:a", **schema))
+        warm = store.get(old).warm
+        assert warm is not None
+        full = (  # the 32-byte hashes version 14 wrote
+            codec.digest_bytes(text_digest(warm.narrative)),
+            codec.digest_bytes(record_digest(warm.record)),
+        )
+        raw(store, "UPDATE warm_entries SET narrative_hash = ?, record_hash = ?", *full)
+        columns = "summarizer, extractor, method_version, schema_name, schema_version"
+        rows = raw(store, f"SELECT {columns}, attempt_no FROM attempts ORDER BY attempt_no")
+    assert rows == [
+        ("extractive", "rules", "1", "generic", 1, 1),
+        ("llm:a", "rules", "1", "generic", 1, 2),
+    ]
+
+    with open_store(target, check_version=False) as store:
+        assert store.migrate() == 1
+        assert raw(store, f"SELECT {columns}, attempt_no FROM attempts ORDER BY 6") == rows
+        hashes = raw(store, "SELECT narrative_hash, record_hash FROM warm_entries")
+        assert [tuple(bytes(h) for h in row) for row in hashes] == [(full[0][:8], full[1][:8])]
+        assert store.verify() == []
+        new = store.add("agent-1", "Refund of $9,100 approved.", now=NOW)
+        assert fail(store, new, 0, attempt=attempt(AttemptOutcome.FAILED, rung=0, **schema))
+        assert compress(store, new, 1, attempt=attempt(rung=1, summarizer="llm:a", **schema))
+        assert raw(store, f"SELECT {columns} FROM attempts WHERE entry_id = ?", new) == [
+            ("", "", "", None, None),
+            ("", "", "", None, None),
+        ]
+        for entry_id in (old, new):
+            read = [
+                (a.summarizer, a.extractor, a.method_version, a.schema_name, a.schema_version)
+                for a in store.attempts(entry_id)
+            ]
+            assert [(*r, i + 1) for i, r in enumerate(read)] == rows
+        stats = store.stats()
+        assert {(u["summarizer"], u["attempts"]) for u in stats["usage"]} == {
+            ("extractive", 2),
+            ("llm:a", 2),
+        }
+        assert [(r["schema"], r["version"], r["attempts"]) for r in stats["failure_rate"]] == [
+            ("generic", 1, 4)
+        ]
+        assert store.verify() == []
+        raw(store, "UPDATE warm_entries SET narrative = ? WHERE entry_id = ?", b"x", old)
+        assert any("warm narrative" in p for p in store.verify())

@@ -167,15 +167,21 @@ def test_attempt_diffs_of_any_shape_round_trip(diff: Any) -> None:
     assert compact.unpack_diff(compact.pack_diff(diff)) == diff
 
 
-def test_warm_index_hashes_and_keys_as_bytes_and_as_older_text() -> None:
-    from factdiff.store.search_index import hash_bytes, hash_text, pack_keys, unpack_keys
+def test_warm_index_hashes_as_fingerprints_as_bytes_and_as_older_text() -> None:
+    from factdiff.store.search_index import pack_keys, unpack_keys
 
     digest = "sha256:" + "0f" * 32
-    assert len(hash_bytes(digest)) == 32
-    assert hash_text(hash_bytes(digest)) == digest
-    assert hash_text(digest) == digest  # a row written before schema version 9
-    assert hash_text(digest.encode()) == digest  # its text converted to bytes (PostgreSQL)
-    assert hash_text(hash_bytes("not a digest")) == "not a digest"
+    other = "sha256:0e" + "0f" * 31
+    assert codec.fingerprint(digest) == bytes.fromhex("0f" * 8)
+    assert codec.digest_matches(codec.fingerprint(digest), digest)
+    assert not codec.digest_matches(codec.fingerprint(digest), other)
+    assert codec.digest_matches(codec.digest_bytes(digest), digest)  # schema version 9
+    assert not codec.digest_matches(codec.digest_bytes(digest), other)
+    assert codec.digest_matches(digest, digest)  # a row written before schema version 9
+    assert codec.digest_matches(digest.encode(), digest)  # its text as bytes (PostgreSQL)
+    assert not codec.digest_matches(b"\xff" * 5, digest)
+    with pytest.raises(ValueError, match="not a sha256 digest"):
+        codec.fingerprint("not a digest")
     keys = {0, -(2**63), 2**63 - 1, 42}
     assert unpack_keys(pack_keys(keys)) == keys
     assert unpack_keys(pack_keys([])) == set()

@@ -11,7 +11,7 @@ ORDER BY day, outcome
 -- name: dashboard_failure_by_schema
 SELECT coalesce(schema_name, ''), coalesce(schema_version, 0), count(*),
        sum(CASE WHEN outcome IN ('failed', 'error') THEN 1 ELSE 0 END)
-FROM attempts
+FROM attempt_rows
 GROUP BY coalesce(schema_name, ''), coalesce(schema_version, 0)
 ORDER BY 1, 2
 

@@ -88,12 +88,12 @@ SELECT count(*) FROM entries WHERE id > :after {filters}
 INSERT INTO attempts (
     entry_id, attempt_no, rung, summarizer, extractor, method_version, budget_words, outcome,
     diff, summary, started_at, finished_at, duration_ms, tokens_in, tokens_out, cost_usd, error,
-    schema_name, schema_version, schema_hash, failure_class, must_keep, packed
+    schema_name, schema_version, schema_hash, failure_class, must_keep, packed, identity_ref
 ) VALUES (
     :entry_id, :attempt_no, :rung, :summarizer, :extractor, :method_version, :budget_words,
     :outcome, :diff, :summary, :started_at, :finished_at, :duration_ms, :tokens_in, :tokens_out,
     :cost_usd, :error, :schema_name, :schema_version, :schema_hash, :failure_class, :must_keep,
-    :packed
+    :packed, :identity_ref
 )
 
 -- name: insert_model_call
@@ -123,7 +123,7 @@ SELECT a.id, a.entry_id, a.attempt_no, a.rung, a.summarizer, a.extractor, a.meth
        a.duration_ms, a.tokens_in, a.tokens_out, a.cost_usd, a.error, a.schema_name,
        a.schema_version, a.schema_hash, a.failure_class, a.must_keep, a.packed,
        w.narrative, w.dictionary_id
-FROM attempts AS a
+FROM attempt_rows AS a
 LEFT JOIN warm_entries AS w ON w.entry_id = a.entry_id AND w.attempt_no = a.attempt_no
 WHERE a.entry_id = :id ORDER BY a.attempt_no
 
@@ -256,7 +256,7 @@ GROUP BY type ORDER BY type
 -- name: failure_by_schema
 SELECT schema_name, schema_version, count(*) AS total,
        sum(CASE WHEN outcome IN ('failed', 'error') THEN 1 ELSE 0 END) AS failed
-FROM attempts
+FROM attempt_rows
 GROUP BY schema_name, schema_version
 ORDER BY schema_name, schema_version
 

@@ -38,7 +38,7 @@ DELETE FROM kept_hot WHERE entry_id = :id
 -- name: metrics_outcomes
 -- Attempts per schema name and version, agent and outcome (Prometheus metrics).
 SELECT coalesce(a.schema_name, ''), coalesce(a.schema_version, 0), e.agent_id, a.outcome, count(*)
-FROM attempts AS a JOIN entries AS e ON e.id = a.entry_id
+FROM attempt_rows AS a JOIN entries AS e ON e.id = a.entry_id
 GROUP BY a.schema_name, a.schema_version, e.agent_id, a.outcome
 
 -- name: metrics_review_backlog

@@ -104,7 +104,7 @@ SELECT summarizer, count(*) AS attempts, coalesce(sum(tokens_in), 0) AS tokens_i
        CASE WHEN count(*) FILTER (WHERE cost_usd IS NULL
                                    AND coalesce(tokens_in, 0) + coalesce(tokens_out, 0) > 0) > 0
             THEN NULL ELSE sum(cost_usd::numeric) END AS cost_usd
-FROM attempts GROUP BY summarizer ORDER BY summarizer
+FROM attempt_rows GROUP BY summarizer ORDER BY summarizer
 
 -- name: usage_by_model
 -- Every model call, per model and role; the cost is NULL when a billed call has no price.

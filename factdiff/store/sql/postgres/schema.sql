@@ -111,11 +111,31 @@ CREATE TABLE attempts (
     failure_class  text,
     must_keep      text,
     packed         bytea,
+    identity_ref   bigint REFERENCES store_identities (id),
     UNIQUE (entry_id, attempt_no)
 );
 
 CREATE INDEX attempts_losses ON attempts (id)
     WHERE outcome IN ('failed', 'acceptable_with_notes');
+
+-- Every attempt with its identities, by reference or as text (migration 0015).
+CREATE VIEW attempt_rows AS
+SELECT a.id, a.entry_id, a.attempt_no, a.rung,
+       CASE WHEN a.identity_ref IS NULL THEN a.summarizer
+            ELSE i.value::jsonb ->> 0 END AS summarizer,
+       CASE WHEN a.identity_ref IS NULL THEN a.extractor
+            ELSE i.value::jsonb ->> 1 END AS extractor,
+       CASE WHEN a.identity_ref IS NULL THEN a.method_version
+            ELSE i.value::jsonb ->> 2 END AS method_version,
+       a.budget_words, a.outcome, a.diff, a.summary, a.started_at, a.finished_at,
+       a.duration_ms, a.tokens_in, a.tokens_out, a.cost_usd, a.error,
+       CASE WHEN a.identity_ref IS NULL THEN a.schema_name
+            ELSE i.value::jsonb ->> 3 END AS schema_name,
+       CASE WHEN a.identity_ref IS NULL THEN a.schema_version
+            ELSE (i.value::jsonb ->> 4)::integer END AS schema_version,
+       a.schema_hash, a.failure_class, a.must_keep, a.packed
+FROM attempts AS a
+LEFT JOIN store_identities AS i ON i.id = a.identity_ref;
 
 -- A row holds one event, or two of one write (then_type: ids id - 1 and id; migration 0014).
 CREATE TABLE events (

@@ -15,7 +15,7 @@ GROUP BY e.agent_id ORDER BY e.agent_id
 -- Verified attempts with their diff (packed, or JSON text in older rows), for loss patterns (filters: schema, agent, since).
 SELECT a.id, a.entry_id, a.schema_name, a.schema_version, a.summarizer, a.outcome, a.diff,
        a.packed
-FROM attempts a JOIN entries e ON e.id = a.entry_id
+FROM attempt_rows a JOIN entries e ON e.id = a.entry_id
 WHERE a.outcome IN ('clean', 'acceptable_with_notes', 'failed') AND a.id > :after
   AND (:schema_name IS NULL OR a.schema_name = :schema_name)
   AND (:agent IS NULL OR e.agent_id = :agent)
