@@ -37,6 +37,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
+from factdiff import collector
 from factdiff.engine import AttemptEngine, AttemptRun, Stage
 from factdiff.errors import (
     DemotionPaused,
@@ -132,15 +133,19 @@ class Runner:
     # -- the calling thread ----------------------------------------------------------------
 
     def run(self) -> RunSummary:
-        """Run until the pass ends (``poll_seconds`` None) or ``stop`` is set; blocks."""
+        """Run until the pass ends (``poll_seconds`` None) or ``stop`` is set; blocks. With
+        more than one entry in flight, the garbage collector is tuned for the pass
+        (``factdiff.collector``)."""
         started = time.perf_counter()
-        main = runtime.submit(self._main())
-        try:
-            self._serve(main)
-            main.result()
-        finally:
-            self.calls.close()
-            self.summary.wall_seconds = time.perf_counter() - started
+        tuning = collector.tuned() if self.options.concurrency > 1 else contextlib.nullcontext()
+        with tuning:
+            main = runtime.submit(self._main())
+            try:
+                self._serve(main)
+                main.result()
+            finally:
+                self.calls.close()
+                self.summary.wall_seconds = time.perf_counter() - started
         if self._fatal is not None:
             raise self._fatal
         return self.summary

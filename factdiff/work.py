@@ -41,6 +41,7 @@ from concurrent.futures.process import BrokenProcessPool
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from factdiff import collector
 from factdiff.checking import CheckResult, verify
 from factdiff.extraction.base import Extractor
 from factdiff.extraction.rules import RulesExtractor
@@ -96,9 +97,11 @@ def _yield_cpu() -> None:
 
 
 def _watch_parent(parent: int) -> None:
-    """In a worker process: run nicer (``_yield_cpu``) and exit when the parent is gone
-    (killed, crashed), so no pool process outlives the demoter or worker that started it."""
+    """In a worker process: run nicer (``_yield_cpu``), with the garbage collector tuned
+    (``collector.tune_process``), and exit when the parent is gone (killed, crashed), so no
+    pool process outlives the demoter or worker that started it."""
     _yield_cpu()
+    collector.tune_process()
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -3,12 +3,14 @@ record the demotion's extractor would make, and extracts the source again otherw
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 
 import pytest
 
+from factdiff import collector
 from factdiff.demote import Demoter, DemotionSettings
 from factdiff.extraction.rules import RulesExtractor
 from factdiff.pipeline import Rung
@@ -16,7 +18,7 @@ from factdiff.record import FactRecord
 from factdiff.retry import RetryPolicy
 from factdiff.schema.model import FactSchema
 from factdiff.store import MemoryStore, Tier
-from factdiff.summarize import ExtractiveSummarizer
+from factdiff.summarize import ExtractiveSummarizer, Summary, SummaryRequest
 from tests.integration.evolution_helpers import (
     AGENT,
     LATER,
@@ -110,3 +112,32 @@ def test_another_extractor_extracts_the_source_itself(store: MemoryStore) -> Non
     assert demote(store, counting) == {PASSED: 1}
     assert counting.texts[0] == call_text(3)
     assert len(counting.texts) == 2
+
+
+class Watching(ExtractiveSummarizer):
+    """The extractive summarizer, noting the collector's thresholds while it runs."""
+
+    def __init__(self) -> None:
+        self.thresholds: set[tuple[int, int, int]] = set()
+
+    def summarize(self, request: SummaryRequest) -> Summary:
+        self.thresholds.add(gc.get_threshold())
+        return super().summarize(request)
+
+
+@pytest.mark.parametrize("concurrency", [1, 4])
+def test_a_concurrent_pass_runs_with_the_collector_tuned(
+    store: MemoryStore, concurrency: int
+) -> None:
+    for index in range(6):
+        store.add(AGENT, call_text(index), now=T0)
+    before = gc.get_threshold()
+    summarizer = Watching()
+    settings = DemotionSettings(
+        ladder=(Rung(summarizer, budget_ratio=1.0),), retry=RetryPolicy(1), extract_workers=0
+    )
+    report = Demoter(store, settings).run(LATER, concurrency=concurrency)
+    assert report.counts[PASSED] == 6
+    assert summarizer.thresholds == ({before} if concurrency == 1 else {collector.THRESHOLDS})
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
