@@ -221,3 +221,19 @@ def test_a_shape_that_repeats_a_rest_key_is_refused() -> None:
     )
     with pytest.raises(compact.CompactError, match="shape"):
         compact.join_meta(doubled, HASH, MOMENT.isoformat())
+
+
+def test_a_diff_packed_again_gets_the_same_form_and_a_changed_one_its_own() -> None:
+    diff = {
+        "fields": [{"field": "amount", "verdict": "kept", "source_values": ["$5"]}],
+        "missing": [],
+    }
+    first = compact.pack_diff(diff)
+    assert compact.pack_diff(json.loads(json.dumps(diff))) is first  # an equal copy
+    diff["missing"] = ["amount"]  # changed after it was packed: packed anew
+    again = compact.pack_diff(diff)
+    assert again is not first
+    assert compact.unpack_diff(again) == diff
+    not_json = {"x": float("nan")}
+    assert set(compact.unpack_diff(compact.pack_diff(not_json))) == {"x"}  # not remembered
+    assert compact.pack_diff(diff) is again
