@@ -224,7 +224,7 @@ def test_a_shape_that_repeats_a_rest_key_is_refused() -> None:
 
 
 def test_a_diff_packed_again_gets_the_same_form_and_a_changed_one_its_own() -> None:
-    diff = {
+    diff: dict[str, Any] = {
         "fields": [{"field": "amount", "verdict": "kept", "source_values": ["$5"]}],
         "missing": [],
     }
