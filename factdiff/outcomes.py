@@ -168,7 +168,7 @@ class Boundary:
         warm = None
         if refusal is None and encode_ahead:
             dictionary = self.store.latest_dictionary(entry.agent_id)
-            warm = WarmTarget(entry.id, text, entry.content_hash, dictionary)
+            warm = WarmTarget(entry.id, text, entry.content_hash, dictionary, entry.agent_id)
         return PreparedEntry(entry, text, schema, rung_index, refusal, cached, must_keep, warm)
 
     def _indexed_record(self, entry: Entry, schema: FactSchema, text: str) -> FactRecord | None:

@@ -38,6 +38,7 @@ import time
 import types
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -211,13 +212,16 @@ def _dictionary(data: bytes | None) -> Any:
     return found
 
 
-def _prime_dictionary(path: str, agent_id: str, now: datetime) -> bool:
+def _prime_dictionary(path: str, agent_id: str, now: datetime) -> tuple[int, bytes] | None:
     """In a worker process: train ``agent_id``'s first dictionary in the SQLite store at
-    ``path``, on a connection of this process's own."""
+    ``path``, on a connection of this process's own; the agent's latest dictionary after
+    (id and bytes as stored), if it has one."""
     from factdiff.store import MemoryStore
 
     with MemoryStore.open(path, create=False) as store:
-        return store.prime_dictionary(agent_id, now)
+        if not store.prime_dictionary(agent_id, now):
+            return None
+        return store.latest_dictionary(agent_id)
 
 
 def _run_batch(calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]) -> list[tuple[bool, Any]]:
@@ -306,6 +310,8 @@ class Work:
         self._thread_pool: concurrent.futures.ThreadPoolExecutor | None = None
         self._cpu_pool: concurrent.futures.ThreadPoolExecutor | None = None
         self._batcher = _Batcher(processes) if processes else None
+        self._primed: dict[str, tuple[int, bytes]] = {}
+        """Agents' dictionaries trained ahead by ``prime_dictionary`` (id and bytes)."""
 
     @classmethod
     def inline(cls) -> Work:
@@ -371,7 +377,11 @@ class Work:
     ) -> tuple[CheckResult, WarmBody | None]:
         """Extract ``narrative`` with ``extractor`` and verify it against the source's
         record; in a worker process, a passed summary's warm body for ``warm`` is made in
-        the same task (``None`` elsewhere: the store's thread makes it)."""
+        the same task (``None`` elsewhere: the store's thread makes it). A target prepared
+        before its agent had a dictionary gets the one ``prime_dictionary`` trained since,
+        so that the body fits the warm write (else the store's thread makes it again)."""
+        if warm is not None and warm.dictionary is None and warm.agent_id in self._primed:
+            warm = replace(warm, dictionary=self._primed[warm.agent_id])
         if getattr(extractor, "aextract", None) is not None:
             summary_facts = await self.extract(extractor, narrative, schema, source_facts.reference)
             return verify(source_facts, summary_facts, schema, policy), None
@@ -401,11 +411,14 @@ class Work:
         loop = asyncio.get_running_loop()
         pool = shared_pool(self._processes)
         try:
-            done: bool = await loop.run_in_executor(pool, _prime_dictionary, path, agent_id, now)
+            found = await loop.run_in_executor(pool, _prime_dictionary, path, agent_id, now)
         except BrokenProcessPool:
             _discard(self._processes, pool)
             return None
-        return done
+        if found is None:
+            return False
+        self._primed[agent_id] = found
+        return True
 
     async def _call(self, component: object, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` where ``component`` may run; module-level functions of this

@@ -48,6 +48,9 @@ class WarmTarget:
     source: str
     content_hash: str
     dictionary: tuple[int, bytes] | None
+    agent_id: str = ""
+    """Whose dictionary: one trained while the summary was being written is used instead of
+    none (``Work.verify_summary``)."""
 
 
 @dataclass(frozen=True)

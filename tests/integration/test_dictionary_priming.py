@@ -3,6 +3,8 @@ process during a concurrent pass): the same dictionary the warm write would have
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
 import shutil
 from datetime import timedelta
 from pathlib import Path
@@ -73,3 +75,42 @@ def test_a_concurrent_pass_trains_the_dictionary_ahead_and_alike(
     with MemoryStore.open(sequential_path) as store:
         Demoter(store, settings).run(LATER, keep_results=False)
         assert raw(store, DICTIONARIES) == concurrent_rows
+
+
+def test_a_target_prepared_before_the_dictionary_gets_the_one_primed_since(
+    tmp_path: Path,
+) -> None:
+    from factdiff.checking import DEFAULT_EXTRACTOR
+    from factdiff.policy import DEFAULT_POLICY
+    from factdiff.schema.builtin import builtin_schema
+    from factdiff.store.warm_columns import WarmBody, WarmTarget
+
+    path = tmp_path / "memory.db"
+    with MemoryStore.open(path) as store:
+        entry = store.get(load(store, MIN_SAMPLES + 6)[0])
+    text = entry.content or ""
+    schema = builtin_schema("customer_service")
+    record = DEFAULT_EXTRACTOR.extract(text, schema)
+    target = WarmTarget(entry.id, text, entry.content_hash, None, AGENT)  # no dictionary yet
+
+    async def main() -> tuple[WarmBody | None, WarmBody | None]:
+        work = Work.processes(1)
+        _, before = await work.verify_summary(
+            DEFAULT_EXTRACTOR, text, record, schema, DEFAULT_POLICY, target
+        )
+        assert await work.prime_dictionary(str(path), AGENT, LATER)
+        _, after = await work.verify_summary(
+            DEFAULT_EXTRACTOR, text, record, schema, DEFAULT_POLICY, target
+        )
+        return before, after
+
+    before, after = asyncio.run(main())
+    assert before is not None
+    assert before.dictionary_id is None
+    with MemoryStore.open(path) as store:
+        latest = store.latest_dictionary(AGENT)
+    assert latest is not None
+    assert after is not None
+    assert after.dictionary_id == latest[0]
+    assert after.dictionary_hash == hashlib.sha256(latest[1]).digest()
+    assert after.fits(text, entry.content_hash, latest[0], hashlib.sha256(latest[1]).digest())
