@@ -13,7 +13,9 @@ is alive when the pass starts (modules, the SDK, the store's caches) is left out
 traversal (``gc.freeze``), and the youngest generation is collected after ``THRESHOLDS[0]``
 allocations instead of 700. Objects are still freed by reference counting the moment they
 are unused; only garbage in reference cycles waits a little longer. When the pass ends the
-frozen objects go back to the collector and the thresholds are restored. Passes that
+frozen objects go back to the collector and the thresholds are restored (a process that had
+frozen objects itself before the pass, as a pre-fork server does, keeps its own freeze: the
+pass neither freezes nor unfreezes then). Passes that
 overlap in one process (threads, nested calls) share one tuning: the first to start sets it,
 the last to end restores it. Worker processes (``factdiff.work``) tune themselves once at
 start-up (``tune_process``): they do nothing else.
@@ -39,12 +41,16 @@ class _Tuning:
         self.lock = threading.Lock()
         self.users = 0
         self.saved: tuple[int, int, int] = gc.get_threshold()
+        self.froze = False
 
     def enter(self) -> None:
         with self.lock:
             if self.users == 0:
                 self.saved = gc.get_threshold()
-                gc.freeze()
+                # a process that froze objects itself (a pre-fork server) keeps them frozen
+                self.froze = gc.get_freeze_count() == 0
+                if self.froze:
+                    gc.freeze()
                 gc.set_threshold(*THRESHOLDS)
             self.users += 1
 
@@ -53,7 +59,8 @@ class _Tuning:
             self.users -= 1
             if self.users == 0:
                 gc.set_threshold(*self.saved)
-                gc.unfreeze()
+                if self.froze:
+                    gc.unfreeze()
 
 
 _TUNING = _Tuning()

@@ -65,3 +65,14 @@ def test_overlapping_passes_in_threads_restore_after_the_last() -> None:
     for thread in threads:
         thread.join(10)
     assert seen == [collector.THRESHOLDS]
+
+
+def test_a_process_that_froze_objects_itself_keeps_them_frozen() -> None:
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with collector.tuned():
+            assert gc.get_threshold() == collector.THRESHOLDS
+        assert gc.get_freeze_count() > frozen // 2  # not unfrozen by the pass
+    finally:
+        gc.unfreeze()
