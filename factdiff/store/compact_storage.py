@@ -36,6 +36,7 @@ from factdiff.store.reencoding import RECODE_BATCH, ReencodingMixin
 from factdiff.store.warm_columns import (
     Dictionary,
     encode_meta,
+    frame_params,
     narrative_frame,
     record_digest,
     record_frame,
@@ -202,12 +203,7 @@ class CompactStorageMixin(ReencodingMixin):
             entry_id, meta, content_hash, compressed_at, record_digest(record)
         )
         return {
-            "narrative": narrative_frame(narrative, data),
-            "record": frame,
-            "meta": meta_columns.rest,
-            "encoding": compact.RECORD_ENCODING,
-            "dictionary_id": dictionary_id,
-            "facts_digest": meta_columns.facts_digest,
+            **frame_params(narrative_frame(narrative, data), frame, dictionary_id, meta_columns),
             "identity_ref": self._profile_ref(meta_columns.profile),
         }
 

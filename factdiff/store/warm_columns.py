@@ -94,12 +94,7 @@ class WarmBody:
         """The ``insert_warm`` parameters of this body with ``meta`` (but the entry id, the
         times, the attempt number and the identities' reference)."""
         return {
-            "narrative": self.narrative_frame,
-            "record": self.record_frame,
-            "meta": meta.rest,
-            "encoding": compact.RECORD_ENCODING,
-            "dictionary_id": self.dictionary_id,
-            "facts_digest": meta.facts_digest,
+            **frame_params(self.narrative_frame, self.record_frame, self.dictionary_id, meta),
             "source_codec": codec.COLD_CODEC,
             "source_dictionary_id": self.dictionary_id,
             "source": self.source_frame,
@@ -114,6 +109,21 @@ class MetaColumns:
     rest: bytes
     facts_digest: bytes | None
     profile: str
+
+
+def frame_params(
+    narrative: bytes, record: bytes, dictionary_id: int | None, meta: MetaColumns
+) -> dict[str, Any]:
+    """The parameters of a warm row's narrative and record frames (made with dictionary
+    ``dictionary_id``) and of its ``meta``: what a demotion and a re-encoding both write."""
+    return {
+        "narrative": narrative,
+        "record": record,
+        "meta": meta.rest,
+        "encoding": compact.RECORD_ENCODING,
+        "dictionary_id": dictionary_id,
+        "facts_digest": meta.facts_digest,
+    }
 
 
 def record_digest(record: Mapping[str, Any]) -> str:
