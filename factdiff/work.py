@@ -312,6 +312,8 @@ class Work:
         self._batcher = _Batcher(processes) if processes else None
         self._primed: dict[str, tuple[int, bytes]] = {}
         """Agents' dictionaries trained ahead by ``prime_dictionary`` (id and bytes)."""
+        self._priming: dict[str, asyncio.Event] = {}
+        """Agents whose ``prime_dictionary`` is running: set when it ends."""
 
     @classmethod
     def inline(cls) -> Work:
@@ -378,10 +380,11 @@ class Work:
         """Extract ``narrative`` with ``extractor`` and verify it against the source's
         record; in a worker process, a passed summary's warm body for ``warm`` is made in
         the same task (``None`` elsewhere: the store's thread makes it). A target prepared
-        before its agent had a dictionary gets the one ``prime_dictionary`` trained since,
-        so that the body fits the warm write (else the store's thread makes it again)."""
-        if warm is not None and warm.dictionary is None and warm.agent_id in self._primed:
-            warm = replace(warm, dictionary=self._primed[warm.agent_id])
+        before its agent had a dictionary gets the one ``prime_dictionary`` trained since
+        (waiting for it while it runs), so that the body fits the warm write (else the
+        store's thread makes it again)."""
+        if warm is not None and warm.dictionary is None:
+            warm = await self._with_primed_dictionary(warm)
         if getattr(extractor, "aextract", None) is not None:
             summary_facts = await self.extract(extractor, narrative, schema, source_facts.reference)
             return verify(source_facts, summary_facts, schema, policy), None
@@ -410,15 +413,29 @@ class Work:
             return None
         loop = asyncio.get_running_loop()
         pool = shared_pool(self._processes)
+        done = self._priming.setdefault(agent_id, asyncio.Event())
         try:
             found = await loop.run_in_executor(pool, _prime_dictionary, path, agent_id, now)
         except BrokenProcessPool:
             _discard(self._processes, pool)
             return None
+        finally:
+            done.set()
+            if self._priming.get(agent_id) is done:
+                del self._priming[agent_id]
         if found is None:
             return False
         self._primed[agent_id] = found
         return True
+
+    async def _with_primed_dictionary(self, warm: WarmTarget) -> WarmTarget:
+        """``warm`` with its agent's dictionary trained ahead, once a training in progress
+        has ended; unchanged when there is none."""
+        running = self._priming.get(warm.agent_id)
+        if running is not None:
+            await running.wait()
+        primed = self._primed.get(warm.agent_id)
+        return warm if primed is None else replace(warm, dictionary=primed)
 
     async def _call(self, component: object, function: Callable[..., T], *args: Any) -> T:
         """``function(*args)`` where ``component`` may run; module-level functions of this

@@ -114,3 +114,38 @@ def test_a_target_prepared_before_the_dictionary_gets_the_one_primed_since(
     assert after.dictionary_id == latest[0]
     assert after.dictionary_hash == hashlib.sha256(latest[1]).digest()
     assert after.fits(text, entry.content_hash, latest[0], hashlib.sha256(latest[1]).digest())
+
+
+def test_a_verification_waits_for_the_dictionary_being_primed(tmp_path: Path) -> None:
+    """A summary verified while its agent's first dictionary trains gets that dictionary,
+    so the store's thread does not make its warm body again."""
+    from factdiff.checking import DEFAULT_EXTRACTOR
+    from factdiff.policy import DEFAULT_POLICY
+    from factdiff.schema.builtin import builtin_schema
+    from factdiff.store.warm_columns import WarmBody, WarmTarget
+
+    path = tmp_path / "memory.db"
+    with MemoryStore.open(path) as store:
+        entry = store.get(load(store, MIN_SAMPLES + 6)[0])
+    text = entry.content or ""
+    schema = builtin_schema("customer_service")
+    record = DEFAULT_EXTRACTOR.extract(text, schema)
+    target = WarmTarget(entry.id, text, entry.content_hash, None, AGENT)
+
+    async def main() -> WarmBody | None:
+        work = Work.processes(1)
+        priming = asyncio.create_task(work.prime_dictionary(str(path), AGENT, LATER))
+        await asyncio.sleep(0)  # the training has started, and has not ended
+        assert not priming.done()
+        _, body = await work.verify_summary(
+            DEFAULT_EXTRACTOR, text, record, schema, DEFAULT_POLICY, target
+        )
+        assert await priming
+        return body
+
+    body = asyncio.run(main())
+    with MemoryStore.open(path) as store:
+        latest = store.latest_dictionary(AGENT)
+    assert latest is not None
+    assert body is not None
+    assert body.fits(text, entry.content_hash, latest[0], hashlib.sha256(latest[1]).digest())
