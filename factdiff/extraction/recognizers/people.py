@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from factdiff.extraction.recognizers.base import ExtractionContext, Match, leftmost_longest
+from factdiff.extraction.wordtrie import trie_alternation
 from factdiff.values.base import FactType
 from factdiff.values.names import (
     _ORG_TOKENS,
@@ -89,27 +90,55 @@ def _scan_name(text: str, pos: int, max_tokens: int = 4) -> _Span | None:
 
 
 _TITLE_CUE = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Rev|Fr|Capt|Det)\b\.?(?=[ \t])")
-_ROLE_CUE = re.compile(
-    r"\b(?:CEO|CTO|CFO|COO|CIO|CMO|CPO|VP|SVP|EVP|President|Director|[Mm]anager|[Aa]gent|"
-    r"[Rr]epresentative|[Ss]upervisor|Officer|officer|Engineer|engineer|[Ff]ounder|Chairman|"
-    r"Chairwoman|[Aa]ttorney|Detective|Doctor|doctor|Nurse|nurse|[Tt]echnician|[Cc]onsultant|"
-    r"[Rr]ecruiter|[Cc]olleague|[Bb]oss|[Ll]andlord|[Dd]entist|[Tt]herapist|Senator|Governor|"
-    r"Mayor|Judge|Professor|Coach|[Ll]ead|[Dd]irector|[Cc]ontroller|[Bb]uyer|[Aa]nalyst|"
-    r"[Cc]oordinator|[Ss]pecialist|[Aa]dministrator|[Aa]ccountant|[Cc]hampion|[Ss]ponsor|"
-    r"on-call|[Oo]n call)(?:,(?=[ \t]))?(?=[ \t])"
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """The blank-separated words of ``text``."""
+    return tuple(text.split())
+
+
+def _either_case(*words: str) -> tuple[str, ...]:
+    """Each word capitalised and as written (``manager``: ``Manager``, ``manager``)."""
+    return tuple(form for word in words for form in (word[0].upper() + word[1:], word))
+
+
+# The cue words are regex tries (``wordtrie``): an alternation of dozens of words tried one
+# after another at every position of the text cost most of this recognizer's time. For the
+# same reason the introduction phrases first check that a word starts where they are tried.
+_ROLE_WORDS = (
+    *_words(
+        """CEO CTO CFO COO CIO CMO CPO VP SVP EVP President Director Officer officer Engineer
+        engineer Chairman Chairwoman Detective Doctor doctor Nurse nurse Senator Governor
+        Mayor Judge Professor Coach on-call"""
+    ),
+    *_either_case(
+        *_words(
+            """manager agent representative supervisor founder attorney technician
+            consultant recruiter colleague boss landlord dentist therapist lead director
+            controller buyer analyst coordinator specialist administrator accountant
+            champion sponsor"""
+        ),
+        "on call",
+    ),
 )
-_HOLDER_CUE = re.compile(
-    r"(?<![\w-])(?:[Gg]uest|[Pp]atient|[Cc]lient|[Mm]ember|[Pp]assenger|[Tt]enant|[Cc]aller"
-    r"|[Cc]ustomer|[Dd]river|[Hh]ost|[Cc]hef|[Cc]aptain|[Pp]ilot|[Rr]esident|[Tt]raveler"
-    r"|[Tt]raveller|[Ss]tudent|[Tt]eacher|[Ee]mployee|[Cc]ontractor|[Vv]endor|[Oo]wner"
-    r"|[Bb]uyer|[Ss]eller|[Aa]pplicant|[Cc]andidate|[Vv]isitor|[Ww]itness)(?=[ \t])"
+_ROLE_CUE = re.compile(r"\b" + trie_alternation(_ROLE_WORDS) + r"(?:,(?=[ \t]))?(?=[ \t])")
+_HOLDER_WORDS = _either_case(
+    *_words(
+        """guest patient client member passenger tenant caller customer driver host chef
+        captain pilot resident traveler traveller student teacher employee contractor vendor
+        owner buyer seller applicant candidate visitor witness"""
+    )
 )
+_HOLDER_CUE = re.compile(r"(?<![\w-])" + trie_alternation(_HOLDER_WORDS) + r"(?=[ \t])")
 """Nouns for the person holding a role in a transaction (``Guest Priya Raman``): weaker than a
 title, so the name after them needs a first and a last name and must not run on into more
 capitalised words (``Guest Services Desk`` is not a person)."""
+_PAYING_VERBS = _words(
+    """send sends sent sending transfer transfers transferred transferring wire wired pay pays
+    paid paying give gave owe owes owed lend lent"""
+)
 _RECIPIENT_CUE = re.compile(
-    r"(?i:\b(?:send|sends|sent|sending|transfer|transfers|transferred|transferring|wire|wired"
-    r"|pay|pays|paid|paying|give|gave|owe|owes|owed|lend|lent)\b)"
+    r"(?i:\b" + trie_alternation(_PAYING_VERBS) + r"\b)"
     r"(?P<what>(?:[ \t]+[\w$.,]+){0,5}?)[ \t]+(?i:to)(?=[ \t]+[A-Z])"
 )
 _MONEY_OBJECT = re.compile(r"(?i)[$€£¥₹0-9]|\b(?:money|it|funds|cash|payment|bucks|dollars)\b")
@@ -117,14 +146,24 @@ _MONEY_OBJECT = re.compile(r"(?i)[$€£¥₹0-9]|\b(?:money|it|funds|cash|payme
 to Justin``): the capitalised word right after ``to`` is a person unless it is a common,
 place or organisation word. What is sent must be money (an amount, ``money``, ``it``...), so
 ``the order was sent to Texas`` names no one."""
+_POSSESSIVES = _words(
+    "my his her your their our the full customer's caller's client's patient's guest's"
+)
+_MEETING_VERBS = _words("spoke speaking talked talking spoken met meeting")
+_PERSON_NOUNS = _words(
+    """guy man woman lady gentleman person someone somebody agent rep representative customer
+    user employee colleague friend doctor technician manager girl boy"""
+)
 _PHRASE_CUE = re.compile(
-    r"(?i)\b(?:(?P<name>(?:(?:my|his|her|your|their|our|the|full|customer's|caller's|"
-    r"client's|patient's|guest's)\s+|(?<![\w'’]\s)(?<![\w'’]))name(?:\s+is|'s|\s*:))|(?P<greet>this\s+is)|"
-    r"(?P<self>i'm|i\s+am|i’m)|(?:spoke|speaking|talked|talking|spoken|met|meeting)\s+"
-    r"(?:with|to)|(?:appointment|consultation)\s+with|ask(?:ed)?\s+for|contact(?:\s+person)?\s*:|contact|signed\s+by|assigned\s+to|"
-    r"(?:guy|man|woman|lady|gentleman|person|someone|somebody|agent|rep|representative|"
-    r"customer|user|employee|colleague|friend|doctor|technician|manager|girl|boy)\s+"
-    r"(?:named|called))(?=[ \t])"
+    r"(?i)\b(?=[^\W\d_])(?:(?P<name>(?:"
+    + trie_alternation(_POSSESSIVES)
+    + r"\s+|(?<![\w'’]\s)(?<![\w'’]))"
+    r"name(?:\s+is|'s|\s*:))|(?P<greet>this\s+is)|(?P<self>i'm|i\s+am|i’m)|"
+    + trie_alternation(_MEETING_VERBS)
+    + r"\s+(?:with|to)|(?:appointment|consultation)\s+with|ask(?:ed)?\s+for|"
+    r"contact(?:\s+person)?\s*:|contact|signed\s+by|assigned\s+to|"
+    + trie_alternation(_PERSON_NOUNS)
+    + r"\s+(?:named|called))(?=[ \t])"
 )
 _GREETING_BEFORE = re.compile(
     r"(?i)\b(?:hi|hello|hey|yes|yeah|oh|morning|afternoon|evening),?\s*\Z"
