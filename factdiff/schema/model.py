@@ -192,7 +192,12 @@ def canonical_json(data: JSON) -> str:
 
 def tagged_digest(kind: str, data: JSON) -> str:
     """``sha256:<hex>`` of ``kind`` + NUL + canonical JSON of ``data``."""
-    payload = kind.encode() + b"\0" + canonical_json(data).encode("utf-8")
+    return tagged_text_digest(kind, canonical_json(data))
+
+
+def tagged_text_digest(kind: str, text: str) -> str:
+    """``tagged_digest`` of the data whose canonical JSON is ``text``."""
+    payload = kind.encode() + b"\0" + text.encode("utf-8")
     return "sha256:" + hashlib.sha256(payload).hexdigest()
 
 

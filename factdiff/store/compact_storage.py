@@ -38,8 +38,8 @@ from factdiff.store.warm_columns import (
     encode_meta,
     frame_params,
     narrative_frame,
+    record_column,
     record_digest,
-    record_frame,
 )
 
 if TYPE_CHECKING:
@@ -198,12 +198,12 @@ class CompactStorageMixin(ReencodingMixin):
         """The compact columns of a warm row with its identities' reference (made before
         the transaction)."""
         dictionary_id, data = dictionary
-        frame = record_frame(record, source, data)
-        meta_columns = encode_meta(
-            entry_id, meta, content_hash, compressed_at, record_digest(record)
-        )
+        column = record_column(record, source, data)
+        meta_columns = encode_meta(entry_id, meta, content_hash, compressed_at, column.digest)
         return {
-            **frame_params(narrative_frame(narrative, data), frame, dictionary_id, meta_columns),
+            **frame_params(
+                narrative_frame(narrative, data), column.frame, dictionary_id, meta_columns
+            ),
             "identity_ref": self._profile_ref(meta_columns.profile),
         }
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from factdiff.schema.model import tagged_digest
+from factdiff.schema.model import tagged_digest, tagged_text_digest
 from factdiff.store import codec, compact
 from factdiff.store.dictionaries import dictionary_hash
 from factdiff.store.model import IntegrityError, WarmMeta
@@ -131,10 +131,21 @@ def record_digest(record: Mapping[str, Any]) -> str:
     return tagged_digest("factdiff.record", dict(record))
 
 
-def record_frame(record: Mapping[str, Any], source: str, dictionary: Any) -> bytes:
-    """A record's column: a zstd frame of its compact form against ``source``."""
-    codec.dump_json(dict(record), "fact record")  # the checks JSON text had
-    return codec.zstd_compress(compact.pack_record(dict(record), source), dictionary)
+@dataclass(frozen=True)
+class RecordColumn:
+    """A record's column, a zstd frame of its compact form against its source, and the
+    record's digest (``record_digest``)."""
+
+    frame: bytes
+    digest: str
+
+
+def record_column(record: Mapping[str, Any], source: str, dictionary: Any) -> RecordColumn:
+    """``record``'s column against ``source``; its digest hashes the JSON text that checks
+    the record as JSON text columns were checked (the same canonical form)."""
+    text = codec.dump_json(dict(record), "fact record")
+    frame = codec.zstd_compress(compact.pack_record(dict(record), source), dictionary)
+    return RecordColumn(frame, tagged_text_digest("factdiff.record", text))
 
 
 def narrative_frame(narrative: str, dictionary: Any) -> bytes:
@@ -186,20 +197,20 @@ def encode_body(
     from factdiff.retrieve.index import warm_doc
 
     dictionary_id, data = dictionary
-    digest = record_digest(record)  # one digest: the meta's and the index's
+    column = record_column(record, source, data)  # one digest: the meta's and the index's
     index = None
     if schemas is not None:
         index = warm_doc(
-            schemas, entry_id, source, narrative, record, narrative_facts, digest, parsed
+            schemas, entry_id, source, narrative, record, narrative_facts, column.digest, parsed
         )
     return WarmBody(
         narrative,
         content_hash,
         dictionary_id,
         None if data is None else dictionary_hash(data.as_bytes()),
-        digest,
+        column.digest,
         narrative_frame(narrative, data),
-        record_frame(record, source, data),
+        column.frame,
         verified_archive(entry_id, source, content_hash, data),
         index,
     )

@@ -1,0 +1,31 @@
+"""A warm record's column: its frame restores the record, and its digest, hashed from the
+JSON text that checks the record, is ``record_digest``'s."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+
+from factdiff.checking import DEFAULT_EXTRACTOR
+from factdiff.errors import InputError
+from factdiff.schema.builtin import builtin_schema
+from factdiff.store import codec, compact
+from factdiff.store.warm_columns import record_column, record_digest
+
+SOURCE = "Refund of €1.240,50 for order #A-77 to Zoë Müller, due 3 April; ticket TK-9."
+
+
+def test_the_column_restores_the_record_and_carries_its_digest() -> None:
+    record = DEFAULT_EXTRACTOR.extract(
+        SOURCE, builtin_schema("customer_service"), date(2026, 3, 1)
+    ).to_json()
+    column = record_column(record, SOURCE, None)
+    assert column.digest == record_digest(record)
+    assert compact.unpack_record(codec.zstd_decompress(column.frame), SOURCE) == record
+
+
+@pytest.mark.parametrize("bad", [float("nan"), "lone \ud800 surrogate"])
+def test_a_record_that_json_text_could_not_hold_is_refused(bad: object) -> None:
+    with pytest.raises(InputError, match="fact record"):
+        record_column({"fields": {"note": [{"value": bad}]}}, SOURCE, None)
