@@ -23,15 +23,21 @@ clean), an extraction request like the rules extractor would (``RulesOracle``).
    reports them: request body and answer characters / 4).
 
 Figures depend on the machine and on everything else running on it: report them with that.
+Section 1 first times a fixed standard-library workload (*U*, ``reference_ms``) and gives
+each pass's CPU per entry in those units too (*total/U*), to compare runs made on different
+machines or days.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import multiprocessing
 import os
+import re
 import resource
+import statistics
 import sys
 import tempfile
 import time
@@ -237,17 +243,38 @@ def demotion_pass(
     }
 
 
+def reference_ms(rounds: int = 41) -> float:
+    """The median CPU time of a fixed standard-library workload (regex scans, JSON round
+    trips and sorts of the worked example's words) in this process: the machine's speed,
+    independent of factdiff's code, to compare runs made on different machines or days."""
+    words = re.findall(r"\w+", TEMPLATE * 4)
+    timings = []
+    for _ in range(rounds):
+        started = time.process_time()
+        for _ in range(20):
+            found = re.findall(r"\b[A-Z][\w-]*\d\b|\$[\d,.]+|\d{4}-\d\d-\d\d", TEMPLATE * 4)
+            json.loads(json.dumps({"words": sorted(words), "found": found}, sort_keys=True))
+        timings.append(time.process_time() - started)
+    return statistics.median(timings) * 1000
+
+
 def throughput(args: argparse.Namespace, schema: FactSchema) -> None:
     latency = args.latency
     workers = "auto" if args.extract_workers is None else str(args.extract_workers)
+    unit = reference_ms()
     print(
         f"1. demotion throughput, L = {latency * 1000:.0f} ms per call, 1 model call per entry "
         f"(rules extractor, {args.provider} summarizer), extraction processes: {workers}, "
         f"{os.cpu_count()} cores"
     )
     print(
+        f"   machine speed: the reference workload takes {unit:.2f} ms of CPU here (U); "
+        "total/U is the CPU per entry in those units"
+    )
+    print(
         f"{'C':>5} {'entries':>8} {'seconds':>8} {'entries/s':>10} {'ideal':>7} {'ratio':>6}"
         f" {'in flight':>9} {'CPU ms/entry':>13} {'+ pool':>7} {'= total':>8} {'server':>7}"
+        f" {'total/U':>8}"
     )
     for concurrency in args.concurrency:
         count = max(64, concurrency * args.entries_per_slot)
@@ -264,7 +291,7 @@ def throughput(args: argparse.Namespace, schema: FactSchema) -> None:
             f"{concurrency:>5} {count:>8} {result['seconds']:>8.2f} {achieved:>10.1f}"
             f" {ideal:>7.1f} {achieved / ideal:>6.2f} {result['in_flight']:>9}"
             f" {main_ms:>13.2f} {pool_ms:>7.2f} {main_ms + pool_ms:>8.2f}"
-            f" {result['server_cpu'] / count * 1000:>7.2f}"
+            f" {result['server_cpu'] / count * 1000:>7.2f} {(main_ms + pool_ms) / unit:>8.2f}"
         )
         stages = ", ".join(f"{k} {v:.2f}" for k, v in result["stages"].items())
         print(f"      busy seconds per stage (overlap counted once): {stages}")
