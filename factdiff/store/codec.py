@@ -11,9 +11,9 @@ Contracts (shared by every backend):
   be encoded and are rejected;
 * a content hash is ``sha256:`` + the hex SHA-256 of the UTF-8 bytes;
 * JSON is canonical (sorted keys, no spaces, no NaN) UTF-8 text;
-* a cold archive is a zstd frame (level ``ZSTD_LEVEL``) of the content bytes, made with the
-  agent's latest zstd dictionary when it has one (``dictionary_id`` on the archive row);
-  archives written before schema version 9 are zlib streams (level 6) and stay readable.
+* a cold archive is a zstd frame (level 19) of the content bytes, made with the agent's
+  latest zstd dictionary when it has one (``dictionary_id`` on the archive row); archives
+  written before schema version 9 are zlib streams (level 6) and stay readable.
 """
 
 from __future__ import annotations
@@ -36,10 +36,11 @@ _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 COLD_CODEC = "zstd"
 ZLIB_CODEC = "zlib"
-ZSTD_LEVEL = 12
-"""The zstd level of archives, warm records and narratives. On these 0.2-10 KB texts with an
-agent's dictionary, level 19 made frames 0.6-2.8% smaller at 4-6 times the CPU (a level is
-not part of the format: frames of any level read alike)."""
+ZSTD_LEVEL = 19
+"""The zstd level of archives, warm records and narratives (any level reads alike). Level 12
+takes a fourth to a sixth of the CPU, but its frames are 0.6-2.8% bigger (tau-retail's
+records 10%): on the dev data tau-retail's PostgreSQL store then no longer shrinks on
+demotion, for about 2% of a demotion's CPU."""
 CodecDictionary = zstandard.ZstdCompressionDict
 T = TypeVar("T")
 
@@ -254,7 +255,7 @@ def zstd_decompress(packed: bytes, dictionary: CodecDictionary | None = None) ->
 class _Codecs(threading.local):
     """This thread's zstd compressors and decompressors, one per dictionary.
 
-    Making a compressor (and loading a dictionary into it) costs about a
+    Making a level-19 compressor (and loading a dictionary into it) costs about a
     millisecond, far more than compressing a short text with it; zstd contexts are not
     thread-safe, so each thread keeps its own. A cached context holds its dictionary, so
     the ``id`` it is keyed by cannot be reused while it is cached.
