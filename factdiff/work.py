@@ -416,17 +416,16 @@ class Work:
         done = self._priming.setdefault(agent_id, asyncio.Event())
         try:
             found = await loop.run_in_executor(pool, _prime_dictionary, path, agent_id, now)
+            if found is not None:
+                self._primed[agent_id] = found
         except BrokenProcessPool:
             _discard(self._processes, pool)
             return None
-        finally:
+        finally:  # verifications waiting for it go on, with or without a dictionary
             done.set()
             if self._priming.get(agent_id) is done:
                 del self._priming[agent_id]
-        if found is None:
-            return False
-        self._primed[agent_id] = found
-        return True
+        return found is not None
 
     async def _with_primed_dictionary(self, warm: WarmTarget) -> WarmTarget:
         """``warm`` with its agent's dictionary trained ahead, once a training in progress

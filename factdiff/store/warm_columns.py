@@ -141,8 +141,8 @@ class RecordColumn:
 
 
 def record_column(record: Mapping[str, Any], source: str, dictionary: Any) -> RecordColumn:
-    """``record``'s column against ``source``; its digest hashes the JSON text that checks
-    the record as JSON text columns were checked (the same canonical form)."""
+    """``record``'s column against ``source``, with its digest hashed from the canonical
+    JSON text that checks the record is JSON (one serialisation for both)."""
     text = codec.dump_json(dict(record), "fact record")
     frame = codec.zstd_compress(compact.pack_record(dict(record), source), dictionary)
     return RecordColumn(frame, tagged_text_digest("factdiff.record", text))
