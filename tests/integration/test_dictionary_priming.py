@@ -12,9 +12,13 @@ from typing import Any
 
 import pytest
 
+from factdiff.checking import DEFAULT_EXTRACTOR
 from factdiff.demote import Demoter, DemotionSettings
-from factdiff.store import MemoryStore
+from factdiff.policy import DEFAULT_POLICY
+from factdiff.schema.builtin import builtin_schema
+from factdiff.store import Entry, MemoryStore
 from factdiff.store.dictionaries import MIN_SAMPLES
+from factdiff.store.warm_columns import WarmBody, WarmTarget
 from factdiff.work import Work
 from tests.integration.conftest import raw
 from tests.integration.test_store_compact import AGENT, LATER, demote_all, load
@@ -77,14 +81,10 @@ def test_a_concurrent_pass_trains_the_dictionary_ahead_and_alike(
         assert raw(store, DICTIONARIES) == concurrent_rows
 
 
-def test_a_target_prepared_before_the_dictionary_gets_the_one_primed_since(
-    tmp_path: Path,
-) -> None:
-    from factdiff.checking import DEFAULT_EXTRACTOR
-    from factdiff.policy import DEFAULT_POLICY
-    from factdiff.schema.builtin import builtin_schema
-    from factdiff.store.warm_columns import WarmBody, WarmTarget
-
+def verification_case(tmp_path: Path) -> tuple[Path, Entry, tuple[Any, ...]]:
+    """A SQLite store of one agent with enough entries for a dictionary but none yet, one
+    of its entries, and ``Work.verify_summary``'s arguments for that entry's own text as the
+    summary, with a warm target prepared before any dictionary."""
     path = tmp_path / "memory.db"
     with MemoryStore.open(path) as store:
         entry = store.get(load(store, MIN_SAMPLES + 6)[0])
@@ -92,16 +92,20 @@ def test_a_target_prepared_before_the_dictionary_gets_the_one_primed_since(
     schema = builtin_schema("customer_service")
     record = DEFAULT_EXTRACTOR.extract(text, schema)
     target = WarmTarget(entry.id, text, entry.content_hash, None, AGENT)  # no dictionary yet
+    return path, entry, (DEFAULT_EXTRACTOR, text, record, schema, DEFAULT_POLICY, target)
+
+
+def test_a_target_prepared_before_the_dictionary_gets_the_one_primed_since(
+    tmp_path: Path,
+) -> None:
+    path, entry, case = verification_case(tmp_path)
+    text = entry.content or ""
 
     async def main() -> tuple[WarmBody | None, WarmBody | None]:
         work = Work.processes(1)
-        _, before = await work.verify_summary(
-            DEFAULT_EXTRACTOR, text, record, schema, DEFAULT_POLICY, target
-        )
+        _, before = await work.verify_summary(*case)
         assert await work.prime_dictionary(str(path), AGENT, LATER)
-        _, after = await work.verify_summary(
-            DEFAULT_EXTRACTOR, text, record, schema, DEFAULT_POLICY, target
-        )
+        _, after = await work.verify_summary(*case)
         return before, after
 
     before, after = asyncio.run(main())
@@ -119,27 +123,15 @@ def test_a_target_prepared_before_the_dictionary_gets_the_one_primed_since(
 def test_a_verification_waits_for_the_dictionary_being_primed(tmp_path: Path) -> None:
     """A summary verified while its agent's first dictionary trains gets that dictionary,
     so the store's thread does not make its warm body again."""
-    from factdiff.checking import DEFAULT_EXTRACTOR
-    from factdiff.policy import DEFAULT_POLICY
-    from factdiff.schema.builtin import builtin_schema
-    from factdiff.store.warm_columns import WarmBody, WarmTarget
-
-    path = tmp_path / "memory.db"
-    with MemoryStore.open(path) as store:
-        entry = store.get(load(store, MIN_SAMPLES + 6)[0])
+    path, entry, case = verification_case(tmp_path)
     text = entry.content or ""
-    schema = builtin_schema("customer_service")
-    record = DEFAULT_EXTRACTOR.extract(text, schema)
-    target = WarmTarget(entry.id, text, entry.content_hash, None, AGENT)
 
     async def main() -> WarmBody | None:
         work = Work.processes(1)
         priming = asyncio.create_task(work.prime_dictionary(str(path), AGENT, LATER))
         await asyncio.sleep(0)  # the training has started, and has not ended
         assert not priming.done()
-        _, body = await work.verify_summary(
-            DEFAULT_EXTRACTOR, text, record, schema, DEFAULT_POLICY, target
-        )
+        _, body = await work.verify_summary(*case)
         assert await priming
         return body
 
