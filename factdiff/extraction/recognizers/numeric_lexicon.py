@@ -139,7 +139,7 @@ _CURRENCY_WORDS: Final[dict[str, tuple[str | None, Decimal]]] = {
 }
 """Currency words -> (currency or ``None`` for the default, factor)."""
 
-_CODE_ALT: Final = "|".join(_CODES)
+_CODE_ALT: Final = _alternation(list(_CODES))
 _SYMBOL_ALT: Final = _alternation(list(_SYMBOLS))
 _CURRENCY_WORD_ALT: Final = _alternation(list(_CURRENCY_WORDS))
 
