@@ -99,6 +99,8 @@ _ORG_TOKENS = LEGAL_SUFFIXES | _ORG_HEADS | frozenset({"university", "bank", "ho
 
 
 def _strip_marks(text: str) -> str:
+    if text.isascii():
+        return text  # NFKD leaves ASCII as it is, and no ASCII character is a mark
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 

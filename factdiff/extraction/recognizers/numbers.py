@@ -20,9 +20,11 @@ from factdiff.extraction.recognizers.number_words import (
 )
 from factdiff.extraction.recognizers.numeric_lexicon import (
     _CODE_ALT,
+    _CODES,
     _NUMBER_RIGHT_BAD_RE,
     _POSTCODE_LEFT_RE,
     _SYMBOL_ALT,
+    _SYMBOLS,
     _WORD_CONTEXT_RE,
 )
 from factdiff.values.base import FactType, Value
@@ -252,16 +254,22 @@ def _whole(text: str, recognizer: Recognizer, context: ExtractionContext) -> Val
 # --------------------------------------------------------------------------- detection
 
 _CUR_MARK: Final = rf"(?:%|{_SYMBOL_ALT}|(?:{_CODE_ALT})\b)"
-_COMMA_EVIDENCE_RE: Final = re.compile(
+_COMMA_EVIDENCE: Final = (
     r"(?<![\w.,])[0-9]{1,3}(?:\.[0-9]{3})+,[0-9]+(?![\w.,])"
     rf"|(?<![\w.,])[0-9]+,[0-9]{{1,2}}(?![\w.,])[ \t]?{_CUR_MARK}"
     rf"|{_CUR_MARK}[ \t]?[0-9]+,[0-9]{{1,2}}(?![\w.,])"
 )
-_POINT_EVIDENCE_RE: Final = re.compile(
+_POINT_EVIDENCE: Final = (
     r"(?<![\w.,])[0-9]{1,3}(?:,[0-9]{3})+\.[0-9]+(?![\w.,])"
     rf"|(?<![\w.,])[0-9]+\.[0-9]{{1,2}}(?![\w.,])[ \t]?{_CUR_MARK}"
     rf"|{_CUR_MARK}[ \t]?[0-9]+\.[0-9]{{1,2}}(?![\w.,])"
 )
+_EVIDENCE_FIRST: Final = "".join(sorted({"%", *(word[0] for word in (*_SYMBOLS, *_CODES))}))
+_EVIDENCE_START: Final = rf"(?=[0-9{re.escape(_EVIDENCE_FIRST)}])"
+"""Where a piece of evidence can start: checked first, so that the alternatives are only
+tried there (the same matches, found several times faster)."""
+_COMMA_EVIDENCE_RE: Final = re.compile(rf"{_EVIDENCE_START}(?:{_COMMA_EVIDENCE})")
+_POINT_EVIDENCE_RE: Final = re.compile(rf"{_EVIDENCE_START}(?:{_POINT_EVIDENCE})")
 
 
 _DIGIT_COMMA_DIGIT: Final = re.compile(r"[0-9],[0-9]")

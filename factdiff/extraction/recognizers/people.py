@@ -48,6 +48,9 @@ def _capitalised(word: str) -> bool:
     return len(core) == 1 or not core.isupper()
 
 
+_PLACE_OR_ORG_TOKENS = _PLACE_TOKENS | _ORG_TOKENS
+
+
 def _scan_name(text: str, pos: int, max_tokens: int = 4) -> _Span | None:
     """Capitalised name tokens starting at ``pos`` (after optional spaces), or None."""
     gap = _GAP.match(text, pos)
@@ -59,19 +62,20 @@ def _scan_name(text: str, pos: int, max_tokens: int = 4) -> _Span | None:
         if m is None:
             break
         word = m.group()
-        if tokens and _fold(word) in _PARTICLES:
+        folded = _fold(word)
+        if tokens and folded in _PARTICLES:
             tokens.append((word, m.end()))
         elif not _capitalised(word):
-            if _fold(word) in _PLACE_TOKENS | _ORG_TOKENS:
+            if folded in _PLACE_OR_ORG_TOKENS:
                 return None
             break
-        elif _fold(word) in _ORG_TOKENS:
+        elif folded in _ORG_TOKENS:
             return None
         elif len(word) == 2 and word.endswith("."):
             tokens.append((word, m.end()))
-        elif _fold(word) in _PLACE_TOKENS:
+        elif folded in _PLACE_TOKENS:
             return None
-        elif _fold(word) in _STOP or _fold(word) in HONORIFICS or _fold(word) in ROLES:
+        elif folded in _STOP or folded in HONORIFICS or folded in ROLES:
             break
         elif word.endswith("."):
             tokens.append((word[:-1], m.end() - 1))
