@@ -115,6 +115,17 @@ _KEY_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _KEY_WINDOW = 160
 
 
+def _key_before(text: str, end: int) -> re.Match[str] | None:
+    """The ``key:`` or ``key =`` that ``text`` has right before ``end``, if any."""
+    start = max(0, end - 48)
+    tail = text[start:end]
+    if tail.endswith(("'", '"')):
+        tail = tail[:-1]
+    if not tail.rstrip(" \t").endswith((":", "=")):
+        return None  # what _KEY_BEFORE ends with is not there: no need to scan for it
+    return _KEY_BEFORE.search(text, start, end)
+
+
 def _key_classes(key: str, family: str) -> set[str]:
     """Role classes named by the words of a key (``total_price`` -> price, total)."""
     classes = set()
@@ -164,7 +175,7 @@ class RoleCues:
 
     def _key_role(self, atom: Match, family: str) -> str | None:
         """The role of a value under a key, or None when the value is not under one."""
-        key = _KEY_BEFORE.search(self.text, max(0, atom.start - 48), atom.start)
+        key = _key_before(self.text, atom.start)
         if key is None:
             return None
         classes = _key_classes(key.group(1), family)

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 
 from factdiff.extraction.recognizers.base import ExtractionContext, Match, leftmost_longest
 from factdiff.extraction.recognizers.people import _GAP, _WORD, _capitalised
+from factdiff.extraction.wordtrie import word_start_alternation
 from factdiff.values.base import FactType
 from factdiff.values.names import (
     _ORG_TOKENS,
@@ -23,11 +24,13 @@ def parse_organization(text: str, context: ExtractionContext) -> OrganizationVal
     return OrganizationValue(name) if name is not None else None
 
 
-_SUFFIX_WORD = re.compile(
-    r"\b(?:Corp|Corporation|Inc|Incorporated|LLC|L\.L\.C|LLP|Ltd|Limited|Co|Company|GmbH|"
-    r"plc|PLC|S\.A|AG|N\.V|B\.V|Pty|Group|Holdings|Technologies|Industries|Enterprises|"
-    r"Associates|Solutions|Partners|Labs|Systems|Ventures|Capital)\b\.?"
+_SUFFIX_WORDS = (
+    *("Corp", "Corporation", "Inc", "Incorporated", "LLC", "L.L.C", "LLP", "Ltd", "Limited"),
+    *("Co", "Company", "GmbH", "plc", "PLC", "S.A", "AG", "N.V", "B.V", "Pty", "Group"),
+    *("Holdings", "Technologies", "Industries", "Enterprises", "Associates", "Solutions"),
+    *("Partners", "Labs", "Systems", "Ventures", "Capital"),
 )
+_SUFFIX_WORD = re.compile(word_start_alternation(_SUFFIX_WORDS) + r"\b\.?")
 _ORG_WORD = re.compile(r"(?:[^\W\d_]|\d)[\w'’&.-]*\Z")
 _ORG_CUE = re.compile(
     r"\b(?:(?:work(?:s|ed|ing)?|employed)\s+(?:at|for|by)|(?:company|firm|vendor|supplier|"

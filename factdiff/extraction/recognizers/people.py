@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from factdiff.extraction.recognizers.base import ExtractionContext, Match, leftmost_longest
-from factdiff.extraction.wordtrie import trie_alternation
+from factdiff.extraction.wordtrie import trie_alternation, word_start_alternation
 from factdiff.values.base import FactType
 from factdiff.values.names import (
     _ORG_TOKENS,
@@ -93,7 +93,8 @@ def _scan_name(text: str, pos: int, max_tokens: int = 4) -> _Span | None:
     return _Span(start, tokens[-1][1], tuple(t for t, _ in tokens))
 
 
-_TITLE_CUE = re.compile(r"\b(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Rev|Fr|Capt|Det)\b\.?(?=[ \t])")
+_TITLES = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof", "Sir", "Dame", "Rev", "Fr", "Capt", "Det")
+_TITLE_CUE = re.compile(word_start_alternation(_TITLES) + r"\b\.?(?=[ \t])")
 
 
 def _words(text: str) -> tuple[str, ...]:
