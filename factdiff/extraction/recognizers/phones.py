@@ -24,8 +24,10 @@ _INTL = re.compile(r"(?<![\w$€£#/.,+-])\+\d[\d ().-]{5,20}\d(?![\w%/]|[.,-]\d
 _NATIONAL0 = re.compile(
     r"(?<![\w$€£#/.,+-])(?:\(0\d{2,4}\)|0\d{2,4})[ -]?\d{3,4}[ -]?\d{3,4}(?![\w%/]|[.,-]\d)"
 )
-_BARE = re.compile(r"(?<![\w$€£#/.,+-])\d{7,15}(?![\w%/]|[.,-]\d)")
-_LOCAL7 = re.compile(r"(?<![\w$€£#/.,+-])\d{3}[-.]\d{4}(?![\w%/]|[.,-]\d)")
+_BARE = re.compile(r"\d(?<![\w$€£#/.,+-]\d)\d{6,14}(?![\w%/]|[.,-]\d)")
+_LOCAL7 = re.compile(r"\d(?<![\w$€£#/.,+-]\d)\d{2}[-.]\d{4}(?![\w%/]|[.,-]\d)")
+"""``_BARE`` and ``_LOCAL7`` check the character before their first digit after reading it,
+so that their scans skip to digits (``re`` searches for a leading class on its own)."""
 _GROUPED = re.compile(r"(?<![\w$€£#/.,+-])\+?\d{1,5}(?:[ .-]\d{2,8}){1,4}(?![\w%/]|[.,-]\d)")
 _SEVEN_DIGITS = re.compile(r"[0-9](?:[\s().+-]{0,3}[0-9]){6}")
 """Seven digits with at most three separators between each: every phone shape has them."""
@@ -175,7 +177,7 @@ class PhoneRecognizer:
             e164 = normalize_phone(m.group(), region)
             if e164 is not None:
                 yield Match(m.start(), m.end(), PhoneValue(e164))
-        for pattern in (_INTL, _NATIONAL0):
+        for pattern in (_INTL, _NATIONAL0) if "+" in text else (_NATIONAL0,):
             for m in pattern.finditer(text):
                 raw = _trim_phone(m.group())
                 e164 = normalize_phone(raw, region, strict=True)

@@ -1,6 +1,7 @@
 """Scans rewritten to start with a character class match exactly what they matched before:
 ``word_start_alternation`` against a lookbehind and a trie, the title and company-suffix
-cues against their former patterns, and the key check before a value against its regex."""
+cues and two phone shapes against their former patterns, and the key check before a value
+against its regex."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from factdiff.extraction import roles
-from factdiff.extraction.recognizers import organizations, people
+from factdiff.extraction.recognizers import organizations, people, phones
 from factdiff.extraction.wordtrie import trie_alternation, word_start_alternation
 
 FORMER_TITLE_CUE = re.compile(
@@ -22,6 +23,9 @@ FORMER_SUFFIX_WORD = re.compile(
     r"plc|PLC|S\.A|AG|N\.V|B\.V|Pty|Group|Holdings|Technologies|Industries|Enterprises|"
     r"Associates|Solutions|Partners|Labs|Systems|Ventures|Capital)\b\.?"
 )
+
+FORMER_BARE = re.compile(r"(?<![\w$€£#/.,+-])\d{7,15}(?![\w%/]|[.,-]\d)")
+FORMER_LOCAL7 = re.compile(r"(?<![\w$€£#/.,+-])\d{3}[-.]\d{4}(?![\w%/]|[.,-]\d)")
 
 words = st.lists(st.text("abAB.-", min_size=0, max_size=4).map(lambda w: "a" + w), min_size=1)
 pieces = st.sampled_from(("a", "ab", "aB", "A", "b", "-", ".", " ", "\n", "x", "é", "1", "_"))
@@ -81,3 +85,19 @@ def test_the_key_check_before_a_value_finds_what_its_regex_finds(
     found = roles._key_before(text, end)
     expected = roles._KEY_BEFORE.search(text, max(0, end - 48), end)
     assert (found and found.span()) == (expected and expected.span())
+
+
+phone_pieces = st.sampled_from(
+    ("555", "1234", "5551234", "0123456789", "٣", "-", ".", " ", "+", "$", "x", "#", "/", "%")
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(phone_pieces, max_size=12))
+@example(["x", "5551234"])
+@example(["5551234"])
+def test_the_bare_and_seven_digit_phone_shapes_match_as_before(parts: list[str]) -> None:
+    text = "".join(parts)
+    for fast, former in ((phones._BARE, FORMER_BARE), (phones._LOCAL7, FORMER_LOCAL7)):
+        found = [m.span() for m in fast.finditer(text)]
+        assert found == [m.span() for m in former.finditer(text)]
