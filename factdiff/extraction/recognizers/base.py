@@ -64,8 +64,9 @@ _last_lowered: list[tuple[str, str]] = []
 def lowered(text: str) -> str:
     """``text`` lower-cased with the same length (so spans carry over): case-insensitive
     patterns run much faster as case-sensitive ones on this copy."""
-    if _last_lowered and _last_lowered[0][0] is text:
-        return _last_lowered[0][1]
+    last = _last_lowered[0] if _last_lowered else None  # one read: threads may replace it
+    if last is not None and last[0] is text:
+        return last[1]
     low = text.lower()
     if len(low) != len(text):  # a few characters lengthen when lower-cased
         low = text.translate(_ASCII_LOWER)
@@ -76,8 +77,9 @@ def lowered(text: str) -> str:
 def vocabulary(text: str) -> frozenset[str]:
     """Every lower-cased letter run of ``text``: a recognizer whose patterns need one of a few
     words skips texts without them (the last text's set is kept for the next recognizer)."""
-    if _last_vocabulary and _last_vocabulary[0][0] is text:
-        return _last_vocabulary[0][1]
+    last = _last_vocabulary[0] if _last_vocabulary else None
+    if last is not None and last[0] is text:
+        return last[1]
     words = frozenset(_LETTERS.findall(lowered(text)))
     _last_vocabulary[:] = [(text, words)]
     return words

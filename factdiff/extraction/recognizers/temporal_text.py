@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from factdiff.extraction.recognizers.base import Match
+from factdiff.extraction.recognizers.base import Match, lowered, vocabulary
 from factdiff.extraction.wordtrie import trie_alternation
 
 # --------------------------------------------------------------------------- scanning
@@ -32,8 +32,6 @@ class _Source(NamedTuple):
     digits: bool
 
 
-_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
-_LETTERS = re.compile(r"[a-z]+")
 _DIGIT = re.compile(r"[0-9]")
 _last_source: list[_Source] = []
 """The previous text's source: the date, time, datetime and duration recognizers run one
@@ -41,12 +39,11 @@ after another on one text."""
 
 
 def _source(text: str) -> _Source:
-    if _last_source and (_last_source[0].text is text or _last_source[0].text == text):
-        return _last_source[0]
-    low = text.lower()
-    if len(low) != len(text):  # a few characters lengthen when lower-cased
-        low = text.translate(_ASCII_LOWER)
-    src = _Source(text, low, frozenset(_LETTERS.findall(low)), _DIGIT.search(low) is not None)
+    last = _last_source[0] if _last_source else None  # one read: threads may replace it
+    if last is not None and (last.text is text or last.text == text):
+        return last
+    low = lowered(text)
+    src = _Source(text, low, vocabulary(text), _DIGIT.search(low) is not None)
     _last_source[:] = [src]
     return src
 
