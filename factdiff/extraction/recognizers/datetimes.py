@@ -19,6 +19,9 @@ _DATETIME_ISO = re.compile(
     r"(?P<h>[0-9]{2}):(?P<mi>[0-9]{2})(?::(?P<s>[0-9]{2})(?:[.,][0-9]{1,9})?)?"
     r"(?P<zone>z|[+\-][0-9]{2}(?::?[0-9]{2})?)?(?![\w:]|[.,][0-9])"
 )
+_ISO_JOINT = re.compile(r"[0-9]t[0-9]")
+"""What every ISO datetime has (in the lower-cased text): a text without it is not scanned
+for them."""
 _GAP_DATE_TIME = re.compile(
     r"(?:\s{0,2},\s{0,4}|\s{1,4})(?:(?:at|by|around|from)\s{1,4}|@\s{0,4})?"
 )
@@ -63,7 +66,7 @@ def _full_month(match: Match) -> bool:
 
 def _datetime_candidates(src: _Source, ctx: ExtractionContext, lenient: bool) -> list[Match]:
     found: list[Match] = []
-    for m in _DATETIME_ISO.finditer(src.low):
+    for m in _DATETIME_ISO.finditer(src.low) if _ISO_JOINT.search(src.low) else ():
         if _guard_ok(src.low, m.start(), _NUMERIC_GUARD):
             cand = _iso_datetime(m, src)
             if cand is not None:

@@ -103,7 +103,7 @@ class OrganizationRecognizer:
             span = _scan_org(text, m.end())
             if span is not None:
                 yield span
-        for m in _ID_PAREN.finditer(text):
+        for m in _ID_PAREN.finditer(text) if "(" in text else ():
             inner = m.group(2).strip()
             if not any(c.isdigit() for c in m.group(1)):
                 continue

@@ -29,6 +29,8 @@ from factdiff.values.toolcall import (
 _MENTION = re.compile(
     r"(?<![\w.@#$/\\\-])(?>[a-z][a-z0-9]*(?:[._][a-z0-9]+)+)(?![\w@(\-]|\.\w|/|:/)"
 )
+_MENTION_JOINT = re.compile(r"[a-z0-9][._][a-z0-9]")
+"""What every mention has: a text without it is not scanned for mentions."""
 _VERBS = frozenset(
     """get set list find search lookup fetch retrieve query read load create add insert make
     update modify edit change patch put post delete remove cancel void refund return
@@ -172,7 +174,7 @@ class ToolCallRecognizer:
 
     def _syntax_calls(self, text: str, covered: list[tuple[int, int]]) -> Iterator[Match]:
         after, budget = 0, 2 * len(text) + 65_536
-        for candidate in _CALL_START.finditer(text):
+        for candidate in _CALL_START.finditer(text) if "(" in text else ():
             start = candidate.start()
             if budget <= 0:
                 return
@@ -185,6 +187,8 @@ class ToolCallRecognizer:
                 yield Match(start, end, value)
 
     def _mentions(self, text: str, covered: list[tuple[int, int]]) -> Iterator[Match]:
+        if _MENTION_JOINT.search(text) is None:
+            return
         for found in _MENTION.finditer(text):
             start, end = found.span()
             if _inside(covered, start, end) or not _looks_like_tool(text, start, end):

@@ -1,7 +1,8 @@
 """Scans rewritten to start with a character class match exactly what they matched before:
 ``word_start_alternation`` against a lookbehind and a trie, the title and company-suffix
 cues and two phone shapes against their former patterns, and the key check before a value
-against its regex."""
+against its regex. Scans skipped on a text without what every match has skip only texts
+without matches."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from factdiff.extraction import roles
-from factdiff.extraction.recognizers import organizations, people, phones
+from factdiff.extraction.recognizers import datetimes, organizations, people, phones, toolcalls
 from factdiff.extraction.wordtrie import trie_alternation, word_start_alternation
 
 FORMER_TITLE_CUE = re.compile(
@@ -101,3 +102,25 @@ def test_the_bare_and_seven_digit_phone_shapes_match_as_before(parts: list[str])
     for fast, former in ((phones._BARE, FORMER_BARE), (phones._LOCAL7, FORMER_LOCAL7)):
         found = [m.span() for m in fast.finditer(text)]
         assert found == [m.span() for m in former.finditer(text)]
+
+
+joint_pieces = st.sampled_from(
+    (
+        *("get", "_", ".", "order", "2026", "-03", "-14", "t", "T", "10", ":", "30", "z"),
+        *(" ", "(", "x1", "a.b", "é", "\n"),
+    )
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(joint_pieces, max_size=14))
+@example(["get", "_", "order"])
+@example(["2026", "-03", "-14", "t", "10", ":", "30"])
+def test_a_text_without_the_joint_has_no_mention_or_iso_datetime(parts: list[str]) -> None:
+    text = "".join(parts)
+    for joint, pattern, scanned in (
+        (toolcalls._MENTION_JOINT, toolcalls._MENTION, text),
+        (datetimes._ISO_JOINT, datetimes._DATETIME_ISO, text.lower()),
+    ):
+        if pattern.search(scanned) is not None:
+            assert joint.search(scanned) is not None
