@@ -1,11 +1,14 @@
 """The person recognizer's cue tries match exactly what plain alternations of the same words
-match: same spans, same groups, in every text."""
+match: same spans, same groups, in every text; and the phrase cues found case-sensitively in
+the lower-cased copy of an ASCII text are those the case-folding pattern finds in it."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from factdiff.extraction.recognizers import people
@@ -100,3 +103,15 @@ def test_the_cues_still_find_their_examples() -> None:
         "Spoke with",
         "my name is",
     ]
+
+
+def _spans(matches: Iterable[re.Match[str]]) -> list[tuple[tuple[int, int], dict[str, Any]]]:
+    return [(m.span(), {name: m.span(name) for name in m.re.groupindex}) for m in matches]
+
+
+@settings(max_examples=400, deadline=None)
+@given(texts())
+@example("My NAME is Ana. THIS IS Omar. I'M Li, spoke WITH Ana")
+@example("I’m Ana, MY name: Li")
+def test_the_phrase_cues_of_a_lowered_ascii_text_are_those_of_the_text(text: str) -> None:
+    assert _spans(people._phrase_cues(text)) == _spans(people._PHRASE_CUE.finditer(text))

@@ -6,7 +6,12 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from factdiff.extraction.recognizers.base import ExtractionContext, Match, leftmost_longest
+from factdiff.extraction.recognizers.base import (
+    ExtractionContext,
+    Match,
+    leftmost_longest,
+    lowered,
+)
 from factdiff.extraction.wordtrie import trie_alternation, word_start_alternation
 from factdiff.values.base import FactType
 from factdiff.values.names import (
@@ -170,6 +175,18 @@ _PHRASE_CUE = re.compile(
     + trie_alternation(_PERSON_NOUNS)
     + r"\s+(?:named|called))(?=[ \t])"
 )
+_PHRASE_CUE_LOWER = re.compile(_PHRASE_CUE.pattern.removeprefix("(?i)"))
+"""``_PHRASE_CUE`` for the lower-cased copy of an ASCII text: the same matches (every letter
+of the pattern is lower-case), found without case folding, nearly twice as fast."""
+
+
+def _phrase_cues(text: str) -> Iterator[re.Match[str]]:
+    """``_PHRASE_CUE``'s matches in ``text`` (their spans and which groups took part)."""
+    if text.isascii():
+        return _PHRASE_CUE_LOWER.finditer(lowered(text))
+    return _PHRASE_CUE.finditer(text)
+
+
 _GREETING_BEFORE = re.compile(
     r"(?i)\b(?:hi|hello|hey|yes|yeah|oh|morning|afternoon|evening),?\s*\Z"
 )
@@ -235,7 +252,7 @@ class PersonRecognizer:
         for m in _RECIPIENT_CUE.finditer(text):
             if _MONEY_OBJECT.search(m.group("what")):
                 yield from self._recipient(text, m.end())
-        for m in _PHRASE_CUE.finditer(text):
+        for m in _phrase_cues(text):
             yield from self._phrase(text, m)
         for m in _JSON_NAME.finditer(text):
             name = clean_person_name(f"{m.group(1)} {m.group(2)}")
