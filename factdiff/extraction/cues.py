@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from factdiff.extraction.clauses import Boundaries
-from factdiff.extraction.wordtrie import trie_alternation
+from factdiff.extraction.recognizers.base import lowered
+from factdiff.extraction.wordtrie import trie_alternation, word_start_alternation
 
 CUE_WINDOW = 48
 """At most this many characters between a cue and the value it introduces."""
@@ -33,6 +34,28 @@ def cue_pattern(cues: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)" + body + r"(?!\w)", re.IGNORECASE)
 
 
+@lru_cache(maxsize=1024)
+def lowered_cue_pattern(cues: tuple[str, ...]) -> re.Pattern[str] | None:
+    """``cue_pattern(cues)`` for the lower-cased copy of an ASCII text: case-sensitive, and
+    beginning with the class of the cues' first letters (``word_start_alternation``), so
+    that ``re`` skips to them: the same matches, several times faster. ``None`` when a cue
+    is not ASCII or does not start with a letter."""
+    words = [cue.strip().lower() for cue in cues]
+    if not all(word and word.isascii() and word[0].isalpha() for word in words):
+        return None
+    return re.compile(word_start_alternation(words) + r"(?!\w)")
+
+
+def cue_spans(text: str, cues: Sequence[str]) -> list[tuple[int, int]]:
+    """The spans of ``cue_pattern(cues)``'s matches in ``text``, found in its lower-cased
+    copy when both are ASCII (``lowered_cue_pattern``)."""
+    key = tuple(cues)
+    fast = lowered_cue_pattern(key) if text.isascii() else None
+    if fast is not None:
+        return [m.span() for m in fast.finditer(lowered(text))]
+    return [m.span() for m in cue_pattern(key).finditer(text)]
+
+
 @dataclass(frozen=True)
 class CueHit:
     """The nearest cue of a value: which cue, how far, and whether in the same clause."""
@@ -47,7 +70,7 @@ class CueIndex:
 
     def __init__(self, text: str, cues: Sequence[str], bounds: Boundaries) -> None:
         self.text = text
-        self.spans = [m.span() for m in cue_pattern(tuple(cues)).finditer(text)] if cues else []
+        self.spans = cue_spans(text, cues) if cues else []
         self.starts = [s for s, _ in self.spans]
         self.bounds = bounds
 

@@ -22,7 +22,7 @@ from datetime import date
 
 from factdiff.errors import InputError
 from factdiff.extraction.clauses import Boundaries
-from factdiff.extraction.cues import CueIndex, cue_pattern
+from factdiff.extraction.cues import CueIndex, cue_spans
 from factdiff.extraction.negation import negated
 from factdiff.extraction.normalize import Normalized, normalize
 from factdiff.extraction.overlap import resolve_overlaps
@@ -232,24 +232,24 @@ def _enum_matches(text: str, spec: FieldSpec, bounds: Boundaries) -> Iterable[Ma
     phrases = {fold(p): o.value for o in spec.options for p in (o.value, *o.synonyms) if p.strip()}
     if not phrases:
         return
-    for found in cue_pattern(tuple(phrases)).finditer(text):
-        value = EnumValue(phrases[fold(found.group())], negated(text, found.start(), bounds))
-        yield Match(found.start(), found.end(), value)
+    for start, end in cue_spans(text, tuple(phrases)):
+        value = EnumValue(phrases[fold(text[start:end])], negated(text, start, bounds))
+        yield Match(start, end, value)
 
 
 def _boolean_matches(text: str, spec: FieldSpec, bounds: Boundaries) -> Iterable[Match]:
     if not spec.cues:
         return
-    for found in cue_pattern(spec.cues).finditer(text):
-        value = BooleanValue(not negated(text, found.start(), bounds))
-        yield Match(found.start(), found.end(), value)
+    for start, end in cue_spans(text, spec.cues):
+        value = BooleanValue(not negated(text, start, bounds))
+        yield Match(start, end, value)
 
 
 def _text_matches(text: str, spec: FieldSpec) -> Iterable[Match]:
     if not spec.cues:
         return
-    for found in cue_pattern(spec.cues).finditer(text):
-        start = found.end()
+    for _, cue_end in cue_spans(text, spec.cues):
+        start = cue_end
         while start < len(text) and text[start] in " :=-\t\"'":
             start += 1
         end = start

@@ -1,5 +1,6 @@
 """``cue_pattern`` finds exactly what a case-insensitive alternation of its cues, longest
-first, finds: same spans in every text, whether written as a trie (ASCII cues) or not."""
+first, finds: same spans in every text, whether written as a trie (ASCII cues) or not; and
+``cue_spans``, which scans the lower-cased copy of an ASCII text, finds the same spans."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from factdiff.extraction.cues import cue_pattern
+from factdiff.extraction.cues import cue_pattern, cue_spans, lowered_cue_pattern
 
 ALPHABET = "abkKs -.'#1"
 TEXT_ALPHABET = ALPHABET + "AB\u212a\u017f\u00e9\n,:"  # the Kelvin sign and long s fold to k, s
@@ -48,3 +49,21 @@ def test_the_longest_cue_that_ends_a_word_wins() -> None:
         "order",
         "Order Id Number",
     ]
+
+
+ASCII_TEXT_ALPHABET = ALPHABET + "ABS\n,:_"
+
+
+@settings(max_examples=500, deadline=None)
+@given(cue_lists, st.text(ASCII_TEXT_ALPHABET, max_size=60) | st.text(TEXT_ALPHABET, max_size=60))
+@example(["K", "k a"], "K A k a")
+@example(["ab", "a"], "Ab a_b A")
+def test_cue_spans_are_the_spans_of_the_cue_pattern(cues: list[str], text: str) -> None:
+    expected = [m.span() for m in cue_pattern(tuple(cues)).finditer(text)]
+    assert cue_spans(text, cues) == expected
+
+
+def test_the_lowered_pattern_is_only_for_cues_that_start_with_an_ascii_letter() -> None:
+    assert lowered_cue_pattern(("Total", "amount due")) is not None
+    assert lowered_cue_pattern(("total", "#")) is None
+    assert lowered_cue_pattern(("total", "réf")) is None
