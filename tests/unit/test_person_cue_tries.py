@@ -1,6 +1,7 @@
 """The person recognizer's cue tries match exactly what plain alternations of the same words
-match: same spans, same groups, in every text; and the phrase cues found case-sensitively in
-the lower-cased copy of an ASCII text are those the case-folding pattern finds in it."""
+match: same spans, same groups, in every text; the phrase cues found case-sensitively in the
+lower-cased copy of an ASCII text are those the case-folding pattern finds in it; and a text
+is only spared a cue's scan when the scan would find nothing."""
 
 from __future__ import annotations
 
@@ -115,3 +116,17 @@ def _spans(matches: Iterable[re.Match[str]]) -> list[tuple[tuple[int, int], dict
 @example("I’m Ana, MY name: Li")
 def test_the_phrase_cues_of_a_lowered_ascii_text_are_those_of_the_text(text: str) -> None:
     assert _spans(people._phrase_cues(text)) == _spans(people._PHRASE_CUE.finditer(text))
+
+
+@settings(max_examples=400, deadline=None)
+@given(texts())
+@example("the On call nurse Ana, pay $5 to Li")
+@example("co-CEO Ana")
+def test_a_text_is_only_spared_a_cue_scan_that_finds_nothing(text: str) -> None:
+    for pattern, runs in (
+        (people._ROLE_CUE, people._ROLE_RUNS),
+        (people._HOLDER_CUE, people._HOLDER_RUNS),
+        (people._RECIPIENT_CUE, people._PAYING_RUNS),
+    ):
+        if pattern.search(text) is not None:
+            assert people._may_say(text, runs), pattern.pattern[:40]

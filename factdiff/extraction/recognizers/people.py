@@ -11,6 +11,7 @@ from factdiff.extraction.recognizers.base import (
     Match,
     leftmost_longest,
     lowered,
+    vocabulary,
 )
 from factdiff.extraction.wordtrie import trie_alternation, word_start_alternation
 from factdiff.values.base import FactType
@@ -151,6 +152,29 @@ _RECIPIENT_CUE = re.compile(
     r"(?i:\b" + trie_alternation(_PAYING_VERBS) + r"\b)"
     r"(?P<what>(?:[ \t]+[\w$.,]+){0,5}?)[ \t]+(?i:to)(?=[ \t]+[A-Z])"
 )
+
+
+def _letter_runs(words: Iterable[str]) -> tuple[frozenset[str], ...]:
+    """Each word's lower-case ASCII letter runs (the units of ``vocabulary``)."""
+    return tuple(frozenset(re.findall(r"[a-z]+", word.lower())) for word in words)
+
+
+_ROLE_RUNS = _letter_runs(_ROLE_WORDS)
+_HOLDER_RUNS = _letter_runs(_HOLDER_WORDS)
+_PAYING_RUNS = _letter_runs(_PAYING_VERBS)
+
+
+def _may_say(text: str, runs: tuple[frozenset[str], ...]) -> bool:
+    """Whether an ASCII ``text`` may hold one of the cue words whose letter runs are
+    ``runs``: a cue matches only between non-letters, so each of its runs is one of the
+    text's (``vocabulary``); a text without them is not scanned for the cue. Other texts
+    always are (under case folding, ``ſ`` and ``K`` read as letters ``vocabulary`` has not)."""
+    if not text.isascii():
+        return True
+    words = vocabulary(text)
+    return any(run <= words for run in runs)
+
+
 _MONEY_OBJECT = re.compile(r"(?i)[$€£¥₹0-9]|\b(?:money|it|funds|cash|payment|bucks|dollars)\b")
 """Money sent to someone (``send $780 to Li``, ``transfer 270 bucks to Svetlana``, ``send it
 to Justin``): the capitalised word right after ``to`` is a person unless it is a common,
@@ -245,11 +269,11 @@ class PersonRecognizer:
             if m.group().startswith("Dr") and _street_abbreviation(text, m.start()):
                 continue
             yield from self._emit(text, m.end(), cue=m.group())
-        for m in _ROLE_CUE.finditer(text):
+        for m in _ROLE_CUE.finditer(text) if _may_say(text, _ROLE_RUNS) else ():
             yield from self._emit(text, m.end())
-        for m in _HOLDER_CUE.finditer(text):
+        for m in _HOLDER_CUE.finditer(text) if _may_say(text, _HOLDER_RUNS) else ():
             yield from self._holder(text, m.end())
-        for m in _RECIPIENT_CUE.finditer(text):
+        for m in _RECIPIENT_CUE.finditer(text) if _may_say(text, _PAYING_RUNS) else ():
             if _MONEY_OBJECT.search(m.group("what")):
                 yield from self._recipient(text, m.end())
         for m in _phrase_cues(text):
