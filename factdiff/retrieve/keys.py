@@ -87,12 +87,17 @@ def comparable_types(fact_type: FactType) -> frozenset[FactType]:
     return _COMPARABLE.get(fact_type, frozenset({fact_type}))
 
 
+_JSON_STRING = json.JSONEncoder(ensure_ascii=False).encode
+_JSON_IDENTITY = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
+"""``json.dumps`` with these options, its encoder made once (``json.dumps`` makes one per call
+when given options, which costs more than encoding a key)."""
+
+
 def key_text(value: Value) -> str:
     """``<type>:<canonical JSON of value.key()>`` (identifiers case-folded)."""
     if value.type is FactType.IDENTIFIER:
-        return f"identifier:{json.dumps(str(value.key()).casefold(), ensure_ascii=False)}"
-    identity = json.dumps(value.key(), ensure_ascii=False, separators=(",", ":"), default=str)
-    return f"{value.type.value}:{identity}"
+        return f"identifier:{_JSON_STRING(str(value.key()).casefold())}"
+    return f"{value.type.value}:{_JSON_IDENTITY(value.key())}"
 
 
 def key_hash(key: str) -> int:

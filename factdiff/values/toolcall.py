@@ -74,6 +74,10 @@ def _canon_number(number: Decimal) -> str:
     return json.dumps(text) if len(text) > _MAX_NUMBER_TEXT else text
 
 
+_JSON_STRING = json.JSONEncoder(ensure_ascii=False).encode
+"""``json.dumps(text, ensure_ascii=False)``, its encoder made once."""
+
+
 def _encode(obj: object, depth: int = 0) -> str:
     """Canonical JSON literal text of a Python value (numbers as canonical decimals)."""
     if depth > _MAX_DEPTH:
@@ -87,12 +91,12 @@ def _encode(obj: object, depth: int = 0) -> str:
     if isinstance(obj, float):
         return _canon_number(Decimal(repr(obj)))
     if isinstance(obj, str):
-        return json.dumps(obj, ensure_ascii=False)
+        return _JSON_STRING(obj)
     if isinstance(obj, list | tuple):
         return "[" + ",".join(_encode(item, depth + 1) for item in obj) + "]"
     if isinstance(obj, dict):
         pairs = sorted((_key_text(k), _encode(v, depth + 1)) for k, v in obj.items())
-        return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + v for k, v in pairs) + "}"
+        return "{" + ",".join(_JSON_STRING(k) + ":" + v for k, v in pairs) + "}"
     raise _Reject(f"unsupported literal {type(obj).__name__}")
 
 
