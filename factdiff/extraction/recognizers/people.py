@@ -168,7 +168,8 @@ def _may_say(text: str, runs: tuple[frozenset[str], ...]) -> bool:
     """Whether an ASCII ``text`` may hold one of the cue words whose letter runs are
     ``runs``: a cue matches only between non-letters, so each of its runs is one of the
     text's (``vocabulary``); a text without them is not scanned for the cue. Other texts
-    always are (under case folding, ``ſ`` and ``K`` read as letters ``vocabulary`` has not)."""
+    always are: under case folding, the long s and the Kelvin sign match ``s`` and ``k``,
+    letters that ``vocabulary`` does not see there."""
     if not text.isascii():
         return True
     words = vocabulary(text)
