@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from factdiff.extraction.clauses import Boundaries
-from factdiff.extraction.recognizers.base import lowered
+from factdiff.extraction.recognizers.base import finditer_folded
 from factdiff.extraction.wordtrie import trie_alternation, word_start_alternation
 
 CUE_WINDOW = 48
@@ -50,10 +50,8 @@ def cue_spans(text: str, cues: Sequence[str]) -> list[tuple[int, int]]:
     """The spans of ``cue_pattern(cues)``'s matches in ``text``, found in its lower-cased
     copy when both are ASCII (``lowered_cue_pattern``)."""
     key = tuple(cues)
-    fast = lowered_cue_pattern(key) if text.isascii() else None
-    if fast is not None:
-        return [m.span() for m in fast.finditer(lowered(text))]
-    return [m.span() for m in cue_pattern(key).finditer(text)]
+    found = finditer_folded(text, cue_pattern(key), lowered_cue_pattern(key))
+    return [m.span() for m in found]
 
 
 @dataclass(frozen=True)

@@ -74,6 +74,18 @@ def lowered(text: str) -> str:
     return low
 
 
+def finditer_folded(
+    text: str, folding: re.Pattern[str], lowered_pattern: re.Pattern[str] | None
+) -> Iterator[re.Match[str]]:
+    """The matches of ``folding``, a case-insensitive pattern, in ``text``. In an ASCII text
+    they are found by ``lowered_pattern`` (the same pattern, case-sensitive, every letter in
+    lower case) in ``lowered(text)``: the same spans and groups, without case folding. With
+    ``None``, always by ``folding``."""
+    if lowered_pattern is not None and text.isascii():
+        return lowered_pattern.finditer(lowered(text))
+    return folding.finditer(text)
+
+
 def vocabulary(text: str) -> frozenset[str]:
     """Every lower-cased letter run of ``text``: a recognizer whose patterns need one of a few
     words skips texts without them (the last text's set is kept for the next recognizer)."""
