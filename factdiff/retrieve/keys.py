@@ -28,7 +28,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Any
 
 from factdiff.record import Fact, FactRecord
-from factdiff.values.base import FactType, Value
+from factdiff.values.base import FactType, Value, json_string
 from factdiff.values.numeric import MoneyValue, NumberValue
 from factdiff.values.temporal import DateTimeValue, DateValue, TimeValue
 
@@ -87,16 +87,14 @@ def comparable_types(fact_type: FactType) -> frozenset[FactType]:
     return _COMPARABLE.get(fact_type, frozenset({fact_type}))
 
 
-_JSON_STRING = json.JSONEncoder(ensure_ascii=False).encode
 _JSON_IDENTITY = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str).encode
-"""``json.dumps`` with these options, its encoder made once (``json.dumps`` makes one per call
-when given options, which costs more than encoding a key)."""
+"""``json.dumps`` with these options, its encoder made once (see ``json_string``)."""
 
 
 def key_text(value: Value) -> str:
     """``<type>:<canonical JSON of value.key()>`` (identifiers case-folded)."""
     if value.type is FactType.IDENTIFIER:
-        return f"identifier:{_JSON_STRING(str(value.key()).casefold())}"
+        return f"identifier:{json_string(str(value.key()).casefold())}"
     return f"{value.type.value}:{_JSON_IDENTITY(value.key())}"
 
 

@@ -14,6 +14,7 @@ A value is a frozen dataclass that knows three things about itself:
 from __future__ import annotations
 
 import enum
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -23,6 +24,9 @@ from factdiff.errors import InvalidValue
 
 JSON = Any
 """A JSON-compatible Python value (dict, list, str, int, float, bool, None)."""
+json_string: Callable[[str], str] = json.JSONEncoder(ensure_ascii=False).encode
+"""``json.dumps(text, ensure_ascii=False)``, its encoder made once (``json.dumps`` makes one
+per call when given options, which costs more than encoding a short string)."""
 
 
 class FactType(enum.StrEnum):

@@ -37,7 +37,15 @@ from decimal import Decimal, InvalidOperation
 from typing import ClassVar, Literal, cast
 
 from factdiff.errors import InvalidValue
-from factdiff.values.base import EXACT, JSON, FactType, Tolerance, Value, register_decoder
+from factdiff.values.base import (
+    EXACT,
+    JSON,
+    FactType,
+    Tolerance,
+    Value,
+    json_string,
+    register_decoder,
+)
 
 __all__ = [
     "ToolCallForm",
@@ -74,10 +82,6 @@ def _canon_number(number: Decimal) -> str:
     return json.dumps(text) if len(text) > _MAX_NUMBER_TEXT else text
 
 
-_JSON_STRING = json.JSONEncoder(ensure_ascii=False).encode
-"""``json.dumps(text, ensure_ascii=False)``, its encoder made once."""
-
-
 def _encode(obj: object, depth: int = 0) -> str:
     """Canonical JSON literal text of a Python value (numbers as canonical decimals)."""
     if depth > _MAX_DEPTH:
@@ -91,12 +95,12 @@ def _encode(obj: object, depth: int = 0) -> str:
     if isinstance(obj, float):
         return _canon_number(Decimal(repr(obj)))
     if isinstance(obj, str):
-        return _JSON_STRING(obj)
+        return json_string(obj)
     if isinstance(obj, list | tuple):
         return "[" + ",".join(_encode(item, depth + 1) for item in obj) + "]"
     if isinstance(obj, dict):
         pairs = sorted((_key_text(k), _encode(v, depth + 1)) for k, v in obj.items())
-        return "{" + ",".join(_JSON_STRING(k) + ":" + v for k, v in pairs) + "}"
+        return "{" + ",".join(json_string(k) + ":" + v for k, v in pairs) + "}"
     raise _Reject(f"unsupported literal {type(obj).__name__}")
 
 
