@@ -103,7 +103,9 @@ class AttemptResult:
     summary: str
     outcome: Outcome
     diff: FactDiff
-    summary_facts: FactRecord
+    summary_facts: FactRecord | None
+    """``None`` when ``warm_body`` holds what the warm write needs of it (see
+    ``Verification.summary_facts``); a failed summary always has it."""
     must_keep: tuple[Fact, ...]
     duration_ms: float
     tokens_in: int | None = None
@@ -301,7 +303,7 @@ class AttemptEngine:
         narrative = narrative_of(summary)
         started = time.perf_counter()
         with meter.role(EXTRACT_SUMMARY):
-            checked, body = await self.work.verify_summary(
+            checked = await self.work.verify_summary(
                 self.extractor, narrative, source, job.schema, self.policy, job.warm
             )
         clock.stage("verify", started)
@@ -328,5 +330,5 @@ class AttemptEngine:
                 KnownGap(f.field, f.criticality, f.fact_type)
                 for f in self.policy.notes(checked.diff)
             ),
-            warm_body=body,
+            warm_body=checked.body,
         )

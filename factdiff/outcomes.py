@@ -362,8 +362,9 @@ class Boundary:
         lease_token: str | None,
     ) -> EntryResult:
         entry, schema = prepared.entry, prepared.schema
-        source = run.source_facts
+        source, said = run.source_facts, attempt.summary_facts
         assert source is not None
+        assert said is not None  # a failed summary has no warm body
         decision = self.settings.retry.decide(entry.id, entry.attempt_count + 1, now)
         events = [
             NewEvent(
@@ -374,7 +375,7 @@ class Boundary:
                     "summary": attempt.summary,
                     "diff": attempt.diff.to_json(),
                     "source_facts": source.to_json(),
-                    "summary_facts": attempt.summary_facts.to_json(),
+                    "summary_facts": said.to_json(),
                     "next_attempt_at": _iso(decision.retry_at),
                 },
             )

@@ -38,7 +38,7 @@ import time
 import types
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -57,7 +57,7 @@ from factdiff.summarize.naive import NaiveSummarizer
 if TYPE_CHECKING:
     from factdiff.store.warm_columns import WarmBody, WarmTarget
 
-__all__ = ["Work", "default_extract_workers", "shared_pool", "shutdown_pools"]
+__all__ = ["Verification", "Work", "default_extract_workers", "shared_pool", "shutdown_pools"]
 
 T = TypeVar("T")
 
@@ -133,9 +133,26 @@ def _extract_summary_and_verify(
     return verify(source_facts, summary_facts, schema, policy)
 
 
-Verified = tuple[Outcome, FactDiff, FactRecord, tuple[str, ...], "WarmBody | None"]
-"""A ``CheckResult`` without its source record, as a worker process sends it back (the
-caller has the source record: it sent it), with the warm body of a passed summary."""
+@dataclass(frozen=True)
+class Verification:
+    """A summary's verification as ``Work.verify_summary`` gives it: a ``CheckResult``
+    without its source record (the caller has it), with the warm body of a passed summary
+    when it was made where the summary was verified."""
+
+    outcome: Outcome
+    diff: FactDiff
+    summary_facts: FactRecord | None
+    """The summary's record; ``None`` when ``body`` was made with its index rows: what the
+    warm write needs of it, its keys, is in them, so a worker process does not send it back
+    (a body that no longer fits is made again, and its narrative extracted again, by the
+    store's thread)."""
+    notes: tuple[str, ...]
+    body: WarmBody | None = None
+
+    @classmethod
+    def of(cls, checked: CheckResult) -> Verification:
+        """A verification made here: its record, no body."""
+        return cls(checked.outcome, checked.diff, checked.summary_facts, checked.notes)
 
 
 def _verified_in_process(
@@ -145,15 +162,16 @@ def _verified_in_process(
     schema: FactSchema,
     policy: Policy,
     warm: WarmTarget | None,
-) -> Verified:
+) -> Verification:
     checked = _extract_summary_and_verify(extractor, narrative, source_facts, schema, policy)
-    body = None
-    if warm is not None and checked.outcome.passed:
-        try:
-            body = _warm_body(warm, narrative, source_facts, schema, checked.summary_facts)
-        except Exception:  # the store's thread makes it again, and reports why it cannot
-            body = None
-    return checked.outcome, checked.diff, checked.summary_facts, checked.notes, body
+    if warm is None or not checked.outcome.passed:
+        return Verification.of(checked)
+    try:
+        body = _warm_body(warm, narrative, source_facts, schema, checked.summary_facts)
+    except Exception:  # the store's thread makes it again, and reports why it cannot
+        return Verification.of(checked)
+    said = None if body.index is not None else checked.summary_facts  # the index still needs it
+    return Verification(checked.outcome, checked.diff, said, checked.notes, body)
 
 
 def _warm_body(
@@ -376,10 +394,10 @@ class Work:
         schema: FactSchema,
         policy: Policy,
         warm: WarmTarget | None = None,
-    ) -> tuple[CheckResult, WarmBody | None]:
+    ) -> Verification:
         """Extract ``narrative`` with ``extractor`` and verify it against the source's
         record; in a worker process, a passed summary's warm body for ``warm`` is made in
-        the same task (``None`` elsewhere: the store's thread makes it). A target prepared
+        the same task (none elsewhere: the store's thread makes it). A target prepared
         before its agent had a dictionary gets the one ``prime_dictionary`` trained since
         (waiting for it while it runs), so that the body fits the warm write (else the
         store's thread makes it again)."""
@@ -387,12 +405,11 @@ class Work:
             warm = await self._with_primed_dictionary(warm)
         if getattr(extractor, "aextract", None) is not None:
             summary_facts = await self.extract(extractor, narrative, schema, source_facts.reference)
-            return verify(source_facts, summary_facts, schema, policy), None
+            return Verification.of(verify(source_facts, summary_facts, schema, policy))
         if self._batcher is not None and isinstance(extractor, PORTABLE):
-            outcome, diff, summary_facts, notes, body = await self._batcher.submit(
+            return await self._batcher.submit(
                 _verified_in_process, (extractor, narrative, source_facts, schema, policy, warm)
             )
-            return CheckResult(outcome, diff, source_facts, summary_facts, notes), body
         checked = await self._call(
             extractor,
             _extract_summary_and_verify,
@@ -402,7 +419,7 @@ class Work:
             schema,
             policy,
         )
-        return checked, None
+        return Verification.of(checked)
 
     async def prime_dictionary(self, path: str, agent_id: str, now: datetime) -> bool | None:
         """Train ``agent_id``'s first zstd dictionary in the SQLite store at ``path`` in a

@@ -103,9 +103,9 @@ def test_a_target_prepared_before_the_dictionary_gets_the_one_primed_since(
 
     async def main() -> tuple[WarmBody | None, WarmBody | None]:
         work = Work.processes(1)
-        _, before = await work.verify_summary(*case)
+        before = (await work.verify_summary(*case)).body
         assert await work.prime_dictionary(str(path), AGENT, LATER)
-        _, after = await work.verify_summary(*case)
+        after = (await work.verify_summary(*case)).body
         return before, after
 
     before, after = asyncio.run(main())
@@ -131,7 +131,7 @@ def test_a_verification_waits_for_the_dictionary_being_primed(tmp_path: Path) ->
         priming = asyncio.create_task(work.prime_dictionary(str(path), AGENT, LATER))
         await asyncio.sleep(0)  # the training has started, and has not ended
         assert not priming.done()
-        _, body = await work.verify_summary(*case)
+        body = (await work.verify_summary(*case)).body
         assert await priming
         return body
 

@@ -4,6 +4,7 @@ longer fits the entry is made again, never written."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,6 @@ from typing import Any
 import pytest
 import zstandard
 
-from factdiff.checking import CheckResult
 from factdiff.demote import Demoter, DemotionSettings
 from factdiff.extraction.base import Extractor
 from factdiff.policy import Policy
@@ -22,7 +22,7 @@ from factdiff.schema.model import FactSchema
 from factdiff.store import MemoryStore, Tier, codec, warm_columns
 from factdiff.store.dictionaries import MIN_SAMPLES
 from factdiff.store.warm_columns import WarmBody, WarmTarget, encode_body
-from factdiff.work import Work, shutdown_pools
+from factdiff.work import Verification, Work, shutdown_pools
 from tests.integration.conftest import raw
 from tests.integration.test_dictionary_priming import two_copies
 from tests.integration.test_store_compact import LATER, load
@@ -149,13 +149,13 @@ def test_a_body_that_no_longer_fits_is_made_again(
         schema: FactSchema,
         policy: Policy,
         warm: WarmTarget | None = None,
-    ) -> tuple[CheckResult, WarmBody | None]:
-        checked, _ = await verify(self, extractor, narrative, source_facts, schema, policy, warm)
+    ) -> Verification:
+        checked = await verify(self, extractor, narrative, source_facts, schema, policy, warm)
         if warm is None or warm.dictionary is None or not checked.outcome.passed:
-            return checked, None
+            return checked
         body = misfit(warm, narrative, source_facts.to_json(), schema)
         offered.append(warm.entry_id)
-        return checked, body
+        return replace(checked, body=body)
 
     monkeypatch.setattr(Work, "verify_summary", misfitting)
     made_here = count_bodies(monkeypatch)

@@ -11,12 +11,12 @@ import pytest
 import zstandard
 
 from factdiff import work
-from factdiff.checking import DEFAULT_EXTRACTOR, CheckResult
+from factdiff.checking import DEFAULT_EXTRACTOR
 from factdiff.policy import DEFAULT_POLICY
 from factdiff.schema.model import FactSchema
 from factdiff.store import codec
-from factdiff.store.warm_columns import WarmBody, WarmTarget, encode_body
-from factdiff.work import Work, _Batcher, shared_pool, shutdown_pools
+from factdiff.store.warm_columns import WarmTarget, encode_body
+from factdiff.work import Verification, Work, _Batcher, shared_pool, shutdown_pools
 from tests.conftest import worked
 
 
@@ -104,25 +104,28 @@ class _ThreadPool:
         return future
 
 
-def test_a_verification_in_a_process_keeps_the_callers_source_record(
+def test_a_verification_in_a_process_is_the_one_made_here(
     customer_service: FactSchema,
 ) -> None:
     source = worked("source")
     record = DEFAULT_EXTRACTOR.extract(source, customer_service)
-    summary = worked("faithful")
 
-    async def main() -> tuple[CheckResult, CheckResult]:
-        pooled, _ = await Work.processes(1).verify_summary(
+    async def main(summary: str) -> tuple[Verification, Verification]:
+        pooled = await Work.processes(1).verify_summary(
             DEFAULT_EXTRACTOR, summary, record, customer_service, DEFAULT_POLICY
         )
-        inline, _ = await Work.inline().verify_summary(
+        inline = await Work.inline().verify_summary(
             DEFAULT_EXTRACTOR, summary, record, customer_service, DEFAULT_POLICY
         )
         return pooled, inline
 
-    pooled, inline = asyncio.run(main())
-    assert pooled.source_facts is record  # not sent back: the caller has it
-    assert pooled == inline
+    for summary in (worked("faithful"), worked("fluent")):
+        pooled, inline = asyncio.run(main(summary))
+        assert pooled == inline
+        assert pooled.summary_facts == DEFAULT_EXTRACTOR.extract(
+            summary, customer_service, record.reference
+        )
+        assert pooled.body is None  # no warm target
 
 
 def test_a_passed_summary_gets_its_warm_body_where_it_was_verified(
@@ -133,31 +136,42 @@ def test_a_passed_summary_gets_its_warm_body_where_it_was_verified(
     data = b"a dictionary of the agent's words: order, refund, invoice " * 40
     target = WarmTarget("e1", source, codec.content_hash(source.encode()), (7, data))
 
-    async def main(summary: str) -> tuple[WarmBody | None, WarmBody | None]:
-        _, pooled = await Work.processes(1).verify_summary(
+    async def main(summary: str) -> tuple[Verification, Verification]:
+        pooled = await Work.processes(1).verify_summary(
             DEFAULT_EXTRACTOR, summary, record, customer_service, DEFAULT_POLICY, target
         )
-        checked, inline = await Work.inline().verify_summary(
+        inline = await Work.inline().verify_summary(
             DEFAULT_EXTRACTOR, summary, record, customer_service, DEFAULT_POLICY, target
         )
-        assert inline is None  # no worker process: the store's thread makes it
-        return pooled, encode_body(
-            "e1",
-            source,
-            target.content_hash,
-            summary,
-            record.to_json(),
-            (7, zstandard.ZstdCompressionDict(data)),
-            SchemaOf(customer_service),
-            checked.summary_facts,
-        )
+        assert inline.body is None  # no worker process: the store's thread makes it
+        assert inline.summary_facts is not None
+        return pooled, inline
 
-    pooled, expected = asyncio.run(main(worked("faithful")))
-    assert pooled is not None
-    assert pooled == expected
-    assert pooled.dictionary_hash == hashlib.sha256(data).digest()
+    summary = worked("faithful")
+    pooled, inline = asyncio.run(main(summary))
+    assert inline.summary_facts is not None
+    expected = encode_body(
+        "e1",
+        source,
+        target.content_hash,
+        summary,
+        record.to_json(),
+        (7, zstandard.ZstdCompressionDict(data)),
+        SchemaOf(customer_service),
+        inline.summary_facts,
+    )
+    assert pooled.body is not None
+    assert pooled.body == expected
+    assert pooled.body.dictionary_hash == hashlib.sha256(data).digest()
+    assert pooled.summary_facts is None  # the body holds what the warm write needs of it
+    assert (pooled.outcome, pooled.diff, pooled.notes) == (
+        inline.outcome,
+        inline.diff,
+        inline.notes,
+    )
     failed, _ = asyncio.run(main(worked("fluent")))
-    assert failed is None  # a failed summary has no warm row
+    assert failed.body is None  # a failed summary has no warm row...
+    assert failed.summary_facts is not None  # ...and its failure event shows its record
 
 
 class SchemaOf:
