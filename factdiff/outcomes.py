@@ -2,11 +2,12 @@
 
 ``Boundary.prepare`` reads an entry's schema, its source record and the must-keep facts of
 its last verified attempt, turning stored JSON into typed ``FactRecord``s and ``Fact``s
-(``from_json`` happens here and nowhere else). The source record comes from the extraction
-cache (a retry), else from the search index, which holds the rules record each hot entry
-got when it was added: with the rules extractor that record is the one demotion would make
-(same extractor, schema hash and reference date; the extractor is deterministic), so the
-source is not extracted again. ``Boundary.apply`` writes an
+(``from_json`` happens here and nowhere else). The source record comes from the search
+index, which holds the rules record each hot entry got when it was added: with the rules
+extractor that record is the one demotion would make (same extractor, schema hash and
+reference date; the extractor is deterministic), so the source is not extracted again, and
+the extraction cache, which could only hold the same record, is not read. Otherwise it comes
+from the extraction cache (a retry). ``Boundary.apply`` writes an
 ``AttemptRun`` back in one fenced transaction:
 
 * passed -> warm entry + cold archive, with a typed ``WarmMeta`` (known gaps included);
@@ -154,14 +155,12 @@ class Boundary:
         cached: FactRecord | None = None
         must_keep: tuple[Fact, ...] = ()
         if refusal is None:
-            found = self.store.cached_extraction(
-                entry.content_hash, schema.hash, self.settings.extractor.identity
-            )
-            cached = (
-                FactRecord.from_json(found)
-                if found is not None
-                else self._indexed_record(entry, schema, text)
-            )
+            cached = self._indexed_record(entry, schema, text)
+            if cached is None:
+                found = self.store.cached_extraction(
+                    entry.content_hash, schema.hash, self.settings.extractor.identity
+                )
+                cached = None if found is None else FactRecord.from_json(found)
             if entry.attempt_count:
                 must_keep = tuple(Fact.from_json(f) for f in self.store.last_must_keep(entry.id))
         rung_index = min(entry.attempt_count, len(self.settings.ladder) - 1)

@@ -151,7 +151,7 @@ class Verification:
 
     @classmethod
     def of(cls, checked: CheckResult) -> Verification:
-        """A verification made here: its record, no body."""
+        """``checked`` without its source record: its summary's record, no warm body."""
         return cls(checked.outcome, checked.diff, checked.summary_facts, checked.notes)
 
 

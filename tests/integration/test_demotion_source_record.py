@@ -93,6 +93,34 @@ def test_the_indexed_record_is_the_source_record(
     assert entry.warm.record == fresh.to_json()
 
 
+def cache_reads(store: MemoryStore, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The content hashes the extraction cache is asked for from now on."""
+    asked: list[str] = []
+    original = store.cached_extraction
+
+    def cached_extraction(content_hash: str, schema_hash: str, extractor_id: str) -> object:
+        asked.append(content_hash)
+        return original(content_hash, schema_hash, extractor_id)
+
+    monkeypatch.setattr(store, "cached_extraction", cached_extraction)
+    return asked
+
+
+def test_the_extraction_cache_is_read_only_without_the_indexed_record(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index's record is the rules record, so a cached one could only be the same: it is
+    not read. Another extractor's source record comes from the cache on a retry."""
+    first = store.add(AGENT, call_text(4), now=T0, occurred_at=T0, last_used_at=T0)
+    asked = cache_reads(store, monkeypatch)
+    assert demote(store) == {PASSED: 1}
+    assert asked == []
+    second = store.add(AGENT, call_text(5), now=T0, occurred_at=T0, last_used_at=T0)
+    assert demote(store, Counting()) == {PASSED: 1}
+    assert asked == [store.get(second).content_hash]
+    assert store.get(first).tier is Tier.WARM
+
+
 def test_a_newer_schema_extracts_the_source_again(
     store: MemoryStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
