@@ -238,9 +238,11 @@ def unarchive(codec: str, packed: bytes, dictionary: CodecDictionary | None = No
         raise ArchiveCorrupt(str(exc)) from None
 
 
-def zstd_compress(data: bytes, dictionary: CodecDictionary | None = None) -> bytes:
-    """A zstd frame of ``data`` (level ``ZSTD_LEVEL``; its size written in the header)."""
-    return _CODECS.compressor(dictionary).compress(data)
+def zstd_compress(
+    data: bytes, dictionary: CodecDictionary | None = None, level: int = ZSTD_LEVEL
+) -> bytes:
+    """A zstd frame of ``data`` (its size written in the header)."""
+    return _CODECS.compressor(dictionary, level).compress(data)
 
 
 def zstd_decompress(packed: bytes, dictionary: CodecDictionary | None = None) -> bytes:
@@ -253,7 +255,8 @@ def zstd_decompress(packed: bytes, dictionary: CodecDictionary | None = None) ->
 
 
 class _Codecs(threading.local):
-    """This thread's zstd compressors and decompressors, one per dictionary.
+    """This thread's zstd compressors (one per dictionary and level) and decompressors
+    (one per dictionary).
 
     Making a level-19 compressor (and loading a dictionary into it) costs about a
     millisecond, far more than compressing a short text with it; zstd contexts are not
@@ -264,16 +267,18 @@ class _Codecs(threading.local):
     LIMIT = 64
 
     def __init__(self) -> None:
-        self.compressors: dict[int, tuple[object, zstandard.ZstdCompressor]] = {}
+        self.compressors: dict[int, dict[int, tuple[object, zstandard.ZstdCompressor]]] = {}
         self.decompressors: dict[int, tuple[object, zstandard.ZstdDecompressor]] = {}
 
-    def compressor(self, dictionary: CodecDictionary | None) -> zstandard.ZstdCompressor:
+    def compressor(
+        self, dictionary: CodecDictionary | None, level: int
+    ) -> zstandard.ZstdCompressor:
         def make() -> zstandard.ZstdCompressor:
             if dictionary is None:
-                return zstandard.ZstdCompressor(level=ZSTD_LEVEL)
-            return zstandard.ZstdCompressor(level=ZSTD_LEVEL, dict_data=dictionary)
+                return zstandard.ZstdCompressor(level=level)
+            return zstandard.ZstdCompressor(level=level, dict_data=dictionary)
 
-        return _cached(self.compressors, dictionary, make)
+        return _cached(self.compressors.setdefault(level, {}), dictionary, make)
 
     def decompressor(self, dictionary: CodecDictionary | None) -> zstandard.ZstdDecompressor:
         def make() -> zstandard.ZstdDecompressor:

@@ -11,7 +11,12 @@ from factdiff.checking import DEFAULT_EXTRACTOR
 from factdiff.errors import InputError
 from factdiff.schema.builtin import builtin_schema
 from factdiff.store import codec, compact
-from factdiff.store.warm_columns import record_column, record_digest
+from factdiff.store.warm_columns import (
+    SMALL_RECORD_BYTES,
+    SMALL_RECORD_LEVEL,
+    record_column,
+    record_digest,
+)
 
 SOURCE = "Refund of €1.240,50 for order #A-77 to Zoë Müller, due 3 April; ticket TK-9."
 
@@ -23,6 +28,23 @@ def test_the_column_restores_the_record_and_carries_its_digest() -> None:
     column = record_column(record, SOURCE, None)
     assert column.digest == record_digest(record)
     assert compact.unpack_record(codec.zstd_decompress(column.frame), SOURCE) == record
+
+
+def test_a_small_record_is_compressed_at_the_cheaper_level() -> None:
+    """At most ``SMALL_RECORD_BYTES`` of compact form: level 12; above: ``ZSTD_LEVEL``. Both
+    restore the record."""
+    schema = builtin_schema("customer_service")
+    long_source = " ".join(f"Order #A-{n} refunded €{n},50 on {n % 28 + 1} May." for n in range(60))
+    for source in (SOURCE, long_source):
+        record = DEFAULT_EXTRACTOR.extract(source, schema, date(2026, 3, 1)).to_json()
+        packed = compact.pack_record(record, source)
+        small = len(packed) <= SMALL_RECORD_BYTES
+        level, other = (SMALL_RECORD_LEVEL, codec.ZSTD_LEVEL) if small else (codec.ZSTD_LEVEL, 12)
+        assert small is (source == SOURCE)
+        column = record_column(record, source, None)
+        assert column.frame == codec.zstd_compress(packed, None, level)
+        assert column.frame != codec.zstd_compress(packed, None, other)  # the levels differ
+        assert compact.unpack_record(codec.zstd_decompress(column.frame), source) == record
 
 
 @pytest.mark.parametrize("bad", [float("nan"), "lone \ud800 surrogate"])
