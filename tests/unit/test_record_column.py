@@ -39,7 +39,8 @@ def test_a_small_record_is_compressed_at_the_cheaper_level() -> None:
         record = DEFAULT_EXTRACTOR.extract(source, schema, date(2026, 3, 1)).to_json()
         packed = compact.pack_record(record, source)
         small = len(packed) <= SMALL_RECORD_BYTES
-        level, other = (SMALL_RECORD_LEVEL, codec.ZSTD_LEVEL) if small else (codec.ZSTD_LEVEL, 12)
+        levels = (SMALL_RECORD_LEVEL, codec.ZSTD_LEVEL)
+        level, other = levels if small else levels[::-1]
         assert small is (source == SOURCE)
         column = record_column(record, source, None)
         assert column.frame == codec.zstd_compress(packed, None, level)
