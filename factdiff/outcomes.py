@@ -58,7 +58,7 @@ from factdiff.store import (
     WarmMeta,
 )
 from factdiff.store.search_index import hot_record
-from factdiff.store.warm_columns import WarmTarget, record_digest
+from factdiff.store.warm_columns import WarmTarget
 
 if TYPE_CHECKING:
     from factdiff.demote import DemotionSettings
@@ -90,8 +90,10 @@ class PassedWrite:
     """What a passed attempt writes, made once before the store is touched."""
 
     outcome: AttemptOutcome
-    record: dict[str, Any]
-    """The source record's JSON: the warm row's, the digest's and the index's."""
+    record: FactRecord
+    """The source record: the warm row's, the digest's and the index's (its JSON is made
+    only where the warm row is made: by the worker process that verified the summary, else
+    by the store)."""
     diff: dict[str, Any]
     """The diff's JSON: the event's and the attempt row's."""
     meta: WarmMeta
@@ -287,7 +289,6 @@ class Boundary:
         """What a passed attempt writes, but its warm row (no store read)."""
         entry, schema = prepared.entry, prepared.schema
         outcome = AttemptOutcome(attempt.outcome.value)
-        record = source.to_json()  # made once: the digest, the warm row and the index read it
         diff = attempt.diff.to_json()  # one object for the event and the attempt row
         meta = WarmMeta(
             schema=schema.ref,
@@ -300,7 +301,7 @@ class Boundary:
             compressed_at=now,
             attempt_count=entry.attempt_count + 1,
             source_content_hash=entry.content_hash,
-            source_facts_digest=record_digest(record)  # = source.digest()
+            source_facts_digest=None  # the digest of the record the warm row is written with
             if attempt.warm_body is None
             else attempt.warm_body.record_digest,
             known_gaps=attempt.known_gaps,
@@ -322,7 +323,7 @@ class Boundary:
                 },
             ),
         ]
-        return PassedWrite(outcome, record, diff, meta, events)
+        return PassedWrite(outcome, source, diff, meta, events)
 
     def _apply_passed(
         self,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from factdiff.accounting import ModelCall
 from factdiff.errors import InputError
+from factdiff.record import FactRecord
 from factdiff.store import codec, erasure, schema_refs, search_index, warm_columns
 from factdiff.store import rows as rowmap
 from factdiff.store.model import (
@@ -27,7 +28,6 @@ from factdiff.store.model import (
 )
 
 if TYPE_CHECKING:
-    from factdiff.record import FactRecord
     from factdiff.store.base import MemoryStore
     from factdiff.store.warm_columns import WarmBody
 
@@ -36,6 +36,21 @@ _DONE = frozenset({AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES})
 
 def _store(mixin: OutcomesMixin) -> MemoryStore:
     return cast("MemoryStore", mixin)
+
+
+class _StoredJson:
+    """A record's stored JSON, made from a ``FactRecord`` on first use (a demotion whose warm
+    row was made in a worker process never needs it)."""
+
+    def __init__(self, record: Mapping[str, Any] | FactRecord) -> None:
+        self._record = record
+        self._json: Mapping[str, Any] | None = None if isinstance(record, FactRecord) else record
+
+    def value(self) -> Mapping[str, Any]:
+        if self._json is None:
+            assert isinstance(self._record, FactRecord)
+            self._json = self._record.to_json()
+        return self._json
 
 
 class OutcomesMixin:
@@ -47,7 +62,7 @@ class OutcomesMixin:
         *,
         expected_attempts: int,
         narrative: str,
-        record: Mapping[str, Any],
+        record: Mapping[str, Any] | FactRecord,
         meta: WarmMeta,
         attempt: AttemptRecord,
         events: list[NewEvent],
@@ -79,6 +94,11 @@ class OutcomesMixin:
         attempt row: this attempt is not written and earlier ones are deleted (its model
         calls and events stay).
 
+        ``record``: the source's fact record, as its stored JSON or as the ``FactRecord``
+        (whose JSON is then made only if the warm row is made here). The meta's
+        ``source_facts_digest`` is that record's digest: ``None`` has it filled in, another
+        digest is refused.
+
         ``body``: the warm row's columns but its meta, made ahead from this ``narrative``
         and ``record`` by ``warm_columns.encode_body`` (in a worker process); used when it
         still fits the entry (its source and the agent's latest dictionary), else made here.
@@ -103,6 +123,8 @@ class OutcomesMixin:
         current = rowmap.is_current(replace(state, status=EntryStatus.ACTIVE), expected_attempts)
         if not current or state.status is not wanted or state.content is None:
             return False
+        parsed = record if isinstance(record, FactRecord) else None
+        record_json = _StoredJson(record)
         dictionary = store._agent_dictionary(state.agent_id, now_us)
         latest = (dictionary[0], store._dictionary_hash(dictionary[0]))
         if body is None or not body.fits(narrative_text, state.content_hash, *latest):
@@ -111,10 +133,18 @@ class OutcomesMixin:
                 state.content,
                 state.content_hash,
                 narrative_text,
-                record,
+                record_json.value(),
                 dictionary,
                 search_index.schema_lookup(store),
                 narrative_facts,
+                parsed,
+            )
+        if meta.source_facts_digest is None:
+            meta = replace(meta, source_facts_digest=body.record_digest)
+        elif meta.source_facts_digest != body.record_digest:
+            raise InputError(
+                f"entry {entry_id}: the compression meta names another fact record than the "
+                "one written with it (source_facts_digest differs)"
             )
         meta_columns = warm_columns.encode_meta(
             entry_id, meta, state.content_hash, now_us, body.record_digest
@@ -126,7 +156,14 @@ class OutcomesMixin:
             "identity_ref": store._profile_ref(meta_columns.profile),
         }
         index = body.index or search_index.warm_index_doc(
-            store, entry_id, state.content, narrative, record, narrative_facts, body.record_digest
+            store,
+            entry_id,
+            state.content,
+            narrative,
+            record_json.value(),
+            narrative_facts,
+            body.record_digest,
+            parsed,
         )
 
         def work() -> bool:

@@ -199,14 +199,23 @@ def warm_index_doc(
     record: Mapping[str, Any],
     narrative_facts: FactRecord | None = None,
     record_hash: str | None = None,
+    parsed: FactRecord | None = None,
 ) -> IndexDoc:
     """A demoted entry's index rows (computed before the demotion's transaction;
-    ``record_hash``: the record's digest, when made already)."""
+    ``record_hash``: the record's digest, ``parsed``: the ``FactRecord`` whose JSON
+    ``record`` is, when made already)."""
     from factdiff.retrieve.index import warm_doc
     from factdiff.retrieve.schemas import SchemaResolver
 
     return warm_doc(
-        SchemaResolver(store), entry_id, source, narrative, record, narrative_facts, record_hash
+        SchemaResolver(store),
+        entry_id,
+        source,
+        narrative,
+        record,
+        narrative_facts,
+        record_hash,
+        parsed,
     )
 
 

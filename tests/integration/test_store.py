@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from factdiff import builtin_schema, extract
 from factdiff.errors import InputError
 from factdiff.store import (
     AttemptOutcome,
@@ -215,6 +216,26 @@ def test_apply_compressed_is_atomic_and_idempotent(store: MemoryStore) -> None:
     types = [e.type for e in store.events(entry_id)]
     assert types == [EventType.COMPRESSION_CLEAN, EventType.DEMOTED]
     assert list(store.due_for_demotion(LATER + AGE * 2, AGE)) == []
+    assert store.verify() == []
+
+
+def test_a_fact_record_is_written_as_its_json_and_named_by_the_meta(store: MemoryStore) -> None:
+    text = "Customer cust_482 disputes invoice INV-2231 for $14,250, due 2026-03-25."
+    record = extract(text, builtin_schema("customer_service"))
+    typed, as_json, other = (store.add("a", text, now=NOW) for _ in range(3))
+    assert compress(store, typed, record=record)
+    assert compress(store, as_json, record=record.to_json())
+    warm = [store.get(entry_id).warm for entry_id in (typed, as_json)]
+    assert warm[0] is not None
+    assert warm[1] is not None
+    assert warm[0].record == warm[1].record == record.to_json()
+    assert warm[0].meta.source_facts_digest == record.digest()  # filled in: the meta had none
+    assert warm[0].meta == warm[1].meta
+    elsewhere = replace(meta(), source_facts_digest="sha256:" + "2" * 64)
+    with pytest.raises(InputError, match="another fact record"):
+        compress(store, other, record=record, meta=elsewhere)
+    assert store.get(other).tier is Tier.HOT
+    assert store.attempts(other) == []
     assert store.verify() == []
 
 
