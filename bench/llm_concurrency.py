@@ -25,7 +25,13 @@ clean), an extraction request like the rules extractor would (``RulesOracle``).
 Figures depend on the machine and on everything else running on it: report them with that.
 Section 1 first times a fixed standard-library workload (*U*, ``reference_ms``) and gives
 each pass's CPU per entry in those units too (*total/U*), to compare runs made on different
-machines or days.
+machines or days. It ends with the **floor** of a compression's client CPU, measured in this
+process right after the passes, part by part: *SDK call*, the same summary calls made alone
+through the SDK at each C (nothing else in flight), client CPU per call; *verify*, the rules
+extraction of each entry's rung-0 summary and the diff, alone. Every compression makes one
+such call and one such verification, so no pass can cost less than their sum (*floor*);
+*- floor* is what the rest of a pass (the store's reads and writes, the warm row's encoding,
+the window, the worker processes) added per entry, *x floor* the pass's total over it.
 """
 
 from __future__ import annotations
@@ -48,13 +54,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from factdiff.checking import DEFAULT_EXTRACTOR
+from factdiff.checking import DEFAULT_EXTRACTOR, verify
 from factdiff.demote import Demoter, DemotionSettings
 from factdiff.engine import Rung
 from factdiff.extraction.llm import LLMExtractor
 from factdiff.pipeline import compress_many
 from factdiff.policy import Outcome
-from factdiff.providers import CallPolicy, ModelSpec, set_provider_limit, shutdown
+from factdiff.providers import CallPolicy, ModelSpec, runtime, set_provider_limit, shutdown
 from factdiff.retry import RetryPolicy
 from factdiff.runner import work_for
 from factdiff.schema.loader import load_schema
@@ -101,13 +107,13 @@ class Responder:
         self.oracle = RulesOracle(schema)
         self.latency = latency
         self.lossy_first = lossy_first
-        self.summaries: dict[tuple[str, int], str] = {}
-        summarizer = ExtractiveSummarizer()
-        for text in texts:
-            record = DEFAULT_EXTRACTOR.extract(text, schema)
-            for budget in BUDGETS:
-                request = SummaryRequest(text, schema, record, budget)
-                self.summaries[(text, budget)] = summarizer.summarize(request).text
+        self.summaries = {
+            (text, budget): summary
+            for budget in BUDGETS
+            for text, summary in zip(
+                texts, extractive_summaries(schema, texts, budget), strict=True
+            )
+        }
 
     def __call__(self, request: RecordedRequest) -> Answer:
         if request.structured:
@@ -123,6 +129,17 @@ class Responder:
 
 BUDGETS = (120, 400)
 """The ladder's word budgets: rung 0 (120 words) passes for every 1 KB entry."""
+
+
+def extractive_summaries(schema: FactSchema, texts: list[str], budget: int) -> list[str]:
+    """The summary the scripted server answers for each text at ``budget`` words."""
+    summarizer = ExtractiveSummarizer()
+    return [
+        summarizer.summarize(
+            SummaryRequest(text, schema, DEFAULT_EXTRACTOR.extract(text, schema), budget)
+        ).text
+        for text in texts
+    ]
 
 
 def _serve(
@@ -276,6 +293,7 @@ def throughput(args: argparse.Namespace, schema: FactSchema) -> None:
         f" {'in flight':>9} {'CPU ms/entry':>13} {'+ pool':>7} {'= total':>8} {'server':>7}"
         f" {'total/U':>8}"
     )
+    passes: list[tuple[int, float]] = []
     for concurrency in args.concurrency:
         count = max(64, concurrency * args.entries_per_slot)
         result = demotion_pass(
@@ -295,6 +313,75 @@ def throughput(args: argparse.Namespace, schema: FactSchema) -> None:
         )
         stages = ", ".join(f"{k} {v:.2f}" for k, v in result["stages"].items())
         print(f"      busy seconds per stage (overlap counted once): {stages}")
+        passes.append((concurrency, main_ms + pool_ms))
+    floor(args, schema, passes)
+
+
+def sdk_call_ms(provider: str, latency: float, concurrency: int, count: int) -> float:
+    """Client CPU per call of ``count`` rung-0 summary calls made alone through the SDK,
+    ``concurrency`` at a time, against the scripted server (after an untimed warm-up)."""
+    schema = load_schema(SCHEMA)
+    texts = [entry(i, 1024) for i in range(count + concurrency)]
+    record = DEFAULT_EXTRACTOR.extract(texts[0], schema)  # a rung-0 prompt does not read it
+    requests = [SummaryRequest(text, schema, record, BUDGETS[0]) for text in texts]
+    server = ServerProcess(texts, latency)
+    summarizer = summarizer_for(server, provider, latency)
+
+    async def calls(batch: list[SummaryRequest]) -> None:
+        bound = asyncio.Semaphore(concurrency)
+
+        async def one(request: SummaryRequest) -> None:
+            async with bound:
+                await summarizer.asummarize(request)
+
+        await asyncio.gather(*(one(request) for request in batch))
+
+    try:
+        runtime.run(calls(requests[:concurrency]))
+        before = cpu_seconds(resource.RUSAGE_SELF)
+        runtime.run(calls(requests[concurrency:]))
+        spent = cpu_seconds(resource.RUSAGE_SELF) - before
+    finally:
+        shutdown()
+        server.stop()
+    return spent / count * 1000
+
+
+def verification_ms(schema: FactSchema, count: int, rounds: int = 5) -> float:
+    """CPU per entry of the verification alone: the rules extraction of each entry's
+    rung-0 summary and the diff against its source record (best of ``rounds``)."""
+    texts = [entry(i, 1024) for i in range(count)]
+    records = [DEFAULT_EXTRACTOR.extract(text, schema) for text in texts]
+    summaries = extractive_summaries(schema, texts, BUDGETS[0])
+    best = float("inf")
+    for _ in range(rounds):
+        started = time.process_time()
+        for summary, record in zip(summaries, records, strict=True):
+            verify(record, DEFAULT_EXTRACTOR.extract(summary, schema, record.reference), schema)
+        best = min(best, time.process_time() - started)
+    return best / count * 1000
+
+
+def floor(args: argparse.Namespace, schema: FactSchema, passes: list[tuple[int, float]]) -> None:
+    """The floor of a compression's client CPU next to what each pass spent (see the module
+    docstring)."""
+    verification = verification_ms(schema, 256)
+    print(
+        "   floor of a compression's client CPU, each part measured alone right after: the SDK "
+        "call (at C) and the verification"
+    )
+    print(
+        f"{'C':>5} {'SDK call':>9} {'+ verify':>9} {'= floor':>8} {'pass total':>11}"
+        f" {'- floor':>8} {'x floor':>8}"
+    )
+    for concurrency, total in passes:
+        count = max(64, concurrency * args.entries_per_slot)
+        call = sdk_call_ms(args.provider, args.latency, concurrency, count)
+        least = call + verification
+        print(
+            f"{concurrency:>5} {call:>9.2f} {verification:>9.2f} {least:>8.2f} {total:>11.2f}"
+            f" {total - least:>8.2f} {total / least:>8.2f}"
+        )
 
 
 def llm_components(server: ServerProcess, latency: float) -> tuple[LLMExtractor, LLMSummarizer]:
