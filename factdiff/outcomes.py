@@ -59,6 +59,7 @@ from factdiff.store import (
 )
 from factdiff.store.search_index import hot_record
 from factdiff.store.warm_columns import WarmTarget
+from factdiff.timebounds import later
 
 if TYPE_CHECKING:
     from factdiff.demote import DemotionSettings
@@ -500,7 +501,7 @@ class Boundary:
             method_version=attempt.method_version,
             outcome=outcome,
             started_at=now,
-            finished_at=now + timedelta(milliseconds=duration),
+            finished_at=later(now, timedelta(milliseconds=duration)),
             duration_ms=duration,
             budget_words=attempt.budget_words,
             diff=attempt.diff.to_json() if diff is None else diff,
@@ -538,7 +539,7 @@ class Boundary:
             method_version="-",
             outcome=AttemptOutcome.ERROR,
             started_at=now,
-            finished_at=now + timedelta(milliseconds=duration),
+            finished_at=later(now, timedelta(milliseconds=duration)),
             duration_ms=duration,
             tokens_in=usage.tokens_in if metered else None,
             tokens_out=usage.tokens_out if metered else None,

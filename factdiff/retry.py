@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from factdiff.settings import DEFAULTS
+from factdiff.timebounds import MAX_DURATION, later
 
 __all__ = ["RetryDecision", "RetryPolicy", "ReviewReason"]
 
@@ -65,9 +66,10 @@ class RetryPolicy:
 
     where ``u`` in [0, 1) is derived from a hash of (entry id, n or k), so two workers agree and
     a rerun schedules the same time, while many entries failing together still spread out.
-    No delay is shorter than one second. At ``n >= max_attempts`` the decision is to escalate
-    (``max_attempts``); at ``k >= provider_error_budget`` for a provider outage
-    (``provider_unavailable``), ``k >= error_budget`` for any other error.
+    No delay is shorter than one second or longer than ``MAX_DURATION``, and no retry is
+    scheduled past ``TIME_MAX`` (``factdiff.timebounds``). At ``n >= max_attempts`` the
+    decision is to escalate (``max_attempts``); at ``k >= provider_error_budget`` for a
+    provider outage (``provider_unavailable``), ``k >= error_budget`` for any other error.
     """
 
     max_attempts: int = 3
@@ -92,10 +94,8 @@ class RetryPolicy:
                 f"{attempt} of {self.max_attempts} attempts failed",
                 ReviewReason.MAX_ATTEMPTS,
             )
-        seconds = min(
-            self.max_delay.total_seconds(),
-            self.base_delay.total_seconds() * self.factor ** (attempt - 1),
-        )
+        base, cap = self.base_delay.total_seconds(), self.max_delay.total_seconds()
+        seconds = _grown(base, self.factor, attempt - 1, cap)
         retry_at = self._at(now, seconds, f"{entry_id}:{attempt}")
         if not_before is not None and not_before > retry_at:
             retry_at = not_before
@@ -127,18 +127,30 @@ class RetryPolicy:
                 reason,
             )
         if retry_after is not None:
-            retry_at = now + max(MIN_DELAY, timedelta(seconds=retry_after))
+            wait = min(max(MIN_DELAY.total_seconds(), retry_after), MAX_DURATION)
+            retry_at = later(now, timedelta(seconds=wait))
         else:
-            seconds = min(
+            seconds = _grown(
+                self.error_base_delay.total_seconds(),
+                self.error_factor,
+                streak - 1,
                 self.error_max_delay.total_seconds(),
-                self.error_base_delay.total_seconds() * self.error_factor ** (streak - 1),
             )
             retry_at = self._at(now, seconds, f"{entry_id}:error:{streak}")
         return RetryDecision(retry_at, False, f"retry at {retry_at.isoformat()} ({failure})")
 
     def _at(self, now: datetime, seconds: float, seed: str) -> datetime:
         seconds *= 1 + self.jitter * _unit_interval(seed)
-        return now + max(MIN_DELAY, timedelta(seconds=round(seconds)))
+        seconds = min(max(MIN_DELAY.total_seconds(), round(seconds)), MAX_DURATION)
+        return later(now, timedelta(seconds=seconds))
+
+
+def _grown(base: float, factor: float, steps: int, cap: float) -> float:
+    """``min(cap, base * factor ** steps)``, without overflowing for a long streak."""
+    try:
+        return min(cap, base * factor**steps)
+    except OverflowError:
+        return cap
 
 
 def _unit_interval(seed: str) -> float:

@@ -14,6 +14,7 @@ from click.core import ParameterSource
 
 from factdiff.cli.main import ROOT_DB_KEY
 from factdiff.errors import InputError
+from factdiff.timebounds import check_time
 
 if TYPE_CHECKING:
     from factdiff.store import MemoryStore
@@ -70,14 +71,15 @@ def open_store_to_read(db: str) -> MemoryStore:
 
 
 def parse_time(value: str | None, option: str) -> datetime:
-    """An ISO time (UTC if no zone); now when omitted (``None``), never for ``''``."""
+    """An ISO time (UTC if no zone) in the range factdiff stores (``factdiff.timebounds``);
+    now when omitted (``None``), never for ``''``."""
     if value is None:
         return datetime.now(UTC)
     try:
         parsed = datetime.fromisoformat(value.strip())
     except ValueError:
         raise InputError(f"{option} {value!r} is not an ISO time like 2026-03-14T14:32Z") from None
-    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+    return check_time(parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC), option)
 
 
 def not_blank(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

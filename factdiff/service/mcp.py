@@ -66,7 +66,12 @@ def build_mcp(
             raise ValueError("no agent: start `factdiff mcp --agent A`, or use an agent key")
         when = None
         if occurred_at:
-            when = datetime.fromisoformat(occurred_at)
+            try:
+                when = datetime.fromisoformat(occurred_at)
+            except ValueError:
+                raise InputError(
+                    f"occurred_at {occurred_at[:80]!r} is not an ISO time like 2026-03-14T14:32Z"
+                ) from None
             when = when if when.tzinfo else when.replace(tzinfo=UTC)
         entry_id = store().add(
             who, text, now=datetime.now(UTC), occurred_at=when, tags=tuple(tags or ())

@@ -467,7 +467,7 @@ class MemoryStore(
             "id": entry_id,
             "agent_id": codec.check_text(item.agent_id, "agent id"),
             "occurred_at": codec.opt_micros(item.occurred_at, "occurred_at"),
-            "occurred_offset": codec.offset_minutes(item.occurred_at),
+            "occurred_offset": codec.offset_minutes(item.occurred_at, "occurred_at"),
             "created_at": now_us,
             "last_used_at": codec.to_micros(item.last_used_at or now, "last_used_at"),
             "metadata": codec.dump_json(dict(item.metadata), "metadata"),
@@ -653,7 +653,7 @@ class MemoryStore(
         """
         now_us = codec.to_micros(now, "now")
         params: dict[str, Any] = {
-            "threshold": now_us - older_than // timedelta(microseconds=1),
+            "threshold": now_us - codec.duration_micros(older_than, "older_than"),
             "now": now_us,
             "agent": agent,
         }

@@ -4,7 +4,9 @@ Contracts (shared by every backend):
 
 * times are timezone-aware datetimes, stored as integer microseconds since the Unix epoch (UTC);
   an entry's ``occurred_at`` also keeps the UTC offset it was given with (minutes, its own
-  column), so its local date is the one the user meant;
+  column), so its local date is the one the user meant; every time written lies from
+  ``TIME_MIN`` to ``TIME_MAX`` (``factdiff.timebounds``), and a stored value outside them
+  (written before they were checked) still reads back, never raising;
 * entry ids are 26-character ULIDs (Crockford base32) whose time part comes from the ``now``
   given to ``add``: they sort by creation time, then randomly;
 * content is stored as its UTF-8 bytes, so NUL characters round-trip; lone surrogates cannot
@@ -31,8 +33,11 @@ from typing import Any, TypeVar
 import zstandard
 
 from factdiff.errors import ArchiveCorrupt, InputError
+from factdiff.timebounds import MAX_DURATION, check_time
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_EARLIEST = datetime.min.replace(tzinfo=UTC)
+_FARTHEST = datetime.max.replace(tzinfo=UTC)
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 COLD_CODEC = "zstd"
 ZLIB_CODEC = "zlib"
@@ -46,10 +51,9 @@ T = TypeVar("T")
 
 
 def to_micros(moment: datetime, what: str = "time") -> int:
-    """Microseconds since the epoch of a timezone-aware datetime."""
-    if moment.tzinfo is None or moment.utcoffset() is None:
-        raise InputError(f"{what} must be timezone-aware (got {moment.isoformat()})")
-    return (moment - _EPOCH) // timedelta(microseconds=1)
+    """Microseconds since the epoch of a timezone-aware datetime from ``TIME_MIN`` to
+    ``TIME_MAX`` (else ``InputError``: see ``factdiff.timebounds``)."""
+    return (check_time(moment, what) - _EPOCH) // timedelta(microseconds=1)
 
 
 def opt_micros(moment: datetime | None, what: str = "time") -> int | None:
@@ -58,8 +62,12 @@ def opt_micros(moment: datetime | None, what: str = "time") -> int | None:
 
 
 def from_micros(micros: int) -> datetime:
-    """Inverse of ``to_micros``: a UTC datetime."""
-    return _EPOCH + timedelta(microseconds=micros)
+    """Inverse of ``to_micros``: a UTC datetime. A stored value beyond what ``datetime``
+    holds (written before times were checked) reads as its nearest end, never raising."""
+    try:
+        return _EPOCH + timedelta(microseconds=micros)
+    except OverflowError:
+        return _FARTHEST if micros > 0 else _EARLIEST
 
 
 def opt_datetime(micros: int | None) -> datetime | None:
@@ -67,22 +75,48 @@ def opt_datetime(micros: int | None) -> datetime | None:
     return None if micros is None else from_micros(micros)
 
 
-def offset_minutes(moment: datetime | None) -> int | None:
-    """Minutes east of UTC of a timezone-aware datetime (None for None)."""
+def duration_micros(duration: float | timedelta, what: str) -> int:
+    """Microseconds of a duration (seconds or a timedelta) of at most ``MAX_DURATION`` either
+    way (else ``InputError``): what a lease or a window adds to a stored time."""
+    seconds = duration.total_seconds() if isinstance(duration, timedelta) else float(duration)
+    if not abs(seconds) <= MAX_DURATION:
+        raise InputError(f"{what} must be at most 36500d (got {seconds:g}s)")
+    if isinstance(duration, timedelta):
+        return duration // timedelta(microseconds=1)
+    return round(seconds * 1_000_000)
+
+
+def offset_minutes(moment: datetime | None, what: str = "time") -> int | None:
+    """Minutes east of UTC of a timezone-aware datetime (None for None); an offset with
+    seconds is ``InputError`` (the store keeps whole minutes)."""
     if moment is None:
         return None
     offset = moment.utcoffset()
-    return None if offset is None else int(offset.total_seconds() // 60)
+    if offset is None:
+        return None
+    if offset % timedelta(minutes=1):
+        raise InputError(
+            f"{what} {moment.isoformat()} has a UTC offset with seconds: give whole minutes"
+        )
+    return offset // timedelta(minutes=1)
 
 
 def local_datetime(micros: int | None, offset: int | None) -> datetime | None:
-    """``from_micros`` in the offset it was given with (UTC when the offset is unknown)."""
+    """``from_micros`` in the offset it was given with (UTC when the offset is unknown).
+
+    Made from the local wall time, so a value stored before times were checked reads back
+    as given even where its UTC instant is beyond ``datetime`` (``0001-01-01T00:00+14:00``);
+    a value that cannot be shown in its offset reads as ``from_micros`` does."""
     if micros is None:
         return None
-    moment = from_micros(micros)
     if offset:
-        moment = moment.astimezone(timezone(timedelta(minutes=offset)))
-    return moment
+        try:
+            zone = timezone(timedelta(minutes=offset))
+            wall = _EPOCH + timedelta(microseconds=micros, minutes=offset)
+        except (OverflowError, ValueError):
+            return from_micros(micros)
+        return wall.replace(tzinfo=zone)
+    return from_micros(micros)
 
 
 def new_entry_id(now: datetime) -> str:

@@ -22,6 +22,7 @@ from factdiff.errors import InputError
 from factdiff.store import codec
 from factdiff.store import rows as rowmap
 from factdiff.store.model import EntryErased, EntryNotFound, EventType, NewEvent, Tier
+from factdiff.timebounds import clamp_time
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
@@ -85,7 +86,9 @@ def correct(
             )
         restored = entry.tier is Tier.WARM
         if restored:
-            old = store._rehydrate(entry, codec.to_micros(entry.last_used_at, "last_used_at"))
+            old = store._rehydrate(
+                entry, codec.to_micros(clamp_time(entry.last_used_at), "last_used_at")
+            )
         else:
             old = bytes(store._one("select_hot", id=entry_id))
         store._exec("correct_hot", id=entry_id, content=data)

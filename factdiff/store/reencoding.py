@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 from factdiff.store import codec, compact
 from factdiff.store.dictionaries import unpack_ids
 from factdiff.store.model import EntryNotFound, IntegrityError
+from factdiff.timebounds import clamp_time
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
@@ -185,7 +186,7 @@ class ReencodingMixin:
             entry.warm.record,
             entry.warm.meta,
             entry.content_hash,
-            codec.to_micros(entry.warm.compressed_at),
+            codec.to_micros(clamp_time(entry.warm.compressed_at)),
             dictionary,
         )
         packed = codec.archive(data, dictionary[1])  # checked to round-trip

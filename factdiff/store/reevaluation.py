@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, cast
 from factdiff.errors import InputError
 from factdiff.store import codec
 from factdiff.store.model import Entry, NewEvent, Tier, WarmMeta
+from factdiff.timebounds import clamp_time
 
 if TYPE_CHECKING:
     from factdiff.retrieve.index import IndexDoc
@@ -171,7 +172,7 @@ class ReevaluationMixin:
         store = _store(self)
         params: dict[str, Any] = {
             "owner": codec.check_text(worker_id, "worker id"),
-            "lease": round(lease_seconds * 1_000_000),
+            "lease": codec.duration_micros(lease_seconds, "lease_seconds"),
             "limit": int(limit),
             "schema_name": schema_name,
             "agent": agent,
@@ -195,7 +196,7 @@ class ReevaluationMixin:
     def heartbeat_reevaluation(self, token: str, lease_seconds: float = 60.0) -> datetime | None:
         """Extend a live item lease; ``None`` when it is lost (never revived)."""
         store = _store(self)
-        lease = round(lease_seconds * 1_000_000)
+        lease = codec.duration_micros(lease_seconds, "lease_seconds")
         row = store._write(
             lambda: store._exec("heartbeat_reevaluation", token=token, lease=lease).fetchone()
         )
@@ -330,7 +331,7 @@ def _compact_warm(
         finish.record,
         finish.meta,
         entry.content_hash,
-        codec.to_micros(entry.warm.compressed_at, "compressed_at"),
+        codec.to_micros(clamp_time(entry.warm.compressed_at), "compressed_at"),
         dictionary,
     )
     return {**params, "id": entry_id}
