@@ -41,7 +41,8 @@ The settings file is ``factdiff.toml`` in the working directory, or the file nam
 Per-model parameters also come from ``FACTDIFF_MODEL_PARAMS`` (a JSON object of the same
 shape) and from ``--model-param 'provider:model:key=value'`` (repeatable; ``extra.NAME=VALUE``
 for extra parameters). Durations are ``500ms``, ``30s``, ``5m``, ``1h30m``, ``14d``, ``2w``
-or a number of seconds. A bad value is one line naming where it came from.
+or a number of seconds, at most ``MAX_DURATION`` (36500 days: ``factdiff.timebounds``).
+A bad value is one line naming where it came from.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ from pydantic import (
 )
 
 from factdiff.errors import UsageError
+from factdiff.timebounds import MAX_DURATION
 
 __all__ = [
     "CONFIG_ENV",
@@ -86,16 +88,21 @@ MODEL_PARAMS_ENV = "FACTDIFF_MODEL_PARAMS"
 DEFAULT_FILE = "factdiff.toml"
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|w|d|h|m|s)")
 _UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0, "w": 604800.0}
+_TOO_LONG = "longer than the longest duration factdiff takes, 36500d"
 
 
 def parse_duration(value: str | float | int | timedelta) -> float:
-    """Seconds from ``500ms``, ``30s``, ``1h30m``, ``14d``, ``2w``, a number or a timedelta."""
+    """Seconds from ``500ms``, ``30s``, ``1h30m``, ``14d``, ``2w``, a number or a timedelta;
+    ``ValueError`` for anything else, negative, or longer than ``MAX_DURATION``."""
     if isinstance(value, timedelta):
-        return value.total_seconds()
-    if isinstance(value, bool):
+        seconds = value.total_seconds()
+    elif isinstance(value, bool):
         raise ValueError(f"{value!r} is not a duration")
-    if isinstance(value, int | float):
-        seconds = float(value)
+    elif isinstance(value, int | float):
+        try:
+            seconds = float(value)
+        except OverflowError:  # an int beyond any float
+            raise ValueError(f"{_shown(value)} is {_TOO_LONG}") from None
     else:
         cleaned = value.strip().lower().replace(" ", "")
         parts = _DURATION.findall(cleaned)
@@ -108,9 +115,19 @@ def parse_duration(value: str | float | int | timedelta) -> float:
                 ) from None
         else:
             seconds = sum(float(amount) * _UNITS[unit] for amount, unit in parts)
-    if not math.isfinite(seconds) or seconds < 0:
-        raise ValueError(f"{value!r} is not a duration like 500ms, 30s, 12h, 14d or 2w")
+    if math.isnan(seconds) or seconds < 0:
+        raise ValueError(f"{_shown(value)} is not a duration like 500ms, 30s, 12h, 14d or 2w")
+    if seconds > MAX_DURATION:
+        raise ValueError(f"{_shown(value)} is {_TOO_LONG}")
     return seconds
+
+
+def _shown(value: object) -> str:
+    """``value`` for a message, cut short when it is long."""
+    if isinstance(value, int) and abs(value) >= 10**40:
+        return "a number of over 40 digits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 Seconds = Annotated[float, BeforeValidator(parse_duration)]
@@ -224,6 +241,8 @@ def _read_file(env: Mapping[str, str]) -> tuple[dict[str, Any], str]:
         raise UsageError(f"{path}: cannot read settings: {exc.strerror or exc}") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: invalid TOML: {exc}") from None
+    except ValueError:  # a number too long for Python to read (over 4300 digits)
+        raise UsageError(f"{path}: invalid TOML: a number too long to read") from None
 
 
 def _from_environ(env: Mapping[str, str]) -> dict[str, Any]:

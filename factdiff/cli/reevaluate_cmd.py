@@ -11,6 +11,7 @@ from rich.table import Table
 from factdiff.cli.options import db_option, json_option, not_blank, open_store, parse_time
 from factdiff.cli.render import console, echo, echo_json, text
 from factdiff.reevaluate import ReevaluationReport, Reevaluator
+from factdiff.timebounds import MAX_DURATION
 
 
 @click.command("reevaluate")
@@ -30,7 +31,7 @@ from factdiff.reevaluate import ReevaluationReport, Reevaluator
 @click.option("--dry-run", is_flag=True, help="Say what would happen; change nothing.")
 @click.option(
     "--lease",
-    type=click.FloatRange(min=0.001),
+    type=click.FloatRange(min=0.001, max=MAX_DURATION),
     default=60.0,
     show_default=True,
     help="Seconds an item stays leased to this run between heartbeats.",

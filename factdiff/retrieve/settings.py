@@ -16,20 +16,18 @@ from __future__ import annotations
 
 import enum
 import os
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 
 from factdiff.errors import UsageError
-from factdiff.settings import load_settings
+from factdiff.settings import load_settings, parse_duration
+from factdiff.timebounds import MAX_DURATION
 
 PROMOTE_AFTER_ENV = "FACTDIFF_PROMOTE_AFTER"
 PROMOTE_WINDOW_ENV = "FACTDIFF_PROMOTE_WINDOW"
 SEARCH_TOUCH_ENV = "FACTDIFF_SEARCH_TOUCH"
 NEVER = "never"
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|w|d|h|m|s)")
-_UNITS = {"w": 604800.0, "d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
 
 
 class TouchMode(enum.StrEnum):
@@ -54,6 +52,8 @@ class RetrievalSettings:
             raise UsageError(f"promote_after must be 0 or more (got {self.promote_after})")
         if self.promote_window <= timedelta(0):
             raise UsageError("promote_window must be longer than zero")
+        if self.promote_window > timedelta(seconds=MAX_DURATION):
+            raise UsageError("promote_window must be at most 36500d")
 
 
 def resolve_retrieval_settings(
@@ -88,12 +88,12 @@ def parse_promote_after(value: str | int) -> int | None:
 
 
 def parse_window(value: str) -> timedelta:
-    """A duration such as ``7d``, ``12h``, ``1d12h`` (longer than zero)."""
-    cleaned = value.strip().lower().replace(" ", "")
-    parts = _DURATION.findall(cleaned)
-    if not parts or "".join(a + u for a, u in parts) != cleaned:
-        raise UsageError(f"promote_window {value!r} is not a duration like 7d, 12h or 30m")
-    seconds = sum(float(amount) * _UNITS[unit] for amount, unit in parts)
+    """A duration such as ``7d``, ``12h``, ``1d12h`` (longer than zero, at most
+    ``MAX_DURATION``; read by ``factdiff.settings.parse_duration``)."""
+    try:
+        seconds = parse_duration(value)
+    except ValueError as exc:
+        raise UsageError(f"promote_window: {exc}") from None
     if seconds <= 0:
         raise UsageError(f"promote_window must be longer than zero (got {value!r})")
     return timedelta(seconds=seconds)

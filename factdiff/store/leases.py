@@ -58,8 +58,8 @@ class LeasesMixin:
         params: dict[str, Any] = {
             "owner": codec.check_text(worker_id, "worker id"),
             "now": codec.opt_micros(now, "now"),
-            "older_than": older_than // timedelta(microseconds=1),
-            "lease": round(lease_seconds * 1_000_000),
+            "older_than": codec.duration_micros(older_than, "older_than"),
+            "lease": codec.duration_micros(lease_seconds, "lease_seconds"),
             "limit": int(limit),
             "agent": agent,
         }
@@ -96,7 +96,7 @@ class LeasesMixin:
         never hold one entry at the same time.
         """
         store = _store(self)
-        lease = round(lease_seconds * 1_000_000)
+        lease = codec.duration_micros(lease_seconds, "lease_seconds")
         row = store._write(lambda: store._exec("heartbeat", token=token, lease=lease).fetchone())
         return None if row is None else codec.from_micros(row["lease_expires_at"])
 

@@ -61,7 +61,7 @@ class ObserveMixin:
         """Counts for monitoring; due entries are those dormant for ``older_than`` at ``now``."""
         store = _store(self)
         now_us = codec.to_micros(now, "now")
-        threshold = now_us - older_than // timedelta(microseconds=1)
+        threshold = now_us - codec.duration_micros(older_than, "older_than")
         outcomes = {
             (str(name), int(version), str(agent), str(outcome)): int(count)
             for name, version, agent, outcome, count in store._rows(

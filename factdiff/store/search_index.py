@@ -490,7 +490,7 @@ def record_use(
     and promote those whose fetches within the window now exceed
     ``settings.promote_after``. Returns the promoted ids."""
     now_us = codec.to_micros(now, "now")
-    since = now_us - int(settings.promote_window.total_seconds() * 1_000_000)
+    since = now_us - codec.duration_micros(settings.promote_window, "promote_window")
 
     def work() -> list[str]:
         for entry_id in touched:
