@@ -12,7 +12,7 @@ from factdiff.service.docs import install_docs
 from factdiff.service.errors import install_error_handlers
 from factdiff.service.limits import BodyLimit
 from factdiff.service.state import DEFAULT_MAX_BODY_BYTES, ServiceState
-from factdiff.service.stores import StoreProvider
+from factdiff.service.stores import RequestStores, StoreProvider
 
 if TYPE_CHECKING:
     from factdiff.metrics import ProcessMetrics
@@ -75,6 +75,7 @@ def create_app(
     app.include_router(ui_router)
     app.mount(MCP_PATH, mcp)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+    app.add_middleware(RequestStores, provider=stores)  # outermost: one store per request
     return app
 
 
