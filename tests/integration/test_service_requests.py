@@ -48,6 +48,48 @@ def test_reads_answer_while_a_writer_holds_the_write_lock(tmp_path: Path) -> Non
         writer.close()
 
 
+def test_a_5xx_names_neither_the_store_nor_its_driver(tmp_path: Path) -> None:
+    db = tmp_path / "secret-place" / "memory.db"
+    db.parent.mkdir()
+    db.write_bytes(b"this is no database at all, " * 200)
+    with running_api(str(db), create=False) as base, client(base, "fd_any") as http:
+        answers = [http.get("/v1/entries"), http.post("/v1/entries", json={"text": "x"})]
+    for answer in answers:
+        assert answer.status_code == 503
+        assert answer.json()["error"]["code"] == "unavailable"
+        assert "secret-place" not in answer.text
+        assert "not a database" not in answer.text
+        assert "try again later" in answer.json()["error"]["message"]
+
+
+def test_an_unexpected_error_is_a_bare_500_document() -> None:
+    app = FastAPI()
+    install_error_handlers(app)
+
+    @app.get("/store")
+    def store_down() -> None:
+        raise StoreError("store /srv/private/memory.db: disk I/O error")
+
+    @app.get("/bug")
+    def bug() -> None:
+        raise RuntimeError("/srv/private/memory.db: something odd")
+
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+
+    async def call(path: str) -> httpx.Response:
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as http:
+            return await http.get(path)
+
+    import anyio
+
+    for path, status in (("/store", 503), ("/bug", 500)):
+        answer = anyio.run(call, path)
+        assert answer.status_code == status
+        assert "/srv/private" not in answer.text
+        assert "disk I/O" not in answer.text
+        assert set(answer.json()["error"]) == {"code", "message"}
+
+
 def test_a_lease_is_one_store_whatever_thread_uses_it(tmp_path: Path) -> None:
     provider = StoreProvider(str(tmp_path / "memory.db"))
     try:
