@@ -38,7 +38,9 @@ def create_app(
         routes_schemas,
     )
     from factdiff.service.mcp_http import MCP_PATH, McpEndpoint
+    from factdiff.service.preload import preload_route_modules
 
+    preload_route_modules()  # before any request: no import races between the first ones
     stores = StoreProvider(db, create=create)
     metrics = _process_metrics(stores)
     mcp = McpEndpoint(stores)

@@ -49,3 +49,22 @@ def test_eight_clients_and_a_writer_get_only_2xx_on_sqlite(tmp_path: Path) -> No
     assert failures == {}
     with open_store(db) as store:
         assert store.entry_page(agent="alice", limit=0).total == 20 + 60
+
+
+def test_a_freshly_started_server_answers_concurrent_search_and_context(
+    tmp_path: Path,
+) -> None:
+    db = str(tmp_path / "memory.db")
+    key = agent_key(db, "alice")
+    ids = _seed(db, "alice", 3)
+
+    def search(http: httpx.Client, n: int) -> tuple[str, httpx.Response]:
+        return "GET /v1/search", http.get("/v1/search", params={"q": "14,250 USD"})
+
+    def context(http: httpx.Client, n: int) -> tuple[str, httpx.Response]:
+        return "POST /v1/context", http.post("/v1/context", json={"ids": ids})
+
+    for _ in range(3):  # each round a fresh process: its first requests race to import
+        with served(db) as server:
+            failures = hammer(server.base, key, [(search, 2), (context, 2)] * 4)
+        assert failures == {}

@@ -90,6 +90,20 @@ def test_an_unexpected_error_is_a_bare_500_document() -> None:
         assert set(answer.json()["error"]) == {"code", "message"}
 
 
+def test_no_route_imports_a_module_after_the_app_is_made(tmp_path: Path) -> None:
+    db = str(tmp_path / "memory.db")
+    toured = subprocess.run(
+        [sys.executable, "-m", "tests.integration.route_tour", db],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    result = json.loads(toured.stdout.strip().splitlines()[-1])
+    assert result["wrong"] == []
+    assert result["imported"] == []
+
+
 def test_a_lease_is_one_store_whatever_thread_uses_it(tmp_path: Path) -> None:
     provider = StoreProvider(str(tmp_path / "memory.db"))
     try:
