@@ -90,6 +90,26 @@ def test_an_unexpected_error_is_a_bare_500_document() -> None:
         assert set(answer.json()["error"]) == {"code", "message"}
 
 
+def test_a_chunked_body_over_the_limit_is_413(tmp_path: Path) -> None:
+    db = str(tmp_path / "memory.db")
+    keys = make_keys(db)
+
+    def chunks(count: int) -> Iterator[bytes]:
+        yield b'{"text": "'
+        for _ in range(count):
+            yield b"x" * 1000
+        yield b'"}'
+
+    headers = {"Content-Type": "application/json"}
+    with running_api(db, max_body_bytes=4096) as base, client(base, keys.alice) as http:
+        over = http.post("/v1/entries", content=chunks(10), headers=headers)
+        assert "content-length" not in over.request.headers
+        assert over.status_code == 413
+        assert over.json()["error"]["code"] == "too_large"
+        under = http.post("/v1/entries", content=chunks(2), headers=headers)
+        assert under.status_code == 201
+
+
 def test_no_route_imports_a_module_after_the_app_is_made(tmp_path: Path) -> None:
     db = str(tmp_path / "memory.db")
     toured = subprocess.run(
