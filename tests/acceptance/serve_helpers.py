@@ -40,9 +40,12 @@ def agent_key(db: str, agent: str) -> str:
 
 
 @contextmanager
-def served(db: str, *options: str, ready: str = "/healthz") -> Iterator[Served]:
+def served(
+    db: str, *options: str, ready: str = "/healthz", scheme: str = "http"
+) -> Iterator[Served]:
     """``factdiff serve --db DB OPTIONS`` on a free port until the block ends, once
-    ``ready`` answers (``/healthz`` touches neither the store nor a lazy import)."""
+    ``ready`` answers (``/healthz`` touches neither the store nor a lazy import); ``https``
+    when it serves TLS (a self-signed certificate: not verified)."""
     port = free_port()
     server = subprocess.Popen(
         [*FACTDIFF, "serve", "--db", db, "--port", str(port), *options],
@@ -50,7 +53,7 @@ def served(db: str, *options: str, ready: str = "/healthz") -> Iterator[Served]:
         stderr=subprocess.DEVNULL,
         text=True,
     )
-    base = f"http://127.0.0.1:{port}"
+    base = f"{scheme}://127.0.0.1:{port}"
     printed: list[str] = []
     assert server.stdout is not None
     reader = threading.Thread(target=lambda: printed.extend(server.stdout or []), daemon=True)
@@ -59,7 +62,7 @@ def served(db: str, *options: str, ready: str = "/healthz") -> Iterator[Served]:
         deadline = time.monotonic() + 60
         while True:
             try:
-                if httpx.get(f"{base}{ready}", timeout=2).status_code == 200:
+                if httpx.get(f"{base}{ready}", timeout=2, verify=False).status_code == 200:
                     break
             except httpx.TransportError:
                 pass

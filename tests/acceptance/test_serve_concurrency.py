@@ -68,3 +68,50 @@ def test_a_freshly_started_server_answers_concurrent_search_and_context(
         with served(db) as server:
             failures = hammer(server.base, key, [(search, 2), (context, 2)] * 4)
         assert failures == {}
+
+
+def test_serve_prints_where_it_listens(tmp_path: Path) -> None:
+    db = str(tmp_path / "memory.db")
+    with served(db) as server:
+        port = server.base.rsplit(":", 1)[1]
+        assert server.banner == f"factdiff serving on http://127.0.0.1:{port} (store: {db})"
+
+
+@pytest.mark.postgres
+def test_serve_prints_a_dsn_without_its_password() -> None:
+    base = admin_dsn()
+    name, dsn = create_schema(base)
+    with_password = dsn.replace("postgres@", "postgres:s3cret-pw@", 1)
+    assert "s3cret-pw" in with_password  # the server trusts loopback: any password does
+    try:
+        with served(with_password) as server:
+            assert re.fullmatch(
+                r"factdiff serving on http://127\.0\.0\.1:\d+ \(store: postgresql://.+\)",
+                server.banner,
+            )
+            assert "s3cret-pw" not in server.banner
+    finally:
+        drop_schema(base, name)
+
+
+def test_serve_on_port_0_prints_the_port_it_got(tmp_path: Path) -> None:
+    db = str(tmp_path / "memory.db")
+    server = subprocess.Popen(
+        [*FACTDIFF, "serve", "--db", db, "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        ready, _, _ = select.select([server.stdout], [], [], 60)
+        banner = server.stdout.readline() if ready else ""
+        found = re.match(r"factdiff serving on (http://127\.0\.0\.1:(\d+)) ", banner)
+        assert found is not None, banner
+        assert int(found.group(2)) > 0
+        assert httpx.get(f"{found.group(1)}/healthz", timeout=30).status_code == 200
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+        if server.stdout is not None:
+            server.stdout.close()
