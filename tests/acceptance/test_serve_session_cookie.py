@@ -72,3 +72,17 @@ def test_the_cookie_is_secure_behind_a_trusted_proxy_only(tmp_path: Path) -> Non
     with served(db, "--forwarded-allow-ips", "192.0.2.1") as server:  # not this client
         untrusted = httpx.get(f"{server.base}/ui/login", headers=PROXY)
     assert "secure" not in _cookie_flags(untrusted)
+
+
+def test_a_cookie_is_refused_after_signing_out(tmp_path: Path) -> None:
+    db = str(tmp_path / "memory.db")
+    key = _operator_key(db)
+    with served(db) as server, httpx.Client(base_url=server.base) as browser:
+        csrf = _csrf(browser.get("/ui/login").text)
+        browser.post("/ui/login", data={"key": key, "csrf": csrf})
+        signed_in = dict(browser.cookies)
+        assert browser.get("/ui/dashboard").status_code == 200
+        out = browser.post("/ui/logout", data={"csrf": _csrf(browser.get("/ui/schemas").text)})
+        assert out.headers["location"] == "/ui/login"
+        with httpx.Client(base_url=server.base, cookies=signed_in) as replay:
+            assert replay.get("/ui/dashboard").headers["location"] == "/ui/login"
