@@ -1,17 +1,21 @@
-"""The HTTP API under load on loopback: uvicorn workers on PostgreSQL, concurrent adds and
-searches from client threads, and a demotion worker running at the same time.
+"""The HTTP API under load on loopback, on a SQLite file and on PostgreSQL: concurrent
+clients making mixed requests while a demotion worker runs against the same store.
 
     FACTDIFF_BENCH_PG_DSN=postgresql://postgres@127.0.0.1:5432/test \\
-        .venv/bin/python -m bench.service_load [--workers 4] [--clients 8] [--ops 50]
+        .venv/bin/python -m bench.service_load [--stores sqlite,postgres] [--workers 2] \\
+        [--clients 8] [--ops 50]
 
-A fresh schema is created (and dropped after). ``factdiff serve --workers W`` and
-``factdiff worker`` (offline pipeline, entries due at once) run as subprocesses; each client
-thread, with its own agent key, alternates ``POST /v1/entries`` (a note with a unique
-order id) and ``GET /v1/search`` for an id it added before. Printed: requests/s, p50/p95/p99
-per route, the same operations made in-process on the store as a baseline (and the ratio),
-errors (any non-2xx or transport error), and the check that nothing was lost: every id the
-API returned is in the store, in one tier, with its text or its verified archive, every
-search found its own entry, and ``verify`` finds no problem.
+Per store: a fresh one (a SQLite file in a temporary folder; a new PostgreSQL schema,
+dropped after). ``factdiff serve --workers W`` and ``factdiff worker`` (offline pipeline,
+entries due at once) run as subprocesses; each client thread, with its own agent key, makes
+``--ops`` rounds of ``POST /v1/entries`` (a note with a unique order id), ``GET
+/v1/search`` for an id it added before, ``GET /v1/entries/{id}`` of one of its entries and
+``GET /v1/entries`` (a page of its own). Printed per store: requests/s, p50/p95/p99 and the
+count of non-2xx answers per route, the same operations made in-process on the store as a
+baseline (and the ratio), transport errors, and the check that nothing was lost: every id
+the API returned is in the store, in one tier, with its text or its verified archive, every
+search found its own entry, and ``verify`` finds no problem. Exit 1 on any non-2xx, error
+or loss. Without ``FACTDIFF_BENCH_PG_DSN`` only SQLite runs (and it says so).
 """
 
 from __future__ import annotations
@@ -25,8 +29,8 @@ import sys
 import tempfile
 import threading
 import time
-from collections import defaultdict
-from collections.abc import Iterator
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -47,7 +51,10 @@ class LoadResult:
 
     seconds: float
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    non_2xx: Counter[str] = field(default_factory=Counter)
+    """Answers that were not 2xx, per route."""
     errors: list[str] = field(default_factory=list)
+    """Every failed request: ``route: status`` or ``route: transport error``."""
     added: dict[str, str] = field(default_factory=dict)
     """Entry id -> the unique order id its text holds."""
     missed_searches: int = 0
@@ -150,18 +157,60 @@ def _wait_ready(base: str, proc: subprocess.Popen[bytes]) -> None:
     raise RuntimeError("factdiff serve did not become ready within 60 s")
 
 
+ADD, SEARCH, GET, LIST = (
+    "POST /v1/entries",
+    "GET /v1/search",
+    "GET /v1/entries/{id}",
+    "GET /v1/entries",
+)
+ROUTES = (ADD, SEARCH, GET, LIST)
+
+
 def _baseline(dsn: str, result: LoadResult, ops: int) -> None:
-    """The same adds and searches in-process on the store (no HTTP), for the ratio."""
+    """The same operations in-process on the store (no HTTP), for the ratio."""
     now = datetime.now(UTC)
+
+    def timed(route: str, work: Callable[..., object], *args: object, **kw: object) -> object:
+        started = time.perf_counter()
+        done = work(*args, **kw)
+        result.baseline[route].append(time.perf_counter() - started)
+        return done
+
     with open_store(dsn) as store:
+        added: list[object] = []
         for n in range(ops):
             order, text = _note(99, n)
-            started = time.perf_counter()
-            store.add("baseline", text, now=now)
-            result.baseline["POST /v1/entries"].append(time.perf_counter() - started)
-            started = time.perf_counter()
-            store.search(order, agent="baseline", k=5)
-            result.baseline["GET /v1/search"].append(time.perf_counter() - started)
+            added.append(timed(ADD, store.add, "baseline", text, now=now))
+            timed(SEARCH, store.search, order, agent="baseline", k=5)
+            timed(GET, store.get, added[(n * 3) % len(added)])
+            timed(LIST, store.entry_page, agent="baseline", limit=20)
+
+
+class _Client:
+    """One client thread's requests: each timed, and its failures counted per route."""
+
+    def __init__(self, http: httpx.Client, result: LoadResult, lock: threading.Lock) -> None:
+        self.http = http
+        self.result = result
+        self.lock = lock
+
+    def call(self, route: str, method: str, path: str, **options: object) -> httpx.Response | None:
+        """The answer when it was 2xx, else ``None`` (counted)."""
+        started = time.perf_counter()
+        try:
+            response = self.http.request(method, path, **options)  # type: ignore[arg-type]
+        except httpx.HTTPError as exc:
+            with self.lock:
+                self.result.errors.append(f"{route}: {type(exc).__name__}")
+            return None
+        elapsed = time.perf_counter() - started
+        with self.lock:
+            self.result.latencies[route].append(elapsed)
+            if not 200 <= response.status_code < 300:
+                self.result.non_2xx[route] += 1
+                self.result.errors.append(f"{route}: {response.status_code}")
+                return None
+        return response
 
 
 def _client(
@@ -170,43 +219,28 @@ def _client(
     headers = {"Authorization": f"Bearer {key}"}
     mine: list[tuple[str, str]] = []
     with httpx.Client(base_url=base, headers=headers, timeout=60) as http:
+        client = _Client(http, result, lock)
         for n in range(ops):
             order, text = _note(agent, n)
-            started = time.perf_counter()
-            try:
-                response = http.post("/v1/entries", json={"text": text, "tags": ["load"]})
-            except httpx.HTTPError as exc:
-                with lock:
-                    result.errors.append(f"POST /v1/entries: {type(exc).__name__}")
+            added = client.call(ADD, "POST", "/v1/entries", json={"text": text, "tags": ["load"]})
+            if added is None:
                 continue
-            elapsed = time.perf_counter() - started
+            entry_id = added.json()["id"]
             with lock:
-                result.latencies["POST /v1/entries"].append(elapsed)
-                if response.status_code != 201:
-                    result.errors.append(f"POST /v1/entries: {response.status_code}")
-                    continue
-                entry_id = response.json()["id"]
                 result.added[entry_id] = order
             mine.append((entry_id, order))
             wanted_id, wanted = mine[(n * 7) % len(mine)]
-            started = time.perf_counter()
-            try:
-                found = http.get("/v1/search", params={"q": wanted, "k": 5})
-            except httpx.HTTPError as exc:
+            found = client.call(SEARCH, "GET", "/v1/search", params={"q": wanted, "k": 5})
+            if found is not None and wanted_id not in {h["entry_id"] for h in found.json()["hits"]}:
                 with lock:
-                    result.errors.append(f"GET /v1/search: {type(exc).__name__}")
-                continue
-            elapsed = time.perf_counter() - started
-            with lock:
-                result.latencies["GET /v1/search"].append(elapsed)
-                if found.status_code != 200:
-                    result.errors.append(f"GET /v1/search: {found.status_code}")
-                elif wanted_id not in {hit["entry_id"] for hit in found.json()["hits"]}:
                     result.missed_searches += 1
+            client.call(GET, "GET", f"/v1/entries/{mine[(n * 3) % len(mine)][0]}")
+            client.call(LIST, "GET", "/v1/entries", params={"limit": 20})
 
 
-def run_load(dsn: str, *, workers: int = 4, clients: int = 8, ops: int = 50) -> LoadResult:
-    """Serve the API on ``dsn`` (an empty schema) and load it; see the module docstring."""
+def run_load(dsn: str, *, workers: int = 2, clients: int = 8, ops: int = 50) -> LoadResult:
+    """Serve the API on ``dsn`` (an empty store: a SQLite path or a PostgreSQL schema's
+    DSN) and load it; see the module docstring."""
     now = datetime.now(UTC)
     with open_store(dsn) as store:
         keys = [
@@ -250,11 +284,11 @@ def _check_nothing_lost(dsn: str, result: LoadResult) -> None:
         result.problems = store.verify()
 
 
-def report(result: LoadResult, workers: int, clients: int) -> str:
+def report(result: LoadResult, workers: int, clients: int, store: str = "PostgreSQL") -> str:
     """The figures, one line each."""
     requests = sum(len(v) for v in result.latencies.values())
     lines = [
-        f"service load: {workers} uvicorn workers on PostgreSQL, {clients} clients, "
+        f"service load: {workers} uvicorn workers on {store}, {clients} clients, "
         f"demotion worker running",
         f"requests {requests} in {result.seconds:.2f} s: {requests / result.seconds:.1f} req/s",
     ]
@@ -263,9 +297,10 @@ def report(result: LoadResult, workers: int, clients: int) -> str:
         base = result.baseline.get(route, [])
         ratio = statistics.median(values) / statistics.median(base) if base else float("nan")
         lines.append(
-            f"  {route:<18} n={len(values):<5} p50={percentile(values, 0.5) * 1000:7.1f} ms  "
+            f"  {route:<20} n={len(values):<5} p50={percentile(values, 0.5) * 1000:7.1f} ms  "
             f"p95={percentile(values, 0.95) * 1000:7.1f} ms  "
             f"p99={percentile(values, 0.99) * 1000:7.1f} ms  "
+            f"non-2xx {result.non_2xx[route]:<3} "
             f"in-process p50={percentile(base, 0.5) * 1000:6.1f} ms  x{ratio:.1f}"
         )
     lines.append(
@@ -276,19 +311,40 @@ def report(result: LoadResult, workers: int, clients: int) -> str:
     return "\n".join(lines)
 
 
+def _failed(result: LoadResult) -> bool:
+    return bool(result.errors or result.lost or result.problems or result.missed_searches)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--stores", default="sqlite,postgres", help="sqlite, postgres or both")
+    parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--ops", type=int, default=50, help="adds (and searches) per client")
+    parser.add_argument("--ops", type=int, default=50, help="rounds (4 requests) per client")
     args = parser.parse_args()
+    stores = [name.strip() for name in args.stores.split(",") if name.strip()]
+    unknown = set(stores) - {"sqlite", "postgres"}
+    if unknown or not stores:
+        sys.exit(f"--stores: sqlite, postgres or both (got {args.stores!r})")
     dsn = os.environ.get("FACTDIFF_BENCH_PG_DSN")
-    if not dsn:
-        sys.exit("set FACTDIFF_BENCH_PG_DSN=postgresql://... (a server you may create schemas on)")
-    with pg_schema(dsn) as schema_dsn:
-        result = run_load(schema_dsn, workers=args.workers, clients=args.clients, ops=args.ops)
-    print(report(result, args.workers, args.clients))
-    if result.errors or result.lost or result.problems or result.missed_searches:
+    if "postgres" in stores and not dsn:
+        print("PostgreSQL skipped: set FACTDIFF_BENCH_PG_DSN=postgresql://... to run it too")
+        stores.remove("postgres")
+    failed = False
+    for name in stores:
+        load = {"workers": args.workers, "clients": args.clients, "ops": args.ops}
+        if name == "sqlite":
+            with tempfile.TemporaryDirectory() as folder:
+                result = run_load(str(Path(folder) / "memory.db"), **load)
+            shown = "SQLite"
+        else:
+            assert dsn is not None
+            with pg_schema(dsn) as schema_dsn:
+                result = run_load(schema_dsn, **load)
+            shown = "PostgreSQL"
+        print(report(result, args.workers, args.clients, shown))
+        failed = failed or _failed(result)
+    if failed:
         sys.exit(1)
 
 

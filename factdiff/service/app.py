@@ -12,7 +12,7 @@ from factdiff.service.docs import install_docs
 from factdiff.service.errors import install_error_handlers
 from factdiff.service.limits import BodyLimit
 from factdiff.service.state import DEFAULT_MAX_BODY_BYTES, ServiceState
-from factdiff.service.stores import StoreProvider
+from factdiff.service.stores import RequestStores, StoreProvider
 
 if TYPE_CHECKING:
     from factdiff.metrics import ProcessMetrics
@@ -38,7 +38,9 @@ def create_app(
         routes_schemas,
     )
     from factdiff.service.mcp_http import MCP_PATH, McpEndpoint
+    from factdiff.service.preload import preload_route_modules
 
+    preload_route_modules()  # before any request: no import races between the first ones
     stores = StoreProvider(db, create=create)
     metrics = _process_metrics(stores)
     mcp = McpEndpoint(stores)
@@ -75,6 +77,7 @@ def create_app(
     app.include_router(ui_router)
     app.mount(MCP_PATH, mcp)
     app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+    app.add_middleware(RequestStores, provider=stores)  # outermost: one store per request
     return app
 
 

@@ -2,11 +2,16 @@
 
 Codes: ``unauthorized`` (401), ``forbidden`` (403), ``not_found`` (404), ``conflict`` (409),
 ``too_large`` (413), ``invalid_request`` (422), ``summary_refused`` (422, with the diff),
-``unavailable`` (503).
+``internal`` (500), ``unavailable`` (503).
+
+A 5xx says what to do and nothing else: never where the store lives nor what its driver
+said (a path, a DSN, a SQL error). Those go to the server's log (logger ``factdiff.service``),
+one line per failed request; an unexpected exception's traceback is logged by uvicorn.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -15,14 +20,25 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from factdiff.errors import FactdiffError, InputError, RuntimeFailure, UsageError
+from factdiff.errors import (
+    FactdiffError,
+    InputError,
+    MigrationRequired,
+    ProviderError,
+    RuntimeFailure,
+    StoreError,
+    UsageError,
+)
 from factdiff.screen import one_line
 from factdiff.store.model import (
     EntryNotFound,
     SchemaNotRegistered,
     SchemaVersionConflict,
+    StoreBusy,
     WrongTier,
 )
+
+log = logging.getLogger("factdiff.service")
 
 
 class ErrorBody(BaseModel):
@@ -102,6 +118,20 @@ def _status_for(exc: FactdiffError) -> tuple[int, str]:
     return 500, "internal"  # pragma: no cover - every factdiff error is one of the above
 
 
+def public_message(exc: FactdiffError) -> str:
+    """What a 5xx tells the client about ``exc``: what to do, without the store's location
+    or the driver's words."""
+    if isinstance(exc, MigrationRequired):
+        return "the store's schema is older than this factdiff: run `factdiff migrate`"
+    if isinstance(exc, StoreBusy):
+        return "the store is busy with other writers: try again shortly"
+    if isinstance(exc, StoreError):
+        return "the store is unavailable: try again later (the server's log says why)"
+    if isinstance(exc, ProviderError):
+        return "the model provider is unavailable: try again later"
+    return "the service cannot answer now: try again later (the server's log says why)"
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Map API, validation, HTTP and factdiff errors to the error document."""
 
@@ -134,9 +164,18 @@ def install_error_handlers(app: FastAPI) -> None:
         status, code = _status_for(exc)
         if isinstance(exc, EntryNotFound):
             return error_response(404, "not_found", "entry not found")
+        if status >= 500:
+            where = f"{request.method} {request.url.path}"
+            log.warning("%s answered %d: %s", where, status, one_line(f"{exc}"))
+            return error_response(status, code, public_message(exc))
         return error_response(status, code, str(exc))
+
+    async def unexpected_error(request: Request, exc: Exception) -> JSONResponse:
+        """Anything else: a 500 with the error document (uvicorn logs the traceback)."""
+        return error_response(500, "internal", "internal error: the server's log says why")
 
     app.add_exception_handler(ApiError, api_error)
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_exception_handler(StarletteHTTPException, http_error)
     app.add_exception_handler(FactdiffError, factdiff_error)
+    app.add_exception_handler(Exception, unexpected_error)

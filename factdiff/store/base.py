@@ -8,7 +8,7 @@ against both: here the lifecycle, the plumbing and the hot tier (adding, reading
 entries); each other concern in its own mixin module (``migrate``, ``outcomes``, ``leases``,
 ``reviews``, ``cold_tier``, ``event_log``, ``schemas``, ``extraction_cache``, ``stats``,
 ``integrity``, ``retrieval``, ``search_index``, ``compact_storage``, ``reevaluation``,
-``reports``, ``api_keys``, ``observe``).
+``reports``, ``api_keys``, ``ui_sessions``, ``observe``).
 
 Open a store with ``MemoryStore.open(path_or_dsn)`` (see ``factdiff.store.open_store``).
 """
@@ -61,6 +61,7 @@ from factdiff.store.reviews import ReviewsMixin
 from factdiff.store.schemas import SchemaRegistryMixin
 from factdiff.store.search_index import SearchIndexMixin
 from factdiff.store.stats import StatsMixin
+from factdiff.store.ui_sessions import UiSessionsMixin
 
 T = TypeVar("T")
 P = TypeVar("P")
@@ -90,6 +91,7 @@ class MemoryStore(
     ReevaluationMixin,
     ReportingMixin,
     ApiKeysMixin,
+    UiSessionsMixin,
     ObserveMixin,
 ):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.

@@ -7,6 +7,7 @@ with the session's CSRF token, and a post without the right token is refused (40
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 from urllib.parse import parse_qs, quote
@@ -67,8 +68,11 @@ def _with_cookie(request: Request, response: Response, session: Session) -> Resp
 
 
 def _operator_name(store: MemoryStore, session: Session | None) -> str | None:
-    """The signed-in key's name while it is a live operator key."""
-    if session is None or session.key_name is None:
+    """The signed-in key's name while its session lives in the store (not signed out, not
+    expired) and the key is a live operator key."""
+    if session is None or session.key_name is None or session.token is None:
+        return None
+    if store.ui_session_key(session.token, datetime.now(UTC)) != session.key_name:
         return None
     for key in store.api_keys():
         if key.name == session.key_name:
@@ -138,17 +142,26 @@ async def login(request: Request) -> Response:
             "Agent keys cannot sign in to the review pages: use an operator key.",
             403,
         )
+    signed_in = Session.fresh(key.name)
+    expires_at = datetime.fromtimestamp(signed_in.expires, UTC)
+    token = await run_in_threadpool(
+        lambda: store.start_ui_session(key.name, expires_at=expires_at, now=datetime.now(UTC))
+    )
     response = RedirectResponse("/ui/reviews", status_code=303)
-    return _with_cookie(request, response, Session.fresh(key.name))
+    return _with_cookie(request, response, replace(signed_in, token=token))
 
 
 @router.post("/logout")
 async def logout(request: Request) -> Response:
-    """End the session."""
+    """End the session, in the store too: a copy of its cookie is refused afterwards."""
     form = await _form(request)
     session = _session(request)
     if session is None or not session.csrf_matches(form.get("csrf")):
         return _refused(request, "The form expired or was forged: reload and try again.", 403)
+    token = session.token
+    if token is not None:
+        store = await run_in_threadpool(store_of, request)
+        await run_in_threadpool(store.end_ui_session, token, datetime.now(UTC))
     return _with_cookie(request, RedirectResponse("/ui/login", status_code=303), Session.fresh())
 
 

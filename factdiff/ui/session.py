@@ -1,11 +1,15 @@
-"""The UI session: a signed cookie naming the operator key that signed in, and the CSRF
-token every form must echo.
+"""The UI session: a signed cookie naming the operator key that signed in, the session's
+token, and the CSRF token every form must echo.
 
 The cookie is ``base64url(json) "." base64url(hmac-sha256)`` under the app's secret
 (``FACTDIFF_UI_SECRET``, else a random secret per process: sessions then end when the
 process restarts, and several worker processes need the variable set). It is HttpOnly,
-SameSite=Strict and expires after ``SESSION_SECONDS``. It holds the key's name, never its
-secret; each request re-checks that the key exists, is not revoked and is an operator key.
+SameSite=Strict, Secure when the request came over HTTPS (TLS, or a trusted proxy's
+``X-Forwarded-Proto: https``), and expires after ``SESSION_SECONDS``. It holds the key's
+name, never its secret. A signed-in session also lives in the store (``ui_sessions``, by
+the token's hash): each request re-checks that it has not ended (signing out ends it, so a
+copy of the cookie is refused afterwards) and that the key exists, is not revoked and is an
+operator key.
 """
 
 from __future__ import annotations
@@ -36,16 +40,19 @@ SESSION_SECONDS = 12 * 3600
 @dataclass(frozen=True)
 class Session:
     """What the cookie says: the signed-in key's name (``None``: not signed in), the CSRF
-    token, and when it expires (Unix seconds)."""
+    token, when it expires (Unix seconds), and the token of its row in the store (signed-in
+    sessions only)."""
 
     key_name: str | None
     csrf: str
     expires: int
+    token: str | None = None
 
     @classmethod
-    def fresh(cls, key_name: str | None = None) -> Session:
+    def fresh(cls, key_name: str | None = None, token: str | None = None) -> Session:
         """A new session with a new CSRF token."""
-        return cls(key_name, secrets.token_urlsafe(24), int(time.time()) + SESSION_SECONDS)
+        expires = int(time.time()) + SESSION_SECONDS
+        return cls(key_name, secrets.token_urlsafe(24), expires, token)
 
     def csrf_matches(self, sent: str | None) -> bool:
         """Whether a form's token is this session's (constant-time)."""
@@ -62,7 +69,7 @@ class SessionSigner:
     def dump(self, session: Session) -> str:
         """The cookie value of ``session``."""
         body = json.dumps(
-            {"k": session.key_name, "c": session.csrf, "e": session.expires},
+            {"k": session.key_name, "c": session.csrf, "e": session.expires, "s": session.token},
             sort_keys=True,
             separators=(",", ":"),
         ).encode()
@@ -78,10 +85,14 @@ class SessionSigner:
             if not hmac.compare_digest(_unb64(signature), self._sign(body)):
                 return None
             data = json.loads(body)
+            token = data.get("s")
             session = Session(
-                None if data["k"] is None else str(data["k"]), str(data["c"]), int(data["e"])
+                None if data["k"] is None else str(data["k"]),
+                str(data["c"]),
+                int(data["e"]),
+                None if token is None else str(token),
             )
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, AttributeError):
             return None
         return session if session.expires > time.time() else None
 

@@ -14,6 +14,8 @@ def test_a_signed_session_reads_back() -> None:
     assert session.csrf_matches(session.csrf)
     assert not session.csrf_matches(session.csrf + "x")
     assert not session.csrf_matches(None)
+    stored = Session.fresh("ops", token="t-1")
+    assert signer.load(signer.dump(stored)) == stored
 
 
 def test_tampered_foreign_or_expired_cookies_are_ignored() -> None:

@@ -12,7 +12,8 @@ read by column name.
 
 Listings stream with keyset pagination: each page is one short statement, so no read
 transaction stays open while the caller works, and memory stays flat as the store grows.
-One SQLite store belongs to one thread; open another for another thread or process.
+One SQLite store belongs to one thread; open another for another thread or process (or open
+it with ``check_same_thread=False`` and hand it over so that one thread uses it at a time).
 """
 
 from __future__ import annotations
@@ -89,7 +90,11 @@ def _run_setup(conn: sqlite3.Connection, dialect: Dialect, key: str, busy_timeou
 
 
 def _connect_read_only(
-    path: Path, dialect: Dialect, busy_timeout_ms: int, clock: StatementClock
+    path: Path,
+    dialect: Dialect,
+    busy_timeout_ms: int,
+    clock: StatementClock,
+    check_same_thread: bool = True,
 ) -> sqlite3.Connection:
     """A read-only connection (``mode=ro``; ``immutable`` where WAL cannot be read otherwise)."""
     uri = path.resolve().as_uri()
@@ -100,7 +105,9 @@ def _connect_read_only(
     error: sqlite3.Error | None = None
     for choice in choices:
         try:
-            conn = sqlite3.connect(choice, uri=True, isolation_level=None)
+            conn = sqlite3.connect(
+                choice, uri=True, isolation_level=None, check_same_thread=check_same_thread
+            )
         except sqlite3.Error as exc:
             error = exc
             continue
@@ -148,6 +155,7 @@ class SqliteBackend:
         busy_timeout_ms: int = 5000,
         busy_retries: int = 5,
         dialect: Dialect | None = None,
+        check_same_thread: bool = True,
     ) -> SqliteBackend:
         """Open the file at ``path``.
 
@@ -157,6 +165,9 @@ class SqliteBackend:
         write then raises ``StoreError``. In a read-only directory where SQLite cannot create
         the ``-shm`` index and no ``-wal`` file exists, the file is opened ``immutable``:
         every commit is then in the main file, and nobody can be writing it there.
+        ``check_same_thread=False``: the connection may be handed from thread to thread (the
+        caller then makes sure that only one thread uses it at a time, as the service's
+        store pool does); by default it refuses any thread but the one that opened it.
         """
         path = Path(path)
         if (read_only or not create) and not path.exists():
@@ -164,10 +175,12 @@ class SqliteBackend:
         dialect = dialect or load_dialect("sqlite")
         clock = StatementClock()
         if read_only:
-            conn = _connect_read_only(path, dialect, busy_timeout_ms, clock)
+            conn = _connect_read_only(path, dialect, busy_timeout_ms, clock, check_same_thread)
         else:
             try:
-                conn = sqlite3.connect(path, isolation_level=None)
+                conn = sqlite3.connect(
+                    path, isolation_level=None, check_same_thread=check_same_thread
+                )
             except sqlite3.Error as exc:
                 raise StoreError(f"cannot open store {path}: {exc}") from exc
             try:

@@ -363,3 +363,13 @@ CREATE TABLE kept_hot (
     key_name text NOT NULL,
     reason   text NOT NULL
 );
+
+CREATE TABLE ui_sessions (
+    token_hash text PRIMARY KEY,
+    key_name   text NOT NULL,
+    created_at bigint NOT NULL,
+    expires_at bigint NOT NULL,
+    ended_at   bigint
+);
+
+CREATE INDEX ui_sessions_expiry ON ui_sessions (expires_at);

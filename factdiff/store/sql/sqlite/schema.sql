@@ -344,3 +344,13 @@ CREATE TABLE kept_hot (
     key_name TEXT NOT NULL,
     reason   TEXT NOT NULL
 );
+
+CREATE TABLE ui_sessions (
+    token_hash TEXT PRIMARY KEY,
+    key_name   TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    ended_at   INTEGER
+);
+
+CREATE INDEX ui_sessions_expiry ON ui_sessions (expires_at);
