@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 
+from factdiff.bounds import COUNT_MAX
 from factdiff.errors import UsageError
 from factdiff.settings import load_settings
 
@@ -29,6 +30,7 @@ PROMOTE_WINDOW_ENV = "FACTDIFF_PROMOTE_WINDOW"
 SEARCH_TOUCH_ENV = "FACTDIFF_SEARCH_TOUCH"
 NEVER = "never"
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|w|d|h|m|s)")
+_COUNT = re.compile(r"[0-9]+")
 _UNITS = {"w": 604800.0, "d": 86400.0, "h": 3600.0, "m": 60.0, "s": 1.0, "ms": 0.001}
 
 
@@ -82,8 +84,11 @@ def parse_promote_after(value: str | int) -> int | None:
     text = str(value).strip().lower()
     if text == NEVER:
         return None
-    if not text.isdigit():
-        raise UsageError(f"promote_after {value!r} is not a count of fetches (0, 3...) or never")
+    if not _COUNT.fullmatch(text) or len(text) > len(str(COUNT_MAX)) or int(text) > COUNT_MAX:
+        raise UsageError(
+            f"promote_after {str(value)[:40]!r} is not a count of fetches (0 to {COUNT_MAX}) "
+            "or never"
+        )
     return int(text)
 
 
