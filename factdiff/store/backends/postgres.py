@@ -58,11 +58,17 @@ def one_line(exc: BaseException) -> str:
     return " ".join(lines) or type(exc).__name__
 
 
-def _timeout_from(dsn: str, default: float) -> float:
+def _named(dsn: str, key: str) -> str | None:
+    """The value the DSN gives ``key``, if any."""
     try:
-        given = conninfo_to_dict(dsn).get("connect_timeout")
+        value = conninfo_to_dict(dsn).get(key)
     except psycopg.ProgrammingError:
-        return default
+        return None
+    return None if value is None else str(value)
+
+
+def _timeout_from(dsn: str, default: float) -> float:
+    given = _named(dsn, "connect_timeout")
     try:
         return float(given) if given is not None else default
     except ValueError:
@@ -110,6 +116,8 @@ class PostgresBackend:
         seconds (default: the DSN's ``connect_timeout``, else ``DEFAULT_CONNECT_TIMEOUT``; a
         refused connection fails at once) a one-line ``StoreError`` says so, without the
         DSN's password.
+        ``application_name`` names the connections on the server, unless the DSN names them
+        (``?application_name=...`` wins).
         ``idle_in_transaction_timeout``: the server ends a session that stalls inside a
         transaction this long (a frozen or SIGSTOPped process would otherwise keep its row
         locks, and claims skip locked rows); the store's transactions never wait on the
@@ -124,7 +132,7 @@ class PostgresBackend:
         options: dict[str, Any] = {
             "autocommit": True,
             "row_factory": named_rows,
-            "application_name": application_name,
+            "application_name": _named(dsn, "application_name") or application_name,
             "connect_timeout": max(2, round(timeout)),
         }
         try:
