@@ -17,14 +17,23 @@ install: $(STAMP)
 demo: install
 	$(BIN)/factdiff demo
 
-# The review pages are tested in the distribution's headless Chromium: installed here when
-# missing (as root, e.g. in CI); elsewhere the browser tests skip and say why.
+# The review pages are tested in the distribution's headless Chromium, driven by Playwright
+# (no chromedriver: Playwright speaks to the browser itself). Installed here when missing and
+# make runs as root (e.g. in CI): the browser and its hard dependencies only, no recommended
+# packages; dbus-x11 stands in for the session bus chromium's GTK needs, which would
+# otherwise pull in systemd. Elsewhere the browser tests skip and say why.
+CHROMIUM ?= /usr/bin/chromium
+BROWSER_PACKAGES := chromium dbus-x11
+APT_GET ?= apt-get
+USER_ID ?= $(shell id -u)
+
 browser:
-	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
-		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver; \
+	@if [ ! -x $(CHROMIUM) ]; then \
+		if [ "$(USER_ID)" = 0 ] && command -v $(firstword $(APT_GET)) >/dev/null; then \
+			echo "installing $(BROWSER_PACKAGES) with apt-get --no-install-recommends (only what the headless browser tests need)"; \
+			$(APT_GET) update -qq && DEBIAN_FRONTEND=noninteractive $(APT_GET) install -y -qq --no-install-recommends $(BROWSER_PACKAGES); \
 		else \
-			echo "chromium is missing: run 'apt-get install -y chromium chromium-driver' as root (browser tests will skip)"; \
+			echo "$(CHROMIUM) is missing: run 'apt-get install -y --no-install-recommends $(BROWSER_PACKAGES)' as root (browser tests will skip)"; \
 		fi; \
 	fi
 

@@ -14,6 +14,7 @@
     │   │   ├── SchemaNotRegistered*    no registered schema has this name (and version)
     │   │   ├── SchemaVersionConflict*  same name and version, different content
     │   │   ├── SummaryRefused‡         an operator's edited summary fails its fact diff
+    │   │   ├── UnreadableText‖         JSON or TOML its parser cannot read (also a ValueError)
     │   │   └── MemoryNotFound§         an MCP client asked for a memory it cannot see
     │   ├── ApiError§                   a request the HTTP service refuses (status, code)
     │   └── EmptySourceError†           a blank source: store it as is, do not summarize
@@ -45,7 +46,7 @@
 
 ``*`` lives in ``factdiff.store.model`` (exported by ``factdiff.store``); ``†`` in
 ``factdiff.summarize.base``; ``‡`` in ``factdiff.review``; ``§`` in ``factdiff.service``; ``¶`` in
-``factdiff.store.compact`` (also a ValueError);
+``factdiff.store.compact`` (also a ValueError); ``‖`` in ``factdiff.jsonin``;
 every other class is defined here. Each is a subclass of the branch drawn above it, so
 ``except UsageError`` / ``except StoreError`` catch them all. Control flow branches on these
 types; ``failure_class`` is the stable name recorded in events and attempt rows. Every

@@ -8,11 +8,19 @@ Two kinds, documented in ``docs/reference.md``:
   (confabulations); review backlog; due hot entries; re-evaluations by schema, version and
   result; model calls, tokens, cost and errors by model, role and class;
 * latencies measured in the process that does the work: ``factdiff_search_seconds`` (API
-  searches) and ``factdiff_demotion_seconds`` (one entry's attempt, in workers and passes).
+  searches) and ``factdiff_demotion_seconds`` (one entry's attempt, in workers and passes);
+* in workers, each loop's health (``LoopCollector``, from ``factdiff.loop_health``):
+  ``factdiff_worker_loop_alive``, ``_ready``, ``_failures`` and
+  ``_last_success_timestamp_seconds``, labelled by ``loop``.
+
+``factdiff_store_up`` is 0 when the store cannot be read at a scrape: the store totals are
+then left out and everything else is still exposed (a worker whose store is down shows its
+failing loops).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
@@ -21,9 +29,14 @@ from prometheus_client import CollectorRegistry, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from factdiff.errors import one_line
+
 if TYPE_CHECKING:
+    from factdiff.loop_health import LoopHealth
     from factdiff.store import MemoryStore
     from factdiff.store.observe import MetricsSnapshot
+
+log = logging.getLogger("factdiff.metrics")
 
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 
@@ -52,7 +65,17 @@ class StoreCollector(Collector):
         self._snapshot = snapshot
 
     def collect(self) -> Iterator[Metric]:
-        snap = self._snapshot()
+        try:
+            snap = self._snapshot()
+        except Exception as exc:  # the store is down: say so, keep the other metrics
+            log.warning("metrics: cannot read the store: %s", one_line(exc))
+            yield GaugeMetricFamily(
+                "factdiff_store_up", "1 when the store could be read at this scrape.", 0
+            )
+            return
+        yield GaugeMetricFamily(
+            "factdiff_store_up", "1 when the store could be read at this scrape.", 1
+        )
         attempts = CounterMetricFamily(
             "factdiff_compression_attempts",
             "Compression attempts by schema, schema version, agent and outcome.",
@@ -138,12 +161,58 @@ class StoreCollector(Collector):
         yield cost
 
 
-class ProcessMetrics:
-    """A registry with the store collector and this process's latency histograms."""
+class LoopCollector(Collector):
+    """Each loop of a worker, from its ``LoopHealth`` at scrape time."""
 
-    def __init__(self, snapshot: Callable[[], MetricsSnapshot]) -> None:
+    def __init__(self, health: LoopHealth) -> None:
+        self._health = health
+
+    def collect(self) -> Iterator[Metric]:
+        labels = ["loop"]
+        alive = GaugeMetricFamily(
+            "factdiff_worker_loop_alive",
+            "1 while the worker's loop (demotion, reevaluation) runs.",
+            labels=labels,
+        )
+        ready = GaugeMetricFamily(
+            "factdiff_worker_loop_ready",
+            "1 when the loop runs, its last attempt worked and it succeeded recently (readyz).",
+            labels=labels,
+        )
+        failures = GaugeMetricFamily(
+            "factdiff_worker_loop_failures",
+            "Failures of the loop since its last success.",
+            labels=labels,
+        )
+        last = GaugeMetricFamily(
+            "factdiff_worker_loop_last_success_timestamp_seconds",
+            "Unix time of the loop's last success (0: none yet).",
+            labels=labels,
+        )
+        for status in self._health.statuses():
+            alive.add_metric([status.name], int(status.alive))
+            ready.add_metric([status.name], int(status.ready))
+            failures.add_metric([status.name], status.failures)
+            success = status.last_success
+            last.add_metric([status.name], 0.0 if success is None else success.timestamp())
+        yield alive
+        yield ready
+        yield failures
+        yield last
+
+
+class ProcessMetrics:
+    """A registry with the store collector, this process's latency histograms and, in a
+    worker, its loops' health."""
+
+    def __init__(
+        self, snapshot: Callable[[], MetricsSnapshot], health: LoopHealth | None = None
+    ) -> None:
+        self.health = health
         self.registry = CollectorRegistry()
         self.registry.register(StoreCollector(snapshot))
+        if health is not None:
+            self.registry.register(LoopCollector(health))
         self.search_seconds = Histogram(
             "factdiff_search_seconds",
             "Search latency in this process (API requests).",
@@ -164,7 +233,11 @@ class ProcessMetrics:
         return generate_latest(self.registry), CONTENT_TYPE_LATEST
 
     def serve(self, port: int, host: str = "127.0.0.1") -> None:
-        """Serve ``/metrics`` on ``host:port`` from a background thread (workers)."""
-        from prometheus_client import start_http_server
+        """Serve ``/metrics`` (and, with a ``health``, ``/healthz`` and ``/readyz``) on
+        ``host:port`` from background threads (workers; ``factdiff.metrics_server``)."""
+        from prometheus_client import make_wsgi_app
 
-        start_http_server(port, addr=host, registry=self.registry)
+        from factdiff.metrics_server import health_app, serve
+
+        app = make_wsgi_app(self.registry)
+        serve(app if self.health is None else health_app(app, self.health), host, port)

@@ -107,6 +107,7 @@ class Runner:
         clock: Callable[[], datetime],
         stop: threading.Event | None = None,
         on_handled: Callable[[Handled], None] | None = None,
+        on_claim: Callable[[StoreError | None], None] | None = None,
         finish_times: bool = False,
     ) -> None:
         self.store = store
@@ -116,6 +117,7 @@ class Runner:
         self.clock = clock
         self.stop = stop or threading.Event()
         self.on_handled = on_handled
+        self.on_claim = on_claim
         self.finish_times = finish_times
         self.summary = RunSummary()
         self.calls = StoreCalls(store, self.summary.stages, threads=min(options.concurrency, 8))
@@ -259,12 +261,16 @@ class Runner:
                 )
             )
         except StoreError as exc:
+            if self.on_claim is not None:
+                self.on_claim(exc)
             if options.poll_seconds is None:
                 self._fatal = exc
                 return []
             log.warning("claim failed: %s", one_line(exc))
             await self._idle()
             return []
+        if self.on_claim is not None:
+            self.on_claim(None)
         fresh: list[Claim] = []
         for claim in claims:
             if claim.entry.id in self._seen:  # due again within this pass: not twice

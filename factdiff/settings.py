@@ -47,11 +47,9 @@ A bad value is one line naming where it came from.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
-import tomllib
 from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
@@ -67,6 +65,8 @@ from pydantic import (
     model_validator,
 )
 
+from factdiff import jsonin
+from factdiff.bounds import BYTES_MAX, CONCURRENCY_MAX, COUNT_MAX, PROCESSES_MAX
 from factdiff.errors import UsageError
 from factdiff.timebounds import MAX_DURATION
 
@@ -149,8 +149,8 @@ class ModelSettings(BaseModel):
 
     token_param: Literal["max_tokens", "max_completion_tokens"] | None = None
     temperature: float | Literal["omit"] | None = None
-    max_tokens: int | None = Field(default=None, ge=1)
-    max_output_tokens: int | None = Field(default=None, ge=1)
+    max_tokens: int | None = Field(default=None, ge=1, le=COUNT_MAX)
+    max_output_tokens: int | None = Field(default=None, ge=1, le=COUNT_MAX)
     extra: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -168,22 +168,22 @@ class Settings(BaseModel):
     search_touch: str | None = None
 
     older_than: Seconds = 14 * 86400.0
-    max_attempts: int | None = Field(default=None, ge=1)
+    max_attempts: int | None = Field(default=None, ge=1, le=COUNT_MAX)
     attempt_retention: Literal["all", "warm-clean"] = "all"
     backoff: PositiveSeconds = 3600.0
     error_backoff: PositiveSeconds = 60.0
     error_backoff_max: PositiveSeconds = 3600.0
-    provider_error_budget: int = Field(default=8, ge=1)
-    error_budget: int = Field(default=3, ge=1)
-    max_source_bytes: int = Field(default=1_048_576, ge=1)
-    concurrency: int | None = Field(default=None, ge=1)
-    extract_workers: int | None = Field(default=None, ge=0)
+    provider_error_budget: int = Field(default=8, ge=1, le=COUNT_MAX)
+    error_budget: int = Field(default=3, ge=1, le=COUNT_MAX)
+    max_source_bytes: int = Field(default=1_048_576, ge=1, le=BYTES_MAX)
+    concurrency: int | None = Field(default=None, ge=1, le=CONCURRENCY_MAX)
+    extract_workers: int | None = Field(default=None, ge=0, le=PROCESSES_MAX)
 
-    in_flight: int | None = Field(default=None, ge=1)
+    in_flight: int | None = Field(default=None, ge=1, le=CONCURRENCY_MAX)
     deadline: PositiveSeconds = 120.0
-    requests_per_call: int = Field(default=3, ge=1)
-    max_tokens: int = Field(default=4096, ge=1)
-    max_output_tokens: int = Field(default=16384, ge=1)
+    requests_per_call: int = Field(default=3, ge=1, le=COUNT_MAX)
+    max_tokens: int = Field(default=4096, ge=1, le=COUNT_MAX)
+    max_output_tokens: int = Field(default=16384, ge=1, le=COUNT_MAX)
     llm_http: Literal["auto", "aiohttp", "httpx"] = "auto"
     models: dict[str, ModelSettings] = Field(default_factory=dict)
 
@@ -236,10 +236,10 @@ def _read_file(env: Mapping[str, str]) -> tuple[dict[str, Any], str]:
     if not named and not path.is_file():
         return {}, str(path)
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8")), str(path)
+        return jsonin.loads_toml(path.read_text(encoding="utf-8")), str(path)
     except OSError as exc:
         raise UsageError(f"{path}: cannot read settings: {exc.strerror or exc}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except (jsonin.UnreadableText, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: invalid TOML: {exc}") from None
     except ValueError:  # a number too long for Python to read (over 4300 digits)
         raise UsageError(f"{path}: invalid TOML: a number too long to read") from None
@@ -256,7 +256,7 @@ def _from_environ(env: Mapping[str, str]) -> dict[str, Any]:
     raw_models = env.get(MODEL_PARAMS_ENV, "").strip()
     if raw_models:
         try:
-            models = json.loads(raw_models)
+            models = jsonin.loads(raw_models)
         except ValueError as exc:
             raise UsageError(f"{MODEL_PARAMS_ENV}: not a JSON object: {exc}") from None
         if not isinstance(models, dict):
@@ -276,7 +276,7 @@ def parse_model_param(assignment: str) -> tuple[str, str, Any]:
             "e.g. openai:o3-mini:token_param=max_completion_tokens"
         )
     try:
-        parsed: Any = json.loads(value)
+        parsed: Any = jsonin.loads(value)
     except ValueError:
         parsed = value
     return model.strip(), key.strip(), parsed

@@ -25,7 +25,11 @@ start, claims, commits, refused stale commits, pauses, stop (see ``factdiff.logs
 A worker also drains re-evaluation work (``factdiff.reevaluate``): a second thread, on its
 own store connection, claims pending re-evaluation items with the same leases (token, owner,
 expiry on the database clock) and finishes each fenced by its lease, polling like demotion
-when there is none; its counts are in ``WorkerReport.reevaluated``.
+when there is none; its counts are in ``WorkerReport.reevaluated``. A failure there (a
+dropped connection, a server restart) never ends the thread: it closes its store, waits
+(``Backoff``: from ``poll_seconds``, doubling, at most ``RECONNECT_MAX_SECONDS``), opens the
+store again and goes on, as demotion's claims do. ``Worker.health`` (``factdiff.loop_health``)
+says whether each loop is alive and succeeding: the worker's ``/readyz`` and ``/metrics``.
 
 On ``stop()`` (SIGTERM) the worker stops claiming, finishes the entries in hand within
 ``grace_seconds`` and releases whatever is still in flight after that, so nothing stays
@@ -45,7 +49,8 @@ from datetime import UTC, datetime
 
 from factdiff.demote import DemotionSettings
 from factdiff.engine import AttemptEngine
-from factdiff.errors import UsageError
+from factdiff.errors import StoreError, UsageError
+from factdiff.loop_health import DEMOTION, LOOPS, REEVALUATION, Backoff, LoopHealth
 from factdiff.outcomes import Boundary
 from factdiff.reevaluate import ReevaluationReport, Reevaluator
 from factdiff.runner import Handled, Runner, RunOptions, describe_failure, work_for
@@ -59,6 +64,10 @@ StoreFactory = Callable[[], MemoryStore]
 
 STORE_THREADS = 8
 """At most this many threads make store calls for a thread-safe (PostgreSQL) store."""
+RECONNECT_MAX_SECONDS = 60.0
+"""The longest wait of a failing re-evaluation loop before it opens its store again."""
+STALE_MIN_SECONDS = 60.0
+"""A loop without a success for longer than this (at least) is not ready."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +77,8 @@ class WorkerSettings:
     ``lease_seconds`` must exceed the longest compression you expect between two heartbeats;
     ``heartbeat_seconds`` defaults to a third of the lease, so two heartbeats may fail before
     the lease is lost. ``poll_seconds`` is the wait after a claim found nothing.
+    ``stale_seconds``: a loop without a success for this long is not ready (default
+    ``stale_after``).
     """
 
     concurrency: int = 4
@@ -76,6 +87,15 @@ class WorkerSettings:
     poll_seconds: float = DEFAULTS.poll
     grace_seconds: float = DEFAULTS.grace
     agent: str | None = None
+    stale_seconds: float | None = None
+
+    @property
+    def stale_after(self) -> float:
+        """Seconds without a success after which a loop is not ready: ``stale_seconds``, else
+        the longest of ``STALE_MIN_SECONDS``, three leases and ten polls."""
+        if self.stale_seconds is not None:
+            return self.stale_seconds
+        return max(STALE_MIN_SECONDS, 3 * self.lease_seconds, 10 * self.poll_seconds)
 
     @property
     def heartbeat_every(self) -> float:
@@ -139,8 +159,10 @@ class Worker:
         worker_id: str | None = None,
         on_execution: Callable[[Execution], None] | None = None,
         clock: Callable[[], datetime] | None = None,
+        health: LoopHealth | None = None,
     ) -> None:
         self.settings = settings or WorkerSettings()
+        self.health = health or LoopHealth(LOOPS, self.settings.stale_after)
         if self.settings.concurrency < 1:
             raise UsageError("concurrency must be at least 1")
         self.demotion = demotion or DemotionSettings()
@@ -199,12 +221,14 @@ class Worker:
             clock=self._clock,
             stop=self._stopping,
             on_handled=self._handled,
+            on_claim=self._claimed,
             finish_times=self._on_execution is not None,
         )
         reevaluating = threading.Thread(
             target=self._reevaluate, name="factdiff-reevaluate", daemon=True
         )
         reevaluating.start()
+        self.health.started(DEMOTION)
         try:
             summary = runner.run()
             self.report.released += summary.released
@@ -216,6 +240,7 @@ class Worker:
             self.report.failure = describe_failure(exc)
             log.error("worker %s cannot continue: %s", self.worker_id, self.report.failure)
         finally:
+            self.health.stopped(DEMOTION)
             self._stopping.set()
             reevaluating.join()
             work.close()
@@ -230,31 +255,84 @@ class Worker:
         return self.report
 
     def _reevaluate(self) -> None:
-        """Drain re-evaluation items until ``stop()``, polling when there is none."""
+        """Drain re-evaluation items until ``stop()``, polling when there is none; after a
+        failure, wait (``Backoff``) and go on with the store opened again."""
+        self.health.started(REEVALUATION)
+        backoff = Backoff(self.settings.poll_seconds, RECONNECT_MAX_SECONDS)
+        reevaluator: Reevaluator | None = None
         try:
-            store = self._factory()
-        except Exception as exc:
-            log.error("worker %s cannot re-evaluate: %s", self.worker_id, describe_failure(exc))
-            return
+            while not self._stopping.is_set():
+                try:
+                    if reevaluator is None:
+                        reevaluator = self._reevaluator()
+                    found = self._reevaluate_once(reevaluator)
+                except Exception as exc:  # this loop waits and goes on; demotion goes on
+                    if reevaluator is not None:
+                        _close_quietly(reevaluator.store)
+                        reevaluator = None
+                    self._stopping.wait(self._reevaluation_failed(exc, backoff))
+                    continue
+                if not found:
+                    self._stopping.wait(self.settings.poll_seconds)
+        finally:
+            if reevaluator is not None:
+                _close_quietly(reevaluator.store)
+            self.health.stopped(REEVALUATION)
+
+    def _reevaluator(self) -> Reevaluator:
+        store = self._factory()
         try:
-            reevaluator = Reevaluator(
+            return Reevaluator(
                 store,
                 extractor=self.demotion.extractor,
                 policy=self.demotion.policy,
                 worker_id=self.worker_id,
                 lease_seconds=self.settings.lease_seconds,
             )
-            while not self._stopping.is_set():
-                report = reevaluator.run(
-                    self._clock, agent=self.settings.agent, stop=self._stopping
-                )
-                self._add_reevaluated(report)
-                if not report.counts and not report.stale:
-                    self._stopping.wait(self.settings.poll_seconds)
-        except Exception as exc:  # this thread stops; demotion goes on
-            log.error("worker %s stopped re-evaluating: %s", self.worker_id, describe_failure(exc))
+        except BaseException:
+            _close_quietly(store)
+            raise
+
+    def _reevaluate_once(self, reevaluator: Reevaluator) -> bool:
+        """One run over the pending items; whether it found any. Items finished before a
+        failure are counted too."""
+        report = ReevaluationReport()
+        try:
+            reevaluator.run(
+                self._clock,
+                agent=self.settings.agent,
+                stop=self._stopping,
+                on_item=lambda _: self.health.succeeded(REEVALUATION),
+                report=report,
+            )
         finally:
-            store.close()
+            self._add_reevaluated(report)
+        self.health.succeeded(REEVALUATION)
+        return bool(report.counts or report.stale)
+
+    def _reevaluation_failed(self, exc: Exception, backoff: Backoff) -> float:
+        """Record a failure of the re-evaluation loop; the seconds to wait before retrying."""
+        reason = describe_failure(exc)
+        failures = self.health.failed(REEVALUATION, reason)
+        wait = backoff.delay(failures)
+        unexpected = not isinstance(exc, StoreError)
+        log.log(
+            logging.ERROR if unexpected else logging.WARNING,
+            "worker %s: re-evaluation failed (%d in a row): %s; retrying in %gs",
+            self.worker_id,
+            failures,
+            reason,
+            wait,
+            exc_info=exc if unexpected else None,
+        )
+        return wait
+
+    def _claimed(self, error: StoreError | None) -> None:
+        """The demotion loop's claim worked, or failed with ``error``."""
+        if error is None:
+            self.health.succeeded(DEMOTION)
+        else:
+            self.health.failed(DEMOTION, describe_failure(error))
 
     def _add_reevaluated(self, report: ReevaluationReport) -> None:
         with self._lock:
@@ -276,10 +354,11 @@ class Worker:
         result = done.result
         if result is None:
             self._count("paused" if done.paused else "store_error")
-        elif result.applied:
-            self._count(result.outcome.value)
+            if not done.paused:
+                self.health.failed(DEMOTION, done.error or "store error")
         else:
-            self._count("lease_lost")
+            self.health.succeeded(DEMOTION)
+            self._count(result.outcome.value if result.applied else "lease_lost")
         if self._on_execution is None:
             return
         self._on_execution(
@@ -295,3 +374,11 @@ class Worker:
                 done.error,
             )
         )
+
+
+def _close_quietly(store: MemoryStore) -> None:
+    """Close ``store``; a store that cannot even close is left to the collector."""
+    try:
+        store.close()
+    except Exception as exc:
+        log.warning("closing a store failed: %s", describe_failure(exc))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from factdiff import jsonin
 from factdiff.cli.inputs import read_text
 from factdiff.cli.options import db_option, json_option, not_blank, open_store, parse_time
 from factdiff.cli.render import echo, echo_json
@@ -107,9 +107,9 @@ def _metadata(metadata: str | None) -> dict[str, Any]:
     if metadata is None:
         return {}
     try:
-        meta = json.loads(metadata)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"--metadata is not JSON: {exc.msg}") from None
+        meta = jsonin.loads(metadata)
+    except jsonin.UnreadableText as exc:
+        raise InputError(f"--metadata is not JSON: {exc}") from None
     if not isinstance(meta, dict):
         raise InputError("--metadata must be a JSON object")
     return meta

@@ -10,6 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from factdiff.bounds import COUNT_MAX
 from factdiff.cli.inputs import read_text, resolve_schema
 from factdiff.cli.options import db_option, json_option, not_blank, open_store, parse_time
 from factdiff.cli.render import console, diff_table, echo, echo_json, outcome_line, text
@@ -30,7 +31,7 @@ from factdiff.pipeline import compress
 @click.command("demote")
 @click.option("--now", help="Treat this ISO time as now (default: the current time).")
 @click.option("--agent", callback=not_blank, help="Only this agent.")
-@click.option("--limit", type=click.IntRange(min=0), help="At most this many entries.")
+@click.option("--limit", type=click.IntRange(0, COUNT_MAX), help="At most this many entries.")
 @setting_options(*COMPONENT_KEYS, *DEMOTION_KEYS, *MODEL_KEYS)
 @model_param_option
 @click.option("--dry-run", is_flag=True, help="List what would be attempted; change nothing.")

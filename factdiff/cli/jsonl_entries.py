@@ -9,7 +9,6 @@ of the file or none.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
+from factdiff import jsonin
 from factdiff.cli.options import parse_time
 from factdiff.errors import InputError
 from factdiff.store import NewEntry
@@ -53,9 +53,9 @@ def _entries(handle: IO[bytes], default_agent: str | None, now: datetime) -> Ite
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"line {number}: not JSON ({exc.msg} at column {exc.colno})") from None
+            data = jsonin.loads(line)
+        except jsonin.UnreadableText as exc:
+            raise InputError(f"line {number}: not JSON ({exc})") from None
         try:
             entry = _entry(data, default_agent, now)
         except InputError as exc:

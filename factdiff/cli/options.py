@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 from click.core import ParameterSource
 
+from factdiff.bounds import COUNT_MAX
 from factdiff.cli.main import ROOT_DB_KEY
 from factdiff.errors import InputError
 from factdiff.timebounds import check_time
@@ -90,12 +91,12 @@ def not_blank(ctx: click.Context, param: click.Parameter, value: str | None) -> 
 
 
 def limit_option(default: int | None, help: str = "At most this many.") -> Callable[[F], F]:
-    """``--limit N`` with N >= 0."""
+    """``--limit N`` with 0 <= N <= ``COUNT_MAX``."""
 
     def decorate(function: F) -> F:
         return click.option(
             "--limit",
-            type=click.IntRange(min=0),
+            type=click.IntRange(0, COUNT_MAX),
             default=default,
             show_default=default is not None,
             help=help,

@@ -14,6 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from factdiff import jsonin
 from factdiff.errors import InputError
 
 
@@ -37,7 +38,7 @@ def decode_cursor(cursor: str, listing: str, filters: Mapping[str, Any]) -> str 
     )
     try:
         padded = cursor.strip() + "=" * (-len(cursor.strip()) % 4)
-        body = json.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
+        body = jsonin.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
     except (ValueError, binascii.Error, UnicodeError):
         raise InputError(problem) from None
     if not isinstance(body, dict) or body.get("l") != listing:

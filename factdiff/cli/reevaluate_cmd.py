@@ -8,6 +8,7 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from factdiff.bounds import VERSION_MAX
 from factdiff.cli.options import db_option, json_option, not_blank, open_store, parse_time
 from factdiff.cli.render import console, echo, echo_json, text
 from factdiff.reevaluate import ReevaluationReport, Reevaluator
@@ -18,7 +19,7 @@ from factdiff.timebounds import MAX_DURATION
 @click.option("--schema", "schema_name", required=True, callback=not_blank, help="Schema NAME.")
 @click.option(
     "--to-version",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, VERSION_MAX),
     help="Re-evaluate under this registered version (default: the latest).",
 )
 @click.option("--agent", callback=not_blank, help="Only this agent's entries.")

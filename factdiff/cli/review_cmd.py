@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from factdiff.bounds import COUNT_MAX
 from factdiff.cli.options import db_option, json_option, not_blank, open_store
 from factdiff.cli.render import echo, echo_json
 from factdiff.cli.settings_options import (
@@ -151,7 +152,9 @@ def review_keep_hot_command(entry_id: str, reason: str, db: str, as_json: bool) 
 
 @review_group.command("retry")
 @click.argument("entry_id")
-@click.option("--rung", type=click.IntRange(min=0), required=True, help="Ladder rung, from 0.")
+@click.option(
+    "--rung", type=click.IntRange(0, COUNT_MAX), required=True, help="Ladder rung, from 0."
+)
 @setting_options(*COMPONENT_KEYS, *DEMOTION_KEYS, *MODEL_KEYS)
 @model_param_option
 @db_option

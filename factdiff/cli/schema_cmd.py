@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 import click
 
+from factdiff.bounds import VERSION_MAX
 from factdiff.cli.inputs import resolve_schema, schema_source_text
 from factdiff.cli.options import db_option, json_option, not_blank, open_store
 from factdiff.cli.render import echo, echo_json
@@ -163,8 +164,8 @@ def list_command(db: str, as_json: bool) -> None:
 
 @schema_group.command("diff")
 @click.argument("name")
-@click.argument("v1", type=click.IntRange(min=1))
-@click.argument("v2", type=click.IntRange(min=1))
+@click.argument("v1", type=click.IntRange(1, VERSION_MAX))
+@click.argument("v2", type=click.IntRange(1, VERSION_MAX))
 @db_option
 @json_option
 def diff_command(name: str, v1: int, v2: int, db: str, as_json: bool) -> None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from factdiff.bounds import COUNT_MAX
 from factdiff.cli.options import db_option, json_option, not_blank, open_store, open_store_to_read
 from factdiff.cli.render import console, echo_json, text
 from factdiff.documents import search_document
@@ -30,7 +31,9 @@ GAP_STYLE = "bold red"
 @click.command("search")
 @click.argument("query", callback=not_blank)
 @click.option("--agent", callback=not_blank, help="Only this agent's entries.")
-@click.option("-k", "k", type=click.IntRange(min=1), default=10, show_default=True, help="Hits.")
+@click.option(
+    "-k", "k", type=click.IntRange(1, COUNT_MAX), default=10, show_default=True, help="Hits."
+)
 @click.option("--tier", type=click.Choice(["hot", "warm"]), help="Only this tier.")
 @click.option(
     "--include-source",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import click
 
+from factdiff.bounds import BYTES_MAX, PROCESSES_MAX
 from factdiff.cli.options import db_option
 from factdiff.errors import UsageError
 
@@ -29,11 +30,15 @@ def require_server_extra() -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8787, show_default=True)
 @click.option(
-    "--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Processes."
+    "--workers",
+    type=click.IntRange(1, PROCESSES_MAX),
+    default=1,
+    show_default=True,
+    help="Processes.",
 )
 @click.option(
     "--max-body-bytes",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, BYTES_MAX),
     default=None,
     help="Refuse request bodies over this (413); default 20 MiB.",
 )

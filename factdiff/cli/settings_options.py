@@ -99,6 +99,15 @@ def _default(key: str) -> str:
     return _duration(value) if isinstance(value, float) else str(value)
 
 
+def _integer(key: str) -> click.IntRange:
+    """The bounds the settings model gives ``key`` (``ge``/``le``), checked by click."""
+    low = high = None
+    for bound in Settings.model_fields[key].metadata:
+        low = getattr(bound, "ge", low)
+        high = getattr(bound, "le", high)
+    return click.IntRange(low, high)
+
+
 def setting_options(*keys: str) -> Callable[[F], F]:
     """Options for ``keys`` (settings names), each unset unless given."""
 
@@ -120,7 +129,7 @@ def setting_options(*keys: str) -> Callable[[F], F]:
                     flag_name(key),
                     key,
                     default=None,
-                    type=int if key in _INTEGERS else kind,
+                    type=_integer(key) if key in _INTEGERS else kind,
                     callback=None if key in _INTEGERS else not_blank,
                     help=help_text,
                 )

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from factdiff.bounds import COUNT_MAX
 from factdiff.cli.options import (
     db_option,
     json_option,
@@ -22,7 +23,7 @@ from factdiff.health import WINDOW, agent_health, reevaluation_by_schema
 @click.option("--agent", callback=not_blank, help="The memory score of this agent only.")
 @click.option(
     "--window",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, COUNT_MAX),
     default=WINDOW,
     show_default=True,
     help="Attempts per agent the failure rate (and its trend) is measured over.",

@@ -24,6 +24,7 @@ from factdiff.cli.settings_options import (
 from factdiff.demote import DemotionSettings
 from factdiff.errors import UsageError
 from factdiff.logs import configure
+from factdiff.loop_health import LOOPS, LoopHealth
 from factdiff.worker import Execution, Worker, WorkerSettings
 
 DEFAULT_CONCURRENCY = 4
@@ -38,7 +39,8 @@ DEFAULT_CONCURRENCY = 4
 @click.option(
     "--metrics-port",
     type=click.IntRange(0, 65535),
-    help="Serve Prometheus /metrics on 127.0.0.1:PORT (needs the server extra).",
+    help="Serve Prometheus /metrics, /healthz and /readyz (503 while a loop fails) on "
+    "127.0.0.1:PORT (needs the server extra).",
 )
 @db_option
 @json_option
@@ -72,8 +74,18 @@ def worker_command(
     )
     demotion = DemotionSettings.from_settings(settings)
     configure(settings.log_format)
-    on_execution = None if metrics_port is None else _serve_metrics(db, demotion, metrics_port)
-    worker = Worker(db, worker_settings, demotion, worker_id=worker_id, on_execution=on_execution)
+    health = LoopHealth(LOOPS, worker_settings.stale_after)
+    on_execution = (
+        None if metrics_port is None else _serve_metrics(db, demotion, metrics_port, health)
+    )
+    worker = Worker(
+        db,
+        worker_settings,
+        demotion,
+        worker_id=worker_id,
+        on_execution=on_execution,
+        health=health,
+    )
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         worker.stop()
@@ -106,16 +118,22 @@ def worker_command(
         sys.exit(1)
 
 
-def _serve_metrics(db: str, demotion: DemotionSettings, port: int) -> Callable[[Execution], None]:
-    """Start the worker's ``/metrics`` server; returns what times each handled entry."""
+def _serve_metrics(
+    db: str, demotion: DemotionSettings, port: int, health: LoopHealth
+) -> Callable[[Execution], None]:
+    """Start the worker's ``/metrics``, ``/healthz`` and ``/readyz`` server; returns what
+    times each handled entry."""
     try:
         from factdiff.metrics import ProcessMetrics, snapshot_from
     except ImportError as exc:
         raise UsageError(
             f"--metrics-port needs prometheus-client ({exc}): pip install 'factdiff[server]'"
         ) from None
-    metrics = ProcessMetrics(snapshot_from(db, demotion.older_than))
-    metrics.serve(port)
+    metrics = ProcessMetrics(snapshot_from(db, demotion.older_than), health)
+    try:
+        metrics.serve(port)
+    except OSError as exc:
+        raise UsageError(f"--metrics-port {port}: cannot listen: {exc.strerror or exc}") from None
 
     def timed(execution: Execution) -> None:
         if execution.finished_at is not None:

@@ -17,12 +17,11 @@ from factdiff.errors import (
     InvalidOutput,
     ProviderError,
     Refused,
-    TransientProviderError,
     Truncated,
     UsageError,
 )
 from factdiff.providers.base import ChatRequest, ModelParams, Reply
-from factdiff.providers.classify import from_status
+from factdiff.providers.classify import from_connection, from_status
 from factdiff.providers.jsonout import OutputError, loads_strict
 from factdiff.providers.spec import ModelSpec
 from factdiff.providers.transport import http_client
@@ -91,8 +90,9 @@ class AnthropicAdapter:
                 exc.status_code, exc.body, dict(exc.response.headers), model=name, http_calls=1
             ) from None
         except self._anthropic.APIConnectionError as exc:  # includes APITimeoutError
-            raise TransientProviderError(
-                f"connection failed: {type(exc).__name__}: {exc}", model=name
+            timed_out = isinstance(exc, self._anthropic.APITimeoutError)
+            raise from_connection(
+                exc, model=name, url=str(self.client.base_url), timed_out=timed_out
             ) from None
         try:
             message = loads_strict(body)

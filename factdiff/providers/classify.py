@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import email.utils
+import errno
 import math
 import time
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from factdiff.errors import (
     ContextTooLong,
@@ -137,3 +139,43 @@ def from_status(
     return ProviderConfigurationError(
         f"the provider refused the request ({status}): {text[:200]}", **kwargs
     )
+
+
+def from_connection(exc: BaseException, *, model: str, url: str, timed_out: bool) -> ProviderError:
+    """The failure class of a request that got no HTTP response (``timed_out``: the SDK
+    called it a timeout). A refused connection says so, whatever the SDK called it (its
+    aiohttp transport reports a closed port as a connect timeout): nothing listens at ``url``.
+    """
+    url = _without_userinfo(url)
+    if _refused(exc):
+        return TransientProviderError(
+            f"connection refused by {url}: nothing listens there; start the model server or "
+            "check the base URL",
+            model=model,
+        )
+    what = "timed out" if timed_out else "failed"
+    return TransientProviderError(
+        f"connection to {url} {what}: {type(exc).__name__}: {exc}", model=model
+    )
+
+
+def _without_userinfo(url: str) -> str:
+    """``url`` without a ``user:password@`` part (never shown in a message)."""
+    parts = urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
+
+
+def _refused(exc: BaseException) -> bool:
+    """Whether a refused connection (``ECONNREFUSED``) is among the causes of ``exc``."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, ConnectionRefusedError):
+            return True
+        if isinstance(current, OSError) and current.errno == errno.ECONNREFUSED:
+            return True
+        current = current.__cause__ or current.__context__
+    return False

@@ -9,13 +9,13 @@ not know has no cost (``None``), never a guessed one.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
+from factdiff import jsonin
 from factdiff.errors import UsageError
 
 __all__ = ["DEFAULT_PRICES", "Price", "PriceTable"]
@@ -77,7 +77,7 @@ class PriceTable:
         if not path:
             return cls()
         try:
-            data = json.loads(Path(path).read_text(encoding="utf-8"))
+            data = jsonin.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             message = f"FACTDIFF_PRICES={path}: cannot read the price table: {exc}"
             raise UsageError(message) from None

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import enum
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 
+from factdiff.bounds import COUNT_MAX
 from factdiff.errors import UsageError
 from factdiff.settings import load_settings, parse_duration
 from factdiff.timebounds import MAX_DURATION
@@ -28,6 +30,7 @@ PROMOTE_AFTER_ENV = "FACTDIFF_PROMOTE_AFTER"
 PROMOTE_WINDOW_ENV = "FACTDIFF_PROMOTE_WINDOW"
 SEARCH_TOUCH_ENV = "FACTDIFF_SEARCH_TOUCH"
 NEVER = "never"
+_COUNT = re.compile(r"[0-9]+")
 
 
 class TouchMode(enum.StrEnum):
@@ -82,8 +85,11 @@ def parse_promote_after(value: str | int) -> int | None:
     text = str(value).strip().lower()
     if text == NEVER:
         return None
-    if not text.isdigit():
-        raise UsageError(f"promote_after {value!r} is not a count of fetches (0, 3...) or never")
+    if not _COUNT.fullmatch(text) or len(text) > len(str(COUNT_MAX)) or int(text) > COUNT_MAX:
+        raise UsageError(
+            f"promote_after {str(value)[:40]!r} is not a count of fetches (0 to {COUNT_MAX}) "
+            "or never"
+        )
     return int(text)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from factdiff.bounds import VERSION_MAX
 from factdiff.errors import SchemaError
 from factdiff.schema.model import (
     Criticality,
@@ -84,7 +85,7 @@ class SchemaDoc(_Strict):
     """A whole schema file as written."""
 
     schema_name: str = Field(alias="schema")
-    version: int = Field(strict=True, ge=1)
+    version: int = Field(strict=True, ge=1, le=VERSION_MAX)
     description: str = ""
     inventory: dict[FactType, Criticality] = Field(default_factory=dict)
     fields: dict[str, FieldDoc] = Field(default_factory=dict)

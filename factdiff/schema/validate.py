@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
+from factdiff.bounds import VERSION_MAX
 from factdiff.errors import SchemaError
 from factdiff.schema.patterns import compile_pattern
 from factdiff.values.base import FactType
@@ -49,8 +50,9 @@ def validate_parts(
     """Raise ``SchemaError`` naming the first problem found."""
     if not _NAME.fullmatch(name):
         raise SchemaError(f"schema name {name!r} must be a letter or _ then letters, digits or _")
-    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise SchemaError(f"version must be a positive integer, not {version!r}")
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= VERSION_MAX:
+        shown = repr(version) if not isinstance(version, int) or version < 10**12 else "more"
+        raise SchemaError(f"version must be a positive integer up to {VERSION_MAX}, not {shown}")
     if len(fields) > MAX_FIELDS:
         raise SchemaError(f"{len(fields)} fields is more than the limit of {MAX_FIELDS}")
     seen: set[str] = set()

@@ -7,7 +7,8 @@ We compose the node tree with the safe loader and build plain Python ourselves, 
 * duplicate keys, merge keys, aliases and non-standard tags are errors with a line number;
 * only ``true``/``false`` are booleans, only plain decimal literals are numbers, quoted
   scalars are always strings, and dates stay strings;
-* size and depth are bounded.
+* size and depth are bounded (depth while composing, before the composer's recursion can
+  exhaust the stack).
 """
 
 from __future__ import annotations
@@ -54,7 +55,11 @@ def read_yaml(text: str, source: str) -> YamlDocument:
     if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
         raise SchemaError(f"file is larger than {MAX_BYTES} bytes", source=source)
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = yaml.compose(text, Loader=_BoundedLoader)
+    except _TooDeep as exc:
+        raise SchemaError(
+            f"nesting deeper than {MAX_DEPTH} levels", source=source, line=exc.line
+        ) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
@@ -68,6 +73,31 @@ def read_yaml(text: str, source: str) -> YamlDocument:
     builder = _Builder(source, document)
     document.data = builder.build(root, (), 0)
     return document
+
+
+class _TooDeep(Exception):
+    def __init__(self, line: int) -> None:
+        self.line = line
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """The safe loader, refusing nesting deeper than ``MAX_DEPTH`` while it composes (its
+    composer recurses once per level: flow-style ``[[[...]]]`` thousands deep would
+    otherwise exhaust the interpreter's stack before ``_Builder`` could count the levels)."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: int) -> yaml.Node | None:
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH + 1:
+                event = self.peek_event()  # type: ignore[no-untyped-call]
+                raise _TooDeep(event.start_mark.line + 1)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 class _Builder:

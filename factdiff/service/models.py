@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
+from factdiff.bounds import VERSION_MAX
+
 JsonObject = dict[str, Any]
 
 
@@ -395,7 +397,7 @@ class SchemaRegistered(Strict):
 class ReevaluateBody(Strict):
     """What to re-evaluate (``factdiff reevaluate``'s options)."""
 
-    to_version: StrictInt | None = Field(default=None, ge=1)
+    to_version: StrictInt | None = Field(default=None, ge=1, le=VERSION_MAX)
     agent: str | None = Field(default=None, min_length=1)
     all: bool = False
     dry_run: bool = False

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from factdiff.bounds import ID_MAX
 from factdiff.cli.paging import decode_cursor, encode_cursor
 from factdiff.documents import event_json
 from factdiff.errors import InputError
@@ -195,7 +196,7 @@ async def stream_events(
     caller: Caller,
     type: Annotated[EventType | None, Query()] = None,
     agent: Annotated[str | None, Query(min_length=1)] = None,
-    after: Annotated[int | None, Query(ge=0)] = None,
+    after: Annotated[int | None, Query(ge=0, le=ID_MAX)] = None,
     limit: Annotated[int | None, Query(ge=1, le=1_000_000)] = None,
 ) -> Response:
     """New events as server-sent events (``id:`` is the event id, ``data:`` its JSON), from

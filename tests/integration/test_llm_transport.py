@@ -3,6 +3,7 @@ retried transient failures, rate limits and deadlines, on both wire formats."""
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -18,7 +19,9 @@ from factdiff.providers import (
     DeadlineExceeded,
     LLMClient,
     Message,
+    ModelSpec,
     RateLimited,
+    TransientProviderError,
     runtime,
 )
 from factdiff.providers.transport import transport_name
@@ -81,3 +84,21 @@ def test_a_hung_server_is_cut_by_the_deadline(transport: str, provider: str) -> 
     with scripted(Answer.text("late").after(30)) as server, pytest.raises(DeadlineExceeded):
         client(spec(server, provider), transport, policy).complete(HELLO)
     assert server.request_count == 1
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_a_closed_local_port_is_refused_not_timed_out(transport: str, provider: str) -> None:
+    """A local model server that is not running answers with a refused connection at once:
+    the error says so (the aiohttp transport reported it as a timeout), on every request."""
+    with socket.socket() as reserved:  # bound, never listening: every connect is refused
+        reserved.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{reserved.getsockname()[1]}"
+        closed = ModelSpec(provider, "local", base_url=url, api_key="sk-test-not-a-key")
+        policy = CallPolicy(deadline_s=10, max_attempts=2, backoff_s=0)
+        with pytest.raises(TransientProviderError) as caught:
+            client(closed, transport, policy).complete(HELLO)
+    message = str(caught.value)
+    assert "connection refused by http://127.0.0.1:" in message, message
+    assert "timed out" not in message.lower(), message
+    assert caught.value.failure_class == "transient"
+    assert caught.value.http_calls == 2

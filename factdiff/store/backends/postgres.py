@@ -13,8 +13,10 @@ row locks for ever; statement by statement, the server ends such a session and r
 Rows are ``NamedRow``s (``backends.named_rows``), read by column name.
 
 Select the schema with the DSN, e.g. ``postgresql://host/db?options=-csearch_path%3Dfactdiff``;
-tables are created in ``current_schema()``. Times are stored as on SQLite (bigint
-microseconds); lease arithmetic uses ``factdiff_now_us()``, the server's clock.
+tables are created in ``current_schema()``, and a schema so named that does not exist yet is
+created when the store is opened to create (``migrate``; ``backends.pg_schema``). Times are
+stored as on SQLite (bigint microseconds); lease arithmetic uses ``factdiff_now_us()``, the
+server's clock.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from factdiff.errors import StoreError
 from factdiff.store.backends.named_rows import named_rows
+from factdiff.store.backends.pg_schema import ensure_schema
 from factdiff.store.backends.protocol import Row
 from factdiff.store.dialect import Dialect, load_dialect
 from factdiff.store.dsn import redact
@@ -55,11 +58,17 @@ def one_line(exc: BaseException) -> str:
     return " ".join(lines) or type(exc).__name__
 
 
-def _timeout_from(dsn: str, default: float) -> float:
+def _named(dsn: str, key: str) -> str | None:
+    """The value the DSN gives ``key``, if any."""
     try:
-        given = conninfo_to_dict(dsn).get("connect_timeout")
+        value = conninfo_to_dict(dsn).get(key)
     except psycopg.ProgrammingError:
-        return default
+        return None
+    return None if value is None else str(value)
+
+
+def _timeout_from(dsn: str, default: float) -> float:
+    given = _named(dsn, "connect_timeout")
     try:
         return float(given) if given is not None else default
     except ValueError:
@@ -101,17 +110,19 @@ class PostgresBackend:
     ) -> PostgresBackend:
         """Connect to ``dsn`` with a pool of up to ``pool_size`` connections.
 
-        ``create`` is accepted for symmetry with SQLite (a server schema always exists);
-        ``read_only``: every transaction is read-only. The server is tried once first: if it
-        cannot be reached within ``connect_timeout`` seconds (default: the DSN's
-        ``connect_timeout``, else ``DEFAULT_CONNECT_TIMEOUT``; a refused connection fails at
-        once) a one-line ``StoreError`` says so, without the DSN's password.
+        ``create``: the schema the DSN's ``search_path`` names is created when it does not
+        exist (``backends.pg_schema``); ``read_only``: every transaction is read-only. The
+        server is tried once first: if it cannot be reached within ``connect_timeout``
+        seconds (default: the DSN's ``connect_timeout``, else ``DEFAULT_CONNECT_TIMEOUT``; a
+        refused connection fails at once) a one-line ``StoreError`` says so, without the
+        DSN's password.
+        ``application_name`` names the connections on the server, unless the DSN names them
+        (``?application_name=...`` wins).
         ``idle_in_transaction_timeout``: the server ends a session that stalls inside a
         transaction this long (a frozen or SIGSTOPped process would otherwise keep its row
         locks, and claims skip locked rows); the store's transactions never wait on the
         client for more than milliseconds.
         """
-        del create
         dialect = dialect or load_dialect("postgres")
         timeout = connect_timeout or _timeout_from(dsn, DEFAULT_CONNECT_TIMEOUT)
         idle_ms = max(1, round(idle_in_transaction_timeout * 1000))
@@ -121,16 +132,22 @@ class PostgresBackend:
         options: dict[str, Any] = {
             "autocommit": True,
             "row_factory": named_rows,
-            "application_name": application_name,
+            "application_name": _named(dsn, "application_name") or application_name,
             "connect_timeout": max(2, round(timeout)),
         }
         try:
-            psycopg.connect(dsn, **options).close()
+            probe = psycopg.connect(dsn, **options)
         except psycopg.Error as exc:
             raise StoreError(
                 f"cannot reach PostgreSQL at {redact(dsn)}: {one_line(exc)}; check the DSN "
                 "and that the server is running"
             ) from None
+        with probe:
+            if create and not read_only:
+                try:
+                    ensure_schema(probe, dialect, redact(dsn))
+                except psycopg.Error as exc:
+                    raise StoreError(f"store {redact(dsn)}: {one_line(exc)}") from None
 
         def configure(conn: psycopg.Connection[Any]) -> None:
             for statement in setup:

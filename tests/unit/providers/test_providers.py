@@ -10,7 +10,7 @@ import pytest
 
 from factdiff.errors import QuotaExhausted, RateLimited, TransientProviderError, UsageError
 from factdiff.providers import ModelSpec, PriceTable, parse_model_spec
-from factdiff.providers.classify import from_status, retry_after
+from factdiff.providers.classify import from_connection, from_status, retry_after
 from factdiff.providers.jsonout import OutputError, loads_strict, validate
 
 
@@ -94,3 +94,17 @@ def test_the_http_transport_setting() -> None:
     settings = resolve_settings({}, environ={"FACTDIFF_LLM_HTTP": "httpx"})
     assert settings.llm_http == "httpx"
     assert call_policy(settings).http == "httpx"  # what every model call of a run uses
+
+
+def test_a_connection_failure_never_shows_the_urls_credentials() -> None:
+    refused = ConnectionRefusedError(111, "Connect call failed")
+    wrapped = OSError("All connection attempts failed")
+    wrapped.__context__ = refused
+    error = from_connection(
+        wrapped, model="openai:m", url="http://user:s3cret@127.0.0.1:9/v1", timed_out=True
+    )
+    assert "connection refused by http://127.0.0.1:9/v1" in str(error)
+    assert "s3cret" not in str(error)
+    assert isinstance(error, TransientProviderError)
+    other = from_connection(TimeoutError("slow"), model="m", url="http://h/v1", timed_out=True)
+    assert "connection to http://h/v1 timed out" in str(other)

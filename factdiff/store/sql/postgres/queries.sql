@@ -11,6 +11,14 @@ SET idle_in_transaction_session_timeout = '{idle_ms}ms'
 -- name: setup_read_only
 SET default_transaction_read_only = on
 
+-- name: selected_schema
+-- The schema tables go to (NULL: no schema of the search_path exists), the search_path
+-- as set, and the role (backends.pg_schema).
+SELECT current_schema(), current_setting('search_path'), current_user
+
+-- name: create_schema
+CREATE SCHEMA IF NOT EXISTS {schema}
+
 -- name: begin_read
 SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY
 

@@ -15,6 +15,13 @@ PRAGMA busy_timeout = {busy_timeout_ms};
 PRAGMA foreign_keys = ON;
 PRAGMA busy_timeout = {busy_timeout_ms};
 
+-- name: selected_schema
+-- A file is the store: no schema to select or create (the PostgreSQL dialect's own).
+SELECT 'main', '', ''
+
+-- name: create_schema
+SELECT 1
+
 -- name: begin_read
 BEGIN DEFERRED
 
