@@ -10,6 +10,8 @@
     │   │   ├── EntryNotFound*          no entry has this id
     │   │   │   └── EntryErased*        it had one, erased by ``forget`` (its tombstone)
     │   │   ├── BadEntry*               one entry of a batch cannot be stored
+    │   │   ├── BlankEntry*             an entry's text is empty or only whitespace
+    │   │   ├── BadSchemaName°          a schema name that breaks the naming rule
     │   │   ├── WrongTier*              the entry is not in the tier the operation needs
     │   │   ├── SchemaNotRegistered*    no registered schema has this name (and version)
     │   │   ├── SchemaVersionConflict*  same name and version, different content
@@ -43,7 +45,8 @@
                     ├── InvalidJSON
                     └── SchemaViolation
 
-``*`` lives in ``factdiff.store.model`` (exported by ``factdiff.store``); ``†`` in
+``*`` lives in ``factdiff.store.model`` (exported by ``factdiff.store``); ``°`` in
+``factdiff.schema.names``; ``†`` in
 ``factdiff.summarize.base``; ``‡`` in ``factdiff.review``; ``§`` in ``factdiff.service``; ``¶`` in
 ``factdiff.store.compact`` (also a ValueError);
 every other class is defined here. Each is a subclass of the branch drawn above it, so

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from factdiff.errors import SchemaError
+from factdiff.schema.names import NAME_RULE, SCHEMA_NAME
 from factdiff.schema.patterns import compile_pattern
 from factdiff.values.base import FactType
 
@@ -47,8 +48,8 @@ def validate_parts(
     inventory: Mapping[FactType, Criticality],
 ) -> None:
     """Raise ``SchemaError`` naming the first problem found."""
-    if not _NAME.fullmatch(name):
-        raise SchemaError(f"schema name {name!r} must be a letter or _ then letters, digits or _")
+    if not SCHEMA_NAME.fullmatch(name):
+        raise SchemaError(f"schema name {name!r} must be {NAME_RULE}")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
         raise SchemaError(f"version must be a positive integer, not {version!r}")
     if len(fields) > MAX_FIELDS:

@@ -31,12 +31,16 @@ router = APIRouter(prefix="/v1", tags=["retrieval"], responses=ERROR_RESPONSES)
 
 
 def resolve_schema_name(store: MemoryStore, name: str | None) -> FactSchema:
-    """A registered or built-in schema by name (``generic`` when ``None``); never a file."""
+    """A registered or built-in schema by name (``generic`` when ``None``); never a file. A
+    malformed name is ``BadSchemaName`` (422), an unknown one 404."""
     from factdiff.catalog import GENERIC, SchemaCatalog
     from factdiff.errors import UsageError
+    from factdiff.schema.names import BadSchemaName
 
     try:
         return SchemaCatalog(store).get(name or GENERIC, datetime.now(UTC))
+    except BadSchemaName:
+        raise  # a malformed name: 422, as at every other door
     except UsageError as exc:
         raise ApiError(404, "not_found", str(exc)) from None
 
