@@ -80,17 +80,29 @@ def context(body: ContextBody, caller: Caller, store: Store) -> JSONResponse:
 
 @router.post("/attestations", status_code=201, response_model=JsonObject)
 def attest(body: AttestBody, caller: Caller, store: Store) -> JSONResponse:
-    """Record that a decision was made on the rendered context of these entries."""
+    """Record that a decision was made on the rendered context of these entries, for their
+    agent (decision ids are per agent)."""
     check_owned(store, caller, body.ids)
     attestation = store.attest(body.decision, body.ids, now=datetime.now(UTC))
     return JSONResponse(attestation.to_json(), status_code=201)
 
 
 @router.get("/attestations/{decision}", response_model=JsonObject)
-def check_attestation(decision: str, caller: Caller, store: Store) -> JSONResponse:
-    """Re-render an attested context: does it still match, and what changed."""
+def check_attestation(
+    decision: str,
+    caller: Caller,
+    store: Store,
+    agent: Annotated[str | None, Query(min_length=1)] = None,
+) -> JSONResponse:
+    """Re-render an attested context: does it still match, and what changed. Decision ids
+    are per agent: an agent key reads its own; an operator names ``agent`` when several
+    agents hold the id."""
+    from factdiff.retrieve.attest import DecisionAmbiguous
+
     try:
-        result = store.check_attestation(decision)
+        result = store.check_attestation(decision, caller.agent_filter(agent))
+    except DecisionAmbiguous:
+        raise  # only an operator, who names no agent, can meet it: 422
     except InputError:
         raise not_found("attestation") from None
     if not caller.is_operator:

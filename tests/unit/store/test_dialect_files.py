@@ -38,7 +38,7 @@ def test_queries_come_from_every_file_but_the_schema(tmp_path: Path) -> None:
 
 def test_packaged_dialects_define_retrieval_in_both() -> None:
     sqlite, postgres = load_dialect("sqlite"), load_dialect("postgres")
-    assert sqlite.version == postgres.version == 15
+    assert sqlite.version == postgres.version == 16
     for key in (
         "search_text",
         "search_hit_rows",
