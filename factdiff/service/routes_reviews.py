@@ -38,17 +38,29 @@ def review_queue(
     limit: Annotated[int, Query(ge=0, le=1000)] = 100,
     cursor: Annotated[str | None, Query(min_length=1)] = None,
 ) -> JSONResponse:
-    """Entries waiting for an operator, oldest first, each with its last attempt and diff."""
+    """Entries waiting for an operator, oldest first, each with its last attempt and diff,
+    the schema used and why it waits (``review``: ``{"reason", "detail"}``)."""
     filters = {"agent": agent}
     after = "" if cursor is None else str(decode_cursor(cursor, "reviews", filters))
     page = store.entry_page(
         agent=agent, status=EntryStatus.REVIEW, exclude_kept=True, after=after, limit=limit
     )
+    from factdiff.retrieve.schemas import SchemaResolver
+    from factdiff.ui.review_facts import review_state, schema_used
+
     items = []
+    resolver = SchemaResolver(store)
     for entry in page.items:
         attempts = store.attempts(entry.id)
         last = attempt_json(attempts[-1]) if attempts else None
-        items.append({"entry": entry_json(entry), "last_attempt": last})
+        items.append(
+            {
+                "entry": entry_json(entry),
+                "last_attempt": last,
+                "schema": schema_used(store, entry, attempts, resolver),
+                "review": review_state(store, entry),
+            }
+        )
     next_cursor = (
         None if page.next_after is None else encode_cursor("reviews", filters, page.next_after)
     )
