@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Body, Query
 from fastapi.responses import JSONResponse
 
 from factdiff.cli.paging import decode_cursor, encode_cursor
@@ -76,16 +76,27 @@ def review_queue(
 
 
 @router.post("/resolve", response_model=Resolved)
-def resolve_all(body: BulkResolveBody, caller: Operator, store: Store) -> Resolved:
-    """Return every entry in review (of ``agent``; escalated for ``reason``) to demotion."""
+def resolve_all(
+    caller: Operator, store: Store, body: Annotated[BulkResolveBody | None, Body()] = None
+) -> Resolved:
+    """Return every entry in review (of ``agent``; escalated for ``reason``) to demotion.
+    Every key is optional, and so is the body."""
+    body = body or BulkResolveBody()
     note = _signed(body.note, caller.name)
     done = store.resolve_reviews(datetime.now(UTC), agent=body.agent, reason=body.reason, note=note)
     return Resolved(resolved=done, count=len(done))
 
 
 @router.post("/{entry_id}/resolve", response_model=Resolved)
-def resolve_one(entry_id: str, body: ResolveBody, caller: Operator, store: Store) -> Resolved:
-    """Return one entry from review to automatic demotion (409 if it is not in review)."""
+def resolve_one(
+    entry_id: str,
+    caller: Operator,
+    store: Store,
+    body: Annotated[ResolveBody | None, Body()] = None,
+) -> Resolved:
+    """Return one entry from review to automatic demotion (409 if it is not in review); the
+    body (``{"note"}``) is optional."""
+    body = body or ResolveBody()
     owned_entry(store, caller, entry_id)
     if not store.resolve_review(entry_id, datetime.now(UTC), _signed(body.note, caller.name)):
         raise ApiError(409, "conflict", f"entry {entry_id} is not in review")
