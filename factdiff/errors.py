@@ -16,6 +16,8 @@
     │   │   ├── SchemaNotRegistered*    no registered schema has this name (and version)
     │   │   ├── SchemaVersionConflict*  same name and version, different content
     │   │   ├── SummaryRefused‡         an operator's edited summary fails its fact diff
+    │   │   ├── DecisionAmbiguous‖      a decision id several agents hold, no agent named
+    │   │   ├── NoAgent§                an MCP tool that writes, called without an agent
     │   │   └── MemoryNotFound§         an MCP client asked for a memory it cannot see
     │   ├── ApiError§                   a request the HTTP service refuses (status, code)
     │   └── EmptySourceError†           a blank source: store it as is, do not summarize
@@ -46,7 +48,7 @@
                     └── SchemaViolation
 
 ``*`` lives in ``factdiff.store.model`` (exported by ``factdiff.store``); ``°`` in
-``factdiff.schema.names``; ``†`` in
+``factdiff.schema.names``; ``‖`` in ``factdiff.retrieve.attest``; ``†`` in
 ``factdiff.summarize.base``; ``‡`` in ``factdiff.review``; ``§`` in ``factdiff.service``; ``¶`` in
 ``factdiff.store.compact`` (also a ValueError);
 every other class is defined here. Each is a subclass of the branch drawn above it, so
