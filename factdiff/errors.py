@@ -10,11 +10,15 @@
     │   │   ├── EntryNotFound*          no entry has this id
     │   │   │   └── EntryErased*        it had one, erased by ``forget`` (its tombstone)
     │   │   ├── BadEntry*               one entry of a batch cannot be stored
+    │   │   ├── BlankEntry*             an entry's text is empty or only whitespace
+    │   │   ├── BadSchemaName°          a schema name that breaks the naming rule
     │   │   ├── WrongTier*              the entry is not in the tier the operation needs
     │   │   ├── SchemaNotRegistered*    no registered schema has this name (and version)
     │   │   ├── SchemaVersionConflict*  same name and version, different content
     │   │   ├── SummaryRefused‡         an operator's edited summary fails its fact diff
-    │   │   ├── UnreadableText‖         JSON or TOML its parser cannot read (also a ValueError)
+    │   │   ├── UnreadableText¤         JSON or TOML its parser cannot read (also a ValueError)
+    │   │   ├── DecisionAmbiguous‖      a decision id several agents hold, no agent named
+    │   │   ├── NoAgent§                an MCP tool that writes, called without an agent
     │   │   └── MemoryNotFound§         an MCP client asked for a memory it cannot see
     │   ├── ApiError§                   a request the HTTP service refuses (status, code)
     │   └── EmptySourceError†           a blank source: store it as is, do not summarize
@@ -44,9 +48,10 @@
                     ├── InvalidJSON
                     └── SchemaViolation
 
-``*`` lives in ``factdiff.store.model`` (exported by ``factdiff.store``); ``†`` in
+``*`` lives in ``factdiff.store.model`` (exported by ``factdiff.store``); ``°`` in
+``factdiff.schema.names``; ``‖`` in ``factdiff.retrieve.attest``; ``†`` in
 ``factdiff.summarize.base``; ``‡`` in ``factdiff.review``; ``§`` in ``factdiff.service``; ``¶`` in
-``factdiff.store.compact`` (also a ValueError); ``‖`` in ``factdiff.jsonin``;
+``factdiff.store.compact`` (also a ValueError); ``¤`` in ``factdiff.jsonin``;
 every other class is defined here. Each is a subclass of the branch drawn above it, so
 ``except UsageError`` / ``except StoreError`` catch them all. Control flow branches on these
 types; ``failure_class`` is the stable name recorded in events and attempt rows. Every

@@ -12,6 +12,7 @@ from factdiff.cli.inputs import read_text
 from factdiff.cli.options import db_option, json_option, not_blank, open_store, parse_time
 from factdiff.cli.render import echo, echo_json
 from factdiff.errors import InputError, UsageError
+from factdiff.schema.names import check_reference
 
 if TYPE_CHECKING:
     from factdiff.cli.jsonl_entries import LoadedEntry
@@ -80,10 +81,12 @@ def add_command(
         raise InputError("--agent is required: the agent this memory belongs to")
     meta = _metadata(metadata)
     content = read_text(file)
-    if not content.strip():
-        name = "<stdin>" if file == "-" else file
-        raise InputError(f"{name} is empty (only whitespace): an entry needs some content")
+    from factdiff.store.model import BlankEntry
+
+    BlankEntry.refuse(content, "<stdin>" if file == "-" else file)  # before opening the store
     occurred = parse_time(occurred_at, "--occurred-at") if occurred_at is not None else None
+    if schema_name is not None:
+        check_reference(schema_name)
     with open_store(db) as store:
         if schema_name is not None:
             _check_schemas(store, [schema_name], now)

@@ -38,22 +38,32 @@ def context_command(entry_ids: tuple[str, ...], db: str, as_json: bool) -> None:
 @click.command("attest")
 @click.option("--decision", callback=not_blank, help="The decision's id (to record one).")
 @click.argument("args", nargs=-1, required=True)
+@click.option(
+    "--agent",
+    callback=not_blank,
+    help="With verify: whose decision D it is (decision ids are per agent).",
+)
 @db_option
 @json_option
-def attest_command(decision: str | None, args: tuple[str, ...], db: str, as_json: bool) -> None:
+def attest_command(
+    decision: str | None, args: tuple[str, ...], agent: str | None, db: str, as_json: bool
+) -> None:
     """Record (--decision D ID...) or check (verify D) the context a decision was made on.
 
     `factdiff attest --decision D ID...` renders the entries and records the decision, the
     context's hash and, per entry, its tier, schema version and source hash.
     `factdiff attest verify D` renders them again: exit 0 when the context still matches,
     1 when it does not, naming each entry that changed and what changed, 3 when every entry
-    left matches and the others were erased (`factdiff forget`).
+    left matches and the others were erased (`factdiff forget`). Decision ids are per agent
+    (the agent whose entries were attested): give --agent when several agents hold D.
     """
     if args[0] == VERIFY and decision is None:
         if len(args) != 2:
             raise InputError("give one decision id: factdiff attest verify D")
-        _verify(args[1], db, as_json)
+        _verify(args[1], agent, db, as_json)
         return
+    if agent is not None:
+        raise InputError("--agent goes with verify: a decision belongs to its entries' agent")
     if decision is None:
         raise InputError(
             "give the decision: factdiff attest --decision D ID... (or: attest verify D)"
@@ -74,9 +84,9 @@ def attest_command(decision: str | None, args: tuple[str, ...], db: str, as_json
         )
 
 
-def _verify(decision: str, db: str, as_json: bool) -> None:
+def _verify(decision: str, agent: str | None, db: str, as_json: bool) -> None:
     with open_store_to_read(db) as store:
-        check = store.check_attestation(decision)
+        check = store.check_attestation(decision, agent)
     if as_json:
         echo_json(check.to_json())
     else:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from factdiff.errors import InputError
-from factdiff.schema.names import split_version
+from factdiff.schema.names import BadSchemaName, split_version
 
 if TYPE_CHECKING:
     from factdiff.schema.model import FactSchema
@@ -55,7 +55,10 @@ def resolve_schema(option: str | None, db: str | None = None) -> FactSchema:
         return generic_schema()
     if _is_schema_file(option):
         return load_schema(option)
-    name, version = split_version(option)
+    try:
+        name, version = split_version(option)
+    except BadSchemaName as exc:
+        raise BadSchemaName(f"{exc} (or give the path of a .yaml schema file)") from None
     if version is None:
         try:
             return builtin_schema(name)

@@ -19,7 +19,8 @@ from typing import IO, Any
 from factdiff import jsonin
 from factdiff.cli.options import parse_time
 from factdiff.errors import InputError
-from factdiff.store import NewEntry
+from factdiff.schema.names import check_reference
+from factdiff.store import BlankEntry, NewEntry
 
 KEYS = ("text", "agent", "occurred_at", "tags", "schema", "metadata")
 
@@ -72,8 +73,7 @@ def _entry(data: Any, default_agent: str | None, now: datetime) -> NewEntry:
     text = data.get("text")
     if not isinstance(text, str):
         raise InputError('"text" must be a string')
-    if not text.strip():
-        raise InputError('"text" is empty: an entry needs some content')
+    BlankEntry.refuse(text)
     agent = data.get("agent", default_agent)
     if agent is None:
         raise InputError('no "agent": give one on the line or --agent for every line')
@@ -87,8 +87,10 @@ def _entry(data: Any, default_agent: str | None, now: datetime) -> NewEntry:
     if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
         raise InputError('"tags" must be a list of strings')
     schema = data.get("schema")
-    if schema is not None and (not isinstance(schema, str) or not schema.strip()):
-        raise InputError('"schema" must be a schema name')
+    if schema is not None and not isinstance(schema, str):
+        raise InputError('"schema" must be a schema name (a string)')
+    if schema is not None:
+        check_reference(schema)
     metadata = data.get("metadata", {})
     if not isinstance(metadata, dict):
         raise InputError('"metadata" must be a JSON object')

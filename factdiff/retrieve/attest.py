@@ -7,7 +7,13 @@ context's hash and, per entry, its tier, schema name and version, its source's c
 carry a digest (``factdiff.attestation`` tagged hash of their canonical JSON), so an edit
 behind the store's back is found by ``factdiff verify``.
 
-``check_attestation(store, decision_id)`` renders the same entries again and compares: the
+Decision ids are per agent: an attestation belongs to the agent whose entries it holds
+(``agent`` ``None`` when they are several agents', which only an operator can attest), and a
+decision id is unique for that agent only. One agent attesting a decision id tells nothing
+about, and takes nothing from, another agent's ids.
+
+``check_attestation(store, decision_id, agent=...)`` renders the same entries again and
+compares: the
 context still matches, or each entry that changed is named with what changed (tier, schema
 version, source, rendered text) or as erased; each source is cross-referenced with the entry's
 current source (hot, or the cold archive, hash-checked on read). An entry erased through
@@ -34,12 +40,16 @@ from factdiff.retrieve.context import (
 from factdiff.retrieve.schemas import SchemaResolver
 from factdiff.schema.model import tagged_digest
 from factdiff.store import codec
-from factdiff.store.model import IntegrityError, Tier
+from factdiff.store.model import EntryNotFound, IntegrityError, Tier
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
 
 PAGE = 64
+
+
+class DecisionAmbiguous(InputError):
+    """A decision id that several agents hold, asked for without naming the agent."""
 
 
 @dataclass(frozen=True)
@@ -75,11 +85,14 @@ class Attestation:
     attested_at: datetime
     entries: tuple[AttestedEntry, ...]
     digest: str
+    agent: str | None = None
+    """The agent whose entries were attested (``None``: several agents')."""
 
     def to_json(self) -> dict[str, Any]:
-        """``{"decision_id", "rendered_hash", "attested_at", "entries", "digest"}``."""
+        """``{"decision_id", "agent", "rendered_hash", "attested_at", "entries", "digest"}``."""
         return {
             "decision_id": self.decision_id,
+            "agent": self.agent,
             "rendered_hash": self.rendered_hash,
             "attested_at": self.attested_at.isoformat(),
             "entries": [e.to_json() for e in self.entries],
@@ -145,9 +158,11 @@ class AttestationCheck:
         return "changed"
 
     def to_json(self) -> dict[str, Any]:
-        """``{"decision_id", "ok", "rendered_hash", "current_hash", "intact", "entries"}``."""
+        """``{"decision_id", "agent", "ok", "status", "rendered_hash", "current_hash",
+        "intact", "attested_at", "entries"}``."""
         return {
             "decision_id": self.attestation.decision_id,
+            "agent": self.attestation.agent,
             "ok": self.ok,
             "status": self.status,
             "rendered_hash": self.attestation.rendered_hash,
@@ -174,7 +189,8 @@ def digest_of(
 def attest(
     store: MemoryStore, decision_id: str, entry_ids: Sequence[str], *, now: datetime
 ) -> Attestation:
-    """Render ``entry_ids`` and record the attestation of ``decision_id`` (see the module)."""
+    """Render ``entry_ids`` and record the attestation of ``decision_id`` for the agent whose
+    entries they are (see the module); ``InputError`` if that agent attested it already."""
     decision = codec.check_text(decision_id, "decision id").strip()
     if not decision:
         raise InputError("decision id must not be empty")
@@ -194,20 +210,18 @@ def attest(
     )
     digest = digest_of(decision, context.hash, at_us, entries)
 
-    def work() -> None:
-        if store._row("select_attestation", decision_id=decision) is not None:
+    def work() -> str:
+        owner = _owner(store, [entry.entry_id for entry in entries])
+        key = {"decision_id": decision, "agent_id": owner}
+        if store._row("select_attestation", **key) is not None:
             raise InputError(f"decision {decision!r} is already attested: use a new decision id")
         store._exec(
-            "insert_attestation",
-            decision_id=decision,
-            rendered_hash=context.hash,
-            digest=digest,
-            at=at_us,
+            "insert_attestation", **key, rendered_hash=context.hash, digest=digest, at=at_us
         )
         for entry in entries:
             store._exec(
                 "insert_attestation_entry",
-                decision_id=decision,
+                **key,
                 position=entry.position,
                 entry_id=entry.entry_id,
                 tier=entry.tier,
@@ -216,21 +230,55 @@ def attest(
                 source_hash=entry.source_hash,
                 rendered_hash=entry.rendered_hash,
             )
+        return owner
 
-    store._write(work)
-    return Attestation(decision, context.hash, codec.from_micros(at_us), entries, digest)
+    owner = store._write(work)
+    return Attestation(
+        decision, context.hash, codec.from_micros(at_us), entries, digest, owner or None
+    )
 
 
-def load_attestation(store: MemoryStore, decision_id: str) -> tuple[Attestation, bool]:
-    """The stored attestation and whether its rows still match their digest."""
+def _owner(store: MemoryStore, entry_ids: Sequence[str]) -> str:
+    """The agent of these entries when they are all one agent's, else ``''``."""
+    agents = set()
+    for entry_id in entry_ids:
+        row = store._row("select_entry", id=entry_id)
+        if row is None:
+            raise EntryNotFound(entry_id)
+        agents.add(str(row["agent_id"]))
+    return agents.pop() if len(agents) == 1 else ""
+
+
+def _entry_agents(store: MemoryStore, entry_ids: Sequence[str]) -> set[str]:
+    """The agents of these entries, live or erased with a tombstone (others are skipped)."""
+    agents = set()
+    for entry_id in entry_ids:
+        row = store._row("select_entry", id=entry_id)
+        stone = None if row is not None else store.tombstone(entry_id)
+        if row is not None:
+            agents.add(str(row["agent_id"]))
+        elif stone is not None:
+            agents.add(stone.agent_id)
+    return agents
+
+
+def load_attestation(
+    store: MemoryStore, decision_id: str, agent: str | None = None
+) -> tuple[Attestation, bool]:
+    """The stored attestation of ``decision_id`` by ``agent`` and whether its rows still
+    match their digest. ``agent`` ``None`` (a caller who sees every agent) finds the decision
+    id whichever agent holds it, and asks for the agent when several do; ``""`` is an
+    attestation of several agents' entries."""
     with store._read():
-        row = store._row("select_attestation", decision_id=decision_id)
+        owner = _attesting_agent(store, decision_id) if agent is None else agent
+        key = {"decision_id": decision_id, "agent_id": owner}
+        row = store._row("select_attestation", **key)
         if row is None:
             raise InputError(
                 f"no attestation for decision {decision_id!r}: check the id "
                 "(`factdiff attest --decision D ID...` records one)"
             )
-        rows = store._rows(store._sql("select_attestation_entries"), {"decision_id": decision_id})
+        rows = store._rows(store._sql("select_attestation_entries"), key)
     entries = tuple(
         AttestedEntry(
             int(r["position"]),
@@ -250,6 +298,7 @@ def load_attestation(store: MemoryStore, decision_id: str) -> tuple[Attestation,
         codec.from_micros(at_us),
         entries,
         str(row["digest"]),
+        str(row["agent_id"]) or None,
     )
     intact = digest_of(attestation.decision_id, attestation.rendered_hash, at_us, entries) == (
         attestation.digest
@@ -257,9 +306,27 @@ def load_attestation(store: MemoryStore, decision_id: str) -> tuple[Attestation,
     return attestation, intact
 
 
-def check_attestation(store: MemoryStore, decision_id: str) -> AttestationCheck:
-    """Re-render the attested entries from the store and compare (see the module)."""
-    attestation, intact = load_attestation(store, decision_id)
+def _attesting_agent(store: MemoryStore, decision_id: str) -> str:
+    """The one agent holding ``decision_id`` (``''`` when none does: not found later)."""
+    agents = [
+        str(agent)
+        for (agent,) in store._rows(store._sql("attestation_agents"), {"decision_id": decision_id})
+    ]
+    if len(agents) > 1:
+        named = ", ".join(repr(a) if a else "several agents" for a in agents[:2])
+        raise DecisionAmbiguous(
+            f"decision {decision_id!r} is attested by more than one agent ({named}...): "
+            "name the agent (--agent A, or ?agent=A)"
+        )
+    return agents[0] if agents else ""
+
+
+def check_attestation(
+    store: MemoryStore, decision_id: str, agent: str | None = None
+) -> AttestationCheck:
+    """Re-render the attested entries from the store and compare (see the module); the
+    decision is ``agent``'s (``None``: whichever agent holds it, as ``load_attestation``)."""
+    attestation, intact = load_attestation(store, decision_id, agent)
     check_ids([e.entry_id for e in attestation.entries])
     schemas = SchemaResolver(store)
     blocks: list[RenderedEntry] = []
@@ -327,17 +394,26 @@ def attestation_problems(store: MemoryStore) -> list[str]:
     """For ``verify``: attestations whose rows were altered, or whose entries or sources are
     gone."""
     problems: list[str] = []
-    sql, after = store._sql("attestations_page"), ""
+    sql, after, after_agent = store._sql("attestations_page"), "", ""
     while True:
-        ids = [
-            str(decision_id) for (decision_id,) in store._rows(sql, {"after": after, "limit": PAGE})
+        keys = [
+            (str(decision_id), str(agent))
+            for (decision_id, agent) in store._rows(
+                sql, {"after": after, "after_agent": after_agent, "limit": PAGE}
+            )
         ]
-        for decision_id in ids:
-            after = decision_id
-            attestation, intact = load_attestation(store, decision_id)
+        for decision_id, agent in keys:
+            after, after_agent = decision_id, agent
+            attestation, intact = load_attestation(store, decision_id, agent)
+            name = decision_id if not agent else f"{decision_id} (agent {agent})"
             if not intact:
                 problems.append(
-                    f"attestation {decision_id}: its stored rows do not match their digest (edited)"
+                    f"attestation {name}: its stored rows do not match their digest (edited)"
+                )
+            owners = _entry_agents(store, [e.entry_id for e in attestation.entries])
+            if owners and (agent or None) != (owners.pop() if len(owners) == 1 else None):
+                problems.append(
+                    f"attestation {name}: it is not filed under its entries' agent (edited)"
                 )
             for attested in attestation.entries:
                 row = store._row("select_entry", id=attested.entry_id)
@@ -345,12 +421,12 @@ def attestation_problems(store: MemoryStore) -> list[str]:
                     continue  # erased through factdiff forget: reported by attest verify
                 if row is None:
                     problems.append(
-                        f"attestation {decision_id}: entry {attested.entry_id} no longer exists"
+                        f"attestation {name}: entry {attested.entry_id} no longer exists"
                     )
                 elif str(row["content_hash"]) != attested.source_hash:
                     problems.append(
-                        f"attestation {decision_id}: entry {attested.entry_id}'s source is "
+                        f"attestation {name}: entry {attested.entry_id}'s source is "
                         f"{row['content_hash']}, not the attested {attested.source_hash}"
                     )
-        if len(ids) < PAGE:
+        if len(keys) < PAGE:
             return problems

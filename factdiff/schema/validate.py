@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from factdiff.bounds import VERSION_MAX
 from factdiff.errors import SchemaError
+from factdiff.schema.names import NAME_RULE, SCHEMA_NAME
 from factdiff.schema.patterns import compile_pattern
 from factdiff.values.base import FactType
 
@@ -48,8 +49,8 @@ def validate_parts(
     inventory: Mapping[FactType, Criticality],
 ) -> None:
     """Raise ``SchemaError`` naming the first problem found."""
-    if not _NAME.fullmatch(name):
-        raise SchemaError(f"schema name {name!r} must be a letter or _ then letters, digits or _")
+    if not SCHEMA_NAME.fullmatch(name):
+        raise SchemaError(f"schema name {name!r} must be {NAME_RULE}")
     if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= VERSION_MAX:
         shown = repr(version) if not isinstance(version, int) or version < 10**12 else "more"
         raise SchemaError(f"version must be a positive integer up to {VERSION_MAX}, not {shown}")

@@ -8,6 +8,10 @@ schemas (``factdiff://schemas`` and ``factdiff://schemas/{name}``).
 Every tool acts for one agent: ``factdiff mcp --agent A`` over stdio, or the agent of the
 key that calls ``/mcp`` under ``factdiff serve`` (an operator key may recall across agents
 but must not remember without an agent). Another agent's memory is reported missing.
+
+A caller's mistake (no agent, an unknown memory, a blank entry, a malformed schema name) is
+the tool's error result with the one-line message the CLI and the HTTP API give for it; the
+server names itself ``factdiff`` with factdiff's version.
 """
 
 from __future__ import annotations
@@ -17,12 +21,17 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
+from mcp.types import CallToolResult, TextContent
 
 from factdiff.documents import entry_json, search_document
-from factdiff.errors import InputError
+from factdiff.errors import InputError, UsageError
+from factdiff.screen import one_line
 
 if TYPE_CHECKING:
+    from mcp.types import InputRequiredResult
+
     from factdiff.store import MemoryStore
 
 INSTRUCTIONS = (
@@ -36,14 +45,58 @@ class MemoryNotFound(InputError):
     """No memory with this id for this agent."""
 
 
+class NoAgent(InputError):
+    """A tool that writes was called without an agent to write for."""
+
+
+class FactdiffMCP(MCPServer):
+    """The SDK's server, with a caller's mistake reported as the tool's error text.
+
+    The SDK reports any exception but its own ``ToolError`` as ``Error executing tool NAME``
+    and logs its traceback. A ``UsageError`` (no agent, an unknown memory, a blank entry, a
+    malformed schema name...) is the caller's to fix: its one-line message is the error
+    result's text, and nothing is logged. Anything else stays the SDK's crash report."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            mistake = _usage_error(exc)
+            if mistake is None:
+                raise
+            text = TextContent(type="text", text=one_line(str(mistake)))
+            return CallToolResult(content=[text], is_error=True)
+
+
+def _usage_error(exc: BaseException) -> UsageError | None:
+    """The ``UsageError`` a tool raised, found along the SDK's wrapping of it."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, UsageError):
+            return seen
+        seen = seen.__cause__
+    return None
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("factdiff")
+    except PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0+unknown"
+
+
 def build_mcp(
     store: Callable[[], MemoryStore],
     agent: Callable[[], str | None],
     *,
     may_see_all: Callable[[], bool] = lambda: False,
-) -> MCPServer:
+) -> FactdiffMCP:
     """An MCP server on ``store()`` acting for ``agent()`` (read per call)."""
-    server = MCPServer("factdiff", instructions=INSTRUCTIONS)
+    server = FactdiffMCP("factdiff", instructions=INSTRUCTIONS, version=_version())
 
     def own(entry_id: str) -> Any:
         from factdiff.store import EntryNotFound
@@ -63,7 +116,7 @@ def build_mcp(
         """Store a memory (text; when it happened as an ISO time; tags). Returns its id."""
         who = agent()
         if who is None:
-            raise ValueError("no agent: start `factdiff mcp --agent A`, or use an agent key")
+            raise NoAgent("no agent: start `factdiff mcp --agent A`, or use an agent key")
         when = None
         if occurred_at:
             try:
@@ -121,7 +174,12 @@ def build_mcp(
     @server.resource("factdiff://schemas/{name}", mime_type="application/json")
     def schema_definition(name: str) -> str:
         """A registered schema's latest version with its definition."""
-        stored = store().get_schema_definition(name)
+        from factdiff.store import SchemaNotRegistered
+
+        try:
+            stored = store().get_schema_definition(name)
+        except SchemaNotRegistered as exc:
+            raise ResourceNotFoundError(one_line(str(exc))) from None
         return json.dumps(
             {"name": name, "version": stored.version, "hash": stored.hash, **stored.definition}
         )

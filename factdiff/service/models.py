@@ -35,11 +35,13 @@ class Open(BaseModel):
 class NewEntryBody(Strict):
     """One entry to add; an agent key's own agent is implied."""
 
-    text: str = Field(min_length=1, description="The entry's text (UTF-8, at most 16 MiB).")
+    text: str = Field(description="The entry's text (UTF-8, at most 16 MiB; not blank).")
     agent: str | None = Field(default=None, min_length=1)
     occurred_at: datetime | None = None
     tags: list[str] = Field(default_factory=list)
-    schema_name: str | None = Field(default=None, alias="schema", min_length=1)
+    schema_name: str | None = Field(
+        default=None, alias="schema", description="A schema name (NAME or NAME@VERSION)."
+    )
     metadata: JsonObject = Field(default_factory=dict)
 
 

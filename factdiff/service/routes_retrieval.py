@@ -31,12 +31,16 @@ router = APIRouter(prefix="/v1", tags=["retrieval"], responses=ERROR_RESPONSES)
 
 
 def resolve_schema_name(store: MemoryStore, name: str | None) -> FactSchema:
-    """A registered or built-in schema by name (``generic`` when ``None``); never a file."""
+    """A registered or built-in schema by name (``generic`` when ``None``); never a file. A
+    malformed name is ``BadSchemaName`` (422), an unknown one 404."""
     from factdiff.catalog import GENERIC, SchemaCatalog
     from factdiff.errors import UsageError
+    from factdiff.schema.names import BadSchemaName
 
     try:
         return SchemaCatalog(store).get(name or GENERIC, datetime.now(UTC))
+    except BadSchemaName:
+        raise  # a malformed name: 422, as at every other door
     except UsageError as exc:
         raise ApiError(404, "not_found", str(exc)) from None
 
@@ -76,17 +80,29 @@ def context(body: ContextBody, caller: Caller, store: Store) -> JSONResponse:
 
 @router.post("/attestations", status_code=201, response_model=JsonObject)
 def attest(body: AttestBody, caller: Caller, store: Store) -> JSONResponse:
-    """Record that a decision was made on the rendered context of these entries."""
+    """Record that a decision was made on the rendered context of these entries, for their
+    agent (decision ids are per agent)."""
     check_owned(store, caller, body.ids)
     attestation = store.attest(body.decision, body.ids, now=datetime.now(UTC))
     return JSONResponse(attestation.to_json(), status_code=201)
 
 
 @router.get("/attestations/{decision}", response_model=JsonObject)
-def check_attestation(decision: str, caller: Caller, store: Store) -> JSONResponse:
-    """Re-render an attested context: does it still match, and what changed."""
+def check_attestation(
+    decision: str,
+    caller: Caller,
+    store: Store,
+    agent: Annotated[str | None, Query(min_length=1)] = None,
+) -> JSONResponse:
+    """Re-render an attested context: does it still match, and what changed. Decision ids
+    are per agent: an agent key reads its own; an operator names ``agent`` when several
+    agents hold the id."""
+    from factdiff.retrieve.attest import DecisionAmbiguous
+
     try:
-        result = store.check_attestation(decision)
+        result = store.check_attestation(decision, caller.agent_filter(agent))
+    except DecisionAmbiguous:
+        raise  # only an operator, who names no agent, can meet it: 422
     except InputError:
         raise not_found("attestation") from None
     if not caller.is_operator:

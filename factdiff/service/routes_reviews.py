@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Body, Query
 from fastapi.responses import JSONResponse
 
 from factdiff.cli.paging import decode_cursor, encode_cursor
@@ -38,17 +38,29 @@ def review_queue(
     limit: Annotated[int, Query(ge=0, le=1000)] = 100,
     cursor: Annotated[str | None, Query(min_length=1)] = None,
 ) -> JSONResponse:
-    """Entries waiting for an operator, oldest first, each with its last attempt and diff."""
+    """Entries waiting for an operator, oldest first, each with its last attempt and diff,
+    the schema used and why it waits (``review``: ``{"reason", "detail"}``)."""
     filters = {"agent": agent}
     after = "" if cursor is None else str(decode_cursor(cursor, "reviews", filters))
     page = store.entry_page(
         agent=agent, status=EntryStatus.REVIEW, exclude_kept=True, after=after, limit=limit
     )
+    from factdiff.retrieve.schemas import SchemaResolver
+    from factdiff.ui.review_facts import review_state, schema_used
+
     items = []
+    resolver = SchemaResolver(store)
     for entry in page.items:
         attempts = store.attempts(entry.id)
         last = attempt_json(attempts[-1]) if attempts else None
-        items.append({"entry": entry_json(entry), "last_attempt": last})
+        items.append(
+            {
+                "entry": entry_json(entry),
+                "last_attempt": last,
+                "schema": schema_used(store, entry, attempts, resolver),
+                "review": review_state(store, entry),
+            }
+        )
     next_cursor = (
         None if page.next_after is None else encode_cursor("reviews", filters, page.next_after)
     )
@@ -64,16 +76,27 @@ def review_queue(
 
 
 @router.post("/resolve", response_model=Resolved)
-def resolve_all(body: BulkResolveBody, caller: Operator, store: Store) -> Resolved:
-    """Return every entry in review (of ``agent``; escalated for ``reason``) to demotion."""
+def resolve_all(
+    caller: Operator, store: Store, body: Annotated[BulkResolveBody | None, Body()] = None
+) -> Resolved:
+    """Return every entry in review (of ``agent``; escalated for ``reason``) to demotion.
+    Every key is optional, and so is the body."""
+    body = body or BulkResolveBody()
     note = _signed(body.note, caller.name)
     done = store.resolve_reviews(datetime.now(UTC), agent=body.agent, reason=body.reason, note=note)
     return Resolved(resolved=done, count=len(done))
 
 
 @router.post("/{entry_id}/resolve", response_model=Resolved)
-def resolve_one(entry_id: str, body: ResolveBody, caller: Operator, store: Store) -> Resolved:
-    """Return one entry from review to automatic demotion (409 if it is not in review)."""
+def resolve_one(
+    entry_id: str,
+    caller: Operator,
+    store: Store,
+    body: Annotated[ResolveBody | None, Body()] = None,
+) -> Resolved:
+    """Return one entry from review to automatic demotion (409 if it is not in review); the
+    body (``{"note"}``) is optional."""
+    body = body or ResolveBody()
     owned_entry(store, caller, entry_id)
     if not store.resolve_review(entry_id, datetime.now(UTC), _signed(body.note, caller.name)):
         raise ApiError(409, "conflict", f"entry {entry_id} is not in review")

@@ -26,6 +26,7 @@ from types import TracebackType
 from typing import Any, Self, TypeVar
 
 from factdiff.errors import InputError
+from factdiff.schema.names import check_reference
 from factdiff.store import codec, correction, erasure, schema_refs, search_index
 from factdiff.store import rows as rowmap
 from factdiff.store.api_keys import ApiKeysMixin
@@ -42,6 +43,7 @@ from factdiff.store.leases import LeasesMixin
 from factdiff.store.migrate import MigrationMixin
 from factdiff.store.model import (
     BadEntry,
+    BlankEntry,
     Entry,
     EntryErased,
     EntryNotFound,
@@ -413,7 +415,10 @@ class MemoryStore(
         """Store a new hot entry and return its id (a ULID from ``now``).
 
         ``last_used_at`` defaults to ``now`` (imports may pass an older time). Raises
-        ``InputError`` for an empty agent id, lone surrogates, or content over the limit.
+        ``BlankEntry`` for empty or whitespace-only content, ``BadSchemaName`` for a schema
+        name that breaks the naming rule (``factdiff.schema.names``; ``NAME@VERSION`` is a
+        name too), and ``InputError`` for an empty agent id, lone surrogates, or content over
+        the limit. A well-formed name need not be registered yet (demotion reports it).
         """
         entry = NewEntry(
             agent_id, content, occurred_at, dict(metadata or {}), schema, tags, last_used_at
@@ -463,6 +468,7 @@ class MemoryStore(
     ) -> tuple[dict[str, Any], bytes]:
         if not item.agent_id.strip():
             raise InputError("agent id must not be empty")
+        BlankEntry.refuse(item.content)
         data = codec.encode_content(item.content, self._max_entry_bytes)
         schema = item.schema
         params = {
@@ -473,7 +479,7 @@ class MemoryStore(
             "created_at": now_us,
             "last_used_at": codec.to_micros(item.last_used_at or now, "last_used_at"),
             "metadata": codec.dump_json(dict(item.metadata), "metadata"),
-            "schema_name": None if schema is None else codec.check_text(schema, "schema name"),
+            "schema_name": None if schema is None else check_reference(schema),
             "tags": codec.dump_json([codec.check_text(t, "tag") for t in item.tags], "tags"),
             "content_hash": codec.content_hash(data),
             "size_bytes": len(data),

@@ -389,6 +389,22 @@ class BadEntry(InputError):
         super().__init__(f"entry {position}: {detail}")
 
 
+class BlankEntry(InputError):
+    """An entry's text is empty or only whitespace: there is nothing to remember. Every way
+    in (CLI, HTTP, MCP, Python) meets this one rule at the store's door, with this message."""
+
+    MESSAGE = "the entry's text is empty or only whitespace: give it some content"
+
+    def __init__(self, where: str = "") -> None:
+        super().__init__(f"{where}: {self.MESSAGE}" if where else self.MESSAGE)
+
+    @classmethod
+    def refuse(cls, text: str, where: str = "") -> None:
+        """Raise for a blank ``text`` (``where`` names it, e.g. the file it came from)."""
+        if not text.strip():
+            raise cls(where)
+
+
 class WrongTier(InputError):
     """The entry is not in the tier the operation needs."""
 

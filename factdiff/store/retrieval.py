@@ -73,13 +73,16 @@ class RetrievalMixin:
 
     def attest(self, decision_id: str, entry_ids: Sequence[str], *, now: datetime) -> Attestation:
         """Record that decision ``decision_id`` was made on the rendered context of
-        ``entry_ids`` (see ``factdiff.retrieve.attest``)."""
+        ``entry_ids``, for the agent whose entries they are: decision ids are per agent (see
+        ``factdiff.retrieve.attest``)."""
         from factdiff.retrieve.attest import attest
 
         return attest(_store(self), decision_id, entry_ids, now=now)
 
-    def check_attestation(self, decision_id: str) -> AttestationCheck:
-        """Re-render an attested context and say whether it still matches, and what changed."""
+    def check_attestation(self, decision_id: str, agent: str | None = None) -> AttestationCheck:
+        """Re-render an attested context and say whether it still matches, and what changed.
+        Decision ids are per agent: ``agent`` names whose (``None``: whichever agent holds
+        ``decision_id``, an ``InputError`` asking for the agent when several do)."""
         from factdiff.retrieve.attest import check_attestation
 
-        return check_attestation(_store(self), decision_id)
+        return check_attestation(_store(self), decision_id, agent)

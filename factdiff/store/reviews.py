@@ -146,6 +146,23 @@ class ReviewsMixin:
             "reason": str(row["reason"]),
         }
 
+    def review_reason(self, entry_id: str) -> dict[str, str] | None:
+        """Why the entry was last sent to review: ``{"reason", "detail"}`` from its last
+        ``escalated_to_review`` event (``reason`` as ``factdiff.retry.ReviewReason``:
+        ``max_attempts``, ``provider_unavailable``, ``refused_input``...); None if it never
+        was. An entry in review is there for this reason."""
+        store = _store(self)
+        row = store._row("last_escalation", id=entry_id)
+        if row is None:
+            return None
+        escalation = [e for e in rowmap.events(row) if e.type is EventType.ESCALATED_TO_REVIEW]
+        found = escalation[-1].payload if escalation else None
+        if not isinstance(found, dict):
+            return None
+        reason = found.get("reason") or found.get("failure_class") or ""
+        detail = found.get("detail") or ""
+        return {"reason": str(reason), "detail": str(detail)}
+
     def _escalated_for(self, entry_id: str, reason: str) -> bool:
         store = _store(self)
         row = store._row("last_escalation", id=entry_id)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
+from factdiff.schema.names import check_reference
 from factdiff.store import codec
 from factdiff.store.model import (
     EventType,
@@ -126,7 +127,7 @@ class SchemaRegistryMixin:
             if schema_name is None:
                 store._exec("delete_agent_schema", agent=agent_id, tag=key)
             else:
-                name = codec.check_text(schema_name, "schema name")
+                name = check_reference(schema_name)
                 store._exec("upsert_agent_schema", agent=agent_id, tag=key, schema_name=name)
 
         store._write(work)

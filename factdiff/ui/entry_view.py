@@ -1,9 +1,13 @@
-"""One entry as a reviewer sees it: source and summary cut into highlighted segments, the
-diff as rows, the attempts with each rung's summary, the events and the review state.
+"""One entry as a reviewer sees it: its current state first, its history below.
 
-The facts come from the last event that recorded both fact records (a compression failure);
-a warm entry without one shows its stored record over its archived source, and its narrative
-with the facts the deterministic extractor finds in it under the same schema version.
+The current state is what the store holds now. A warm entry shows its archived source and its
+narrative, highlighted with its stored fact record (the narrative's facts as the
+deterministic extractor finds them under the same schema version), the diff of the attempt
+that wrote it (an operator's approval or edit included), its facts and its known gaps. A hot
+entry shows its source and its latest attempt: the summary and diff of the last attempt,
+with the fact records of the event that recorded them when that event is the attempt's.
+``history`` lists the attempts before the current one, newest first, each with its summary
+and diff; ``attempts`` and ``events`` are the whole record (``show_document``).
 """
 
 from __future__ import annotations
@@ -11,81 +15,128 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
-from factdiff.documents import show_document
+from factdiff.documents import attempt_json, show_document
+from factdiff.retrieve.schemas import SchemaResolver
+from factdiff.store import AttemptOutcome, Tier
 from factdiff.ui.highlight import marks_of_record, segments
+from factdiff.ui.review_facts import review_state, schema_used
 
 if TYPE_CHECKING:
-    from factdiff.store import MemoryStore
+    from factdiff.store import AttemptRecord, Entry, MemoryStore
 
 __all__ = ["entry_view"]
 
 DIFF_KINDS = ("missing", "changed", "added")
+PASSED = (AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES)
 
 
 def entry_view(store: MemoryStore, entry_id: str) -> dict[str, Any]:
-    """``show_document`` plus ``{"source", "summary", "diff", "kept_hot"}``: ``source`` and
-    ``summary`` hold ``text``, ``segments`` and where their facts came from."""
+    """``show_document`` plus the current state: ``source`` and ``summary`` (``text``,
+    ``segments``), ``facts_from``, ``diff``, ``current`` (``state``, ``attempt_no``,
+    ``facts``, ``known_gaps``), ``schema`` (as ``schema_used``), ``review`` (why it is in
+    review, else None), ``kept_hot``; and ``history``, the earlier attempts newest first."""
     shown = show_document(store, entry_id)
-    entry = shown["entry"]
-    recorded = _last_recorded(shown["events"])
-    source_text = entry.get("content")
-    if source_text is None:
-        source_text = store.read_cold(entry_id)
-    diff: dict[str, Any] = {}
-    summary_text = ""
-    source_record: dict[str, Any] = {}
-    summary_record: dict[str, Any] = {}
-    facts_from = "none"
-    if recorded is not None:
-        diff = dict(recorded.get("diff") or {})
-        summary_text = str(recorded.get("summary") or "")
-        source_record = dict(recorded.get("source_facts") or {})
-        summary_record = dict(recorded.get("summary_facts") or {})
-        facts_from = f"event {recorded['_event_id']}"
-    elif "warm" in entry:
-        summary_text = str(entry["warm"]["narrative"])
-        source_record = dict(entry["warm"]["record"])
-        summary_record = _narrative_record(store, source_record, summary_text)
-        facts_from = "warm record"
-        if shown["attempts"]:
-            diff = dict(shown["attempts"][-1]["diff"] or {})
-    elif shown["attempts"]:
-        last = shown["attempts"][-1]
-        summary_text, diff = str(last["summary"]), dict(last["diff"] or {})
+    entry = store.get(entry_id)
+    attempts = store.attempts(entry_id)
+    resolver = SchemaResolver(store)
+    current = _current_attempt(entry, attempts)
+    if entry.tier is Tier.WARM and entry.warm is not None:
+        state = _warm_state(store, entry, current)
+    else:
+        state = _hot_state(entry, current, shown["events"])
+    source_text, summary_text, source_record, summary_record, diff, facts_from = state
+    verdicts: dict[str, str] = {}
+    for kind in DIFF_KINDS:
+        for item in diff.get(kind, []):
+            verdicts.setdefault(str(item.get("field")), kind)
     criticality = {
         str(f["field"]): str(f["criticality"])
         for f in diff.get("fields", [])
         if isinstance(f, dict) and "field" in f
     }
-    verdicts: dict[str, str] = {}
-    for kind in DIFF_KINDS:
-        for item in diff.get(kind, []):
-            verdicts.setdefault(str(item.get("field")), kind)
     summary_verdicts = {k: v for k, v in verdicts.items() if v in ("changed", "added")}
+    earlier = [a for a in attempts if current is None or a.attempt_no != current.attempt_no]
     return {
         **shown,
-        "source": {
-            "text": source_text,
-            "segments": [
-                s.to_json()
-                for s in segments(
-                    source_text, marks_of_record(source_record, criticality, verdicts)
-                )
-            ],
-        },
-        "summary": {
-            "text": summary_text,
-            "segments": [
-                s.to_json()
-                for s in segments(
-                    summary_text, marks_of_record(summary_record, criticality, summary_verdicts)
-                )
-            ],
-        },
+        "source": _highlighted(source_text, source_record, criticality, verdicts),
+        "summary": _highlighted(summary_text, summary_record, criticality, summary_verdicts),
         "facts_from": facts_from,
         "diff": {kind: list(diff.get(kind, [])) for kind in DIFF_KINDS},
+        "current": _current_json(store, entry, current, resolver),
+        "history": [attempt_json(a) for a in reversed(earlier)],
+        "schema": schema_used(store, entry, attempts, resolver),
+        "review": review_state(store, entry),
         "kept_hot": store.kept_hot(entry_id),
     }
+
+
+State = tuple[str, str, dict[str, Any], dict[str, Any], dict[str, Any], str]
+"""Source text, summary text, their fact records, the diff, and where the facts came from."""
+
+
+def _current_attempt(entry: Entry, attempts: list[AttemptRecord]) -> AttemptRecord | None:
+    """The attempt behind the entry's state: a warm entry's last passing attempt (the one
+    that wrote it), a hot entry's last attempt."""
+    if entry.tier is Tier.WARM:
+        passed = [a for a in attempts if a.outcome in PASSED]
+        return passed[-1] if passed else None
+    return attempts[-1] if attempts else None
+
+
+def _warm_state(store: MemoryStore, entry: Entry, current: AttemptRecord | None) -> State:
+    assert entry.warm is not None
+    source_record = dict(entry.warm.record)
+    narrative = entry.warm.narrative
+    diff = dict(current.diff or {}) if current is not None else {}
+    summary_record = _narrative_record(store, source_record, narrative)
+    return store.read_cold(entry.id), narrative, source_record, summary_record, diff, "warm record"
+
+
+def _hot_state(entry: Entry, current: AttemptRecord | None, events: list[dict[str, Any]]) -> State:
+    source = entry.content or ""
+    if current is None:
+        return source, "", {}, {}, {}, "none"
+    recorded = _recorded_for(events, current)
+    if recorded is None:
+        return source, current.summary, {}, {}, dict(current.diff or {}), "none"
+    return (
+        source,
+        current.summary,
+        dict(recorded.get("source_facts") or {}),
+        dict(recorded.get("summary_facts") or {}),
+        dict(current.diff or recorded.get("diff") or {}),
+        f"event {recorded['_event_id']}",
+    )
+
+
+def _current_json(
+    store: MemoryStore, entry: Entry, current: AttemptRecord | None, resolver: SchemaResolver
+) -> dict[str, Any]:
+    """``{"state", "attempt_no", "outcome", "facts", "known_gaps"}``: a warm entry's facts
+    (its stored record, as retrieval reads it) and known gaps; a hot entry's none."""
+    from factdiff.retrieve.context import entry_view as retrieval_view
+    from factdiff.retrieve.hits import facts_json
+
+    facts: dict[str, Any] = {}
+    gaps: list[dict[str, Any]] = []
+    if entry.tier is Tier.WARM:
+        view = retrieval_view(store, entry, resolver)
+        facts = facts_json(view.record)
+        gaps = [gap.to_json() for gap in view.gaps]
+    return {
+        "state": entry.tier.value,
+        "attempt_no": None if current is None else current.attempt_no,
+        "outcome": None if current is None else current.outcome.value,
+        "facts": facts,
+        "known_gaps": gaps,
+    }
+
+
+def _highlighted(
+    text: str, record: dict[str, Any], criticality: dict[str, str], verdicts: dict[str, str]
+) -> dict[str, Any]:
+    marks = marks_of_record(record, criticality, verdicts)
+    return {"text": text, "segments": [s.to_json() for s in segments(text, marks)]}
 
 
 def _narrative_record(
@@ -112,9 +163,13 @@ def _narrative_record(
         return {}
 
 
-def _last_recorded(events: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _recorded_for(events: list[dict[str, Any]], attempt: AttemptRecord) -> dict[str, Any] | None:
+    """The last event that recorded both fact records, when it is the one of ``attempt``
+    (its summary); a later attempt without such an event has none."""
     for event in reversed(events):
         payload = event.get("payload")
         if isinstance(payload, dict) and "source_facts" in payload and "summary" in payload:
+            if str(payload.get("summary") or "") != attempt.summary:
+                return None
             return {**payload, "_event_id": event["id"]}
     return None

@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from factdiff.documents import attempt_json, entry_json
 from factdiff.errors import InputError
+from factdiff.retrieve.schemas import SchemaResolver
 from factdiff.store import EntryStatus
 from factdiff.store import rows as rowmap
+from factdiff.ui.review_facts import review_state, schema_used
 
 if TYPE_CHECKING:
     from factdiff.store import MemoryStore
@@ -57,16 +59,20 @@ class QueueFilters:
 
 def review_queue(store: MemoryStore, filters: QueueFilters, now: datetime) -> dict[str, Any]:
     """``{"filters", "reviews", "count", "waiting", "truncated", "counts"}``: each review
-    has ``entry``, ``last_attempt``, ``fields_lost`` and ``age_seconds``; ``counts`` has
-    ``agent``, ``schema`` and ``field`` -> how many waiting entries (before filtering)."""
+    has ``entry``, ``last_attempt``, ``fields_lost``, ``age_seconds``, ``schema`` (the one
+    used, resolved as demotion resolves it: ``review_facts.schema_used``) and ``review``
+    (why it waits: ``{"reason", "detail"}``); ``counts`` has ``agent``, ``schema`` and
+    ``field`` -> how many waiting entries (before filtering)."""
     page = store.entry_page(status=EntryStatus.REVIEW, exclude_kept=True, limit=QUEUE_CAP)
     rows: list[dict[str, Any]] = []
     counts: dict[str, dict[str, int]] = {"agent": {}, "schema": {}, "field": {}}
+    resolver = SchemaResolver(store)
     for entry in page.items:
         attempts = store.attempts(entry.id)
         last = attempts[-1] if attempts else None
         lost = sorted({name for _, name in rowmap.diff_fields(last.diff if last else None)})
-        schema = entry.schema_name or ""
+        used = schema_used(store, entry, attempts, resolver)
+        schema = str(used["name"])
         age = (now - entry.created_at).total_seconds()
         _bump(counts["agent"], entry.agent_id)
         _bump(counts["schema"], schema)
@@ -80,6 +86,8 @@ def review_queue(store: MemoryStore, filters: QueueFilters, now: datetime) -> di
                 "last_attempt": attempt_json(last) if last else None,
                 "fields_lost": lost,
                 "age_seconds": int(age),
+                "schema": used,
+                "review": review_state(store, entry),
             }
         )
     rows.sort(key=_sort_key(filters.sort))
@@ -116,7 +124,7 @@ def _sort_key(sort: str) -> Any:
         if sort == "agent":
             return (entry["agent_id"], *age)
         if sort == "schema":
-            return (entry["schema"] or "", *age)
+            return (row["schema"]["name"], *age)
         if sort == "lost":
             return (-len(row["fields_lost"]), *age)
         return age

@@ -61,10 +61,28 @@ def test_add_refuses_empty_entries(text: str, tmp_path: Path) -> None:
     db = str(tmp_path / "m.db")
     empty = tmp_path / "empty.txt"
     empty.write_text(text)
-    one_line_usage_error(factdiff("add", "--agent", "a", "--db", db, str(empty)), "is empty")
     one_line_usage_error(
-        factdiff("add", "--agent", "a", "--db", db, "-", stdin=text), "<stdin> is empty"
+        factdiff("add", "--agent", "a", "--db", db, str(empty)),
+        f"{empty}: the entry's text is empty or only whitespace",
     )
+    one_line_usage_error(
+        factdiff("add", "--agent", "a", "--db", db, "-", stdin=text),
+        "<stdin>: the entry's text is empty or only whitespace",
+    )
+    assert not Path(db).exists()  # refused before the store was even opened
+
+
+@pytest.mark.parametrize("name", ["../..", "/etc/passwd", "a b", "caf\u00e9"])
+def test_add_refuses_malformed_schema_names(name: str, tmp_path: Path) -> None:
+    db = str(tmp_path / "m.db")
+    note = tmp_path / "note.txt"
+    note.write_text("Invoice INV-1 for $5.")
+    rule = f"schema name {name!r} must be a letter or _ then letters, digits or _"
+    one_line_usage_error(
+        factdiff("add", "--agent", "a", "--schema", name, "--db", db, str(note)), rule
+    )
+    line = json.dumps({"text": "Invoice INV-1 for $5.", "agent": "a", "schema": name})
+    one_line_usage_error(factdiff("add", "--jsonl", "-", "--db", db, stdin=line), f"line 1: {rule}")
     assert not Path(db).exists()  # refused before the store was even opened
 
 
@@ -270,7 +288,7 @@ def test_jsonl_bulk_load_is_all_or_nothing(tmp_path: Path) -> None:
         {"text": "Call with Marcus.", "schema": "customer_service", "metadata": {"k": 1}},
     ]
     for bad, needle in (
-        ({"text": "   ", "agent": "a"}, 'line 3: "text" is empty'),
+        ({"text": "   ", "agent": "a"}, "line 3: the entry's text is empty or only whitespace"),
         ({"agent": "a"}, 'line 3: "text" must be a string'),
         ({"text": "x", "agent": "a", "colour": "red"}, "line 3: unknown key 'colour'"),
         ({"text": "x", "agent": "a", "occurred_at": "yesterday"}, 'line 3: "occurred_at"'),

@@ -182,6 +182,19 @@ def test_context_attest_and_verify(store: tuple[str, str, str], tmp_path: Path) 
     one_line_error(factdiff("attest", "verify", "--db", db), 2, "give one decision id")
     one_line_error(factdiff("attest", "verify", "nope", "--db", db), 2, "no attestation")
     one_line_error(
+        factdiff("attest", "--decision", "refund-42", invoice, order, "--db", db),
+        2,
+        "already attested",
+    )
+    # decision ids are per agent: refund-42 of bot's entry alone is bot's own decision
+    mine = json.loads(
+        ok(factdiff("attest", "--decision", "refund-42", invoice, "--db", db, "--json"))
+    )
+    assert mine["agent"] == "bot"
+    one_line_error(factdiff("attest", "verify", "refund-42", "--db", db), 2, "name the agent")
+    bots = factdiff("attest", "verify", "refund-42", "--agent", "bot", "--db", db, "--json")
+    assert json.loads(ok(bots))["agent"] == "bot"
+    one_line_error(
         factdiff("attest", "--decision", "refund-42", invoice, "--db", db), 2, "already attested"
     )
     one_line_error(factdiff("context", "01NOPE", "--db", db), 2, "no entry with id")

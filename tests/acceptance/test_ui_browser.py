@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING, Any
 import httpx
 import pytest
 
-from tests.acceptance.ui_browser import ARTIFACTS, chromium, require_chromium, seed
+from tests.acceptance.ui_browser import (
+    ARTIFACTS,
+    chromium,
+    require_chromium,
+    seed,
+    seed_assigned_review,
+)
+from tests.conftest import worked
 from tests.integration.service_helpers import Keys, make_keys, running_api
 
 if TYPE_CHECKING:
@@ -259,3 +266,50 @@ def test_keyboard_focus_is_visible_and_in_order(page: Page, site: Site) -> None:
         assert tag in {"A", "BUTTON", "INPUT", "SELECT"}
         assert style != "none", f"{tag} has no visible focus"
         assert width != "0px", f"{tag} has no visible focus"
+
+
+def test_an_edited_entry_shows_its_current_state(
+    page: Page, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    target = str(tmp_path_factory.mktemp("edited") / "memory.db")
+    entry_id = seed_assigned_review(target)
+    with running_api(target) as base:
+        site = Site(base, make_keys(target), [entry_id])
+        sign_in(page, site, site.keys.operator)
+        row = page.locator("table.queue tbody tr").first
+        assert row.locator(".schema-used").inner_text().startswith("customer_service v2")
+        assert row.locator(".review-reason").inner_text() == "max_attempts"
+        page.click(f"a.entry-link[href='/ui/entries/{entry_id}']")
+        page.wait_for_load_state()
+        assert page.inner_text("#entry-schema").startswith("customer_service v2")
+        assert "assigned to its agent" in page.inner_text("#entry-schema")
+        assert "max_attempts" in page.inner_text("#entry-review-reason")
+        failed_summary = api(site, f"/v1/entries/{entry_id}/view")["summary"]["text"]
+        assert failed_summary in page.inner_text("#summary")
+
+        page.fill("#edit-summary", worked("faithful"))
+        page.click("form[action$='/edit'] button[type=submit]")
+        page.wait_for_load_state()
+        assert "done=edited" in page.url
+        view = api(site, f"/v1/entries/{entry_id}/view")
+        assert view["summary"]["text"] == worked("faithful")
+        assert page.inner_text("#entry-tier") == "warm"
+        assert page.locator("#entry-review-reason").count() == 0
+        shown = page.inner_text("#summary")
+        assert "Marcus Chen" in shown
+        assert failed_summary not in shown
+        assert page.locator("#diff tr.d-missing").count() == 0
+        facts = page.eval_on_selector_all(
+            "#facts tbody td:first-child", "c => c.map(x => x.textContent)"
+        )
+        assert set(facts) == set(view["current"]["facts"]) >= {"invoice_id", "disputed_amount"}
+        assert page.inner_text("#known-gaps").startswith("None")
+        history = page.locator("#history li[data-attempt]")
+        assert history.count() == 1
+        assert history.first.get_attribute("data-attempt") == "1"
+        assert (
+            history.first.locator("tr.d-missing").count()
+            == len(view["history"][0]["diff"]["missing"])
+            > 0
+        )
+        shoot(page, "entry-edited")

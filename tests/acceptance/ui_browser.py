@@ -128,3 +128,20 @@ def seed(target: str) -> dict[str, list[str]]:
         assert second != sales
         catalog.register(schema_from_yaml(second, "sales.yaml"), now, second)
     return {"review": [failed, hostile], "clean": [clean], "approved": [approved]}
+
+
+def seed_assigned_review(target: str) -> str:
+    """One entry in review of agent ``carol``, whose schema (``customer_service``) is
+    assigned to the agent, not given with the entry."""
+    old = datetime.now(UTC) - timedelta(days=30)
+    settings = DemotionSettings(
+        ladder=ladder_from_spec("naive:20"), retry=RetryPolicy(max_attempts=1)
+    )
+    with open_store(target) as store:
+        store.set_agent_schema("carol", "customer_service")
+        entry_id = store.add(
+            "carol", worked("source"), now=old, occurred_at=CALL_TIME, last_used_at=old
+        )
+        Demoter(store, settings).run(datetime.now(UTC))
+        assert store.get(entry_id).status is EntryStatus.REVIEW
+    return entry_id

@@ -345,14 +345,15 @@ def test_verify_and_check_name_an_erased_entry_and_an_altered_attestation(
     assert not check.ok
     assert check.current_hash is None
     assert [e.status for e in check.entries] == ["unchanged", "erased"]
-    assert f"attestation d1: entry {train} no longer exists" in store.verify()
+    named = "attestation d1 (agent support-bot)"
+    assert f"{named}: entry {train} no longer exists" in store.verify()
 
     if store.dialect.name == "sqlite":
         raw(store, "DROP TRIGGER attestation_entries_no_update")
     else:
         raw(store, "ALTER TABLE attestation_entries DISABLE TRIGGER attestation_entries_no_update")
     raw(store, "UPDATE attestation_entries SET tier = 'warm' WHERE entry_id = ?", order)
-    assert "attestation d1: its stored rows do not match their digest (edited)" in store.verify()
+    assert f"{named}: its stored rows do not match their digest (edited)" in store.verify()
     assert not store.check_attestation("d1").intact
 
 

@@ -116,3 +116,26 @@ def test_schema_registration_and_reevaluation_over_http(target: str, tmp_path: P
         assert again["checked"] == 0
     with open_store(target) as store:
         assert {i for i in ids if store.get(i).tier is Tier.HOT} == set(lost_time)
+
+
+def test_resolve_needs_no_body(target: str) -> None:
+    keys = make_keys(target)
+    one, two, three, four = in_review(target, 4)
+    with running_api(target) as base, client(base, keys.operator) as ops:
+        absent = ops.post(f"/v1/reviews/{one}/resolve")
+        assert absent.status_code == 200, absent.text
+        assert absent.json() == {"resolved": [one], "count": 1}
+        typed_but_empty = ops.post(
+            f"/v1/reviews/{two}/resolve", headers={"Content-Type": "application/json"}
+        )
+        assert typed_but_empty.status_code == 200, typed_but_empty.text
+        assert ops.post(f"/v1/reviews/{three}/resolve", json={}).status_code == 200
+        wrong = ops.post(f"/v1/reviews/{four}/resolve", json={"nope": 1})
+        assert wrong.status_code == 422
+        assert ops.post(f"/v1/reviews/{one}/resolve").status_code == 409  # not in review now
+        bulk = ops.post("/v1/reviews/resolve")
+        assert bulk.status_code == 200, bulk.text
+        assert bulk.json() == {"resolved": [four], "count": 1}
+        assert ops.post("/v1/reviews/resolve").json() == {"resolved": [], "count": 0}
+    with open_store(target) as store:
+        assert all(store.get(i).status is EntryStatus.ACTIVE for i in (one, two, three, four))

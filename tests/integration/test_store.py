@@ -88,7 +88,7 @@ def fail(store: MemoryStore, entry_id: str, expected: int, **kw: Any) -> bool:
 
 @pytest.mark.parametrize(
     "content",
-    ["", "   \n\t ", "nul\0inside\0", "emoji 😀 and é, 中文", "line\r\nbreaks\u2028"],
+    ["x", "   \n\t x \r\n ", "nul\0inside\0", "emoji 😀 and é, 中文", "line\r\nbreaks\u2028"],
 )
 def test_round_trip_hot_and_cold(store: MemoryStore, content: str) -> None:
     entry_id = store.add("agent-1", content, now=NOW, metadata={"k": [1, "x"]}, tags=("billing",))
@@ -249,14 +249,14 @@ def test_stale_expected_attempts_changes_nothing(store: MemoryStore) -> None:
 
 
 def test_empty_narrative_and_wrong_outcome_rejected(store: MemoryStore) -> None:
-    entry_id = store.add("a", "   ", now=NOW)
+    entry_id = store.add("a", "text", now=NOW)
     with pytest.raises(InputError, match="empty warm narrative"):
         compress(store, entry_id, narrative="  \n")
     with pytest.raises(InputError, match="clean or acceptable"):
         compress(store, entry_id, attempt=attempt(AttemptOutcome.FAILED))
     with pytest.raises(InputError, match="failed or error"):
         fail(store, entry_id, 0, attempt=attempt(AttemptOutcome.CLEAN))
-    assert store.get(entry_id).content == "   "
+    assert store.get(entry_id).content == "text"
 
 
 def test_failed_attempts_backoff_and_review(store: MemoryStore) -> None:

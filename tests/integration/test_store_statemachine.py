@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
@@ -15,6 +16,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from factdiff.store import (
     AttemptOutcome,
     AttemptRecord,
+    BlankEntry,
     EntryStatus,
     EventType,
     MemoryStore,
@@ -70,6 +72,12 @@ class StoreMachine(RuleBasedStateMachine):
         if any(0xD800 <= ord(c) <= 0xDFFF for c in content):
             return
         self.now += timedelta(days=days)
+        if not content.strip():  # a blank entry is refused, and nothing is stored
+            before = self.store.entry_page(limit=1).total
+            with pytest.raises(BlankEntry):
+                self.store.add("agent", content, now=self.now)
+            assert self.store.entry_page(limit=1).total == before
+            return
         self.model[self.store.add("agent", content, now=self.now)] = Model(content)
 
     @precondition(lambda self: self.model)

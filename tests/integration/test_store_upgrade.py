@@ -18,10 +18,13 @@ import pytest
 
 from factdiff.errors import StoreError
 from factdiff.store import AttemptOutcome, EventType, MemoryStore, codec, open_store
+from factdiff.store.dialect import load_dialect
 from tests.integration.conftest import dialect_at, raw
 from tests.integration.erasure_scan import find, windows
 
 T0 = datetime(2026, 2, 1, tzinfo=UTC)
+LATEST = load_dialect("sqlite").version
+"""The schema version ``migrate`` brings a store to (both dialects number alike)."""
 SECRET = "Brindlewick Osmunder owes invoice QX-40417 of $7,310.25, due 2026-05-02."
 SUMMARY = "Brindlewick Osmunder owes an invoice."
 DIFF = {

@@ -84,31 +84,40 @@ SELECT record FROM hot_records WHERE entry_id = :entry_id
 DELETE FROM hot_records
 
 -- name: insert_attestation
-INSERT INTO attestations (decision_id, rendered_hash, digest, attested_at)
-VALUES (:decision_id, :rendered_hash, :digest, :at)
+INSERT INTO attestations (decision_id, agent_id, rendered_hash, digest, attested_at)
+VALUES (:decision_id, :agent_id, :rendered_hash, :digest, :at)
 
 -- name: insert_attestation_entry
 INSERT INTO attestation_entries (
-    decision_id, position, entry_id, tier, schema_name, schema_version, source_hash,
+    decision_id, agent_id, position, entry_id, tier, schema_name, schema_version, source_hash,
     rendered_hash
 ) VALUES (
-    :decision_id, :position, :entry_id, :tier, :schema_name, :schema_version, :source_hash,
-    :rendered_hash
+    :decision_id, :agent_id, :position, :entry_id, :tier, :schema_name, :schema_version,
+    :source_hash, :rendered_hash
 )
 
 -- name: select_attestation
-SELECT decision_id, rendered_hash, digest, attested_at FROM attestations
-WHERE decision_id = :decision_id
+-- Decision ids are per agent (schema version 16): the key is (decision_id, agent_id).
+SELECT decision_id, agent_id, rendered_hash, digest, attested_at FROM attestations
+WHERE decision_id = :decision_id AND agent_id = :agent_id
+
+-- name: attestation_agents
+-- The agents holding a decision id (for a caller who sees every agent and names none).
+SELECT agent_id FROM attestations WHERE decision_id = :decision_id ORDER BY agent_id LIMIT 3
 
 -- name: select_attestation_entries
 SELECT position, entry_id, tier, schema_name, schema_version, source_hash, rendered_hash
-FROM attestation_entries WHERE decision_id = :decision_id ORDER BY position
+FROM attestation_entries WHERE decision_id = :decision_id AND agent_id = :agent_id
+ORDER BY position
 
 -- name: attestations_page
-SELECT decision_id FROM attestations WHERE decision_id > :after ORDER BY decision_id LIMIT :limit
+SELECT decision_id, agent_id FROM attestations
+WHERE decision_id > :after OR (decision_id = :after AND agent_id > :after_agent)
+ORDER BY decision_id, agent_id LIMIT :limit
 
 -- name: attestations_of_entry
-SELECT decision_id FROM attestation_entries WHERE entry_id = :entry_id ORDER BY decision_id
+SELECT decision_id, agent_id FROM attestation_entries WHERE entry_id = :entry_id
+ORDER BY decision_id, agent_id
 
 -- name: insert_fact_pending
 INSERT INTO fact_pending (entry_id) VALUES (:entry_id)

@@ -268,14 +268,16 @@ CREATE TABLE source_fetches (
 CREATE INDEX source_fetches_entry ON source_fetches (entry_id, at);
 
 CREATE TABLE attestations (
-    decision_id   text COLLATE "C" PRIMARY KEY,
+    decision_id   text COLLATE "C" NOT NULL,
     rendered_hash text NOT NULL,
     digest        text NOT NULL,
-    attested_at   bigint NOT NULL
+    attested_at   bigint NOT NULL,
+    agent_id      text COLLATE "C" NOT NULL,
+    PRIMARY KEY (decision_id, agent_id)
 );
 
 CREATE TABLE attestation_entries (
-    decision_id    text COLLATE "C" NOT NULL REFERENCES attestations (decision_id),
+    decision_id    text COLLATE "C" NOT NULL,
     position       integer NOT NULL,
     entry_id       text COLLATE "C" NOT NULL,
     tier           text NOT NULL,
@@ -283,7 +285,9 @@ CREATE TABLE attestation_entries (
     schema_version integer,
     source_hash    text NOT NULL,
     rendered_hash  text NOT NULL,
-    PRIMARY KEY (decision_id, position)
+    agent_id       text COLLATE "C" NOT NULL,
+    PRIMARY KEY (decision_id, agent_id, position),
+    FOREIGN KEY (decision_id, agent_id) REFERENCES attestations (decision_id, agent_id)
 );
 
 CREATE INDEX attestation_entries_entry ON attestation_entries (entry_id);

@@ -247,14 +247,16 @@ CREATE TABLE source_fetches (
 CREATE INDEX source_fetches_entry ON source_fetches (entry_id, at);
 
 CREATE TABLE attestations (
-    decision_id   TEXT PRIMARY KEY,
+    decision_id   TEXT NOT NULL,
     rendered_hash TEXT NOT NULL,
     digest        TEXT NOT NULL,
-    attested_at   INTEGER NOT NULL
+    attested_at   INTEGER NOT NULL,
+    agent_id      TEXT NOT NULL,
+    PRIMARY KEY (decision_id, agent_id)
 );
 
 CREATE TABLE attestation_entries (
-    decision_id    TEXT NOT NULL REFERENCES attestations (decision_id),
+    decision_id    TEXT NOT NULL,
     position       INTEGER NOT NULL,
     entry_id       TEXT NOT NULL,
     tier           TEXT NOT NULL,
@@ -262,7 +264,9 @@ CREATE TABLE attestation_entries (
     schema_version INTEGER,
     source_hash    TEXT NOT NULL,
     rendered_hash  TEXT NOT NULL,
-    PRIMARY KEY (decision_id, position)
+    agent_id       TEXT NOT NULL,
+    PRIMARY KEY (decision_id, agent_id, position),
+    FOREIGN KEY (decision_id, agent_id) REFERENCES attestations (decision_id, agent_id)
 );
 
 CREATE INDEX attestation_entries_entry ON attestation_entries (entry_id);
