@@ -16,6 +16,7 @@ from factdiff.cli.options import (
 from factdiff.cli.render import console, echo, echo_json, one_line, table, text
 from factdiff.errors import InputError
 from factdiff.health import WINDOW, agent_health, reevaluation_by_schema
+from factdiff.wording import plural
 
 
 @click.command("stats")
@@ -165,7 +166,7 @@ def print_storage(storage: dict[str, Any]) -> None:
     else:
         echo(
             f"warm tier {warm:.2f}x and cold archives {cold:.2f}x the "
-            f"{storage['warm_source_bytes']} source bytes they replaced"
+            f"{plural(storage['warm_source_bytes'], 'source byte')} they replaced"
         )
 
 
@@ -184,7 +185,7 @@ def migrate_command(db: str, as_json: bool) -> None:
     if as_json:
         echo_json({"location": location, "applied": applied, "schema_version": version})
     else:
-        echo(f"{location}: {applied} migration(s) applied; schema version {version}")
+        echo(f"{location}: {plural(applied, 'migration')} applied; schema version {version}")
 
 
 @click.command("verify")
@@ -222,4 +223,4 @@ def index_command(rebuild: bool, db: str, as_json: bool) -> None:
     if as_json:
         echo_json({"indexed": indexed, "rebuilt": rebuild})
     else:
-        echo(f"{indexed} entries indexed" + (" (rebuilt)" if rebuild else ""))
+        echo(f"{plural(indexed, 'entry', 'entries')} indexed" + (" (rebuilt)" if rebuild else ""))
