@@ -1,9 +1,13 @@
 """The dashboard's figures, read from the store's attempts, events and model calls.
 
 ``dashboard_figures(store)`` is the document of ``GET /v1/dashboard`` and of the page
-``/ui/dashboard``. Its statements are the ``dashboard_*`` blocks of each dialect's
-``dashboard.sql`` (SQLite and PostgreSQL); everything is ordered, so the document is the
-same on every run over the same store.
+``/ui/dashboard``; everything is ordered, so the document is the same on every run over the
+same store. Outcomes and review decisions per day are its own (``dashboard_*`` in
+``sql/common/dashboard.sql``). The failure rates, the facts lost, the review backlog and the
+LLM cost are the store's figures (``MemoryStore.failure_by_schema``, ``failure_by_agent``,
+``facts_lost``, ``review_backlog_summary``, ``llm_cost``), the same as ``factdiff stats
+--json`` (``failure_rate``, ``failure_by_agent``, ``facts_lost``, ``review_backlog``,
+``llm_cost``) and ``/metrics``.
 
 Two figures come from ``factdiff.health``, the same functions as ``factdiff stats --json``:
 ``memory_score`` (the health figure per agent and what it is made of) and ``reevaluation``
@@ -12,13 +16,8 @@ Two figures come from ``factdiff.health``, the same functions as ``factdiff stat
 
 from __future__ import annotations
 
-from collections import Counter
 from datetime import date, timedelta
-from decimal import Decimal
 from typing import TYPE_CHECKING, Any
-
-from factdiff.store import codec
-from factdiff.store import rows as rowmap
 
 if TYPE_CHECKING:
     from factdiff.store import MemoryStore
@@ -31,9 +30,6 @@ OUTCOMES = ("clean", "acceptable_with_notes", "failed", "error")
 TOP_FIELDS = 10
 """How many of the most often lost fields the dashboard lists."""
 
-PAGE = 500
-"""Attempt diffs read per query when counting lost fields."""
-
 _EPOCH_DAY = date(1970, 1, 1)
 
 
@@ -43,37 +39,22 @@ def dashboard_figures(store: MemoryStore) -> dict[str, Any]:
     "reevaluation"}``."""
     with store._read():
         by_day = store._rows(store._sql("dashboard_outcomes_by_day"), {})
-        by_schema = store._rows(store._sql("dashboard_failure_by_schema"), {})
-        by_agent = store._rows(store._sql("dashboard_failure_by_agent"), {})
-        backlog = store._rows(store._sql("dashboard_backlog"), {})
-        cost = store._rows(store._sql("dashboard_cost"), {})
         decisions = store._rows(store._sql("dashboard_review_events"), {})
+    lost = store.facts_lost()
     return {
         "outcomes_by_day": _outcomes_by_day(by_day),
-        "failure_by_schema": [
-            {"schema": str(name) or None, "version": int(version) or None, **_rate(total, bad)}
-            for name, version, total, bad in by_schema
+        "failure_by_schema": store.failure_by_schema(),
+        "failure_by_agent": store.failure_by_agent(),
+        "fields_lost": [
+            {"field": name, **counts, "total": sum(counts.values())}
+            for name, counts in list(lost.items())[:TOP_FIELDS]
         ],
-        "failure_by_agent": [
-            {"agent": str(agent), **_rate(total, bad)} for agent, total, bad in by_agent
-        ],
-        "fields_lost": _fields_lost(store),
-        "review_backlog": {
-            "total": sum(int(count) for _, count, _ in backlog),
-            "by_agent": [
-                {
-                    "agent": str(agent),
-                    "count": int(count),
-                    "oldest_created_at": codec.from_micros(int(oldest)).isoformat(),
-                }
-                for agent, count, oldest in backlog
-            ],
-        },
+        "review_backlog": store.review_backlog_summary(),
         "review_decisions_by_day": [
             {"day": _day(day), "type": str(kind), "count": int(count)}
             for day, kind, count in decisions
         ],
-        "llm_cost": _cost(cost),
+        "llm_cost": store.llm_cost(),
         "memory_score": memory_score(store),
         "reevaluation": reevaluation_status(store),
     }
@@ -81,15 +62,6 @@ def dashboard_figures(store: MemoryStore) -> dict[str, Any]:
 
 def _day(day: Any) -> str:
     return (_EPOCH_DAY + timedelta(days=int(day))).isoformat()
-
-
-def _rate(total: Any, bad: Any) -> dict[str, Any]:
-    attempts, failed = int(total), int(bad or 0)
-    return {
-        "attempts": attempts,
-        "failed": failed,
-        "rate": round(failed / attempts, 6) if attempts else 0.0,
-    }
 
 
 def _outcomes_by_day(rows: list[Any]) -> list[dict[str, Any]]:
@@ -101,57 +73,11 @@ def _outcomes_by_day(rows: list[Any]) -> list[dict[str, Any]]:
     return [days[key] for key in sorted(days)]
 
 
-def _fields_lost(store: MemoryStore) -> list[dict[str, Any]]:
-    counts: dict[str, Counter[str]] = {}
-    sql, after = store._sql("dashboard_lossy_diffs"), 0
-    while True:
-        with store._read():
-            rows = store._rows(sql, {"after": after, "limit": PAGE})
-        for attempt_id, diff_text, packed in rows:
-            after = int(attempt_id)
-            for kind, name in rowmap.diff_fields(rowmap.attempt_diff(diff_text, packed)):
-                counts.setdefault(name, Counter())[kind] += 1
-        if len(rows) < PAGE:
-            break
-    ordered = sorted(counts.items(), key=lambda kv: (-sum(kv[1].values()), kv[0]))
-    return [
-        {
-            "field": name,
-            "missing": c["missing"],
-            "changed": c["changed"],
-            "added": c["added"],
-            "total": sum(c.values()),
-        }
-        for name, c in ordered[:TOP_FIELDS]
-    ]
-
-
-def _cost(rows: list[Any]) -> dict[str, Any]:
-    models = []
-    total = Decimal(0)
-    complete = True
-    for model, role, calls, tokens_in, tokens_out, cost, unpriced in rows:
-        known = int(unpriced or 0) == 0
-        amount = Decimal(str(cost)) if cost is not None else Decimal(0)
-        complete = complete and known
-        total += amount
-        models.append(
-            {
-                "model": str(model),
-                "role": str(role),
-                "calls": int(calls),
-                "tokens_in": int(tokens_in),
-                "tokens_out": int(tokens_out),
-                "cost_usd": f"{amount:.6f}" if known else None,
-            }
-        )
-    return {"total_usd": f"{total:.6f}" if complete else None, "by_model": models}
-
-
 def memory_score(store: MemoryStore) -> dict[str, Any]:
-    """``{"available": True, "agents": [...]}``: per agent its health figure (``score``, 0 to
-    100, documented in ``docs/evolution.md``) and the figures it is made of."""
-    from factdiff.health import agent_health
+    """``{"available": True, "window": N, "agents": [...]}``: per agent its health figure
+    (``score``, 0 to 100, documented in ``docs/evolution.md``) and the figures it is made of
+    (``failure_rate`` over its last ``window`` attempts)."""
+    from factdiff.health import WINDOW, agent_health
 
     agents = [
         {
@@ -162,10 +88,11 @@ def memory_score(store: MemoryStore) -> dict[str, Any]:
             "gap_share": row["gap_share"],
             "reevaluation_rate": row["reevaluation"]["rate"],
             "review_backlog": row["review_backlog"],
+            "kept_hot": row["kept_hot"],
         }
         for row in agent_health(store)
     ]
-    return {"available": True, "agents": agents}
+    return {"available": True, "window": WINDOW, "agents": agents}
 
 
 def reevaluation_status(store: MemoryStore) -> dict[str, Any]:

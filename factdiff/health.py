@@ -9,7 +9,8 @@ For each agent, from the store:
 * ``reevaluation``: entries re-evaluated under a newer schema version, how many failed
   (promoted back to hot) and their ``rate``;
 * ``review_backlog``: its entries waiting for operator review (and ``backlog_share`` of all
-  its entries).
+  its entries), as the dashboard's backlog and ``/metrics`` count them: an entry an operator
+  kept hot is decided, not waiting (``kept_hot`` counts those).
 
 One figure sums them up, ``health`` (0 to 100, higher is better)::
 
@@ -86,6 +87,7 @@ def agent_health(
                     "rate": _round(reevaluation_rate),
                 },
                 "review_backlog": counts.review,
+                "kept_hot": counts.kept_hot,
                 "backlog_share": _round(backlog_share),
                 "health": health_figure(rate, trend, gap_share, reevaluation_rate, backlog_share),
             }

@@ -102,7 +102,14 @@ class StoreCollector(Collector):
         yield lost
         yield added
         yield GaugeMetricFamily(
-            "factdiff_review_backlog", "Entries waiting for an operator.", snap.review_backlog
+            "factdiff_review_backlog",
+            "Entries waiting for an operator (in review and not kept hot).",
+            snap.review_backlog,
+        )
+        yield GaugeMetricFamily(
+            "factdiff_kept_hot_entries",
+            "Entries in review an operator kept hot (decided: not in the backlog).",
+            snap.kept_hot,
         )
         yield GaugeMetricFamily(
             "factdiff_due_hot_entries",

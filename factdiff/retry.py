@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 
 from factdiff.settings import DEFAULTS
 from factdiff.timebounds import MAX_DURATION, later
+from factdiff.wording import plural
 
 __all__ = ["RetryDecision", "RetryPolicy", "ReviewReason"]
 
@@ -91,7 +92,7 @@ class RetryPolicy:
             return RetryDecision(
                 None,
                 True,
-                f"{attempt} of {self.max_attempts} attempts failed",
+                f"{attempt} of {plural(self.max_attempts, 'attempt')} failed",
                 ReviewReason.MAX_ATTEMPTS,
             )
         base, cap = self.base_delay.total_seconds(), self.max_delay.total_seconds()
@@ -123,7 +124,7 @@ class RetryPolicy:
             return RetryDecision(
                 None,
                 True,
-                f"{streak} error attempts in a row (budget {budget}), the last {failure}",
+                f"{plural(streak, 'error attempt')} in a row (budget {budget}), the last {failure}",
                 reason,
             )
         if retry_after is not None:

@@ -16,6 +16,7 @@ import click
 from factdiff.cli.options import db_option, json_option, not_blank, open_store, open_store_to_read
 from factdiff.cli.render import echo, echo_json
 from factdiff.errors import InputError
+from factdiff.wording import plural
 
 VERIFY = "verify"
 
@@ -73,8 +74,9 @@ def attest_command(
     if as_json:
         echo_json(attestation.to_json())
         return
+    entries = plural(len(attestation.entries), "entry", "entries")
     echo(
-        f"attested decision {attestation.decision_id}: {len(attestation.entries)} entries, "
+        f"attested decision {attestation.decision_id}: {entries}, "
         f"context {attestation.rendered_hash}"
     )
     for entry in attestation.entries:

@@ -7,7 +7,6 @@ import tempfile
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 from factdiff.cli.main import ROOT_DB_KEY
 from factdiff.cli.options import json_option
@@ -45,9 +44,9 @@ def demo_command(ctx: click.Context, db_path: Path | None, count: int, as_json: 
             raise click.UsageError(f"{db_path} exists; the demo needs a fresh store file")
     else:
         db_path = Path(tempfile.mkdtemp(prefix="factdiff-demo-")) / "demo.db"
-    out = console(wrap=True)
+    out = console()
     if as_json:
-        out = Console(file=io.StringIO())
+        out = console(io.StringIO())
     summary = run_demo(db_path, out, count)
     if as_json:
         echo_json(

@@ -7,13 +7,12 @@ from typing import Any
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 from rich.text import Text
 
 from factdiff.bounds import COUNT_MAX
 from factdiff.cli.inputs import read_text, resolve_schema
 from factdiff.cli.options import db_option, json_option, not_blank, open_store, parse_time
-from factdiff.cli.render import console, diff_table, echo, echo_json, outcome_line, text
+from factdiff.cli.render import console, diff_table, echo, echo_json, outcome_line, table, text
 from factdiff.cli.settings_options import (
     COMPONENT_KEYS,
     DEMOTION_KEYS,
@@ -26,6 +25,7 @@ from factdiff.config import apply_provider_limits, components
 from factdiff.demote import Demoter, DemotionReport, DemotionSettings
 from factdiff.errors import DemotionPaused
 from factdiff.pipeline import compress
+from factdiff.wording import plural
 
 
 @click.command("demote")
@@ -117,7 +117,7 @@ def _dry_run(
     if as_json:
         echo_json({"due": due})
         return
-    echo(f"{len(due)} entries would be attempted")
+    echo(f"{plural(len(due), 'entry', 'entries')} would be attempted")
     for item in due:
         echo(
             f"  {item['id']}  {item['agent']}  schema={item['schema']} "
@@ -127,9 +127,8 @@ def _dry_run(
 
 def print_report(report: DemotionReport) -> None:
     """The summary table at the end of a demotion pass."""
-    table = Table(title=f"demotion: {report.processed} entries", title_justify="left")
-    table.add_column("result")
-    table.add_column("entries", justify="right")
+    title = f"demotion: {plural(report.processed, 'entry', 'entries')}"
+    rows = table("result", "entries", title=title, right=("entries",))
     labels = {
         "clean": "demoted clean",
         "acceptable_with_notes": "demoted with notes",
@@ -140,12 +139,12 @@ def print_report(report: DemotionReport) -> None:
     }
     for key, label in labels.items():
         if report.counts.get(key):
-            table.add_row(label, str(report.counts[key]))
-    console().print(table)
+            rows.add_row(label, str(report.counts[key]))
+    console().print(rows)
     if report.usage:
-        usage = Table(title="model calls", title_justify="left")
-        for column in ("model", "role", "calls", "tokens in", "tokens out", "cost USD"):
-            usage.add_column(column)
+        usage = table(
+            "model", "role", "calls", "tokens in", "tokens out", "cost USD", title="model calls"
+        )
         for row in report.usage:
             usage.add_row(
                 text(row["model"]),
@@ -191,7 +190,7 @@ def compress_command(
                 Text.assemble(
                     (f"attempt {attempt.rung + 1}", "bold"),
                     ": ",
-                    text(f"{attempt.summarizer}, {attempt.budget_words} words"),
+                    text(f"{attempt.summarizer}, {plural(attempt.budget_words, 'word')}"),
                 )
             )
             out.print(text(attempt.summary))

@@ -10,6 +10,7 @@ import click
 from factdiff.cli.options import db_option, json_option, open_store
 from factdiff.cli.render import echo, echo_json
 from factdiff.errors import UsageError
+from factdiff.wording import plural
 
 
 @click.command("forget")
@@ -60,8 +61,8 @@ def forget_command(
         stone = r.tombstone
         if r.newly_erased:
             echo(
-                f"erased {stone.entry_id} ({stone.tier}; {r.redacted_events} events and "
-                f"{r.redacted_attempts} attempts redacted)"
+                f"erased {stone.entry_id} ({stone.tier}; {plural(r.redacted_events, 'event')} and "
+                f"{plural(r.redacted_attempts, 'attempt')} redacted)"
             )
         else:
             echo(f"{stone.entry_id} was already erased at {stone.erased_at.isoformat()}")

@@ -89,7 +89,7 @@ def list_command(
             text(e.size_bytes),
         )
     console().print(rows)
-    echo(shown_line("entries", len(page.items), page.offset, page.total, next_cursor))
+    echo(shown_line(("entry", "entries"), len(page.items), page.offset, page.total, next_cursor))
 
 
 @click.command("events")
@@ -151,4 +151,4 @@ def events_command(
             text(event_detail(e.payload)),
         )
     console().print(rows)
-    echo(shown_line("events", len(page.items), page.offset, page.total, next_cursor))
+    echo(shown_line(("event", "events"), len(page.items), page.offset, page.total, next_cursor))

@@ -16,6 +16,7 @@ from typing import Any
 
 from factdiff import jsonin
 from factdiff.errors import InputError
+from factdiff.wording import plural
 
 
 def _filters_digest(filters: Mapping[str, Any]) -> str:
@@ -51,10 +52,12 @@ def decode_cursor(cursor: str, listing: str, filters: Mapping[str, Any]) -> str 
     return after
 
 
-def shown_line(noun: str, shown: int, offset: int, total: int, next_cursor: str | None) -> str:
-    """``200 of 603 entries (1-200); next page: --cursor X`` for the end of a table."""
-    if shown == 0:
-        where = f"0 of {total} {noun}"
-    else:
-        where = f"{shown} of {total} {noun} ({offset + 1}-{offset + shown})"
+def shown_line(
+    noun: tuple[str, str], shown: int, offset: int, total: int, next_cursor: str | None
+) -> str:
+    """``200 of 603 entries (1-200); next page: --cursor X`` for the end of a table; ``noun``
+    is the singular and the plural (``1 of 1 entry``)."""
+    where = f"{shown} of {plural(total, *noun)}"
+    if shown:
+        where += f" ({offset + 1}-{offset + shown})"
     return where + (f"; next page: --cursor {next_cursor}" if next_cursor else "")

@@ -6,13 +6,13 @@ import sys
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from factdiff.bounds import VERSION_MAX
 from factdiff.cli.options import db_option, json_option, not_blank, open_store, parse_time
-from factdiff.cli.render import console, echo, echo_json, text
+from factdiff.cli.render import console, echo, echo_json, table, text
 from factdiff.reevaluate import ReevaluationReport, Reevaluator
 from factdiff.timebounds import MAX_DURATION
+from factdiff.wording import plural
 
 
 @click.command("reevaluate")
@@ -92,14 +92,14 @@ def reevaluate_command(
 def print_report(report: ReevaluationReport) -> None:
     """The end report: entries per result, then the fields that caused them."""
     data = report.to_json()
-    verb = "would be" if report.dry_run else "were"
+    checked = data["checked"]
+    verb = "would be" if report.dry_run else ("was" if checked == 1 else "were")
+    entries = plural(checked, "entry", "entries")
     echo(
-        f"{report.schema} v{report.to_version}: {data['checked']} entries {verb} checked "
+        f"{report.schema} v{report.to_version}: {entries} {verb} checked "
         f"({data['enqueued']} newly queued)"
     )
-    table = Table(title_justify="left")
-    table.add_column("result")
-    table.add_column("entries", justify="right")
+    rows = table("result", "entries", right=("entries",))
     labels = {
         "promoted": "failed: back to hot for recompression",
         "annotated": "acceptable: known gaps updated",
@@ -108,18 +108,16 @@ def print_report(report: ReevaluationReport) -> None:
         "stale": "left for a rerun (lease lost or entry changed)",
     }
     for key, label in labels.items():
-        table.add_row(label, str(data[key]))
-    console().print(table)
+        rows.add_row(label, str(data[key]))
+    console().print(rows)
     if report.pending:
+        are = "is" if report.pending == 1 else "are"
         echo(
-            f"{report.pending} items are still pending: leased by another run or worker (a "
-            "crashed run's leases expire after its --lease); run reevaluate again later"
+            f"{plural(report.pending, 'item')} {are} still pending: leased by another run or "
+            "worker (a crashed run's leases expire after its --lease); run reevaluate again later"
         )
     if data["fields"]:
-        fields = Table(title="fields that caused it", title_justify="left")
-        fields.add_column("field")
-        fields.add_column("promoted", justify="right")
-        fields.add_column("annotated", justify="right")
+        fields = table("field", "promoted", "annotated", title="fields that caused it")
         for name, counts in data["fields"].items():
             fields.add_row(text(name), str(counts["promoted"]), str(counts["annotated"]))
         console().print(fields)

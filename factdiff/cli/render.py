@@ -10,7 +10,7 @@ not a terminal (a pipe, a file) lines are never wrapped to a terminal width at a
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
@@ -63,19 +63,21 @@ def echo(message: object, *, err: bool = False) -> None:
     click.echo(visible(message), err=err)
 
 
-def console(*, wrap: bool = False) -> Console:
-    """A console that prints no markup from data, no emoji codes, and no colour off a terminal.
+def console(file: IO[str] | None = None) -> Console:
+    """The one console of the CLI: no markup from data, no emoji codes, no colour off a terminal.
 
-    Off a terminal (a pipe, a file) lines are never wrapped to a width (``PIPE_WIDTH``), so
-    listings come out whole; ``wrap`` keeps Rich's default width there instead (``COLUMNS``,
-    else 80), for narrative such as the demo's.
+    Off a terminal (a pipe, a file, ``file``) lines are never wrapped to a width and table
+    cells never fold: the console is ``PIPE_WIDTH`` wide whatever ``COLUMNS`` says, so every
+    command's output comes out whole, one line per line. On a terminal it is as wide as the
+    terminal and long cells fold (never cut).
     """
     from rich.console import Console
 
-    screen = Console(highlight=False, emoji=False, soft_wrap=False)
-    if screen.is_terminal or wrap:
-        return screen
-    return Console(highlight=False, emoji=False, soft_wrap=False, width=PIPE_WIDTH)
+    if file is None:
+        screen = Console(highlight=False, emoji=False, soft_wrap=False)
+        if screen.is_terminal:
+            return screen
+    return Console(file=file, highlight=False, emoji=False, soft_wrap=False, width=PIPE_WIDTH)
 
 
 def text(value: object, style: str = "") -> Text:
@@ -86,10 +88,16 @@ def text(value: object, style: str = "") -> Text:
 
 
 def table(*columns: str, title: str | None = None, right: tuple[str, ...] = ()) -> Table:
-    """A table whose columns fold long values instead of cutting them."""
+    """A table whose columns fold long values instead of cutting them, at least as wide as its
+    title (so that a title is never wrapped off a terminal)."""
     from rich.table import Table
 
-    result = Table(title=None if title is None else text(title), title_justify="left")
+    caption = None if title is None else text(title)
+    result = Table(
+        title=caption,
+        title_justify="left",
+        min_width=None if caption is None else caption.cell_len,
+    )
     for column in columns:
         result.add_column(column, overflow="fold", justify="right" if column in right else "left")
     return result

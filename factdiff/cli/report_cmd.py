@@ -6,6 +6,7 @@ import click
 
 from factdiff.cli.options import db_option, json_option, not_blank, open_store_to_read, parse_time
 from factdiff.cli.render import console, echo, echo_json, table, text
+from factdiff.wording import plural
 
 
 @click.group("report")
@@ -39,7 +40,7 @@ def losses_command(
     for group in report["groups"]:
         title = (
             f"{group['schema']} v{group['version']} / {group['summarizer']}: "
-            f"{group['attempts']} attempts"
+            f"{plural(group['attempts'], 'attempt')}"
         )
         rows = table(
             "field",

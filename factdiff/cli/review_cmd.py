@@ -20,6 +20,7 @@ from factdiff.cli.settings_options import (
     settings_from,
 )
 from factdiff.errors import InputError
+from factdiff.wording import plural
 
 
 @click.group("review")
@@ -71,7 +72,7 @@ def review_resolve_command(
     elif entry_id is not None:
         echo(f"{entry_id}: {'back in demotion' if resolved else 'was not in review'}")
     else:
-        echo(f"{len(resolved)} entries back in demotion")
+        echo(f"{plural(len(resolved), 'entry', 'entries')} back in demotion")
         for resolved_id in resolved:
             echo(f"  {resolved_id}")
 

@@ -15,6 +15,7 @@ from factdiff.bounds import VERSION_MAX
 from factdiff.cli.inputs import resolve_schema, schema_source_text
 from factdiff.cli.options import db_option, json_option, not_blank, open_store
 from factdiff.cli.render import echo, echo_json
+from factdiff.wording import plural
 
 
 @click.group("schema")
@@ -40,7 +41,8 @@ def validate_command(schema: str, db: str, as_json: bool) -> None:
             }
         )
     else:
-        echo(f"ok: {loaded.name} v{loaded.version} {loaded.hash} ({len(loaded.fields)} fields)")
+        fields = plural(len(loaded.fields), "field")
+        echo(f"ok: {loaded.name} v{loaded.version} {loaded.hash} ({fields})")
 
 
 @schema_group.command("show")
@@ -110,7 +112,8 @@ def register_command(schema: str, db: str, as_json: bool) -> None:
         echo(f"{state}: {loaded.name} v{loaded.version} {loaded.hash}")
         if plan.due:
             echo(
-                f"{plan.due} warm entries compressed under an older version are due for "
+                f"{plural(plan.due, 'warm entry', 'warm entries')} compressed under an older "
+                f"version {'is' if plan.due == 1 else 'are'} due for "
                 f"re-evaluation: run `factdiff reevaluate --schema {loaded.name}` (or a worker)"
             )
 
@@ -179,7 +182,7 @@ def diff_command(name: str, v1: int, v2: int, db: str, as_json: bool) -> None:
     if as_json:
         echo_json(result.to_json())
         return
-    echo(f"{name} v{v1} -> v{v2}: {len(result.changes)} changes")
+    echo(f"{name} v{v1} -> v{v2}: {plural(len(result.changes), 'change')}")
     if result.changes:
         changes = table("field", "change", "before", "after", "re-evaluate")
         for change in result.changes:

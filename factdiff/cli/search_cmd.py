@@ -96,7 +96,7 @@ def search_command(
     if as_json:
         echo_json(search_document(query, hits))
         return
-    out = console(wrap=True)
+    out = console()
     if not hits:
         out.print(text(f"no entry matches {query!r}"))
         return

@@ -17,6 +17,7 @@ from factdiff.cli.options import (
 from factdiff.cli.render import console, echo, echo_json, one_line, table, text
 from factdiff.errors import InputError
 from factdiff.health import WINDOW, agent_health, reevaluation_by_schema
+from factdiff.wording import percent, plural, signed_percent
 
 
 @click.command("stats")
@@ -59,7 +60,7 @@ def print_health(stats: dict[str, Any]) -> None:
                 text(row["version"]),
                 text(row["checked"]),
                 text(row["promoted"]),
-                text(_percent(row["rate"])),
+                text(percent(row["rate"])),
             )
         out.print(rows)
     scores = table(
@@ -69,7 +70,8 @@ def print_health(stats: dict[str, Any]) -> None:
         "trend",
         "gaps",
         "re-eval failed",
-        "review",
+        "waiting for review",
+        "kept hot",
         title="memory score per agent",
         right=("health",),
     )
@@ -78,17 +80,14 @@ def print_health(stats: dict[str, Any]) -> None:
         scores.add_row(
             text(row["agent"]),
             text(row["health"]),
-            text(_percent(row["failure_rate"])),
-            text("-" if trend is None else f"{trend:+.1%}"),
-            text(_percent(row["gap_share"])),
-            text(_percent(row["reevaluation"]["rate"])),
+            text(percent(row["failure_rate"])),
+            text(signed_percent(trend)),
+            text(percent(row["gap_share"])),
+            text(percent(row["reevaluation"]["rate"])),
             text(row["review_backlog"]),
+            text(row["kept_hot"]),
         )
     out.print(scores)
-
-
-def _percent(value: float | None) -> str:
-    return "-" if value is None else f"{value:.1%}"
 
 
 def print_stats(stats: dict[str, Any]) -> None:
@@ -111,7 +110,7 @@ def print_stats(stats: dict[str, Any]) -> None:
             text(row["version"]),
             text(row["attempts"]),
             text(row["failed"]),
-            text(f"{row['rate']:.1%}"),
+            text(percent(row["rate"])),
         )
     out.print(rates)
     lost = table("field", "missing", "changed", "added", title="facts lost per field")
@@ -166,7 +165,7 @@ def print_storage(storage: dict[str, Any]) -> None:
     else:
         echo(
             f"warm tier {warm:.2f}x and cold archives {cold:.2f}x the "
-            f"{storage['warm_source_bytes']} source bytes they replaced"
+            f"{plural(storage['warm_source_bytes'], 'source byte')} they replaced"
         )
 
 
@@ -185,7 +184,7 @@ def migrate_command(db: str, as_json: bool) -> None:
     if as_json:
         echo_json({"location": location, "applied": applied, "schema_version": version})
     else:
-        echo(f"{location}: {applied} migration(s) applied; schema version {version}")
+        echo(f"{location}: {plural(applied, 'migration')} applied; schema version {version}")
 
 
 @click.command("verify")
@@ -223,4 +222,4 @@ def index_command(rebuild: bool, db: str, as_json: bool) -> None:
     if as_json:
         echo_json({"indexed": indexed, "rebuilt": rebuild})
     else:
-        echo(f"{indexed} entries indexed" + (" (rebuilt)" if rebuild else ""))
+        echo(f"{plural(indexed, 'entry', 'entries')} indexed" + (" (rebuilt)" if rebuild else ""))

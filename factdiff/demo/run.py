@@ -22,6 +22,7 @@ from factdiff.policy import Outcome
 from factdiff.retry import RetryPolicy
 from factdiff.store import EventType, MemoryStore, Tier
 from factdiff.store.model import Entry
+from factdiff.wording import plural
 
 SHOWCASE_LADDER = "naive:40,extractive:0.35x,extractive:0.6x:strict"
 """The worked example climbs from the naive summarizer, so the diff has something to catch."""
@@ -52,14 +53,16 @@ def run_demo(db: Path, console: Console, count: int = 300) -> DemoSummary:
                 "extractor and summarizers."
             ),
             title="factdiff demo",
+            expand=False,
         )
     )
     entries = [WORKED_EXAMPLE, *generate_corpus(count)]
     with MemoryStore.open(db) as store:
         ids = _load(store, entries)
         now = max(e.occurred_at for e in entries) + DORMANCY + timedelta(days=1)
+        loaded = f"{plural(len(entries), 'entry', 'entries')} of {plural(len(AGENTS), 'agent')}"
         console.print(
-            f"1. Loaded {len(entries)} entries of {len(AGENTS)} agents "
+            f"1. Loaded {loaded} "
             f"({', '.join(a for a, _ in AGENTS)}), each with its domain fact schema, and aged "
             f"them past the {DORMANCY.days}-day dormancy threshold."
         )
@@ -142,7 +145,7 @@ def _showcase(store: MemoryStore, entry_id: str, now: datetime, console: Console
                 "   ",
                 (f"attempt {attempt.rung + 1}", "bold"),
                 ": ",
-                text(f"{attempt.summarizer}, budget {attempt.budget_words} words"),
+                text(f"{attempt.summarizer}, budget {plural(attempt.budget_words, 'word')}"),
             )
         )
         console.print(Panel(text(attempt.summary), title="summary", expand=False))

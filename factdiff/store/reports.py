@@ -18,7 +18,7 @@ from factdiff.store import rows as rowmap
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
 
-__all__ = ["AgentCounts", "LossAttempt", "RegisteredSchema", "ReportingMixin"]
+__all__ = ["AgentCounts", "BacklogCounts", "LossAttempt", "RegisteredSchema", "ReportingMixin"]
 
 PAGE = 256
 
@@ -35,13 +35,26 @@ class RegisteredSchema:
 
 @dataclass(frozen=True)
 class AgentCounts:
-    """One agent's entries: all, warm, warm with known gaps, in review."""
+    """One agent's entries: all, warm, warm with known gaps, waiting for review (an operator's
+    keep-hot decision takes an entry out of the backlog) and kept hot."""
 
     agent: str
     entries: int
     warm: int
     warm_with_gaps: int
     review: int
+    kept_hot: int = 0
+
+
+@dataclass(frozen=True)
+class BacklogCounts:
+    """One agent's entries in review: waiting for an operator, kept hot by one (decided,
+    not waiting), and when the oldest waiting one was added (None: none waits)."""
+
+    agent: str
+    waiting: int
+    kept_hot: int
+    oldest_waiting: datetime | None
 
 
 @dataclass(frozen=True)
@@ -95,6 +108,22 @@ class ReportingMixin:
                 int(r["warm"] or 0),
                 int(r["warm_with_gaps"] or 0),
                 int(r["review"] or 0),
+                int(r["kept_hot"] or 0),
+            )
+            for r in rows
+        ]
+
+    def review_backlog(self) -> list[BacklogCounts]:
+        """Per agent with entries in review, by agent id: the one definition of the review
+        backlog (``factdiff stats``, the dashboard, ``/metrics`` and the memory score)."""
+        store = _store(self)
+        rows = store._rows(store._sql("review_backlog_by_agent"), {})
+        return [
+            BacklogCounts(
+                str(r["agent_id"]),
+                int(r["waiting"] or 0),
+                int(r["kept_hot"] or 0),
+                None if r["oldest"] is None else codec.from_micros(int(r["oldest"])),
             )
             for r in rows
         ]

@@ -564,7 +564,8 @@ def unindexed_problems(store: MemoryStore) -> list[str]:
     """One line when entries are missing from the search indexes."""
     missing = int(store._one("count_unindexed"))
     if missing:
-        return [f"{missing} entries are missing from the search index: run `factdiff migrate`"]
+        are = "entry is" if missing == 1 else "entries are"
+        return [f"{missing} {are} missing from the search index: run `factdiff migrate`"]
     return []
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
 from factdiff.screen import visible
+from factdiff.wording import percent, plural, signed_percent, usd
 
 __all__ = ["HEADERS", "STATIC", "page", "static_bytes"]
 
@@ -43,6 +44,10 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["visible"] = visible
+    env.filters["percent"] = percent
+    env.filters["signed_percent"] = signed_percent
+    env.filters["usd"] = usd
+    env.filters["plural"] = plural
     return env
 
 

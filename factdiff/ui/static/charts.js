@@ -2,8 +2,9 @@
  *
  * Every <div class="chart" data-kind="..." data-source="ID"> is drawn from the JSON in
  * <script type="application/json" id="ID">:
- *   kind "rate" | "count" | "usd": {"labels": [...], "values": [...]} -> one horizontal
- *     <rect class="bar"> per label;
+ *   kind "rate" | "count" | "usd": {"labels": [...], "values": [...], "display": [...]} ->
+ *     one horizontal <rect class="bar"> per label, its value written as "display" gives it
+ *     (the page's own formatting: percentages, dollars), else as the number;
  *   kind "stacked": {"labels": [days], "series": [{"name", "values"}]} -> one column per
  *     label (<g class="column">), one <rect class="bar"> per non-zero value.
  * Charts are redrawn at the container's width when the window is resized.
@@ -33,6 +34,7 @@
     var svg = el("svg", { width: width, height: data.labels.length * row + 4, class: "bars" });
     data.labels.forEach(function (label, i) {
       var v = Number(data.values[i]) || 0, y = i * row + 2;
+      var shownValue = data.display ? String(data.display[i]) : format(kind, v);
       var g = el("g", { class: "row" });
       var fits = Math.max(4, Math.floor((labelW - 8) / 7));
       var shown = label.length > fits ? label.slice(0, fits - 1) + "\u2026" : label;
@@ -40,9 +42,9 @@
       name.appendChild(el("title", {}, label));
       g.appendChild(name);
       var rect = el("rect", { x: labelW, y: y + 4, height: row - 8, width: Math.max(1, barW * v / max), class: "bar bar-" + kind });
-      rect.appendChild(el("title", {}, label + ": " + format(kind, v)));
+      rect.appendChild(el("title", {}, label + ": " + shownValue));
       g.appendChild(rect);
-      g.appendChild(el("text", { x: labelW + barW + 6, y: y + 17, class: "value" }, format(kind, v)));
+      g.appendChild(el("text", { x: labelW + barW + 6, y: y + 17, class: "value" }, shownValue));
       svg.appendChild(g);
     });
     box.appendChild(svg);

@@ -92,11 +92,14 @@ def test_cursor_round_trip_and_refusals() -> None:
 
 
 def test_shown_line() -> None:
-    assert shown_line("entries", 200, 0, 603, "C") == (
+    entries, events = ("entry", "entries"), ("event", "events")
+    assert shown_line(entries, 200, 0, 603, "C") == (
         "200 of 603 entries (1-200); next page: --cursor C"
     )
-    assert shown_line("events", 3, 200, 203, None) == "3 of 203 events (201-203)"
-    assert shown_line("entries", 0, 0, 0, None) == "0 of 0 entries"
+    assert shown_line(events, 3, 200, 203, None) == "3 of 203 events (201-203)"
+    assert shown_line(entries, 0, 0, 0, None) == "0 of 0 entries"
+    assert shown_line(entries, 1, 0, 1, None) == "1 of 1 entry (1-1)"
+    assert shown_line(events, 0, 0, 1, None) == "0 of 1 event"
 
 
 @pytest.mark.parametrize(

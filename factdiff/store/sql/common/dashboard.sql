@@ -1,5 +1,6 @@
--- The dashboard's figures (factdiff.dashboard): attempts, events and model calls, read only.
--- The statements below read alike in both dialects; sql/<dialect>/dashboard.sql holds the others.
+-- The dashboard's own figures (factdiff.dashboard): outcomes and review decisions per day.
+-- The figures it shares with `factdiff stats` and /metrics (failure rates, facts lost, review
+-- backlog, model usage) are read by the statements of queries.sql and reports.sql.
 
 -- name: dashboard_outcomes_by_day
 -- Attempts per UTC day (days since the epoch) and outcome.
@@ -7,36 +8,6 @@ SELECT started_at / 86400000000 AS day, outcome, count(*)
 FROM attempts
 GROUP BY day, outcome
 ORDER BY day, outcome
-
--- name: dashboard_failure_by_schema
-SELECT coalesce(schema_name, ''), coalesce(schema_version, 0), count(*),
-       sum(CASE WHEN outcome IN ('failed', 'error') THEN 1 ELSE 0 END)
-FROM attempt_rows
-GROUP BY coalesce(schema_name, ''), coalesce(schema_version, 0)
-ORDER BY 1, 2
-
--- name: dashboard_failure_by_agent
-SELECT e.agent_id, count(*),
-       sum(CASE WHEN a.outcome IN ('failed', 'error') THEN 1 ELSE 0 END)
-FROM attempts a JOIN entries e ON e.id = a.entry_id
-GROUP BY e.agent_id
-ORDER BY e.agent_id
-
--- name: dashboard_lossy_diffs
--- Diffs are packed (or JSON text in attempts written before schema version 9).
-SELECT id, diff, packed FROM attempts
-WHERE id > :after AND outcome IN ('failed', 'acceptable_with_notes')
-ORDER BY id
-LIMIT :limit
-
--- name: dashboard_backlog
--- Entries waiting for an operator (kept-hot entries left out), per agent.
-SELECT e.agent_id, count(*), min(e.created_at)
-FROM entries e
-WHERE e.status = 'review'
-  AND NOT EXISTS (SELECT 1 FROM kept_hot k WHERE k.entry_id = e.id)
-GROUP BY e.agent_id
-ORDER BY e.agent_id
 
 -- name: dashboard_review_events
 -- Review decisions recorded per UTC day.

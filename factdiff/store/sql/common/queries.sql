@@ -260,6 +260,13 @@ FROM attempt_rows
 GROUP BY schema_name, schema_version
 ORDER BY schema_name, schema_version
 
+-- name: failure_by_agent
+SELECT e.agent_id, count(*) AS total,
+       sum(CASE WHEN a.outcome IN ('failed', 'error') THEN 1 ELSE 0 END) AS failed
+FROM attempts a JOIN entries e ON e.id = a.entry_id
+GROUP BY e.agent_id
+ORDER BY e.agent_id
+
 -- name: lossy_diffs_page
 SELECT id, diff, packed FROM attempts
 WHERE id > :after AND outcome IN ('failed', 'acceptable_with_notes')

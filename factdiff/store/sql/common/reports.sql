@@ -17,3 +17,15 @@ LIMIT :limit
 
 -- name: agents_list
 SELECT DISTINCT agent_id FROM entries ORDER BY agent_id
+
+-- name: review_backlog_by_agent
+-- Per agent with entries in review: those waiting for an operator, those an operator kept hot
+-- (status review, row in kept_hot: decided, not waiting), and the oldest waiting one.
+SELECT e.agent_id,
+       sum(CASE WHEN k.entry_id IS NULL THEN 1 ELSE 0 END) AS waiting,
+       sum(CASE WHEN k.entry_id IS NULL THEN 0 ELSE 1 END) AS kept_hot,
+       min(CASE WHEN k.entry_id IS NULL THEN e.created_at END) AS oldest
+FROM entries e LEFT JOIN kept_hot k ON k.entry_id = e.id
+WHERE e.status = 'review'
+GROUP BY e.agent_id
+ORDER BY e.agent_id

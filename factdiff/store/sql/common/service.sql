@@ -41,9 +41,6 @@ SELECT coalesce(a.schema_name, ''), coalesce(a.schema_version, 0), e.agent_id, a
 FROM attempt_rows AS a JOIN entries AS e ON e.id = a.entry_id
 GROUP BY a.schema_name, a.schema_version, e.agent_id, a.outcome
 
--- name: metrics_review_backlog
-SELECT count(*) FROM entries WHERE status = 'review'
-
 -- name: metrics_due_hot
 -- Hot, active entries unused since :threshold whose backoff has passed at :now.
 SELECT count(*) FROM entries
