@@ -154,6 +154,9 @@ RUN: dict[str, Run] = {
 """Every documented command that runs here, by its text without comment."""
 
 NOT_RUN: dict[str, str] = {
+    "factdiff serve --ssl-certfile CERT --ssl-keyfile KEY [--forwarded-allow-ips IPS]": (
+        "needs a certificate; served over TLS in tests/acceptance/test_serve_session_cookie.py"
+    ),
     "make test": "the test suite itself",
     "FACTDIFF_TEST_PG_DSN=postgresql://postgres@127.0.0.1:5432/test FACTDIFF_REQUIRE_PG=1 "
     "make test": "the test suite itself (on PostgreSQL)",

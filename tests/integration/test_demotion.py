@@ -20,10 +20,10 @@ from factdiff.pipeline import Rung
 from factdiff.record import FactRecord
 from factdiff.retry import RetryPolicy
 from factdiff.schema.model import FactSchema
-from factdiff.store import AttemptOutcome, EntryStatus, EventType, MemoryStore, Tier, codec
+from factdiff.store import AttemptOutcome, EntryStatus, EventType, MemoryStore, Tier
 from factdiff.summarize import ExtractiveSummarizer, Summary, SummaryRequest
 from tests.conftest import worked
-from tests.integration.conftest import raw
+from tests.integration.store_helpers import add_blank_entry
 
 T0 = datetime(2026, 3, 14, 19, 32, tzinfo=UTC)
 LATER = T0 + timedelta(days=30)
@@ -184,7 +184,7 @@ def test_unusable_entries_stay_hot_with_a_clear_reason(
     if content.strip():
         entry_id = store.add("a", content, now=T0, last_used_at=T0)
     else:  # refused by add now (BlankEntry): a store written before the rule may hold one
-        entry_id = _blank_entry_written_before(store, content)
+        entry_id = add_blank_entry(store, "a", content, T0)
     result = Demoter(store).run(LATER)
     assert result.counts == {"error": 1, "escalated": 1}
     entry = store.get(entry_id)
@@ -193,23 +193,6 @@ def test_unusable_entries_stay_hot_with_a_clear_reason(
     (attempt,) = store.attempts(entry_id)
     assert attempt.error is not None
     assert reason in attempt.error
-
-
-def _blank_entry_written_before(store: MemoryStore, content: str) -> str:
-    """A hot entry whose text is ``content`` (blank), as factdiff stored it before every way
-    in refused blank entries: added with a text, then rewritten behind the store's back."""
-    entry_id = store.add("a", "placeholder", now=T0, last_used_at=T0)
-    data = codec.encode_content(content, max_bytes=1024)
-    raw(store, "UPDATE hot_content SET content = ? WHERE entry_id = ?", data, entry_id)
-    raw(
-        store,
-        "UPDATE entries SET content_hash = ?, size_bytes = ? WHERE id = ?",
-        codec.content_hash(data),
-        len(data),
-        entry_id,
-    )
-    assert store.get(entry_id).content == content
-    return entry_id
 
 
 def test_nul_and_emoji_entries_round_trip_through_cold(store: MemoryStore) -> None:

@@ -133,7 +133,7 @@ def test_a_settings_file_value_beyond_the_bound_is_one_line(
     (tmp_path / "factdiff.toml").write_text(f'grace = "{HUGE}"\n', encoding="utf-8")
     assert_one_line(run(filled_sqlite, "worker", cwd=tmp_path), "factdiff.toml: grace", TOO_LONG)
     (tmp_path / "factdiff.toml").write_text("lease = " + "9" * 5000 + "\n", encoding="utf-8")
-    assert_one_line(run(filled_sqlite, "worker", cwd=tmp_path), "too long to read")
+    assert_one_line(run(filled_sqlite, "worker", cwd=tmp_path), "more than 4300 digits")
 
 
 def test_the_last_time_in_range_works(filled: str) -> None:

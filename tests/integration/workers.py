@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from factdiff.store import EntryStatus, EventType, MemoryStore, Tier
+from tests.integration.store_helpers import add_blank_entry
 
 ROOT = Path(__file__).resolve().parents[2]
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -36,8 +37,11 @@ def entry_text(i: int) -> str:
 def load(store: MemoryStore, count: int, start: int = 0) -> dict[str, str]:
     contents: dict[str, str] = {}
     for i in range(start, start + count):
-        text = entry_text(i)
-        entry_id = store.add(f"agent-{i % 5}", text, now=T0 + timedelta(seconds=i))
+        text, agent, now = entry_text(i), f"agent-{i % 5}", T0 + timedelta(seconds=i)
+        if text.strip():
+            entry_id = store.add(agent, text, now=now)
+        else:  # refused by add now: a store written before the blank rule may hold one
+            entry_id = add_blank_entry(store, agent, text, now)
         contents[entry_id] = text
     return contents
 
