@@ -329,18 +329,33 @@ class DateTimeValue(Value):
         """``2026-03-14T14:32-05:00`` (no offset when none is known)."""
         return f"{self.date.canonical()}T{self.time.canonical()}"
 
-    def _instant(self, precision: Precision | None) -> tuple[int | None, datetime]:
-        """(year or None, naive datetime in UTC when zoned) truncated to ``precision``."""
+    def _instant(self, precision: Precision | None) -> tuple[int | None, tuple[int, ...]]:
+        """(year or None, the UTC moment's fields when zoned, else the written ones) truncated
+        to ``precision``: ``(year, month, day, hour, minute, second)``.
+
+        A zoned moment whose UTC time falls outside ``datetime``'s years 1-9999 (such as
+        ``0001-01-01T00:00+14:00``) is ``(seconds,)`` from 0001-01-01T00:00 UTC instead: the
+        same instant written in any offset gives the same fields, and no value overflows.
+        """
         day, t = self.date, self.time
         month = day.month or 1
         moment = datetime(day.year or _PLACEHOLDER_YEAR, month, day.day, t.hour, t.minute)
         if precision in (None, Precision.SECOND):
             moment += timedelta(seconds=t.second or 0)
+        year = None if day.year is None else moment.year
         if t.offset_minutes is not None:
-            moment -= timedelta(minutes=t.offset_minutes)
+            try:
+                moment -= timedelta(minutes=t.offset_minutes)
+            except OverflowError:
+                seconds = (moment - datetime.min) // timedelta(seconds=1) - t.offset_minutes * 60
+                if precision is Precision.HOUR:
+                    seconds -= seconds % 3600
+                return year, (seconds,)
+            year = None if day.year is None else moment.year
         if precision is Precision.HOUR:
             moment = moment.replace(minute=0)
-        return (None if day.year is None else moment.year), moment
+        fields = (moment.year, moment.month, moment.day, moment.hour, moment.minute)
+        return year, (*fields, moment.second)
 
     def parts(self) -> tuple[Value, ...]:
         """The date and the time written apart state the datetime."""
@@ -349,7 +364,7 @@ class DateTimeValue(Value):
     def key(self) -> object:
         year, moment = self._instant(None)
         zone = "local" if self.time.offset_minutes is None else "utc"
-        return (zone, year, moment.month, moment.day, moment.hour, moment.minute, moment.second)
+        return (zone, year, *moment[1:]) if len(moment) > 1 else (zone, year, *moment)
 
     def same_as(self, other: Value, tolerance: Tolerance = EXACT) -> bool:
         """Same instant (UTC) down to the precision; YEAR/MONTH/DAY compare written dates.

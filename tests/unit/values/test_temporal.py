@@ -718,3 +718,31 @@ def test_partial_dates_round_trip_and_parse() -> None:
     assert parse_date("---03", NO_REF) == value
     with pytest.raises(ValueError, match="needs a month"):
         DateValue(2026, None, 3)
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "same"),
+    [
+        ("0001-01-01T01:00+14:00", "0001-01-01T00:00+13:00", True),  # before year 1 in UTC
+        ("0001-01-01T00:00+14:00", "0001-01-01T00:00+13:00", False),
+        ("9999-12-31T23:00-14:00", "9999-12-31T23:30-13:30", True),  # after 9999 in UTC
+        ("9999-12-31T23:59-14:00", "9999-12-31T23:59-13:00", False),
+        ("0001-01-01T00:00+14:00", "2026-03-14T14:32-05:00", False),
+    ],
+)
+def test_instants_beyond_the_calendar_compare_without_overflow(
+    first: str, second: str, same: bool
+) -> None:
+    """A zoned datetime whose UTC instant falls outside years 1-9999 has a key and compares
+    (it used to raise OverflowError, and an entry stating one could not be stored)."""
+    one, other = _datetime_of(first), _datetime_of(second)
+    assert one.same_as(other) is same
+    assert (one.key() == other.key()) is same
+    assert one.same_as(one)
+    assert one.key() == _datetime_of(first).key()
+
+
+def _datetime_of(text: str) -> DateTimeValue:
+    (match,) = DateTimeRecognizer().find(text, NO_REF)
+    assert isinstance(match.value, DateTimeValue)
+    return match.value
