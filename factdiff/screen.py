@@ -9,7 +9,8 @@ and ``--json`` output carries the exact stored strings.
   That covers every C0 control except newline and tab, DEL, every C1 control, and the Unicode
   bidi embeddings, overrides and isolates (which reorder what a reader sees). An ESC shown as
   the four characters ``\\x1b`` starts no CSI or OSC sequence, so colours, cursor moves, title
-  changes and OSC 8 hyperlinks all become inert text.
+  changes and OSC 8 hyperlinks all become inert text. A lone surrogate (``\\ud800``, which
+  no UTF-8 output can encode) is shown the same way.
 * Rich markup (``[red]``, ``[link=...]``, ``[/INST]``) and emoji codes (``:smile:``) are shown
   literally: such text reaches Rich only as ``rich.text.Text`` (never parsed as markup; see
   ``render.text``), never inside a markup template.
@@ -19,8 +20,10 @@ from __future__ import annotations
 
 import re
 
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_CONTROLS_AND_NEWLINES = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_CONTROLS_AND_NEWLINES = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
+)
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 

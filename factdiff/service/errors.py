@@ -143,10 +143,12 @@ def install_error_handlers(app: FastAPI) -> None:
         assert isinstance(exc, RequestValidationError)
         errors = exc.errors()
         first = errors[0] if errors else {"loc": (), "msg": "invalid request"}
-        where = ".".join(str(p) for p in first.get("loc", ()))
-        message = f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg"))
+        where = ".".join(one_line(p) for p in first.get("loc", ()))
+        said = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+        message = f"{where}: {said}" if where else said
         problems = [
-            {"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg"))} for e in errors
+            {"loc": [one_line(p) for p in e.get("loc", ())], "msg": one_line(e.get("msg"))}
+            for e in errors
         ]
         return error_response(422, "invalid_request", message, {"problems": problems})
 

@@ -7,20 +7,58 @@ here describe them for the OpenAPI document, and requests are validated against 
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from factdiff.bounds import VERSION_MAX
 
 JsonObject = dict[str, Any]
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class Strict(BaseModel):
     """A request body: unknown keys are refused (422)."""
 
     model_config = ConfigDict(extra="forbid")
+
+
+class Body(Strict):
+    """A request body: unknown keys are refused, and so is a lone surrogate anywhere in it
+    (``"\\ud800"`` is valid JSON but not Unicode text that can be stored or echoed): 422."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unicode_only(cls, data: Any) -> Any:
+        where = lone_surrogate_at(data)
+        if where is not None:
+            raise ValueError(
+                f"{where or 'the body'} holds a lone surrogate (a \\ud800-\\udfff escape "
+                "without its pair): send valid Unicode"
+            )
+        return data
+
+
+def lone_surrogate_at(value: Any, path: str = "") -> str | None:
+    """The dotted path of the first string (or key) in ``value`` with a lone surrogate."""
+    if isinstance(value, str):
+        return path if _SURROGATE.search(value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            here = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str) and _SURROGATE.search(key):
+                return path or "a key"
+            found = lone_surrogate_at(item, here)
+            if found is not None:
+                return found
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found = lone_surrogate_at(item, f"{path}[{index}]")
+            if found is not None:
+                return found
+    return None
 
 
 class Open(BaseModel):
@@ -32,7 +70,7 @@ class Open(BaseModel):
 # -- requests --------------------------------------------------------------------------------
 
 
-class NewEntryBody(Strict):
+class NewEntryBody(Body):
     """One entry to add; an agent key's own agent is implied."""
 
     text: str = Field(description="The entry's text (UTF-8, at most 16 MiB; not blank).")
@@ -45,13 +83,13 @@ class NewEntryBody(Strict):
     metadata: JsonObject = Field(default_factory=dict)
 
 
-class NewEntriesBody(Strict):
+class NewEntriesBody(Body):
     """Several entries, added in one transaction (all or none)."""
 
     entries: list[NewEntryBody] = Field(min_length=1, max_length=1000)
 
 
-class CheckBody(Strict):
+class CheckBody(Body):
     """A source and a summary to diff."""
 
     source: str
@@ -60,27 +98,27 @@ class CheckBody(Strict):
     reference: datetime | None = Field(default=None, description="The entry's own date.")
 
 
-class CompressBody(Strict):
+class CompressBody(Body):
     """One text to compress with the offline pipeline and its retry ladder."""
 
     text: str = Field(min_length=1)
     schema_name: str | None = Field(default=None, alias="schema", min_length=1)
 
 
-class ContextBody(Strict):
+class ContextBody(Body):
     """Entries to render as an agent is shown them."""
 
     ids: list[str] = Field(min_length=1, max_length=1000)
 
 
-class AttestBody(Strict):
+class AttestBody(Body):
     """A decision and the entries it was made on."""
 
     decision: str = Field(min_length=1)
     ids: list[str] = Field(min_length=1, max_length=1000)
 
 
-class DemotionBody(Strict):
+class DemotionBody(Body):
     """A demotion pass (operator): at most one attempt per due entry."""
 
     agent: str | None = Field(default=None, min_length=1)
@@ -88,13 +126,13 @@ class DemotionBody(Strict):
     older_than: str | None = Field(default=None, description="A duration such as 14d or 0s.")
 
 
-class ResolveBody(Strict):
+class ResolveBody(Body):
     """Return an entry from review to automatic demotion."""
 
     note: str = ""
 
 
-class BulkResolveBody(Strict):
+class BulkResolveBody(Body):
     """Return every matching entry in review to automatic demotion."""
 
     agent: str | None = Field(default=None, min_length=1)
@@ -102,19 +140,19 @@ class BulkResolveBody(Strict):
     note: str = ""
 
 
-class ApproveBody(Strict):
+class ApproveBody(Body):
     """Accept a summary despite its loss: why."""
 
     reason: str = Field(min_length=1, pattern=r"\S")
 
 
-class EditBody(Strict):
+class EditBody(Body):
     """An operator's summary, to verify against the source."""
 
     summary: str = Field(min_length=1, pattern=r"\S")
 
 
-class RetryBody(Strict):
+class RetryBody(Body):
     """Retry now on this rung of the configured ladder (from 0)."""
 
     rung: StrictInt = Field(ge=0, le=1000)
@@ -131,13 +169,13 @@ class RetryOut(Strict):
     status: str
 
 
-class KeepHotBody(Strict):
+class KeepHotBody(Body):
     """Keep an entry hot for good: why."""
 
     reason: str = Field(min_length=1, pattern=r"\S")
 
 
-class RegisterSchemaBody(Strict):
+class RegisterSchemaBody(Body):
     """A fact schema in YAML, or a built-in's name."""
 
     yaml: str | None = None
@@ -291,7 +329,7 @@ class Touched(Strict):
     last_used_at: str
 
 
-class ForgetBody(Strict):
+class ForgetBody(Body):
     """Why an entry is erased (recorded in its tombstone)."""
 
     reason: str = Field(default="", max_length=1000)
@@ -396,7 +434,7 @@ class SchemaRegistered(Strict):
     )
 
 
-class ReevaluateBody(Strict):
+class ReevaluateBody(Body):
     """What to re-evaluate (``factdiff reevaluate``'s options)."""
 
     to_version: StrictInt | None = Field(default=None, ge=1, le=VERSION_MAX)
