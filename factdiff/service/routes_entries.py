@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Body, Query
 from fastapi.responses import JSONResponse
 
 from factdiff.cli.paging import decode_cursor, encode_cursor
@@ -129,9 +129,16 @@ def restore_entry(entry_id: str, caller: Caller, store: Store) -> Restored:
 
 
 @router.post("/{entry_id}/forget", response_model=ForgottenEntry)
-def forget_entry(entry_id: str, body: ForgetBody, caller: Caller, store: Store) -> JSONResponse:
+def forget_entry(
+    entry_id: str,
+    caller: Caller,
+    store: Store,
+    body: Annotated[ForgetBody | None, Body()] = None,
+) -> JSONResponse:
     """Erase the entry's content from every place the store keeps it (``factdiff forget``),
-    leaving its tombstone; an agent key erases its own entries only. Idempotent."""
+    leaving its tombstone; an agent key erases its own entries only. Idempotent. The body
+    (``{"reason"}``) is optional."""
+    body = body or ForgetBody()
     from factdiff.store import EntryNotFound
 
     owner = None if caller.is_operator else caller.agent

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
@@ -84,10 +84,14 @@ def stats(caller: Operator, store: Store) -> JSONResponse:
 
 @router.post("/v1/demotions", response_model=JsonObject)
 def run_demotion(
-    request: Request, body: DemotionBody, caller: Operator, store: Store
+    request: Request,
+    caller: Operator,
+    store: Store,
+    body: Annotated[DemotionBody | None, Body()] = None,
 ) -> JSONResponse:
     """One demotion pass with the configured settings (operator); the ``demote --json``
-    report."""
+    report. Every key is optional, and so is the body."""
+    body = body or DemotionBody()
     from factdiff.demote import Demoter, DemotionReport, DemotionSettings
     from factdiff.errors import DemotionPaused
     from factdiff.settings import load_settings, parse_duration

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Body, Query
 from fastapi.responses import JSONResponse
 
 from factdiff.service.auth import Caller, Operator, Store
@@ -65,10 +65,14 @@ def register_schema(body: RegisterSchemaBody, caller: Operator, store: Store) ->
 
 @router.post("/{name}/reevaluate", response_model=ReevaluationDocument)
 def reevaluate_schema(
-    name: str, body: ReevaluateBody, caller: Operator, store: Store
+    name: str,
+    caller: Operator,
+    store: Store,
+    body: Annotated[ReevaluateBody | None, Body()] = None,
 ) -> JSONResponse:
     """``factdiff reevaluate --schema NAME``: re-diff the warm entries compressed under an
-    older version of ``name``; failed ones go back to hot (operator)."""
+    older version of ``name``; failed ones go back to hot (operator). The body is optional."""
+    body = body or ReevaluateBody()
     from factdiff.errors import UsageError
     from factdiff.reevaluate import Reevaluator
 
