@@ -181,7 +181,8 @@ def test_mcp_remember_refuses_or_keeps_every_time(target: str) -> None:
             assert store.entry_page(limit=0).total == before + sum(map(in_range, moments))
             for moment, result in zip(moments, results, strict=True):
                 if not in_range(moment):
-                    assert result.is_error  # (its text is the SDK's until tool errors carry theirs)
+                    assert result.is_error
+                    assert REFUSED in result.content[0].text, result  # the tool's own message
                     continue
                 assert not result.is_error, result
                 made = result.structured_content or json.loads(result.content[0].text)
