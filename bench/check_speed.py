@@ -7,7 +7,7 @@ Entries are built from MultiWOZ, SGD and tau-retail dialogues (``speaker: text``
 every second line of it (about half the text), so both sides carry real facts. Everything
 runs in this one process, one call at a time (single core).
 
-* check : ``factdiff.checking.check(source, summary, generic_schema())`` - extraction of both
+* check : ``factdiff.verify.check.check(source, summary, generic_schema())`` - extraction of both
           texts, the diff and the outcome.
 * regex : the baseline - eight precompiled regexes (money, ISO and written dates, times,
           IDs, phones, emails, numbers) run over source and summary, and the two sets of
@@ -37,8 +37,8 @@ from bench.datasets import (
     print_table,
     spread,
 )
-from factdiff.checking import check
 from factdiff.schema.builtin import generic_schema
+from factdiff.verify.check import check
 
 BASELINE = tuple(
     re.compile(p, re.IGNORECASE)

@@ -20,7 +20,7 @@ from decimal import Decimal, InvalidOperation
 from bench.datasets import Label
 from factdiff.extraction.recognizers.base import ExtractionContext
 from factdiff.extraction.recognizers.registry import parse_value
-from factdiff.record import Fact
+from factdiff.extraction.record import Fact
 from factdiff.values.base import FactType, Value
 
 _CLOCK = re.compile(r"^(\d{1,2}):(\d{2})$")

@@ -49,14 +49,14 @@ from bench.datasets import (
     resolve_limit,
     spread,
 )
-from factdiff.checking import verify
-from factdiff.demote import default_ladder
+from factdiff.compression.pipeline import Rung, compress
+from factdiff.demotion.demoter import default_ladder
+from factdiff.extraction.record import FactRecord
 from factdiff.extraction.rules import RulesExtractor, infer_reference
-from factdiff.pipeline import Rung, compress
-from factdiff.record import FactRecord
 from factdiff.schema.builtin import generic_schema
 from factdiff.schema.model import FactSchema
 from factdiff.summarize import NaiveSummarizer, SummaryRequest, count_words
+from factdiff.verify.check import verify
 
 EXTRACTOR = RulesExtractor()
 

@@ -61,15 +61,15 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.datasets import DEFAULT_DATA, LOADERS, Dialogue, build_entry
-from factdiff.checking import extract
-from factdiff.demote import Demoter, DemotionSettings, EntryResult
+from factdiff.compression.pipeline import Rung
+from factdiff.demotion.demoter import Demoter, DemotionSettings, EntryResult
+from factdiff.extraction.record import FactRecord
 from factdiff.extraction.rules import RulesExtractor
-from factdiff.pipeline import Rung
-from factdiff.record import FactRecord
 from factdiff.schema.builtin import generic_schema
 from factdiff.schema.model import FactSchema
 from factdiff.store import MemoryStore
 from factdiff.summarize import ExtractiveSummarizer, Summary, SummaryRequest
+from factdiff.verify.check import extract
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 """The demotion clock (the store never reads the wall clock)."""

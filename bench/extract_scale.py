@@ -53,10 +53,10 @@ def dialogue_text(data: Path, size: int) -> str:
 
 def one(kind: str, megabytes: float, data: Path, over_limit: bool) -> dict[str, object]:
     """Extract one case in this process; returns its figures."""
-    from factdiff.checking import extract
     from factdiff.errors import InputError
     from factdiff.extraction import rules
     from factdiff.schema.builtin import builtin_schema
+    from factdiff.verify.check import extract
 
     size = int(megabytes * 1_000_000)
     if kind == "dialogue":

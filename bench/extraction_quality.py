@@ -38,10 +38,10 @@ from bench.datasets import (
     print_table,
     resolve_limit,
 )
-from factdiff.checking import extract
 from factdiff.extraction.recognizers.base import ExtractionContext
 from factdiff.schema.builtin import generic_schema
 from factdiff.values.base import FactType
+from factdiff.verify.check import extract
 
 DEFINITIONS = """\
 Definitions (every dialogue is one entry; extraction with the generic schema, inventory only):

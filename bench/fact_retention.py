@@ -51,15 +51,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.compression_ratio import load_entries
 from bench.datasets import Entry, base_parser, clip, print_table, resolve_limit
-from factdiff.checking import verify
-from factdiff.demote import Demoter, DemotionSettings, reference_of
+from factdiff.compression.pipeline import Rung
+from factdiff.demotion.demoter import Demoter, DemotionSettings, reference_of
+from factdiff.extraction.record import Fact, FactRecord
 from factdiff.extraction.rules import RulesExtractor
-from factdiff.pipeline import Rung
-from factdiff.record import Fact, FactRecord
 from factdiff.schema.builtin import builtin_schema, generic_schema
 from factdiff.schema.model import Criticality, FactSchema
 from factdiff.store import AttemptOutcome, EntryStatus, MemoryStore, Tier
 from factdiff.summarize import NaiveSummarizer, SummaryRequest, facts_by_criticality
+from factdiff.verify.check import verify
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 EXTRACTOR = RulesExtractor()

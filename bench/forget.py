@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bulk_add import dev_texts, drop_schema, lines, pg_schema
 from bench.datasets import DEFAULT_DATA, print_table
-from factdiff.config import ladder_from_spec
-from factdiff.demote import Demoter, DemotionSettings
+from factdiff.compression.components import ladder_from_spec
+from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.store import MemoryStore, NewEntry, Tier, open_store
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)

@@ -54,15 +54,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from factdiff.checking import DEFAULT_EXTRACTOR, verify
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.engine import Rung
+from factdiff.compression.engine import Rung
+from factdiff.compression.pipeline import compress_many
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.executor import shutdown_pools
+from factdiff.demotion.retry import RetryPolicy
+from factdiff.demotion.runner import work_for
 from factdiff.extraction.llm import LLMExtractor
-from factdiff.pipeline import compress_many
-from factdiff.policy import Outcome
 from factdiff.providers import CallPolicy, ModelSpec, runtime, set_provider_limit, shutdown
-from factdiff.retry import RetryPolicy
-from factdiff.runner import work_for
 from factdiff.schema.loader import load_schema
 from factdiff.schema.model import FactSchema
 from factdiff.store import MemoryStore
@@ -70,7 +69,8 @@ from factdiff.summarize import ExtractiveSummarizer, SummaryRequest
 from factdiff.summarize.llm import LLMSummarizer
 from factdiff.testing import Answer, RecordedRequest, RulesOracle, ScriptedLLMServer
 from factdiff.testing.oracle import entry_text
-from factdiff.work import shutdown_pools
+from factdiff.verify.check import DEFAULT_EXTRACTOR, verify
+from factdiff.verify.policy import Outcome
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = ROOT / "schemas" / "customer_service.yaml"
@@ -200,7 +200,7 @@ def cpu_seconds(who: int) -> float:
 
 def pool_cpu_seconds(size: int) -> float:
     """CPU (user + system) of the shared extraction processes of ``size`` so far."""
-    from factdiff.work import Work
+    from factdiff.demotion.executor import Work
 
     return sum(process_cpu_seconds(pid) for pid in Work.processes(size).worker_pids())
 

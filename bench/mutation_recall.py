@@ -52,13 +52,13 @@ from bench.datasets import (
     resolve_limit,
     spread,
 )
-from factdiff.checking import extract, verify
 from factdiff.extraction.rules import infer_reference
-from factdiff.fact_diff import FactDiff, Finding, Verdict
-from factdiff.policy import Outcome
 from factdiff.schema.builtin import GENERIC_INVENTORY, generic_schema
 from factdiff.schema.model import Criticality, FactSchema, FieldSpec
 from factdiff.values.base import FactType
+from factdiff.verify.check import extract, verify
+from factdiff.verify.diff import FactDiff, Finding, Verdict
+from factdiff.verify.policy import Outcome
 
 MONTHS = (
     "January",

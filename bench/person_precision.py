@@ -38,10 +38,10 @@ from bench.datasets import (
     resolve_limit,
     spread,
 )
-from factdiff.checking import extract
 from factdiff.schema.builtin import GENERIC_INVENTORY
 from factdiff.schema.model import Criticality, FactSchema, FieldSpec
 from factdiff.values.base import FactType
+from factdiff.verify.check import extract
 
 PERSON_SLOTS = frozenset(
     {

@@ -37,13 +37,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.datasets import DEFAULT_DATA
 from bench.demotion_throughput import base_windows, entry_stream
-from factdiff.checking import DEFAULT_EXTRACTOR, verify
-from factdiff.demote import Demoter
-from factdiff.outcomes import reference_of
-from factdiff.reevaluate import BATCH, Reevaluator
+from factdiff.demotion.boundary import reference_of
+from factdiff.demotion.demoter import Demoter
+from factdiff.demotion.reevaluation import BATCH, Reevaluator
 from factdiff.schema.loader import schema_from_yaml
 from factdiff.schema.model import FactSchema
 from factdiff.store import MemoryStore, NewEntry, open_store
+from factdiff.verify.check import DEFAULT_EXTRACTOR, verify
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 NAME = "bench_dialogue"

@@ -68,8 +68,8 @@ from bench.retrieval_queries import (
     load_corpus,
     nl_questions,
 )
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.record import FactRecord
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.extraction.record import FactRecord
 from factdiff.retrieve.gaps import KnownGap, gap_words, known_gaps
 from factdiff.retrieve.keys import record_facts
 from factdiff.retrieve.schemas import SchemaResolver

@@ -51,7 +51,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.datasets import LOADERS, base_parser, build_entry, print_table, resolve_limit, spread
-from factdiff.demote import Demoter, DemotionSettings
+from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.retrieve.index import extract_source, reference_date
 from factdiff.retrieve.schemas import SchemaResolver
 from factdiff.store import MemoryStore, NewEntry, Tier, codec, open_store

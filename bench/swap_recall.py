@@ -57,10 +57,10 @@ from bench.datasets import (
     spread,
 )
 from bench.mutation_recall import apply_edits, render_date, render_money, render_time
-from factdiff.checking import extract, verify
 from factdiff.extraction.rules import infer_reference
-from factdiff.policy import Outcome
 from factdiff.schema.builtin import generic_schema
+from factdiff.verify.check import extract, verify
+from factdiff.verify.policy import Outcome
 
 DEFAULT_LIMITS = {"multiwoz": 999, "sgd": 2000, "tau": 69}
 ROLE_PAIRS = frozenset(

@@ -38,10 +38,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.datasets import LOADERS, base_parser, build_entry, print_table, resolve_limit, spread
-from factdiff.config import ladder_from_spec
-from factdiff.dashboard import dashboard_figures
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.retry import RetryPolicy
+from factdiff.compression.components import ladder_from_spec
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
+from factdiff.ops.dashboard import dashboard_figures
 from factdiff.store import EntryStatus, MemoryStore, open_store
 from factdiff.store.api_keys import KeyScope
 from factdiff.ui.entry_view import entry_view

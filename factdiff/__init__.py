@@ -30,8 +30,9 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from factdiff.checking import CheckResult, check, extract
-    from factdiff.demote import Demoter
+    from factdiff.compression.pipeline import CompressionResult, Rung, compress
+    from factdiff.demotion.demoter import Demoter
+    from factdiff.demotion.worker import Worker
     from factdiff.errors import (
         FactdiffError,
         InputError,
@@ -41,28 +42,27 @@ if TYPE_CHECKING:
         UsageError,
     )
     from factdiff.extraction.base import Extractor
+    from factdiff.extraction.record import Fact, FactRecord
     from factdiff.extraction.rules import RulesExtractor
-    from factdiff.fact_diff import FactDiff, Finding, Verdict, diff
-    from factdiff.pipeline import CompressionResult, Rung, compress
-    from factdiff.policy import Outcome, Policy
-    from factdiff.record import Fact, FactRecord
     from factdiff.schema.builtin import builtin_schema, generic_schema
     from factdiff.schema.loader import load_schema, schema_from_dict, schema_from_yaml
     from factdiff.schema.model import Criticality, FactSchema, FieldSpec
     from factdiff.store.base import MemoryStore as Store
     from factdiff.summarize import ExtractiveSummarizer, NaiveSummarizer, Summarizer
     from factdiff.values.base import FactType
-    from factdiff.worker import Worker
+    from factdiff.verify.check import CheckResult, check, extract
+    from factdiff.verify.diff import FactDiff, Finding, Verdict, diff
+    from factdiff.verify.policy import Outcome, Policy
 
 _SOURCES: dict[str, str] = {
-    "CheckResult": "factdiff.checking",
-    "check": "factdiff.checking",
-    "extract": "factdiff.checking",
-    "Demoter": "factdiff.demote",
-    "FactDiff": "factdiff.fact_diff",
-    "Finding": "factdiff.fact_diff",
-    "Verdict": "factdiff.fact_diff",
-    "diff": "factdiff.fact_diff",
+    "CheckResult": "factdiff.verify.check",
+    "check": "factdiff.verify.check",
+    "extract": "factdiff.verify.check",
+    "Demoter": "factdiff.demotion.demoter",
+    "FactDiff": "factdiff.verify.diff",
+    "Finding": "factdiff.verify.diff",
+    "Verdict": "factdiff.verify.diff",
+    "diff": "factdiff.verify.diff",
     "FactdiffError": "factdiff.errors",
     "InputError": "factdiff.errors",
     "RuntimeFailure": "factdiff.errors",
@@ -71,13 +71,13 @@ _SOURCES: dict[str, str] = {
     "UsageError": "factdiff.errors",
     "Extractor": "factdiff.extraction.base",
     "RulesExtractor": "factdiff.extraction.rules",
-    "CompressionResult": "factdiff.pipeline",
-    "Rung": "factdiff.pipeline",
-    "compress": "factdiff.pipeline",
-    "Outcome": "factdiff.policy",
-    "Policy": "factdiff.policy",
-    "Fact": "factdiff.record",
-    "FactRecord": "factdiff.record",
+    "CompressionResult": "factdiff.compression.pipeline",
+    "Rung": "factdiff.compression.pipeline",
+    "compress": "factdiff.compression.pipeline",
+    "Outcome": "factdiff.verify.policy",
+    "Policy": "factdiff.verify.policy",
+    "Fact": "factdiff.extraction.record",
+    "FactRecord": "factdiff.extraction.record",
     "builtin_schema": "factdiff.schema.builtin",
     "generic_schema": "factdiff.schema.builtin",
     "load_schema": "factdiff.schema.loader",
@@ -91,7 +91,7 @@ _SOURCES: dict[str, str] = {
     "NaiveSummarizer": "factdiff.summarize",
     "Summarizer": "factdiff.summarize",
     "FactType": "factdiff.values.base",
-    "Worker": "factdiff.worker",
+    "Worker": "factdiff.demotion.worker",
 }
 """Public name -> the module that defines it (``module:attribute`` where the names differ)."""
 

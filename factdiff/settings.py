@@ -4,7 +4,7 @@ The settings file is ``factdiff.toml`` in the working directory, or the file nam
 ``FACTDIFF_CONFIG``; each key below is also the environment variable ``FACTDIFF_<KEY>``
 (upper case) and, for the commands that use it, the flag ``--<key>`` (dashes)::
 
-    extractor = "jury:openai:gpt-4.1-mini"          # components (see factdiff.config)
+    extractor = "jury:openai:gpt-4.1-mini"   # components (factdiff.compression.components)
     summarizer = "anthropic:claude-sonnet-4-5"
     ladder = "extractive:0.35x,anthropic:claude-sonnet-4-5:0.6x:strict"
     allow_same_model = false
@@ -41,7 +41,7 @@ The settings file is ``factdiff.toml`` in the working directory, or the file nam
 Per-model parameters also come from ``FACTDIFF_MODEL_PARAMS`` (a JSON object of the same
 shape) and from ``--model-param 'provider:model:key=value'`` (repeatable; ``extra.NAME=VALUE``
 for extra parameters). Durations are ``500ms``, ``30s``, ``5m``, ``1h30m``, ``14d``, ``2w``
-or a number of seconds, at most ``MAX_DURATION`` (36500 days: ``factdiff.timebounds``).
+or a number of seconds, at most ``MAX_DURATION`` (36500 days: ``factdiff.inputs.times``).
 A bad value is one line naming where it came from.
 """
 
@@ -65,10 +65,10 @@ from pydantic import (
     model_validator,
 )
 
-from factdiff import jsonin
-from factdiff.bounds import BYTES_MAX, CONCURRENCY_MAX, COUNT_MAX, PROCESSES_MAX
 from factdiff.errors import UsageError
-from factdiff.timebounds import MAX_DURATION
+from factdiff.inputs import json_toml
+from factdiff.inputs.bounds import BYTES_MAX, CONCURRENCY_MAX, COUNT_MAX, PROCESSES_MAX
+from factdiff.inputs.times import MAX_DURATION
 
 __all__ = [
     "CONFIG_ENV",
@@ -236,10 +236,10 @@ def _read_file(env: Mapping[str, str]) -> tuple[dict[str, Any], str]:
     if not named and not path.is_file():
         return {}, str(path)
     try:
-        return jsonin.loads_toml(path.read_text(encoding="utf-8")), str(path)
+        return json_toml.loads_toml(path.read_text(encoding="utf-8")), str(path)
     except OSError as exc:
         raise UsageError(f"{path}: cannot read settings: {exc.strerror or exc}") from None
-    except (jsonin.UnreadableText, UnicodeDecodeError) as exc:
+    except (json_toml.UnreadableText, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: invalid TOML: {exc}") from None
     except ValueError:  # a number too long for Python to read (over 4300 digits)
         raise UsageError(f"{path}: invalid TOML: a number too long to read") from None
@@ -256,7 +256,7 @@ def _from_environ(env: Mapping[str, str]) -> dict[str, Any]:
     raw_models = env.get(MODEL_PARAMS_ENV, "").strip()
     if raw_models:
         try:
-            models = jsonin.loads(raw_models)
+            models = json_toml.loads(raw_models)
         except ValueError as exc:
             raise UsageError(f"{MODEL_PARAMS_ENV}: not a JSON object: {exc}") from None
         if not isinstance(models, dict):
@@ -276,7 +276,7 @@ def parse_model_param(assignment: str) -> tuple[str, str, Any]:
             "e.g. openai:o3-mini:token_param=max_completion_tokens"
         )
     try:
-        parsed: Any = jsonin.loads(value)
+        parsed: Any = json_toml.loads(value)
     except ValueError:
         parsed = value
     return model.strip(), key.strip(), parsed

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from factdiff.config import ladder_from_spec
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.retry import RetryPolicy
+from factdiff.compression.components import ladder_from_spec
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
 from factdiff.store import EntryStatus, open_store
 from tests.conftest import worked
 

@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from factdiff import jsonin
 from factdiff.cli.inputs import read_text
 from factdiff.cli.options import db_option, json_option, not_blank, open_store, parse_time
 from factdiff.cli.render import echo, echo_json
 from factdiff.errors import InputError, UsageError
+from factdiff.inputs import json_toml
 from factdiff.schema.names import check_reference
 
 if TYPE_CHECKING:
@@ -110,8 +110,8 @@ def _metadata(metadata: str | None) -> dict[str, Any]:
     if metadata is None:
         return {}
     try:
-        meta = jsonin.loads(metadata)
-    except jsonin.UnreadableText as exc:
+        meta = json_toml.loads(metadata)
+    except json_toml.UnreadableText as exc:
         raise InputError(f"--metadata is not JSON: {exc}") from None
     if not isinstance(meta, dict):
         raise InputError("--metadata must be a JSON object")
@@ -119,7 +119,7 @@ def _metadata(metadata: str | None) -> dict[str, Any]:
 
 
 def _check_schemas(store: MemoryStore, names: list[str], now: datetime) -> None:
-    from factdiff.catalog import SchemaCatalog
+    from factdiff.store.catalog import SchemaCatalog
 
     catalog = SchemaCatalog(store)
     for name in names:

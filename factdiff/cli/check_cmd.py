@@ -7,11 +7,11 @@ from datetime import date
 
 import click
 
-from factdiff.checking import check, extract
 from factdiff.cli.inputs import read_text, resolve_schema
 from factdiff.cli.options import db_option, not_blank
 from factdiff.cli.render import console, diff_table, echo_json, outcome_line, table, text
 from factdiff.errors import InputError
+from factdiff.verify.check import check, extract
 
 SCHEMA_HELP = (
     "YAML schema file, built-in name, or NAME / NAME@VERSION registered in --db "

@@ -16,7 +16,7 @@ import click
 from factdiff.cli.options import db_option, json_option, not_blank, open_store, open_store_to_read
 from factdiff.cli.render import echo, echo_json
 from factdiff.errors import InputError
-from factdiff.wording import plural
+from factdiff.present.wording import plural
 
 VERIFY = "verify"
 

@@ -9,7 +9,6 @@ import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from factdiff.bounds import COUNT_MAX
 from factdiff.cli.inputs import read_text, resolve_schema
 from factdiff.cli.options import db_option, json_option, not_blank, open_store, parse_time
 from factdiff.cli.render import console, diff_table, echo, echo_json, outcome_line, table, text
@@ -21,11 +20,12 @@ from factdiff.cli.settings_options import (
     setting_options,
     settings_from,
 )
-from factdiff.config import apply_provider_limits, components
-from factdiff.demote import Demoter, DemotionReport, DemotionSettings
+from factdiff.compression.components import apply_provider_limits, components
+from factdiff.compression.pipeline import compress
+from factdiff.demotion.demoter import Demoter, DemotionReport, DemotionSettings
 from factdiff.errors import DemotionPaused
-from factdiff.pipeline import compress
-from factdiff.wording import plural
+from factdiff.inputs.bounds import COUNT_MAX
+from factdiff.present.wording import plural
 
 
 @click.command("demote")

@@ -10,7 +10,7 @@ import click
 
 from factdiff.cli.options import db_option, json_option, open_store, open_store_to_read
 from factdiff.cli.render import console, echo, echo_json, table, text
-from factdiff.documents import event_json, show_document
+from factdiff.present.documents import event_json, show_document
 
 if TYPE_CHECKING:
     from rich.table import Table

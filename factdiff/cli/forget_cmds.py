@@ -10,7 +10,7 @@ import click
 from factdiff.cli.options import db_option, json_option, open_store
 from factdiff.cli.render import echo, echo_json
 from factdiff.errors import UsageError
-from factdiff.wording import plural
+from factdiff.present.wording import plural
 
 
 @click.command("forget")

@@ -87,8 +87,8 @@ def _registered_schema(name: str, version: int | None, db: str | None) -> FactSc
     the store exists and holds it."""
     import os
 
-    from factdiff.catalog import rebuild_schema
     from factdiff.store import SchemaNotRegistered, is_postgres, open_store
+    from factdiff.store.catalog import rebuild_schema
 
     target = db or os.environ.get("FACTDIFF_DB") or "factdiff.db"
     if not is_postgres(target) and not Path(target).is_file():

@@ -16,9 +16,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from factdiff import jsonin
 from factdiff.cli.options import parse_time
 from factdiff.errors import InputError
+from factdiff.inputs import json_toml
 from factdiff.schema.names import check_reference
 from factdiff.store import BlankEntry, NewEntry
 
@@ -54,8 +54,8 @@ def _entries(handle: IO[bytes], default_agent: str | None, now: datetime) -> Ite
         if not line.strip():
             continue
         try:
-            data = jsonin.loads(line)
-        except jsonin.UnreadableText as exc:
+            data = json_toml.loads(line)
+        except json_toml.UnreadableText as exc:
             raise InputError(f"line {number}: not JSON ({exc})") from None
         try:
             entry = _entry(data, default_agent, now)

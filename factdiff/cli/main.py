@@ -18,7 +18,7 @@ from typing import Any
 import click
 
 from factdiff.errors import FactdiffError, UsageError
-from factdiff.screen import one_line
+from factdiff.present.safe_text import one_line
 
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "add": ("factdiff.cli.add_cmd", "add_command", "Add FILE (or - for stdin) as a hot entry."),

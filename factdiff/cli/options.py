@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 from click.core import ParameterSource
 
-from factdiff.bounds import COUNT_MAX
 from factdiff.cli.main import ROOT_DB_KEY
 from factdiff.errors import InputError
-from factdiff.timebounds import check_time
+from factdiff.inputs.bounds import COUNT_MAX
+from factdiff.inputs.times import check_time
 
 if TYPE_CHECKING:
     from factdiff.store import MemoryStore
@@ -72,7 +72,7 @@ def open_store_to_read(db: str) -> MemoryStore:
 
 
 def parse_time(value: str | None, option: str) -> datetime:
-    """An ISO time (UTC if no zone) in the range factdiff stores (``factdiff.timebounds``);
+    """An ISO time (UTC if no zone) in the range factdiff stores (``factdiff.inputs.times``);
     now when omitted (``None``), never for ``''``."""
     if value is None:
         return datetime.now(UTC)

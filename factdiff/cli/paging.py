@@ -14,9 +14,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from factdiff import jsonin
 from factdiff.errors import InputError
-from factdiff.wording import plural
+from factdiff.inputs import json_toml
+from factdiff.present.wording import plural
 
 
 def _filters_digest(filters: Mapping[str, Any]) -> str:
@@ -39,7 +39,7 @@ def decode_cursor(cursor: str, listing: str, filters: Mapping[str, Any]) -> str 
     )
     try:
         padded = cursor.strip() + "=" * (-len(cursor.strip()) % 4)
-        body = jsonin.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
+        body = json_toml.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
     except (ValueError, binascii.Error, UnicodeError):
         raise InputError(problem) from None
     if not isinstance(body, dict) or body.get("l") != listing:

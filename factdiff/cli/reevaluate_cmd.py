@@ -7,12 +7,12 @@ import sys
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from factdiff.bounds import VERSION_MAX
 from factdiff.cli.options import db_option, json_option, not_blank, open_store, parse_time
 from factdiff.cli.render import console, echo, echo_json, table, text
-from factdiff.reevaluate import ReevaluationReport, Reevaluator
-from factdiff.timebounds import MAX_DURATION
-from factdiff.wording import plural
+from factdiff.demotion.reevaluation import ReevaluationReport, Reevaluator
+from factdiff.inputs.bounds import VERSION_MAX
+from factdiff.inputs.times import MAX_DURATION
+from factdiff.present.wording import plural
 
 
 @click.command("reevaluate")

@@ -1,10 +1,10 @@
 """Rendering shared by CLI commands: JSON, the console, tables and the fact-diff table.
 
-Every string that came from a store, a file or an option reaches the screen through ``text``
-(a Rich ``Text``: never parsed as markup, controls made visible by ``factdiff.screen``) or
-``echo`` (plain lines, controls made visible); markup templates hold only fixed words.
-Tables never cut a value: columns fold long values onto further lines, and when the output is
-not a terminal (a pipe, a file) lines are never wrapped to a terminal width at all.
+Every string that came from a store, a file or an option reaches the screen through ``text`` (a Rich
+``Text``: never parsed as markup, controls made visible by ``factdiff.present.safe_text``) or
+``echo`` (plain lines, controls made visible); markup templates hold only fixed words. Tables never
+cut a value: columns fold long values onto further lines, and when the output is not a terminal (a
+pipe, a file) lines are never wrapped to a terminal width at all.
 """
 
 from __future__ import annotations
@@ -14,15 +14,15 @@ from typing import IO, TYPE_CHECKING, Any
 
 import click
 
-from factdiff.screen import one_line, visible
+from factdiff.present.safe_text import one_line, visible
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
-    from factdiff.fact_diff import FactDiff
-    from factdiff.policy import Outcome
+    from factdiff.verify.diff import FactDiff
+    from factdiff.verify.policy import Outcome
 
 __all__ = [
     "console",

@@ -6,7 +6,7 @@ import click
 
 from factdiff.cli.options import db_option, json_option, not_blank, open_store_to_read, parse_time
 from factdiff.cli.render import console, echo, echo_json, table, text
-from factdiff.wording import plural
+from factdiff.present.wording import plural
 
 
 @click.group("report")
@@ -25,7 +25,7 @@ def losses_command(
 ) -> None:
     """Per schema version and summarizer model: the fields most often missing, changed and
     added, with counts, rates and example entry ids."""
-    from factdiff.losses import loss_patterns
+    from factdiff.ops.losses import loss_patterns
 
     start = None if since is None else parse_time(since, "--since")
     with open_store_to_read(db) as store:

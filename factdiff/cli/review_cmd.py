@@ -8,7 +8,6 @@ from typing import Any
 
 import click
 
-from factdiff.bounds import COUNT_MAX
 from factdiff.cli.options import db_option, json_option, not_blank, open_store
 from factdiff.cli.render import echo, echo_json
 from factdiff.cli.settings_options import (
@@ -20,7 +19,8 @@ from factdiff.cli.settings_options import (
     settings_from,
 )
 from factdiff.errors import InputError
-from factdiff.wording import plural
+from factdiff.inputs.bounds import COUNT_MAX
+from factdiff.present.wording import plural
 
 
 @click.group("review")
@@ -94,7 +94,7 @@ def _operator() -> str:
 @json_option
 def review_approve_command(entry_id: str, reason: str, db: str, as_json: bool) -> None:
     """Accept ENTRY_ID's last summary despite what it lost (its losses become known gaps)."""
-    from factdiff.review import approve
+    from factdiff.demotion.review import approve
 
     with open_store(db, create=False) as store:
         decision = approve(
@@ -116,8 +116,8 @@ def review_edit_command(entry_id: str, summary_file: str, db: str, as_json: bool
     """Verify the summary in SUMMARY_FILE (or - for stdin) for ENTRY_ID; write it if it
     passes its fact diff, refuse it (exit 1, nothing written) if it fails."""
     from factdiff.cli.inputs import read_text
-    from factdiff.review import SummaryRefused, edit
-    from factdiff.screen import one_line
+    from factdiff.demotion.review import SummaryRefused, edit
+    from factdiff.present.safe_text import one_line
 
     summary = read_text(summary_file)
     with open_store(db, create=False) as store:
@@ -169,8 +169,8 @@ def review_retry_command(
     **options: Any,
 ) -> None:
     """Retry ENTRY_ID now on ladder rung --rung; a failure sends it back to review."""
-    from factdiff.demote import DemotionSettings
-    from factdiff.review import retry
+    from factdiff.demotion.demoter import DemotionSettings
+    from factdiff.demotion.review import retry
 
     settings = DemotionSettings.from_settings(settings_from(options, model_params))
     with open_store(db, create=False) as store:

@@ -11,11 +11,11 @@ from datetime import UTC, datetime
 
 import click
 
-from factdiff.bounds import VERSION_MAX
 from factdiff.cli.inputs import resolve_schema, schema_source_text
 from factdiff.cli.options import db_option, json_option, not_blank, open_store
 from factdiff.cli.render import echo, echo_json
-from factdiff.wording import plural
+from factdiff.inputs.bounds import VERSION_MAX
+from factdiff.present.wording import plural
 
 
 @click.group("schema")
@@ -90,7 +90,7 @@ def register_command(schema: str, db: str, as_json: bool) -> None:
     changes how they are extracted: their count is printed, and they are queued for
     `factdiff reevaluate` and workers.
     """
-    from factdiff.reevaluate import Reevaluator
+    from factdiff.demotion.reevaluation import Reevaluator
 
     loaded = resolve_schema(schema, db)
     source_text = schema_source_text(schema)
@@ -126,7 +126,7 @@ def register_command(schema: str, db: str, as_json: bool) -> None:
 @json_option
 def assign_command(agent: str, name: str, tag: str | None, db: str, as_json: bool) -> None:
     """Use schema NAME for AGENT's entries (optionally only those tagged --tag)."""
-    from factdiff.catalog import SchemaCatalog
+    from factdiff.store.catalog import SchemaCatalog
 
     with open_store(db) as store:
         SchemaCatalog(store).get(name, datetime.now(UTC))

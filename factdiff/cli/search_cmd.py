@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 import click
 
-from factdiff.bounds import COUNT_MAX
 from factdiff.cli.options import db_option, json_option, not_blank, open_store, open_store_to_read
 from factdiff.cli.render import console, echo_json, text
-from factdiff.documents import search_document
+from factdiff.inputs.bounds import COUNT_MAX
+from factdiff.present.documents import search_document
 from factdiff.retrieve.search import INCLUDE_SOURCE
 from factdiff.retrieve.settings import TouchMode, resolve_retrieval_settings
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import click
 
-from factdiff.bounds import BYTES_MAX, PROCESSES_MAX
 from factdiff.cli.options import db_option
 from factdiff.errors import UsageError
+from factdiff.inputs.bounds import BYTES_MAX, PROCESSES_MAX
 
 
 def require_server_extra() -> None:

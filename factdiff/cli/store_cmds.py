@@ -6,7 +6,6 @@ from typing import Any
 
 import click
 
-from factdiff.bounds import COUNT_MAX
 from factdiff.cli.options import (
     db_option,
     json_option,
@@ -16,8 +15,9 @@ from factdiff.cli.options import (
 )
 from factdiff.cli.render import console, echo, echo_json, one_line, table, text
 from factdiff.errors import InputError
-from factdiff.health import WINDOW, agent_health, reevaluation_by_schema
-from factdiff.wording import percent, plural, signed_percent
+from factdiff.inputs.bounds import COUNT_MAX
+from factdiff.ops.health import WINDOW, agent_health, reevaluation_by_schema
+from factdiff.present.wording import percent, plural, signed_percent
 
 
 @click.command("stats")

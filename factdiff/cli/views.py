@@ -1,10 +1,10 @@
-"""The JSON forms of stored things (from ``factdiff.documents``) and short table details."""
+"""The JSON forms of stored things (from ``factdiff.present.documents``) and short table details."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from factdiff.documents import attempt_json, entry_json, event_json
+from factdiff.present.documents import attempt_json, entry_json, event_json
 
 __all__ = ["attempt_json", "entry_json", "event_detail", "event_json"]
 

@@ -1,4 +1,4 @@
-"""``factdiff worker``: a long-running demotion worker (see ``factdiff.worker``)."""
+"""``factdiff worker``: a long-running demotion worker (see ``factdiff.demotion.worker``)."""
 
 from __future__ import annotations
 
@@ -21,11 +21,11 @@ from factdiff.cli.settings_options import (
     setting_options,
     settings_from,
 )
-from factdiff.demote import DemotionSettings
+from factdiff.demotion.demoter import DemotionSettings
+from factdiff.demotion.loop_health import LOOPS, LoopHealth
+from factdiff.demotion.worker import Execution, Worker, WorkerSettings
 from factdiff.errors import UsageError
-from factdiff.logs import configure
-from factdiff.loop_health import LOOPS, LoopHealth
-from factdiff.worker import Execution, Worker, WorkerSettings
+from factdiff.ops.logs import configure
 
 DEFAULT_CONCURRENCY = 4
 
@@ -124,7 +124,7 @@ def _serve_metrics(
     """Start the worker's ``/metrics``, ``/healthz`` and ``/readyz`` server; returns what
     times each handled entry."""
     try:
-        from factdiff.metrics import ProcessMetrics, snapshot_from
+        from factdiff.ops.metrics import ProcessMetrics, snapshot_from
     except ImportError as exc:
         raise UsageError(
             f"--metrics-port needs prometheus-client ({exc}): pip install 'factdiff[server]'"

@@ -12,17 +12,17 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from factdiff.catalog import SchemaCatalog
 from factdiff.cli.render import diff_table, outcome_line, text
-from factdiff.config import ladder_from_spec
+from factdiff.compression.components import ladder_from_spec
 from factdiff.demo.corpus import AGENTS, WORKED_EXAMPLE, DemoEntry, generate_corpus
-from factdiff.demote import Demoter, DemotionReport, DemotionSettings
-from factdiff.fact_diff import FactDiff
-from factdiff.policy import Outcome
-from factdiff.retry import RetryPolicy
+from factdiff.demotion.demoter import Demoter, DemotionReport, DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
+from factdiff.present.wording import plural
 from factdiff.store import EventType, MemoryStore, Tier
+from factdiff.store.catalog import SchemaCatalog
 from factdiff.store.model import Entry
-from factdiff.wording import plural
+from factdiff.verify.diff import FactDiff
+from factdiff.verify.policy import Outcome
 
 SHOWCASE_LADDER = "naive:40,extractive:0.35x,extractive:0.6x:strict"
 """The worked example climbs from the naive summarizer, so the diff has something to catch."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Protocol
 
-from factdiff.record import FactRecord
+from factdiff.extraction.record import FactRecord
 from factdiff.schema.model import FactSchema
 
 

@@ -24,12 +24,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 
-from factdiff.checking import DEFAULT_EXTRACTOR
 from factdiff.extraction.base import Extractor
 from factdiff.extraction.llm import LLMExtractor
-from factdiff.extraction.rules import infer_reference
+from factdiff.extraction.record import Fact, FactRecord
+from factdiff.extraction.rules import DEFAULT_EXTRACTOR, infer_reference
 from factdiff.providers import runtime
-from factdiff.record import Fact, FactRecord
 from factdiff.schema.model import Criticality, FactSchema
 from factdiff.values.base import JSON, FactType
 

@@ -28,6 +28,7 @@ from typing import Any
 from factdiff.errors import InvalidJSON, InvalidOutput, SchemaViolation
 from factdiff.extraction.recognizers import registry
 from factdiff.extraction.recognizers.base import ExtractionContext
+from factdiff.extraction.record import Fact, FactRecord, Span
 from factdiff.extraction.rules import infer_reference
 from factdiff.providers import runtime
 from factdiff.providers.base import CallPolicy, ChatRequest, Message, ModelParams
@@ -36,7 +37,6 @@ from factdiff.providers.jsonout import OutputError, loads_strict, validate
 from factdiff.providers.prices import PriceTable
 from factdiff.providers.spec import ModelSpec
 from factdiff.providers.untrusted import frame_for
-from factdiff.record import Fact, FactRecord, Span
 from factdiff.schema.export import json_schema
 from factdiff.schema.model import FactSchema, FieldSpec
 from factdiff.values.base import FactType, Value

@@ -5,7 +5,7 @@
 2. Decide the reference date: the entry's own date if given, else the first full date the
    text states (so ``March 6`` in a note written on 2026-03-14 is 2026-03-06).
 3. Run the recognizers for every type the schema needs and resolve overlaps.
-4. Fill fields, recording how each fact was bound (``factdiff.record.Binding``): pattern
+4. Fill fields, recording how each fact was bound (``factdiff.extraction.record.Binding``): pattern
    fields first (RE2, see ``factdiff.schema.patterns``), then cue fields (nearest cue wins,
    each occurrence serves one field), enum and boolean fields by their phrases with their
    polarity (``factdiff.extraction.negation``), then the remaining fields take the first (or
@@ -28,8 +28,8 @@ from factdiff.extraction.normalize import Normalized, normalize
 from factdiff.extraction.overlap import resolve_overlaps
 from factdiff.extraction.recognizers import registry
 from factdiff.extraction.recognizers.base import ExtractionContext, Match
+from factdiff.extraction.record import TYPE_ONLY, Binding, BindingKind, Fact, FactRecord
 from factdiff.extraction.roles import ROLE_TYPES, RoleCues
-from factdiff.record import TYPE_ONLY, Binding, BindingKind, Fact, FactRecord
 from factdiff.schema.model import FactSchema, FieldSpec
 from factdiff.values.base import FactType, Value
 from factdiff.values.fieldtypes import BooleanValue, EnumValue, TextValue, fold
@@ -349,3 +349,7 @@ def _inventory(
             roles = [roles_by_span.get((m.start, m.end), "") for m in free]
             inventory[fact_type] = _facts(original, norm, _Chosen(free, {}), free, roles)
     return inventory
+
+
+DEFAULT_EXTRACTOR = RulesExtractor()
+"""The default extractor, built once: ``rules``, deterministic and offline."""

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any, Literal, Protocol
 
-from factdiff.accounting import ModelCall
+from factdiff.providers.accounting import ModelCall
 
 __all__ = [
     "CallPolicy",

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
-from factdiff import jsonin
 from factdiff.errors import UsageError
+from factdiff.inputs import json_toml
 
 __all__ = ["DEFAULT_PRICES", "Price", "PriceTable"]
 
@@ -77,7 +77,7 @@ class PriceTable:
         if not path:
             return cls()
         try:
-            data = jsonin.loads(Path(path).read_text(encoding="utf-8"))
+            data = json_toml.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             message = f"FACTDIFF_PRICES={path}: cannot read the price table: {exc}"
             raise UsageError(message) from None

@@ -33,7 +33,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from factdiff.errors import InputError
-from factdiff.record import FactRecord
+from factdiff.extraction.record import FactRecord
 from factdiff.retrieve.gaps import KnownGap, known_gaps
 from factdiff.retrieve.index import extract_source, reference_date, stored_record, unpack_json
 from factdiff.retrieve.keys import record_facts

@@ -8,7 +8,7 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from factdiff.record import Fact, FactRecord
+from factdiff.extraction.record import Fact, FactRecord
 from factdiff.retrieve.gaps import KnownGap
 from factdiff.retrieve.keys import record_facts
 from factdiff.values.base import JSON

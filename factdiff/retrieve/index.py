@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Protocol
 
+from factdiff.extraction.record import FactRecord
 from factdiff.extraction.rules import MAX_TEXT_CHARS, RulesExtractor, infer_reference
-from factdiff.record import FactRecord
 from factdiff.retrieve.keys import key_hashes, record_keys
 from factdiff.retrieve.schemas import GENERIC, SchemaResolver
 from factdiff.schema.builtin import builtin_schema
@@ -58,7 +58,7 @@ class WarmIndex:
     narrative_hash: str
     """``sha256:`` of the narrative's UTF-8 bytes."""
     record_hash: str
-    """``factdiff.record`` tagged digest of the record's canonical JSON."""
+    """``factdiff.extraction.record`` tagged digest of the record's canonical JSON."""
     narrative_keys: tuple[int, ...]
     """The fact key hashes of the facts the narrative states."""
 

@@ -27,7 +27,7 @@ import json
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from typing import Any
 
-from factdiff.record import Fact, FactRecord
+from factdiff.extraction.record import Fact, FactRecord
 from factdiff.values.base import FactType, Value, json_string
 from factdiff.values.numeric import MoneyValue, NumberValue
 from factdiff.values.temporal import DateTimeValue, DateValue, TimeValue

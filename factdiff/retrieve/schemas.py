@@ -1,6 +1,6 @@
 """Which schema an entry is indexed and read with, without writing to the store.
 
-The same resolution as demotion (``factdiff.catalog.SchemaCatalog``): the entry's own schema,
+The same resolution as demotion (``factdiff.store.catalog.SchemaCatalog``): the entry's own schema,
 else its agent's (per tag), else ``generic``; a registered version wins over the built-in of
 that name. Unlike the catalog it never registers anything, so it works inside a bulk add,
 during a search and on a read-only store. A schema name that is neither registered nor built

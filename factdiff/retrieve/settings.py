@@ -21,10 +21,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import timedelta
 
-from factdiff.bounds import COUNT_MAX
 from factdiff.errors import UsageError
+from factdiff.inputs.bounds import COUNT_MAX
+from factdiff.inputs.times import MAX_DURATION
 from factdiff.settings import load_settings, parse_duration
-from factdiff.timebounds import MAX_DURATION
 
 PROMOTE_AFTER_ENV = "FACTDIFF_PROMOTE_AFTER"
 PROMOTE_WINDOW_ENV = "FACTDIFF_PROMOTE_WINDOW"

@@ -8,8 +8,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from factdiff.bounds import VERSION_MAX
 from factdiff.errors import SchemaError
+from factdiff.inputs.bounds import VERSION_MAX
 from factdiff.schema.model import (
     Criticality,
     EnumOption,

@@ -6,8 +6,8 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from factdiff.bounds import VERSION_MAX
 from factdiff.errors import SchemaError
+from factdiff.inputs.bounds import VERSION_MAX
 from factdiff.schema.names import NAME_RULE, SCHEMA_NAME
 from factdiff.schema.patterns import compile_pattern
 from factdiff.values.base import FactType

@@ -15,7 +15,7 @@ from factdiff.service.state import DEFAULT_MAX_BODY_BYTES, ServiceState
 from factdiff.service.stores import RequestStores, StoreProvider
 
 if TYPE_CHECKING:
-    from factdiff.metrics import ProcessMetrics
+    from factdiff.ops.metrics import ProcessMetrics
 
 API_TITLE = "factdiff"
 
@@ -85,7 +85,7 @@ def _process_metrics(stores: StoreProvider) -> ProcessMetrics:
     """This process's metrics: store totals read through ``stores`` at each scrape."""
     from datetime import timedelta
 
-    from factdiff.metrics import ProcessMetrics, snapshot_of
+    from factdiff.ops.metrics import ProcessMetrics, snapshot_of
     from factdiff.settings import load_settings
 
     older_than = timedelta(seconds=load_settings().older_than)

@@ -29,7 +29,7 @@ from factdiff.errors import (
     StoreError,
     UsageError,
 )
-from factdiff.screen import one_line
+from factdiff.present.safe_text import one_line
 from factdiff.store.model import (
     EntryNotFound,
     SchemaNotRegistered,

@@ -25,9 +25,9 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ResourceNotFoundError, ToolError
 from mcp.types import CallToolResult, TextContent
 
-from factdiff.documents import entry_json, search_document
 from factdiff.errors import InputError, UsageError
-from factdiff.screen import one_line
+from factdiff.present.documents import entry_json, search_document
+from factdiff.present.safe_text import one_line
 
 if TYPE_CHECKING:
     from mcp.types import InputRequiredResult
@@ -159,8 +159,8 @@ def build_mcp(
     def check_summary(source: str, summary: str, schema: str | None = None) -> dict[str, Any]:
         """Diff the facts of a summary against its source (missing, changed, added) under a
         registered or built-in schema (default generic): the ``factdiff check`` document."""
-        from factdiff.catalog import GENERIC, SchemaCatalog
-        from factdiff.checking import check
+        from factdiff.store.catalog import GENERIC, SchemaCatalog
+        from factdiff.verify.check import check
 
         chosen = SchemaCatalog(store()).get(schema or GENERIC, datetime.now(UTC))
         return check(source, summary, chosen).to_json()

@@ -1,6 +1,6 @@
 """Typed request and response bodies of the HTTP API (Pydantic at the border).
 
-Response documents are the CLI's ``--json`` documents (``factdiff.documents``); the models
+Response documents are the CLI's ``--json`` documents (``factdiff.present.documents``); the models
 here describe them for the OpenAPI document, and requests are validated against them
 (unknown keys refused).
 """
@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
-from factdiff.bounds import VERSION_MAX
+from factdiff.inputs.bounds import VERSION_MAX
 
 JsonObject = dict[str, Any]
 _SURROGATE = re.compile("[\ud800-\udfff]")

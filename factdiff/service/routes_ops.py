@@ -12,10 +12,10 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from factdiff.bounds import ID_MAX
 from factdiff.cli.paging import decode_cursor, encode_cursor
-from factdiff.documents import event_json
 from factdiff.errors import InputError
+from factdiff.inputs.bounds import ID_MAX
+from factdiff.present.documents import event_json
 from factdiff.service.auth import Caller, Operator, Store, store_of
 from factdiff.service.errors import ERROR_RESPONSES, ApiError, error_response
 from factdiff.service.models import DemotionBody, EventPage, Health, JsonObject
@@ -23,8 +23,8 @@ from factdiff.service.state import state_of
 from factdiff.store import EventType
 
 if TYPE_CHECKING:
-    from factdiff.demote import DemotionSettings
-    from factdiff.outcomes import EntryResult
+    from factdiff.demotion.boundary import EntryResult
+    from factdiff.demotion.demoter import DemotionSettings
     from factdiff.service.stores import StoreProvider
     from factdiff.store import Event, Page
 
@@ -92,7 +92,7 @@ def run_demotion(
     """One demotion pass with the configured settings (operator); the ``demote --json``
     report. Every key is optional, and so is the body."""
     body = body or DemotionBody()
-    from factdiff.demote import Demoter, DemotionReport, DemotionSettings
+    from factdiff.demotion.demoter import Demoter, DemotionReport, DemotionSettings
     from factdiff.errors import DemotionPaused
     from factdiff.settings import load_settings, parse_duration
 

@@ -44,7 +44,7 @@ def queue_filters(
 def dashboard(caller: Operator, store: Store) -> JSONResponse:
     """Outcomes over time, failure rates per schema version and agent, fields most often
     lost, the review backlog and LLM cost (the page ``/ui/dashboard``)."""
-    from factdiff.dashboard import dashboard_figures
+    from factdiff.ops.dashboard import dashboard_figures
 
     return JSONResponse(dashboard_figures(store))
 

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
-from factdiff.documents import search_document
 from factdiff.errors import InputError
+from factdiff.present.documents import search_document
 from factdiff.service.auth import Caller, Store, check_owned
 from factdiff.service.errors import ERROR_RESPONSES, ApiError, not_found
 from factdiff.service.models import (
@@ -33,9 +33,9 @@ router = APIRouter(prefix="/v1", tags=["retrieval"], responses=ERROR_RESPONSES)
 def resolve_schema_name(store: MemoryStore, name: str | None) -> FactSchema:
     """A registered or built-in schema by name (``generic`` when ``None``); never a file. A
     malformed name is ``BadSchemaName`` (422), an unknown one 404."""
-    from factdiff.catalog import GENERIC, SchemaCatalog
     from factdiff.errors import UsageError
     from factdiff.schema.names import BadSchemaName
+    from factdiff.store.catalog import GENERIC, SchemaCatalog
 
     try:
         return SchemaCatalog(store).get(name or GENERIC, datetime.now(UTC))
@@ -116,7 +116,7 @@ def check_attestation(
 @router.post("/check", response_model=CheckDocument)
 def check(body: CheckBody, caller: Caller, store: Store) -> JSONResponse:
     """The ``factdiff check --json`` document of a source/summary pair."""
-    from factdiff.checking import check as run_check
+    from factdiff.verify.check import check as run_check
 
     schema = resolve_schema_name(store, body.schema_name)
     reference = None if body.reference is None else body.reference.date()
@@ -127,8 +127,8 @@ def check(body: CheckBody, caller: Caller, store: Store) -> JSONResponse:
 @router.post("/compress", response_model=JsonObject)
 def compress(body: CompressBody, caller: Caller, store: Store) -> JSONResponse:
     """The ``factdiff compress --json`` document: the offline pipeline and its ladder."""
-    from factdiff.demote import DemotionSettings
-    from factdiff.pipeline import compress as run_compress
+    from factdiff.compression.pipeline import compress as run_compress
+    from factdiff.demotion.demoter import DemotionSettings
 
     schema = resolve_schema_name(store, body.schema_name)
     settings = DemotionSettings()

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Body, Query
 from fastapi.responses import JSONResponse
 
 from factdiff.cli.paging import decode_cursor, encode_cursor
-from factdiff.documents import attempt_json, entry_json
+from factdiff.present.documents import attempt_json, entry_json
 from factdiff.service.auth import Operator, Store, owned_entry
 from factdiff.service.errors import ERROR_RESPONSES, ApiError
 from factdiff.service.models import (
@@ -106,7 +106,7 @@ def resolve_one(
 @router.post("/{entry_id}/approve", response_model=ReviewDecisionOut)
 def approve_one(entry_id: str, body: ApproveBody, caller: Operator, store: Store) -> JSONResponse:
     """Accept the last summary despite its loss; the reason is recorded with the key's name."""
-    from factdiff.review import approve
+    from factdiff.demotion.review import approve
 
     owned_entry(store, caller, entry_id)
     decision = approve(
@@ -119,7 +119,7 @@ def approve_one(entry_id: str, body: ApproveBody, caller: Operator, store: Store
 def edit_one(entry_id: str, body: EditBody, caller: Operator, store: Store) -> JSONResponse:
     """Verify an edited summary: written when its diff passes; refused (422
     ``summary_refused``, with the diff) when it fails."""
-    from factdiff.review import SummaryRefused, edit
+    from factdiff.demotion.review import SummaryRefused, edit
 
     owned_entry(store, caller, entry_id)
     try:
@@ -137,8 +137,8 @@ def edit_one(entry_id: str, body: EditBody, caller: Operator, store: Store) -> J
 def retry_one(entry_id: str, body: RetryBody, caller: Operator, store: Store) -> RetryOut:
     """Make one attempt now on the chosen rung (with the configured ladder); a failure
     sends the entry back to review."""
-    from factdiff.demote import DemotionSettings
-    from factdiff.review import retry
+    from factdiff.demotion.demoter import DemotionSettings
+    from factdiff.demotion.review import retry
     from factdiff.settings import load_settings
 
     owned_entry(store, caller, entry_id)

@@ -51,7 +51,7 @@ def register_schema(body: RegisterSchemaBody, caller: Operator, store: Store) ->
         except KeyError as exc:
             raise ApiError(422, "invalid_request", str(exc.args[0])) from None
         source = builtin_schema_source(body.builtin)
-    from factdiff.reevaluate import Reevaluator
+    from factdiff.demotion.reevaluation import Reevaluator
 
     new, plan = Reevaluator(store).register(schema, datetime.now(UTC), source)
     return SchemaRegistered(
@@ -73,8 +73,8 @@ def reevaluate_schema(
     """``factdiff reevaluate --schema NAME``: re-diff the warm entries compressed under an
     older version of ``name``; failed ones go back to hot (operator). The body is optional."""
     body = body or ReevaluateBody()
+    from factdiff.demotion.reevaluation import Reevaluator
     from factdiff.errors import UsageError
-    from factdiff.reevaluate import Reevaluator
 
     now = datetime.now(UTC)
     reevaluator = Reevaluator(store)

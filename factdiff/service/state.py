@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-    from factdiff.metrics import ProcessMetrics
+    from factdiff.ops.metrics import ProcessMetrics
     from factdiff.service.stores import StoreProvider
 
 DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024

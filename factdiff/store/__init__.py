@@ -12,7 +12,7 @@ An entry is ``hot`` (full source) or ``warm`` (narrative + fact record + meta, w
 source archived ``cold``). Outcomes are applied in one transaction each, guarded by the
 attempt count the caller read, so replays and concurrent workers never double-apply.
 Workers on many machines share a PostgreSQL store through leases: ``claim`` ->
-``heartbeat`` -> ``apply_*(..., lease_token=...)`` (see ``factdiff.worker``).
+``heartbeat`` -> ``apply_*(..., lease_token=...)`` (see ``factdiff.demotion.worker``).
 ``forget`` erases entries (tombstones left, see ``erasure``); ``correct`` replaces a source.
 The logic (``MemoryStore``, ``base``) holds a backend (``backends``: SQLite or PostgreSQL).
 SQL lives in ``sql/common/``, ``sql/<dialect>/`` and ``migrations/<dialect>/``; see ``codec``

@@ -5,7 +5,7 @@ Contracts (shared by every backend):
 * times are timezone-aware datetimes, stored as integer microseconds since the Unix epoch (UTC);
   an entry's ``occurred_at`` also keeps the UTC offset it was given with (minutes, its own
   column), so its local date is the one the user meant; every time written lies from
-  ``TIME_MIN`` to ``TIME_MAX`` (``factdiff.timebounds``), and a stored value outside them
+  ``TIME_MIN`` to ``TIME_MAX`` (``factdiff.inputs.times``), and a stored value outside them
   (written before they were checked) still reads back, never raising;
 * entry ids are 26-character ULIDs (Crockford base32) whose time part comes from the ``now``
   given to ``add``: they sort by creation time, then randomly;
@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 import zstandard
 
 from factdiff.errors import ArchiveCorrupt, InputError
-from factdiff.timebounds import MAX_DURATION, check_time
+from factdiff.inputs.times import MAX_DURATION, check_time
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _EARLIEST = datetime.min.replace(tzinfo=UTC)
@@ -52,7 +52,7 @@ T = TypeVar("T")
 
 def to_micros(moment: datetime, what: str = "time") -> int:
     """Microseconds since the epoch of a timezone-aware datetime from ``TIME_MIN`` to
-    ``TIME_MAX`` (else ``InputError``: see ``factdiff.timebounds``)."""
+    ``TIME_MAX`` (else ``InputError``: see ``factdiff.inputs.times``)."""
     return (check_time(moment, what) - _EPOCH) // timedelta(microseconds=1)
 
 

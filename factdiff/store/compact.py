@@ -8,7 +8,7 @@ with NUL is escaped with a second NUL), and the ``text`` key is dropped when it 
 surface text. Keys are shortened by a fixed table (a key outside it is written with a ``~``
 prefix), and the result is canonical JSON. ``unpack_record`` needs the same source (the cold
 archive) and gives back exactly the record that was packed: ``pack_record`` checks the round
-trip, so the record's digest (``factdiff.record`` tagged digest) re-derives unchanged.
+trip, so the record's digest (``factdiff.extraction.record`` tagged digest) re-derives unchanged.
 
 **Meta.** ``split_meta`` turns ``WarmMeta.to_json()`` into identities (schema, extractor,
 summarizer, method), stored once in ``store_identities`` and referenced by the warm row; the

@@ -19,10 +19,10 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from factdiff.errors import InputError
+from factdiff.inputs.times import clamp_time
 from factdiff.store import codec
 from factdiff.store import rows as rowmap
 from factdiff.store.model import EntryErased, EntryNotFound, EventType, NewEvent, Tier
-from factdiff.timebounds import clamp_time
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore

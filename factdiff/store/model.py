@@ -10,8 +10,8 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, Generic, NamedTuple, TypeVar
 
-from factdiff.accounting import ModelCall
 from factdiff.errors import InputError, StoreError
+from factdiff.providers.accounting import ModelCall
 from factdiff.schema.model import Criticality, SchemaRef
 from factdiff.values.base import FactType
 

@@ -1,7 +1,7 @@
 """What the store tells monitoring: counts read at scrape time, so every process that
 serves metrics (API workers, demotion workers) reports the same totals.
 
-``ObserveMixin`` is part of every ``MemoryStore``; ``factdiff.metrics`` turns its
+``ObserveMixin`` is part of every ``MemoryStore``; ``factdiff.ops.metrics`` turns its
 ``metrics_snapshot`` into Prometheus metrics. SQL in ``sql/<dialect>/service.sql``.
 """
 

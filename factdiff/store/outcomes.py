@@ -13,9 +13,9 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
-from factdiff.accounting import ModelCall
 from factdiff.errors import InputError
-from factdiff.record import FactRecord
+from factdiff.extraction.record import FactRecord
+from factdiff.providers.accounting import ModelCall
 from factdiff.store import codec, erasure, schema_refs, search_index, warm_columns
 from factdiff.store import rows as rowmap
 from factdiff.store.model import (

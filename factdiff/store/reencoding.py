@@ -21,10 +21,10 @@ from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
+from factdiff.inputs.times import clamp_time
 from factdiff.store import codec, compact
 from factdiff.store.dictionaries import unpack_ids
 from factdiff.store.model import EntryNotFound, IntegrityError
-from factdiff.timebounds import clamp_time
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore

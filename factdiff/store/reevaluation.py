@@ -21,9 +21,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, cast
 
 from factdiff.errors import InputError
+from factdiff.inputs.times import clamp_time
 from factdiff.store import codec
 from factdiff.store.model import Entry, NewEvent, Tier, WarmMeta
-from factdiff.timebounds import clamp_time
 
 if TYPE_CHECKING:
     from factdiff.retrieve.index import IndexDoc

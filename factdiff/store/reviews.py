@@ -148,7 +148,7 @@ class ReviewsMixin:
 
     def review_reason(self, entry_id: str) -> dict[str, str] | None:
         """Why the entry was last sent to review: ``{"reason", "detail"}`` from its last
-        ``escalated_to_review`` event (``reason`` as ``factdiff.retry.ReviewReason``:
+        ``escalated_to_review`` event (``reason`` as ``factdiff.demotion.retry.ReviewReason``:
         ``max_attempts``, ``provider_unavailable``, ``refused_input``...); None if it never
         was. An entry in review is there for this reason."""
         store = _store(self)

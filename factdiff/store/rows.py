@@ -6,8 +6,8 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
-from factdiff.accounting import ModelCall
 from factdiff.errors import InputError
+from factdiff.providers.accounting import ModelCall
 from factdiff.store import codec, compact, frames
 from factdiff.store.backends import protocol
 from factdiff.store.model import (

@@ -29,7 +29,7 @@ from factdiff.store import codec
 from factdiff.store.model import EntryNotFound, EventType, IntegrityError, NewEvent, Tier
 
 if TYPE_CHECKING:
-    from factdiff.record import FactRecord
+    from factdiff.extraction.record import FactRecord
     from factdiff.retrieve.index import IndexDoc, SchemaLookup
     from factdiff.retrieve.settings import RetrievalSettings
     from factdiff.store.base import MemoryStore

@@ -22,7 +22,7 @@ from factdiff.store.dictionaries import dictionary_hash
 from factdiff.store.model import IntegrityError, WarmMeta
 
 if TYPE_CHECKING:
-    from factdiff.record import FactRecord
+    from factdiff.extraction.record import FactRecord
     from factdiff.retrieve.index import IndexDoc, SchemaLookup
 
 __all__ = [
@@ -127,8 +127,8 @@ def frame_params(
 
 
 def record_digest(record: Mapping[str, Any]) -> str:
-    """The ``factdiff.record`` tagged digest of a stored record."""
-    return tagged_digest("factdiff.record", dict(record))
+    """The ``factdiff.extraction.record`` tagged digest of a stored record."""
+    return tagged_digest("factdiff.extraction.record", dict(record))
 
 
 @dataclass(frozen=True)
@@ -156,7 +156,7 @@ def record_column(record: Mapping[str, Any], source: str, dictionary: Any) -> Re
     packed = compact.pack_record(dict(record), source)
     level = SMALL_RECORD_LEVEL if len(packed) <= SMALL_RECORD_BYTES else codec.ZSTD_LEVEL
     frame = codec.zstd_compress(packed, dictionary, level)
-    return RecordColumn(frame, tagged_text_digest("factdiff.record", text))
+    return RecordColumn(frame, tagged_text_digest("factdiff.extraction.record", text))
 
 
 def narrative_frame(narrative: str, dictionary: Any) -> bytes:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from factdiff.errors import UsageError
-from factdiff.record import Fact, FactRecord
+from factdiff.extraction.record import Fact, FactRecord
 from factdiff.schema.model import Criticality, FactSchema
 
 __all__ = [

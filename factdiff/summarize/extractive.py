@@ -29,7 +29,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from factdiff.record import Fact, FactRecord
+from factdiff.extraction.record import Fact, FactRecord
 from factdiff.schema.model import Criticality
 from factdiff.summarize.base import (
     Summary,

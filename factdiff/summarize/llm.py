@@ -10,13 +10,13 @@ and refusal are typed failures, never a summary.
 from __future__ import annotations
 
 from factdiff.errors import InvalidOutput, UsageError
+from factdiff.extraction.record import Fact
 from factdiff.providers import runtime
 from factdiff.providers.base import CallPolicy, ChatRequest, Message, ModelParams
 from factdiff.providers.client import LLMClient, cost_str
 from factdiff.providers.prices import PriceTable
 from factdiff.providers.spec import ModelSpec
 from factdiff.providers.untrusted import Frame, frame_for
-from factdiff.record import Fact
 from factdiff.schema.export import summary_constraints
 from factdiff.summarize.base import Summary, SummaryRequest, facts_by_criticality, validate_request
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import date
 
-from factdiff.checking import DEFAULT_EXTRACTOR
 from factdiff.errors import UsageError
 from factdiff.extraction.base import Extractor
-from factdiff.record import FactRecord
+from factdiff.extraction.record import FactRecord
+from factdiff.extraction.rules import DEFAULT_EXTRACTOR
 from factdiff.schema.model import FactSchema
 from factdiff.summarize.base import Summary, SummaryRequest
 

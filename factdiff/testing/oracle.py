@@ -19,8 +19,8 @@ from collections.abc import Callable
 from datetime import date
 from typing import Any
 
-from factdiff.checking import DEFAULT_EXTRACTOR
-from factdiff.record import Fact, FactRecord
+from factdiff.extraction.record import Fact, FactRecord
+from factdiff.extraction.rules import DEFAULT_EXTRACTOR
 from factdiff.schema.model import FactSchema, FieldSpec
 from factdiff.testing.llm_server import Answer, RecordedRequest
 from factdiff.values.base import FactType

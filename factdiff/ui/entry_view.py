@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
-from factdiff.documents import attempt_json, show_document
+from factdiff.present.documents import attempt_json, show_document
 from factdiff.retrieve.schemas import SchemaResolver
 from factdiff.store import AttemptOutcome, Tier
 from factdiff.ui.highlight import marks_of_record, segments
@@ -144,9 +144,9 @@ def _narrative_record(
 ) -> dict[str, Any]:
     """The deterministic extractor's record of a warm narrative, under the schema version of
     its source record (empty when that schema cannot be loaded)."""
-    from factdiff.catalog import SchemaCatalog
-    from factdiff.checking import extract
     from factdiff.errors import FactdiffError
+    from factdiff.store.catalog import SchemaCatalog
+    from factdiff.verify.check import extract
 
     ref = source_record.get("schema")
     reference = source_record.get("reference")

@@ -265,14 +265,14 @@ def _in_thread(request: Request, act: Action, entry_id: str, form: dict[str, str
 
 
 def _approve(store: MemoryStore, entry_id: str, form: dict[str, str], who: str) -> str:
-    from factdiff.review import approve
+    from factdiff.demotion.review import approve
 
     approve(store, entry_id, reason=form.get("reason", ""), key_name=who, now=datetime.now(UTC))
     return "approved"
 
 
 def _edit(store: MemoryStore, entry_id: str, form: dict[str, str], who: str) -> str:
-    from factdiff.review import SummaryRefused, edit
+    from factdiff.demotion.review import SummaryRefused, edit
 
     try:
         edit(store, entry_id, summary=form.get("summary", ""), key_name=who, now=datetime.now(UTC))
@@ -302,8 +302,8 @@ def _keep_hot(store: MemoryStore, entry_id: str, form: dict[str, str], who: str)
 
 
 def _retry(store: MemoryStore, entry_id: str, form: dict[str, str], who: str) -> str:
-    from factdiff.demote import DemotionSettings
-    from factdiff.review import retry
+    from factdiff.demotion.demoter import DemotionSettings
+    from factdiff.demotion.review import retry
     from factdiff.settings import load_settings
 
     rung_text = form.get("rung", "").strip()
@@ -332,7 +332,7 @@ ACTIONS: dict[str, Action] = {
 @router.get("/search")
 def search_page(request: Request, q: str = "", agent: str | None = None, k: int = 10) -> Response:
     """Retrieval results with matched facts and known gaps (twin: ``GET /v1/search``)."""
-    from factdiff.documents import search_document
+    from factdiff.present.documents import search_document
 
     who = _signed_in(request)
     if who is None:
@@ -350,7 +350,7 @@ def search_page(request: Request, q: str = "", agent: str | None = None, k: int 
 def dashboard_page(request: Request) -> Response:
     """Charts of outcomes, failure rates, lost fields, backlog and cost (twin:
     ``GET /v1/dashboard``)."""
-    from factdiff.dashboard import dashboard_figures
+    from factdiff.ops.dashboard import dashboard_figures
 
     who = _signed_in(request)
     if who is None:

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from factdiff.documents import attempt_json, entry_json
 from factdiff.errors import InputError
+from factdiff.present.documents import attempt_json, entry_json
 from factdiff.retrieve.schemas import SchemaResolver
 from factdiff.store import EntryStatus
 from factdiff.store import rows as rowmap

@@ -10,8 +10,8 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-from factdiff.screen import visible
-from factdiff.wording import percent, plural, signed_percent, usd
+from factdiff.present.safe_text import visible
+from factdiff.present.wording import percent, plural, signed_percent, usd
 
 __all__ = ["HEADERS", "STATIC", "page", "static_bytes"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from factdiff import dashboard
+from factdiff.ops import dashboard
 
 if TYPE_CHECKING:
     from factdiff.store import MemoryStore

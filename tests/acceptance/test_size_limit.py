@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from factdiff.checking import check
 from factdiff.errors import InputError
 from factdiff.extraction.rules import MAX_TEXT_CHARS
 from factdiff.schema.builtin import generic_schema
+from factdiff.verify.check import check
 from tests.acceptance.test_cli import factdiff
 
 

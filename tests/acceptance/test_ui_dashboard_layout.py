@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from factdiff.config import ladder_from_spec
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.retry import RetryPolicy
+from factdiff.compression.components import ladder_from_spec
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
 from factdiff.store import open_store
 from tests.acceptance.ui_browser import CALL_TIME, chromium, require_chromium
 from tests.conftest import worked

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from factdiff.checking import CheckResult, check, extract, verify
-from factdiff.fact_diff import Verdict
-from factdiff.policy import Outcome
 from factdiff.schema.model import Criticality, FactSchema
 from factdiff.values.base import FactType
+from factdiff.verify.check import CheckResult, check, extract, verify
+from factdiff.verify.diff import Verdict
+from factdiff.verify.policy import Outcome
 from tests.conftest import worked
 
 

@@ -17,13 +17,13 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from factdiff.catalog import SchemaCatalog
-from factdiff.config import ladder_from_spec
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.retry import RetryPolicy
-from factdiff.review import approve
+from factdiff.compression.components import ladder_from_spec
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
+from factdiff.demotion.review import approve
 from factdiff.schema.loader import schema_from_yaml
 from factdiff.store import EntryStatus, open_store
+from factdiff.store.catalog import SchemaCatalog
 from tests.conftest import worked
 
 if TYPE_CHECKING:

@@ -9,9 +9,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.pipeline import Rung
-from factdiff.retry import RetryPolicy
+from factdiff.compression.pipeline import Rung
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
 from factdiff.schema.loader import load_schema
 from factdiff.schema.model import FactSchema
 from factdiff.store import MemoryStore

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from factdiff.catalog import SchemaCatalog
 from factdiff.errors import UsageError
 from factdiff.schema.builtin import builtin_schema
 from factdiff.store import EventType, MemoryStore
+from factdiff.store.catalog import SchemaCatalog
 
 NOW = datetime(2026, 3, 14, tzinfo=UTC)
 

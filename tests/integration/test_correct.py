@@ -7,10 +7,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from factdiff.config import ladder_from_spec
-from factdiff.demote import Demoter, DemotionSettings
+from factdiff.compression.components import ladder_from_spec
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
 from factdiff.errors import InputError
-from factdiff.retry import RetryPolicy
 from factdiff.store import EntryStatus, EventType, MemoryStore, Tier
 from factdiff.store.model import EntryErased
 

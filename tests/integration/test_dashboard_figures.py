@@ -20,16 +20,16 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from factdiff.config import ladder_from_spec
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.engine import Rung
+from factdiff.compression.components import ladder_from_spec
+from factdiff.compression.engine import Rung
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
 from factdiff.extraction.llm import LLMExtractor
-from factdiff.retry import RetryPolicy
+from factdiff.present.wording import percent, signed_percent, usd
 from factdiff.schema.model import FactSchema
 from factdiff.store import EntryStatus, open_store
 from factdiff.summarize.llm import LLMSummarizer
 from factdiff.testing import Answer, RecordedRequest, RulesOracle
-from factdiff.wording import percent, signed_percent, usd
 from tests.conftest import worked
 from tests.integration.llm_helpers import FAST, PRICES, scripted, spec
 from tests.integration.service_helpers import client, make_keys, running_api

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from factdiff.config import ladder_from_spec
-from factdiff.demote import Demoter, DemotionSettings
+from factdiff.compression.components import ladder_from_spec
+from factdiff.compression.pipeline import Rung
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
+from factdiff.extraction.record import FactRecord
 from factdiff.extraction.rules import RulesExtractor
-from factdiff.pipeline import Rung
-from factdiff.record import FactRecord
-from factdiff.retry import RetryPolicy
 from factdiff.schema.model import FactSchema
 from factdiff.store import AttemptOutcome, EntryStatus, EventType, MemoryStore, Tier
 from factdiff.summarize import ExtractiveSummarizer, Summary, SummaryRequest
@@ -210,8 +210,8 @@ CRASH_SCRIPT = textwrap.dedent(
     import os, sys
     from datetime import datetime, UTC
     from factdiff.store import MemoryStore
-    from factdiff.demote import Demoter, DemotionSettings
-    from factdiff.config import ladder_from_spec
+    from factdiff.demotion.demoter import Demoter, DemotionSettings
+    from factdiff.compression.components import ladder_from_spec
 
     db, point, now = sys.argv[1], sys.argv[2], datetime.fromisoformat(sys.argv[3])
     store = MemoryStore.open(db)

@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from factdiff.demote import DemotionSettings
-from factdiff.retry import RetryPolicy
+from factdiff.demotion.demoter import DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
+from factdiff.demotion.worker import Worker, WorkerSettings
 from factdiff.store import EntryStatus, EventType, MemoryStore, Tier, open_store
-from factdiff.worker import Worker, WorkerSettings
 from tests.conftest import ROOT, worked
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -224,7 +224,7 @@ def test_text_log_lines_are_single_lines(tmp_path: Path) -> None:
     import io
     import logging
 
-    from factdiff.logs import configure
+    from factdiff.ops.logs import configure
 
     stream = io.StringIO()
     handler = configure("text", stream=stream)

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from factdiff import collector
-from factdiff.demote import Demoter, DemotionSettings
+from factdiff.compression.pipeline import Rung
+from factdiff.demotion import gc_tuning
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
+from factdiff.extraction.record import FactRecord
 from factdiff.extraction.rules import RulesExtractor
-from factdiff.pipeline import Rung
-from factdiff.record import FactRecord
-from factdiff.retry import RetryPolicy
 from factdiff.schema.model import FactSchema
 from factdiff.store import MemoryStore, Tier
 from factdiff.summarize import ExtractiveSummarizer, Summary, SummaryRequest
@@ -166,6 +166,6 @@ def test_a_concurrent_pass_runs_with_the_collector_tuned(
     )
     report = Demoter(store, settings).run(LATER, concurrency=concurrency)
     assert report.counts[PASSED] == 6
-    assert summarizer.thresholds == ({before} if concurrency == 1 else {collector.THRESHOLDS})
+    assert summarizer.thresholds == ({before} if concurrency == 1 else {gc_tuning.THRESHOLDS})
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0

@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from factdiff.checking import DEFAULT_EXTRACTOR
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.policy import DEFAULT_POLICY
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.executor import Work
 from factdiff.schema.builtin import builtin_schema
 from factdiff.store import Entry, MemoryStore
 from factdiff.store.dictionaries import MIN_SAMPLES
 from factdiff.store.warm_columns import WarmBody, WarmTarget
-from factdiff.work import Work
+from factdiff.verify.check import DEFAULT_EXTRACTOR
+from factdiff.verify.policy import DEFAULT_POLICY
 from tests.integration.conftest import raw
 from tests.integration.test_store_compact import AGENT, LATER, demote_all, load
 

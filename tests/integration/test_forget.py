@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from factdiff.config import ladder_from_spec
-from factdiff.demote import Demoter, DemotionSettings
+from factdiff.compression.components import ladder_from_spec
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
+from factdiff.extraction.record import FactRecord
 from factdiff.extraction.rules import RulesExtractor
-from factdiff.record import FactRecord
 from factdiff.retrieve.keys import record_facts
-from factdiff.retry import RetryPolicy
 from factdiff.store import EntryNotFound, EventType, MemoryStore, Tier
 from factdiff.store.model import EntryErased
 from tests.conftest import worked

@@ -18,11 +18,11 @@ import pytest
 pytest.importorskip("openai")
 pytest.importorskip("anthropic")
 
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.engine import Rung
+from factdiff.compression.engine import Rung
+from factdiff.compression.pipeline import compress
+from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.errors import TransientProviderError
 from factdiff.extraction.llm import LLMExtractor
-from factdiff.pipeline import compress
 from factdiff.providers import CallPolicy, Price, PriceTable
 from factdiff.schema.model import FactSchema
 from factdiff.store import AttemptOutcome, EntryStatus, EventType, MemoryStore, Tier, open_store

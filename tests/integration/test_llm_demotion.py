@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from factdiff.demote import Demoter, DemotionPaused, DemotionSettings
-from factdiff.pipeline import Rung
-from factdiff.retry import RetryPolicy
+from factdiff.compression.pipeline import Rung
+from factdiff.demotion.demoter import Demoter, DemotionPaused, DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
 from factdiff.store import AttemptOutcome, EntryStatus, EventType, MemoryStore, Tier
 from factdiff.summarize.llm import LLMSummarizer
 from factdiff.testing import Answer
@@ -152,7 +152,7 @@ class QuotaSummarizer:
 def test_quota_exhaustion_stops_the_worker_pool_and_releases_its_claims(tmp_path: Path) -> None:
     import threading
 
-    from factdiff.worker import Worker, WorkerSettings
+    from factdiff.demotion.worker import Worker, WorkerSettings
 
     db = str(tmp_path / "w.db")
     with MemoryStore.open(db) as store:

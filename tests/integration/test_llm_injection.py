@@ -15,15 +15,15 @@ import pytest
 pytest.importorskip("openai")
 pytest.importorskip("anthropic")
 
-from factdiff.config import extractor_from_spec, summarizer_from_spec
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.engine import Rung
+from factdiff.compression.components import extractor_from_spec, summarizer_from_spec
+from factdiff.compression.engine import Rung
+from factdiff.compression.pipeline import compress
+from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.extraction.llm import LLMExtractor
-from factdiff.pipeline import compress
-from factdiff.policy import Outcome
 from factdiff.schema.model import FactSchema
 from factdiff.store import EventType, MemoryStore, Tier
 from factdiff.testing import Answer, RecordedRequest, RulesOracle, ScriptedLLMServer
+from factdiff.verify.policy import Outcome
 from tests.conftest import worked
 from tests.integration.llm_helpers import PROVIDERS, scripted
 

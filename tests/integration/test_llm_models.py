@@ -15,10 +15,11 @@ import pytest
 pytest.importorskip("openai")
 pytest.importorskip("anthropic")
 
-from factdiff.config import extractor_from_spec, ladder_from_spec
-from factdiff.demote import Demoter, DemotionSettings
+from factdiff.compression.components import extractor_from_spec, ladder_from_spec
+from factdiff.compression.pipeline import compress
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
 from factdiff.errors import DeadlineExceeded, ParameterRejected, ProviderConfigurationError
-from factdiff.pipeline import compress
 from factdiff.providers import (
     CallPolicy,
     ChatRequest,
@@ -28,7 +29,6 @@ from factdiff.providers import (
     set_provider_limit,
 )
 from factdiff.providers.runtime import run_async
-from factdiff.retry import RetryPolicy
 from factdiff.schema.model import FactSchema
 from factdiff.settings import resolve_settings
 from factdiff.store import MemoryStore, Tier

@@ -13,9 +13,9 @@ import pytest
 pytest.importorskip("openai")
 pytest.importorskip("anthropic")
 
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.engine import Rung
-from factdiff.retry import RetryPolicy
+from factdiff.compression.engine import Rung
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
 from factdiff.store import EntryStatus, EventType, MemoryStore, Tier
 from factdiff.summarize.llm import LLMSummarizer
 from factdiff.testing import Answer, RecordedRequest, ScriptedLLMServer

@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("openai")
 pytest.importorskip("anthropic")
 
-from factdiff.config import (
+from factdiff.compression.components import (
     check_distinct_models,
     extractor_from_spec,
     ladder_from_spec,
@@ -19,17 +19,17 @@ from factdiff.config import (
     resolve_summarizer_spec,
     summarizer_from_spec,
 )
+from factdiff.compression.pipeline import Rung, acompress, compress, compress_many
 from factdiff.errors import UsageError
 from factdiff.extraction.jury import FlooredExtractor, JuryExtractor
 from factdiff.extraction.llm import LLMExtractor
 from factdiff.extraction.rules import RulesExtractor
-from factdiff.pipeline import Rung, acompress, compress, compress_many
-from factdiff.policy import Outcome
 from factdiff.providers import QuotaExhausted, Truncated, set_provider_limit
 from factdiff.schema.model import FactSchema
 from factdiff.summarize.base import SummaryRequest
 from factdiff.summarize.llm import LLMSummarizer
 from factdiff.testing import Answer, RecordedRequest
+from factdiff.verify.policy import Outcome
 from tests.conftest import worked
 from tests.integration.llm_helpers import (
     FAST,

@@ -15,14 +15,14 @@ import pytest
 pytest.importorskip("openai")
 pytest.importorskip("anthropic")
 
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.engine import Rung
+from factdiff.compression.engine import Rung
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.executor import Work, default_extract_workers
 from factdiff.providers import set_provider_limit
 from factdiff.settings import resolve_settings
 from factdiff.store import MemoryStore, Tier, WarmView
 from factdiff.summarize.llm import LLMSummarizer
 from factdiff.testing import Answer, RecordedRequest
-from factdiff.work import Work, default_extract_workers
 from tests.conftest import worked
 from tests.integration.llm_helpers import FAST, scripted, spec
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta, timezone
 
-from factdiff.checking import extract
-from factdiff.demote import reference_of
+from factdiff.demotion.demoter import reference_of
 from factdiff.schema.builtin import generic_schema
 from factdiff.store import MemoryStore
 from factdiff.values.base import FactType
+from factdiff.verify.check import extract
 
 NOW = datetime(2026, 1, 10, 12, 0, tzinfo=UTC)
 PLUS_TWO = timezone(timedelta(hours=2))

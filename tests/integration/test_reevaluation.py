@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from factdiff.demote import Demoter
+from factdiff.demotion.demoter import Demoter
+from factdiff.demotion.reevaluation import Reevaluator
 from factdiff.errors import UsageError
-from factdiff.reevaluate import Reevaluator
 from factdiff.store import EventType, MemoryStore, Tier, open_store
 from tests.integration.conftest import raw
 from tests.integration.evolution_helpers import (
@@ -140,7 +140,7 @@ def test_a_worker_elsewhere_cannot_finish_an_item_it_lost(
 CRASH = textwrap.dedent(
     """
     import os, sys
-    from factdiff.reevaluate import Reevaluator
+    from factdiff.demotion.reevaluation import Reevaluator
     from factdiff.store import MemoryStore
     from tests.integration.evolution_helpers import LATER, NAME
     store = MemoryStore.open(sys.argv[1], create=False)
@@ -221,8 +221,8 @@ def test_a_crash_at_any_step_and_a_rerun_end_in_the_same_state(
 def test_listing_losses_and_memory_score_agree_on_both_stores(
     store: MemoryStore, tmp_path: Path
 ) -> None:
-    from factdiff.health import agent_health, reevaluation_by_schema
-    from factdiff.losses import loss_patterns
+    from factdiff.ops.health import agent_health, reevaluation_by_schema
+    from factdiff.ops.losses import loss_patterns
     from factdiff.schema.listing import schema_listing
 
     seed(store, tmp_path, count=20)
@@ -251,7 +251,7 @@ def test_listing_losses_and_memory_score_agree_on_both_stores(
 def test_a_worker_drains_reevaluation_work(target: str, tmp_path: Path) -> None:
     import threading
 
-    from factdiff.worker import Worker, WorkerSettings
+    from factdiff.demotion.worker import Worker, WorkerSettings
 
     with open_store(target) as store:
         seed(store, tmp_path, count=12)
@@ -279,8 +279,8 @@ def test_a_worker_drains_reevaluation_work(target: str, tmp_path: Path) -> None:
 
 
 def test_an_entry_or_agent_may_pin_a_registered_version(store: MemoryStore, tmp_path: Path) -> None:
-    from factdiff.catalog import SchemaCatalog
     from factdiff.retrieve.schemas import SchemaResolver
+    from factdiff.store.catalog import SchemaCatalog
 
     register(store, schema(1, tmp_path), "")
     register(store, schema(2, tmp_path), V2)
@@ -299,7 +299,7 @@ def test_an_entry_or_agent_may_pin_a_registered_version(store: MemoryStore, tmp_
 def test_a_run_gives_up_on_items_that_keep_coming_back_stale(
     store: MemoryStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from factdiff.reevaluate import STALE_ROUNDS
+    from factdiff.demotion.reevaluation import STALE_ROUNDS
 
     seed(store, tmp_path, count=4)
     register(store, schema(2, tmp_path), V2)

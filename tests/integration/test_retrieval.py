@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from factdiff.demote import Demoter, DemotionSettings
+from factdiff.compression.pipeline import Rung
+from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.errors import InputError
-from factdiff.pipeline import Rung
 from factdiff.retrieve.hits import SearchHit
 from factdiff.retrieve.settings import RetrievalSettings, TouchMode
 from factdiff.schema.model import FactSchema
@@ -415,7 +415,7 @@ def test_narrative_keys_reused_from_verification_equal_a_fresh_extraction(
     extractor, another reference date) is extracted again."""
     from dataclasses import replace
 
-    from factdiff.record import FactRecord
+    from factdiff.extraction.record import FactRecord
     from factdiff.retrieve.index import INDEX_EXTRACTOR, indexes_as, warm_doc
     from factdiff.retrieve.schemas import SchemaResolver
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from factdiff.demote import Demoter, DemotionSettings
+from factdiff.compression.pipeline import Rung
+from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.errors import MigrationRequired
-from factdiff.pipeline import Rung
 from factdiff.store import MemoryStore, open_store
 from factdiff.store.codec import content_hash
 from factdiff.store.dialect import load_dialect

@@ -11,10 +11,10 @@ from typing import Any
 import httpx
 import pytest
 
-from factdiff.checking import check
-from factdiff.documents import show_document
+from factdiff.present.documents import show_document
 from factdiff.schema.builtin import builtin_schema
 from factdiff.store import open_store
+from factdiff.verify.check import check
 from tests.conftest import worked
 from tests.integration.service_helpers import Keys, bearer, client, make_keys, running_api
 

@@ -9,7 +9,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from factdiff.demote import Demoter, DemotionSettings
+from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.service.auth import Caller, Store
 from factdiff.store import Tier, open_store
 from tests.integration.isolation_walk import Victim, operations, walk

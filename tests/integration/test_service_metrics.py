@@ -14,9 +14,9 @@ from pathlib import Path
 import httpx
 from prometheus_client.parser import text_string_to_metric_families
 
-from factdiff.config import ladder_from_spec
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.retry import RetryPolicy
+from factdiff.compression.components import ladder_from_spec
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
 from factdiff.store import open_store
 from tests.conftest import worked
 from tests.integration.service_helpers import client, free_port, make_keys, running_api
@@ -82,7 +82,7 @@ def test_api_metrics(target: str) -> None:
 
 
 def test_reevaluations_are_counted(target: str, tmp_path: Path) -> None:
-    from factdiff.reevaluate import Reevaluator
+    from factdiff.demotion.reevaluation import Reevaluator
     from tests.integration.evolution_helpers import LATER, NAME, V2, register, schema, seed
 
     keys = make_keys(target)

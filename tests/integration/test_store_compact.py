@@ -8,12 +8,12 @@ import json
 import zlib
 from datetime import UTC, datetime, timedelta
 
-from factdiff.catalog import SchemaCatalog
 from factdiff.demo.corpus import AGENTS, generate_corpus
-from factdiff.demote import Demoter, DemotionSettings
+from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.retrieve.index import extract_source, reference_date
 from factdiff.retrieve.schemas import SchemaResolver
 from factdiff.store import MemoryStore, Tier, codec, frames
+from factdiff.store.catalog import SchemaCatalog
 from factdiff.store.dictionaries import MIN_SAMPLES, unpack_ids
 from tests.integration.conftest import raw
 

@@ -2,7 +2,7 @@
 
 Every entry point (the store API, ``POST /v1/entries`` and ``/batch``, MCP ``remember``, the
 CLI's ``add`` and ``add --jsonl``) either refuses an ``occurred_at`` outside
-``factdiff.timebounds`` with one clear error or stores it and reads it back equal, in its own
+``factdiff.inputs.times`` with one clear error or stores it and reads it back equal, in its own
 offset; and a store that already holds a time it cannot read in UTC (written before times were
 checked) still lists, shows, renders, demotes and forgets.
 """
@@ -24,13 +24,13 @@ from hypothesis import strategies as st
 from mcp import Client
 
 from factdiff.cli.main import main as cli
-from factdiff.demote import Demoter, DemotionSettings
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.worker import Worker, WorkerSettings
 from factdiff.errors import InputError
+from factdiff.inputs.times import TIME_MAX, TIME_MIN
 from factdiff.service.mcp import build_mcp
 from factdiff.service.stores import StoreProvider
 from factdiff.store import EntryErased, MemoryStore, NewEntry, Tier, open_store
-from factdiff.timebounds import TIME_MAX, TIME_MIN
-from factdiff.worker import Worker, WorkerSettings
 from tests.integration.conftest import raw
 from tests.integration.service_helpers import client, make_keys, running_api
 

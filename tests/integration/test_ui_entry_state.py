@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from factdiff.config import ladder_from_spec
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.retry import RetryPolicy
+from factdiff.compression.components import ladder_from_spec
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
 from factdiff.store import EntryStatus, open_store
 from tests.conftest import worked
 from tests.integration.service_helpers import client, make_keys, running_api

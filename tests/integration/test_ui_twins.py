@@ -11,9 +11,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from factdiff.config import ladder_from_spec
-from factdiff.demote import Demoter, DemotionSettings
-from factdiff.retry import RetryPolicy
+from factdiff.compression.components import ladder_from_spec
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
 from factdiff.store import EntryStatus, open_store
 from tests.conftest import worked
 from tests.integration.service_helpers import client, make_keys, running_api
@@ -91,7 +91,7 @@ def test_dashboard_figures_come_from_the_store(target: str) -> None:
     assert figures["review_backlog"]["total"] == 2
     assert [b["agent"] for b in figures["review_backlog"]["by_agent"]] == ["alice", "bob"]
     assert figures["llm_cost"] == {"total_usd": "0.000000", "by_model": []}
-    from factdiff.health import agent_health
+    from factdiff.ops.health import agent_health
 
     scores = figures["memory_score"]
     assert scores["available"] is True

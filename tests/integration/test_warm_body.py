@@ -12,17 +12,17 @@ from typing import Any
 import pytest
 import zstandard
 
-from factdiff.demote import Demoter, DemotionSettings
+from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.executor import Verification, Work, shutdown_pools
 from factdiff.extraction.base import Extractor
-from factdiff.policy import Policy
-from factdiff.record import FactRecord
+from factdiff.extraction.record import FactRecord
 from factdiff.retrieve.index import extract_source, reference_date
 from factdiff.retrieve.schemas import SchemaResolver
 from factdiff.schema.model import FactSchema
 from factdiff.store import MemoryStore, Tier, codec, warm_columns
 from factdiff.store.dictionaries import MIN_SAMPLES
 from factdiff.store.warm_columns import WarmBody, WarmTarget, encode_body
-from factdiff.work import Verification, Work, shutdown_pools
+from factdiff.verify.policy import Policy
 from tests.integration.conftest import raw
 from tests.integration.test_dictionary_priming import two_copies
 from tests.integration.test_store_compact import LATER, load

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
+from factdiff.demotion.worker import Execution, Worker, WorkerSettings
 from factdiff.store import MemoryStore, open_store
-from factdiff.worker import Execution, Worker, WorkerSettings
 from tests.integration.worker_harness import demotion_settings
 from tests.integration.workers import (
     ROOT,

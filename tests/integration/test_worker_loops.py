@@ -16,7 +16,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from factdiff.reevaluate import Reevaluator
+from factdiff.demotion.reevaluation import Reevaluator
 from factdiff.store import open_store
 from tests.integration.evolution_helpers import LATER, NAME, V2, register, schema, seed
 from tests.integration.service_helpers import free_port

@@ -1,7 +1,7 @@
 """A demotion worker process for the worker tests: scripted model latency, everything logged.
 
 ``python -m tests.integration.worker_harness DB LOG WORKER_ID [latency_ms lease_s concurrency]``
-runs a ``factdiff.worker.Worker`` until SIGTERM and appends one JSON line to LOG per event,
+runs a ``factdiff.demotion.worker.Worker`` until SIGTERM and appends one JSON line to LOG per event,
 first-hand, as it happens (so a SIGKILLed worker leaves its leases behind in the log):
 
 * ``claim``: a lease the store granted (entry, token, database-clock claim time and expiry);
@@ -36,12 +36,12 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from factdiff.demote import DemotionSettings
-from factdiff.pipeline import Rung
-from factdiff.retry import RetryPolicy
+from factdiff.compression.pipeline import Rung
+from factdiff.demotion.demoter import DemotionSettings
+from factdiff.demotion.retry import RetryPolicy
+from factdiff.demotion.worker import Execution, Worker, WorkerSettings
 from factdiff.store import Claim, MemoryStore, SqliteStore, is_postgres
 from factdiff.summarize import ExtractiveSummarizer, Summary, SummaryRequest
-from factdiff.worker import Execution, Worker, WorkerSettings
 
 Log = Callable[[dict[str, Any]], None]
 

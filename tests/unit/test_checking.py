@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from factdiff.checking import DEFAULT_EXTRACTOR, check, verify
-from factdiff.policy import Outcome
 from factdiff.schema.model import FactSchema
+from factdiff.verify.check import DEFAULT_EXTRACTOR, check, verify
+from factdiff.verify.policy import Outcome
 from tests.conftest import worked
 
 

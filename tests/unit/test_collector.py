@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from factdiff import collector
+from factdiff.demotion import gc_tuning
 
 
 @pytest.fixture(autouse=True)
@@ -23,22 +23,22 @@ def untuned() -> Iterator[None]:
 
 def test_a_pass_tunes_the_collector_and_restores_it() -> None:
     before = gc.get_threshold()
-    with collector.tuned():
-        assert gc.get_threshold() == collector.THRESHOLDS
+    with gc_tuning.tuned():
+        assert gc.get_threshold() == gc_tuning.THRESHOLDS
         assert gc.get_freeze_count() > 0  # what was alive at the start is left out
     assert gc.get_threshold() == before
 
 
 def test_nested_passes_share_one_tuning() -> None:
-    with collector.tuned():
+    with gc_tuning.tuned():
         frozen = gc.get_freeze_count()
-        with collector.tuned():
+        with gc_tuning.tuned():
             assert gc.get_freeze_count() == frozen  # not frozen twice
-        assert gc.get_threshold() == collector.THRESHOLDS  # the outer pass still runs
+        assert gc.get_threshold() == gc_tuning.THRESHOLDS  # the outer pass still runs
 
 
 def test_an_error_inside_restores_the_collector() -> None:
-    with pytest.raises(RuntimeError, match="boom"), collector.tuned():
+    with pytest.raises(RuntimeError, match="boom"), gc_tuning.tuned():
         raise RuntimeError("boom")
 
 
@@ -47,14 +47,14 @@ def test_overlapping_passes_in_threads_restore_after_the_last() -> None:
     seen: list[tuple[int, int, int]] = []
 
     def first() -> None:
-        with collector.tuned():
+        with gc_tuning.tuned():
             first_in.set()
             second_in.wait(5)
         first_out.set()
 
     def second() -> None:
         first_in.wait(5)
-        with collector.tuned():
+        with gc_tuning.tuned():
             second_in.set()
             first_out.wait(5)
             seen.append(gc.get_threshold())  # the first pass ended: still tuned
@@ -64,15 +64,15 @@ def test_overlapping_passes_in_threads_restore_after_the_last() -> None:
         thread.start()
     for thread in threads:
         thread.join(10)
-    assert seen == [collector.THRESHOLDS]
+    assert seen == [gc_tuning.THRESHOLDS]
 
 
 def test_a_process_that_froze_objects_itself_keeps_them_frozen() -> None:
     gc.freeze()
     try:
         frozen = gc.get_freeze_count()
-        with collector.tuned():
-            assert gc.get_threshold() == collector.THRESHOLDS
+        with gc_tuning.tuned():
+            assert gc.get_threshold() == gc_tuning.THRESHOLDS
         assert gc.get_freeze_count() > frozen // 2  # not unfrozen by the pass
     finally:
         gc.unfreeze()

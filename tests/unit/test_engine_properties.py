@@ -7,12 +7,12 @@ from decimal import Decimal
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from factdiff.checking import check, extract
-from factdiff.policy import Outcome
-from factdiff.record import FactRecord
+from factdiff.extraction.record import FactRecord
 from factdiff.schema.builtin import generic_schema
 from factdiff.schema.model import Criticality, FactSchema, FieldSpec
 from factdiff.values.base import FactType
+from factdiff.verify.check import check, extract
+from factdiff.verify.policy import Outcome
 
 AMOUNTS = FactSchema.build(
     "amounts",

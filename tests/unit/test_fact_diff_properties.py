@@ -5,11 +5,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from factdiff.checking import check, extract
-from factdiff.fact_diff import diff
-from factdiff.policy import Outcome
-from factdiff.record import FactRecord
+from factdiff.extraction.record import FactRecord
 from factdiff.schema.builtin import builtin_schema, generic_schema
+from factdiff.verify.check import check, extract
+from factdiff.verify.diff import diff
+from factdiff.verify.policy import Outcome
 
 PIECES = [
     "Customer cust_482 ",

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from factdiff import jsonin
+from factdiff.inputs import json_toml
 
 DIGITS = sys.get_int_max_str_digits()
 
@@ -22,8 +22,8 @@ DIGITS = sys.get_int_max_str_digits()
     ],
 )
 def test_json_a_parser_cannot_read(text: str | bytes, needle: str) -> None:
-    with pytest.raises(jsonin.UnreadableText, match=needle):
-        jsonin.loads(text)
+    with pytest.raises(json_toml.UnreadableText, match=needle):
+        json_toml.loads(text)
 
 
 @pytest.mark.parametrize(
@@ -35,10 +35,10 @@ def test_json_a_parser_cannot_read(text: str | bytes, needle: str) -> None:
     ],
 )
 def test_toml_a_parser_cannot_read(text: str, needle: str) -> None:
-    with pytest.raises(jsonin.UnreadableText, match=needle):
-        jsonin.loads_toml(text)
+    with pytest.raises(json_toml.UnreadableText, match=needle):
+        json_toml.loads_toml(text)
 
 
 def test_what_parses_is_returned() -> None:
-    assert jsonin.loads('{"n": [1, 2.5, "x"]}') == {"n": [1, 2.5, "x"]}
-    assert jsonin.loads_toml("a = [1, 2]") == {"a": [1, 2]}
+    assert json_toml.loads('{"n": [1, 2.5, "x"]}') == {"n": [1, 2.5, "x"]}
+    assert json_toml.loads_toml("a = [1, 2]") == {"a": [1, 2]}

@@ -9,7 +9,7 @@ import pytest
 from prometheus_client import generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
-from factdiff.loop_health import DEMOTION, LOOPS, REEVALUATION, Backoff, LoopHealth
+from factdiff.demotion.loop_health import DEMOTION, LOOPS, REEVALUATION, Backoff, LoopHealth
 
 
 class Clock:
@@ -58,7 +58,7 @@ def test_backoff_doubles_from_the_first_wait_up_to_its_cap() -> None:
 
 def test_a_store_that_cannot_be_read_leaves_the_loop_gauges_in_metrics() -> None:
     pytest.importorskip("psycopg")
-    from factdiff.metrics import ProcessMetrics, snapshot_from
+    from factdiff.ops.metrics import ProcessMetrics, snapshot_from
 
     health = LoopHealth(LOOPS, stale_after=30)
     health.started(DEMOTION)

@@ -85,7 +85,7 @@ def test_help_and_add_import_no_pipeline() -> None:
         "import sys\n"
         "from factdiff.cli.main import main\n"
         "main.get_command(None, 'add')\n"
-        "heavy = [m for m in ('factdiff.pipeline', 'factdiff.fact_diff',"
+        "heavy = [m for m in ('factdiff.compression.pipeline', 'factdiff.verify.diff',"
         " 'factdiff.extraction.rules', 'factdiff.values.base', 'rich.console', 'openai',"
         " 'anthropic', 'psycopg') "
         "if m in sys.modules]\n"
@@ -102,13 +102,13 @@ def test_public_functions_are_not_shadowed_by_submodules() -> None:
     import subprocess
     import sys
 
-    for module in ("factdiff.checking", "factdiff.fact_diff", "factdiff.extraction.rules"):
+    for module in ("factdiff.verify.check", "factdiff.verify.diff", "factdiff.extraction.rules"):
         importlib.import_module(module)
-    assert factdiff.check.__module__ == "factdiff.checking"
-    assert factdiff.diff.__module__ == "factdiff.fact_diff"
-    assert factdiff.extract.__module__ == "factdiff.checking"
+    assert factdiff.check.__module__ == "factdiff.verify.check"
+    assert factdiff.diff.__module__ == "factdiff.verify.diff"
+    assert factdiff.extract.__module__ == "factdiff.verify.check"
     code = (
-        "import factdiff.extraction.rules, factdiff.checking, factdiff.fact_diff, factdiff\n"
+        "import factdiff.extraction.rules, factdiff.verify.check, factdiff.verify.diff, factdiff\n"
         "print(all(callable(f) for f in (factdiff.check, factdiff.diff, factdiff.extract)))\n"
     )
     fresh = subprocess.run(

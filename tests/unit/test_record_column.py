@@ -7,7 +7,6 @@ from datetime import date
 
 import pytest
 
-from factdiff.checking import DEFAULT_EXTRACTOR
 from factdiff.errors import InputError
 from factdiff.schema.builtin import builtin_schema
 from factdiff.store import codec, compact
@@ -17,6 +16,7 @@ from factdiff.store.warm_columns import (
     record_column,
     record_digest,
 )
+from factdiff.verify.check import DEFAULT_EXTRACTOR
 
 SOURCE = "Refund of €1.240,50 for order #A-77 to Zoë Müller, due 3 April; ticket TK-9."
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from factdiff.retry import MIN_DELAY, RetryPolicy, ReviewReason
+from factdiff.demotion.retry import MIN_DELAY, RetryPolicy, ReviewReason
 
 NOW = datetime(2026, 4, 1, tzinfo=UTC)
 

@@ -6,9 +6,9 @@ import asyncio
 
 import pytest
 
+from factdiff.demotion.run_stats import StageClock
+from factdiff.demotion.window import Gate
 from factdiff.errors import QuotaExhausted
-from factdiff.runstats import StageClock
-from factdiff.window import Gate
 
 
 def test_stage_time_counts_overlapping_entries_once() -> None:

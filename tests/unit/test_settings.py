@@ -6,7 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from factdiff.config import pipeline_components, resolve_extractor_spec, resolve_summarizer_spec
+from factdiff.compression.components import (
+    pipeline_components,
+    resolve_extractor_spec,
+    resolve_summarizer_spec,
+)
 from factdiff.errors import UsageError
 from factdiff.settings import DEFAULTS, load_settings, parse_duration, resolve_settings
 

@@ -12,10 +12,10 @@ from typing import Any, cast
 
 import pytest
 
+from factdiff.demotion.run_stats import StageClock
+from factdiff.demotion.store_calls import StoreCalls, grouped
 from factdiff.errors import StoreError
-from factdiff.runstats import StageClock
 from factdiff.store import MemoryStore
-from factdiff.storecalls import StoreCalls, grouped
 
 
 class FakeStore:

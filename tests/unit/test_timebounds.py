@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from factdiff.demotion.retry import RetryPolicy
 from factdiff.errors import InputError, UsageError
+from factdiff.inputs.times import MAX_DURATION, TIME_MAX, TIME_MIN, check_time, later
 from factdiff.retrieve.settings import RetrievalSettings, parse_window, resolve_retrieval_settings
-from factdiff.retry import RetryPolicy
 from factdiff.settings import parse_duration, resolve_settings
 from factdiff.store import codec
-from factdiff.timebounds import MAX_DURATION, TIME_MAX, TIME_MIN, check_time, later
 
 LONGEST = timedelta(seconds=MAX_DURATION)
 OFFSETS = st.integers(-1439, 1439).map(lambda m: timezone(timedelta(minutes=m)))

@@ -1,10 +1,10 @@
-"""``factdiff.wording.plural``, and no count left in front of a fixed plural noun."""
+"""``factdiff.present.wording.plural``, and no count left in front of a fixed plural noun."""
 
 from __future__ import annotations
 
 import re
 
-from factdiff.wording import plural
+from factdiff.present.wording import plural
 from tests.conftest import ROOT
 
 COUNTED = re.compile(
@@ -45,4 +45,4 @@ def test_no_count_before_a_fixed_plural_noun() -> None:
             for match in COUNTED.finditer(line):
                 if match.group() not in NEVER_ONE:
                     found.append(f"{path.relative_to(ROOT)}:{number}: {match.group()}")
-    assert not found, "use factdiff.wording.plural:\n" + "\n".join(found)
+    assert not found, "use factdiff.present.wording.plural:\n" + "\n".join(found)

@@ -1,5 +1,5 @@
-"""``factdiff.work``: process calls are batched per turn of the event loop, and each caller
-gets its own result or its own exception."""
+"""``factdiff.demotion.executor``: process calls are batched per turn of the event loop, and each
+caller gets its own result or its own exception."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ import os
 import pytest
 import zstandard
 
-from factdiff import work
-from factdiff.checking import DEFAULT_EXTRACTOR
-from factdiff.policy import DEFAULT_POLICY
+from factdiff.demotion import executor
+from factdiff.demotion.executor import Verification, Work, _Batcher, shared_pool, shutdown_pools
 from factdiff.schema.model import FactSchema
 from factdiff.store import codec
 from factdiff.store.warm_columns import WarmTarget, encode_body
-from factdiff.work import Verification, Work, _Batcher, shared_pool, shutdown_pools
+from factdiff.verify.check import DEFAULT_EXTRACTOR
+from factdiff.verify.policy import DEFAULT_POLICY
 from tests.conftest import worked
 
 
@@ -42,14 +42,14 @@ def test_calls_of_one_turn_go_as_few_tasks_and_each_gets_its_answer(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     tasks: list[int] = []
-    real = work._run_batch
+    real = executor._run_batch
 
     def counted(calls: list[tuple[object, tuple[object, ...]]]) -> object:
         tasks.append(len(calls))
         return real(calls)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(work, "_run_batch", counted)  # the pool runs it in threads here
-    monkeypatch.setattr(work, "shared_pool", lambda size: _ThreadPool())
+    monkeypatch.setattr(executor, "_run_batch", counted)  # the pool runs it in threads here
+    monkeypatch.setattr(executor, "shared_pool", lambda size: _ThreadPool())
 
     async def main() -> list[object]:
         batcher = _Batcher(2)

@@ -14,7 +14,7 @@ from rich.console import Console
 from factdiff.cli.paging import decode_cursor, encode_cursor, shown_line
 from factdiff.cli.render import diff_table, table, text
 from factdiff.errors import InputError
-from factdiff.screen import one_line, visible
+from factdiff.present.safe_text import one_line, visible
 from factdiff.settings import Settings, parse_duration
 from factdiff.store.dsn import redact
 
@@ -65,7 +65,7 @@ def test_tables_fold_instead_of_cutting() -> None:
 
 
 def test_diff_table_never_parses_values(customer_service: object) -> None:
-    from factdiff.checking import check
+    from factdiff.verify.check import check
 
     result = check(
         "Invoice INV-1 for $5.00 [red]x[/red].",

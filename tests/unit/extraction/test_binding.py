@@ -7,13 +7,13 @@ from datetime import date
 
 import pytest
 
-from factdiff.checking import check, extract
-from factdiff.fact_diff import Verdict
-from factdiff.policy import Outcome
-from factdiff.record import TYPE_ONLY, Binding, BindingKind, Fact, FactRecord
+from factdiff.extraction.record import TYPE_ONLY, Binding, BindingKind, Fact, FactRecord
 from factdiff.schema.builtin import generic_schema
 from factdiff.schema.model import Criticality, FactSchema, FieldSpec
 from factdiff.values.base import FactType
+from factdiff.verify.check import check, extract
+from factdiff.verify.diff import Verdict
+from factdiff.verify.policy import Outcome
 
 AMOUNTS = FactSchema.build(
     "amounts",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from factdiff.checking import check, extract
-from factdiff.policy import Outcome
 from factdiff.schema.builtin import generic_schema
 from factdiff.values.base import FactType
+from factdiff.verify.check import check, extract
+from factdiff.verify.policy import Outcome
 
 
 def money(text: str) -> list[tuple[str, str]]:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from factdiff.checking import check, extract
 from factdiff.extraction.clauses import Boundaries
 from factdiff.extraction.negation import negated
-from factdiff.policy import Outcome
 from factdiff.schema.model import Criticality, EnumOption, FactSchema, FieldSpec
 from factdiff.values.base import FactType
+from factdiff.verify.check import check, extract
+from factdiff.verify.policy import Outcome
 
 SCHEMA = FactSchema.build(
     "polarity",

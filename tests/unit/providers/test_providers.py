@@ -89,7 +89,7 @@ def test_the_http_transport_setting() -> None:
     assert transport_name("auto") in ("aiohttp", "httpx")
     with pytest.raises(UsageError, match="use auto, aiohttp or httpx"):
         transport_name("curl")
-    from factdiff.config import call_policy
+    from factdiff.compression.components import call_policy
 
     settings = resolve_settings({}, environ={"FACTDIFF_LLM_HTTP": "httpx"})
     assert settings.llm_http == "httpx"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from factdiff.errors import InputError
-from factdiff.health import health_figure
+from factdiff.ops.health import health_figure
 from factdiff.schema.evolution import diff_schemas
 from factdiff.schema.loader import schema_from_yaml
 from factdiff.schema.names import split_version

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from factdiff.checking import extract
 from factdiff.errors import SchemaError
 from factdiff.schema.model import Criticality, FactSchema, FieldSpec
 from factdiff.schema.patterns import compile_pattern
 from factdiff.values.base import FactType
+from factdiff.verify.check import extract
 
 
 def _schema(pattern: str) -> FactSchema:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from factdiff import summarize
 from factdiff.errors import UsageError
-from factdiff.record import Fact, FactRecord
+from factdiff.extraction.record import Fact, FactRecord
 from factdiff.schema.model import Criticality, FactSchema, FieldSpec
 from factdiff.summarize import (
     EmptySourceError,

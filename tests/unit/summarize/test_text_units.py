@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from factdiff.record import FactRecord
+from factdiff.extraction.record import FactRecord
 from factdiff.schema.model import FactSchema
 from factdiff.summarize import ExtractiveSummarizer, NaiveSummarizer, SummaryRequest
 from factdiff.summarize.text_units import (

@@ -1,4 +1,4 @@
--- The dashboard's own figures (factdiff.dashboard): outcomes and review decisions per day.
+-- The dashboard's own figures (factdiff.ops.dashboard): outcomes and review decisions per day.
 -- The figures it shares with `factdiff stats` and /metrics (failure rates, facts lost, review
 -- backlog, model usage) are read by the statements of queries.sql and reports.sql.
 

@@ -38,12 +38,9 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
-from factdiff.catalog import SchemaCatalog
-from factdiff.checking import DEFAULT_EXTRACTOR, verify
+from factdiff.demotion.boundary import reference_of
 from factdiff.errors import UsageError
 from factdiff.extraction.base import Extractor
-from factdiff.outcomes import reference_of
-from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
 from factdiff.schema.evolution import SchemaDiff, diff_schemas
 from factdiff.schema.model import FactSchema
 from factdiff.store import (
@@ -56,11 +53,14 @@ from factdiff.store import (
     WrongTier,
     search_index,
 )
+from factdiff.store.catalog import SchemaCatalog
 from factdiff.store.reevaluation import (
     ReevaluationFinish,
     ReevaluationItem,
     ReevaluationResult,
 )
+from factdiff.verify.check import DEFAULT_EXTRACTOR, verify
+from factdiff.verify.policy import DEFAULT_POLICY, Outcome, Policy
 
 __all__ = [
     "ReevaluationPlan",

@@ -9,7 +9,7 @@ LLM cost are the store's figures (``MemoryStore.failure_by_schema``, ``failure_b
 --json`` (``failure_rate``, ``failure_by_agent``, ``facts_lost``, ``review_backlog``,
 ``llm_cost``) and ``/metrics``.
 
-Two figures come from ``factdiff.health``, the same functions as ``factdiff stats --json``:
+Two figures come from ``factdiff.ops.health``, the same functions as ``factdiff stats --json``:
 ``memory_score`` (the health figure per agent and what it is made of) and ``reevaluation``
 (entries re-evaluated per schema version, and the share promoted back to hot).
 """
@@ -77,7 +77,7 @@ def memory_score(store: MemoryStore) -> dict[str, Any]:
     """``{"available": True, "window": N, "agents": [...]}``: per agent its health figure
     (``score``, 0 to 100, documented in ``docs/evolution.md``) and the figures it is made of
     (``failure_rate`` over its last ``window`` attempts)."""
-    from factdiff.health import WINDOW, agent_health
+    from factdiff.ops.health import WINDOW, agent_health
 
     agents = [
         {
@@ -98,6 +98,6 @@ def memory_score(store: MemoryStore) -> dict[str, Any]:
 def reevaluation_status(store: MemoryStore) -> dict[str, Any]:
     """``{"available": True, "schemas": [...]}``: per schema name and target version, the
     entries re-evaluated, promoted, annotated and clean, and the promoted share."""
-    from factdiff.health import reevaluation_by_schema
+    from factdiff.ops.health import reevaluation_by_schema
 
     return {"available": True, "schemas": reevaluation_by_schema(store)}

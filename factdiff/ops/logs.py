@@ -16,7 +16,7 @@ import sys
 from datetime import UTC, datetime
 from typing import Literal, TextIO
 
-from factdiff.screen import one_line
+from factdiff.present.safe_text import one_line
 
 __all__ = ["QUIET_LOGGERS", "configure"]
 

@@ -8,12 +8,12 @@ selects:
   operator review after ``max_attempts``;
 * error (the provider was unavailable, the model answered unusably, something broke) -> an
   error attempt that spends no rung: it backs off on its own schedule and reaches review
-  only past the error budget (see ``factdiff.outcomes``).
+  only past the error budget (see ``factdiff.demotion.boundary``).
 
-A pass is the demotion runner (``factdiff.runner``) until nothing is due: entries are claimed
-with a lease (so concurrent passes and workers never attempt one twice or ignore a backoff),
-compressed with no transaction open (up to ``concurrency`` at once, on asyncio) and committed
-fenced by their lease. A sequential pass is concurrency 1.
+A pass is the demotion runner (``factdiff.demotion.runner``) until nothing is due: entries are
+claimed with a lease (so concurrent passes and workers never attempt one twice or ignore a backoff),
+compressed with no transaction open (up to ``concurrency`` at once, on asyncio) and committed fenced
+by their lease. A sequential pass is concurrency 1.
 """
 
 from __future__ import annotations
@@ -25,20 +25,20 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from factdiff.checking import DEFAULT_EXTRACTOR
-from factdiff.engine import AttemptEngine, Rung
+from factdiff.compression.engine import AttemptEngine, Rung
+from factdiff.compression.pipeline import run_sync
+from factdiff.demotion.boundary import Boundary, EntryResult, PreparedEntry, reference_of
+from factdiff.demotion.retry import RetryPolicy
+from factdiff.demotion.run_stats import RunSummary
+from factdiff.demotion.runner import Handled, Runner, RunOptions, handle_entry, work_for
+from factdiff.demotion.store_calls import call_here
 from factdiff.errors import DemotionPaused, UsageError
 from factdiff.extraction.base import Extractor
-from factdiff.outcomes import Boundary, EntryResult, PreparedEntry, reference_of
-from factdiff.pipeline import run_sync
-from factdiff.policy import DEFAULT_POLICY, Policy
-from factdiff.retry import RetryPolicy
-from factdiff.runner import Handled, Runner, RunOptions, handle_entry, work_for
-from factdiff.runstats import RunSummary
 from factdiff.settings import DEFAULTS, Settings
 from factdiff.store import Entry, MemoryStore
-from factdiff.storecalls import call_here
 from factdiff.summarize import ExtractiveSummarizer
+from factdiff.verify.check import DEFAULT_EXTRACTOR
+from factdiff.verify.policy import DEFAULT_POLICY, Policy
 
 __all__ = [
     "Demoter",
@@ -83,7 +83,7 @@ class DemotionSettings:
     @classmethod
     def from_settings(cls, settings: Settings) -> DemotionSettings:
         """Components and policies from resolved settings (``factdiff.settings``)."""
-        from factdiff.config import apply_provider_limits, components
+        from factdiff.compression.components import apply_provider_limits, components
 
         extractor, ladder = components(settings)
         apply_provider_limits(settings)

@@ -9,7 +9,7 @@ For each field (element by element when ``many``) and each tracked inventory typ
 
 Values compare after normalisation, under the field's tolerance, so format-only differences
 never count. How each fact was bound to its field decides how far "stated elsewhere" goes
-(``factdiff.record.Binding``):
+(``factdiff.extraction.record.Binding``):
 
 * when both records bind a field **strongly** (a contextual pattern, or a cue near the value)
   and the values differ, it is a change, even if the summary's value is stated elsewhere in
@@ -30,7 +30,7 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from factdiff.record import Fact, FactRecord
+from factdiff.extraction.record import Fact, FactRecord
 from factdiff.schema.model import Criticality, FactSchema, SchemaRef
 from factdiff.values.base import EXACT, JSON, FactType, Tolerance, Value
 

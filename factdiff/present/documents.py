@@ -2,7 +2,7 @@
 
 ``show_document`` is ``factdiff show --json`` and ``GET /v1/entries/{id}``;
 ``search_document`` is ``factdiff search --json`` and ``GET /v1/search``; the ``check --json``
-document is ``CheckResult.to_json`` (``factdiff.checking``).
+document is ``CheckResult.to_json`` (``factdiff.verify.check``).
 """
 
 from __future__ import annotations

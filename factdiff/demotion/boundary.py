@@ -29,8 +29,8 @@ from datetime import date, datetime, timedelta
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from factdiff.catalog import SchemaCatalog
-from factdiff.engine import AttemptJob, AttemptResult, AttemptRun
+from factdiff.compression.engine import AttemptJob, AttemptResult, AttemptRun
+from factdiff.demotion.retry import RetryDecision, ReviewReason
 from factdiff.errors import (
     ContextTooLong,
     DemotionPaused,
@@ -40,13 +40,12 @@ from factdiff.errors import (
     failure_class_of,
     one_line,
 )
+from factdiff.extraction.record import Fact, FactRecord
 from factdiff.extraction.rules import MAX_TEXT_CHARS, RulesExtractor, infer_reference
-from factdiff.policy import Outcome
+from factdiff.inputs.times import later
 from factdiff.providers.base import Usage
 from factdiff.providers.client import cost_str
-from factdiff.record import Fact, FactRecord
 from factdiff.retrieve.index import unpack_record
-from factdiff.retry import RetryDecision, ReviewReason
 from factdiff.schema.model import FactSchema
 from factdiff.store import (
     AttemptOutcome,
@@ -57,12 +56,13 @@ from factdiff.store import (
     NewEvent,
     WarmMeta,
 )
+from factdiff.store.catalog import SchemaCatalog
 from factdiff.store.search_index import hot_record
 from factdiff.store.warm_columns import WarmTarget
-from factdiff.timebounds import later
+from factdiff.verify.policy import Outcome
 
 if TYPE_CHECKING:
-    from factdiff.demote import DemotionSettings
+    from factdiff.demotion.demoter import DemotionSettings
 
 __all__ = ["Boundary", "EntryResult", "PassedWrite", "PreparedEntry", "reference_of"]
 

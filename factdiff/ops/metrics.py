@@ -9,7 +9,7 @@ Two kinds, documented in ``docs/reference.md``:
   result; model calls, tokens, cost and errors by model, role and class;
 * latencies measured in the process that does the work: ``factdiff_search_seconds`` (API
   searches) and ``factdiff_demotion_seconds`` (one entry's attempt, in workers and passes);
-* in workers, each loop's health (``LoopCollector``, from ``factdiff.loop_health``):
+* in workers, each loop's health (``LoopCollector``, from ``factdiff.demotion.loop_health``):
   ``factdiff_worker_loop_alive``, ``_ready``, ``_failures`` and
   ``_last_success_timestamp_seconds``, labelled by ``loop``.
 
@@ -32,7 +32,7 @@ from prometheus_client.registry import Collector
 from factdiff.errors import one_line
 
 if TYPE_CHECKING:
-    from factdiff.loop_health import LoopHealth
+    from factdiff.demotion.loop_health import LoopHealth
     from factdiff.store import MemoryStore
     from factdiff.store.observe import MetricsSnapshot
 
@@ -241,10 +241,10 @@ class ProcessMetrics:
 
     def serve(self, port: int, host: str = "127.0.0.1") -> None:
         """Serve ``/metrics`` (and, with a ``health``, ``/healthz`` and ``/readyz``) on
-        ``host:port`` from background threads (workers; ``factdiff.metrics_server``)."""
+        ``host:port`` from background threads (workers; ``factdiff.ops.metrics_server``)."""
         from prometheus_client import make_wsgi_app
 
-        from factdiff.metrics_server import health_app, serve
+        from factdiff.ops.metrics_server import health_app, serve
 
         app = make_wsgi_app(self.registry)
         serve(app if self.health is None else health_app(app, self.health), host, port)

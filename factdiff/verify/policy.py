@@ -5,8 +5,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from factdiff.fact_diff import FactDiff, Finding, Verdict
 from factdiff.schema.model import Criticality
+from factdiff.verify.diff import FactDiff, Finding, Verdict
 
 ALL_CRITICALITIES = frozenset(Criticality)
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 if TYPE_CHECKING:
-    from factdiff.loop_health import LoopHealth
+    from factdiff.demotion.loop_health import LoopHealth
 
 __all__ = ["health_app", "serve"]
 

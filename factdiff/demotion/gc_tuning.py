@@ -8,17 +8,16 @@ entries at concurrency 128 (``bench/llm_concurrency.py``), each full one travers
 whole heap (the SDK's modules and types included): about 0.7 ms of the main process's CPU
 per compression, a fifth of it.
 
-``tuned()`` sets, for the time of a pass, the collector as such a workload wants it: what
-is alive when the pass starts (modules, the SDK, the store's caches) is left out of every
-traversal (``gc.freeze``), and the youngest generation is collected after ``THRESHOLDS[0]``
-allocations instead of 700. Objects are still freed by reference counting the moment they
-are unused; only garbage in reference cycles waits a little longer. When the pass ends the
-frozen objects go back to the collector and the thresholds are restored (a process that had
-frozen objects itself before the pass, as a pre-fork server does, keeps its own freeze: the
-pass neither freezes nor unfreezes then). Passes that
-overlap in one process (threads, nested calls) share one tuning: the first to start sets it,
-the last to end restores it. Worker processes (``factdiff.work``) tune themselves once at
-start-up (``tune_process``): they do nothing else.
+``tuned()`` sets, for the time of a pass, the collector as such a workload wants it: what is alive
+when the pass starts (modules, the SDK, the store's caches) is left out of every traversal
+(``gc.freeze``), and the youngest generation is collected after ``THRESHOLDS[0]`` allocations
+instead of 700. Objects are still freed by reference counting the moment they are unused; only
+garbage in reference cycles waits a little longer. When the pass ends the frozen objects go back to
+the collector and the thresholds are restored (a process that had frozen objects itself before the
+pass, as a pre-fork server does, keeps its own freeze: the pass neither freezes nor unfreezes then).
+Passes that overlap in one process (threads, nested calls) share one tuning: the first to start sets
+it, the last to end restores it. Worker processes (``factdiff.demotion.executor``) tune themselves
+once at start-up (``tune_process``): they do nothing else.
 """
 
 from __future__ import annotations

@@ -6,15 +6,14 @@ from dataclasses import dataclass
 from datetime import date
 
 from factdiff.extraction.base import Extractor
-from factdiff.extraction.rules import RulesExtractor, infer_reference
-from factdiff.fact_diff import FactDiff, diff
-from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
-from factdiff.record import FactRecord
+from factdiff.extraction.record import FactRecord
+from factdiff.extraction.rules import DEFAULT_EXTRACTOR, infer_reference
 from factdiff.schema.model import FactSchema
 from factdiff.values.base import JSON
+from factdiff.verify.diff import FactDiff, diff
+from factdiff.verify.policy import DEFAULT_POLICY, Outcome, Policy
 
-DEFAULT_EXTRACTOR = RulesExtractor()
-"""The default extractor, built once: ``rules``, deterministic and offline."""
+__all__ = ["DEFAULT_EXTRACTOR", "CheckResult", "check", "extract", "verify"]
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from factdiff.inputs.times import MAX_DURATION, later
+from factdiff.present.wording import plural
 from factdiff.settings import DEFAULTS
-from factdiff.timebounds import MAX_DURATION, later
-from factdiff.wording import plural
 
 __all__ = ["RetryDecision", "RetryPolicy", "ReviewReason"]
 
@@ -68,7 +68,7 @@ class RetryPolicy:
     where ``u`` in [0, 1) is derived from a hash of (entry id, n or k), so two workers agree and
     a rerun schedules the same time, while many entries failing together still spread out.
     No delay is shorter than one second or longer than ``MAX_DURATION``, and no retry is
-    scheduled past ``TIME_MAX`` (``factdiff.timebounds``). At ``n >= max_attempts`` the
+    scheduled past ``TIME_MAX`` (``factdiff.inputs.times``). At ``n >= max_attempts`` the
     decision is to escalate (``max_attempts``); at ``k >= provider_error_budget`` for a
     provider outage (``provider_unavailable``), ``k >= error_budget`` for any other error.
     """

@@ -195,7 +195,7 @@ class FactRecord:
 
     def digest(self) -> str:
         """Tagged content hash of the record."""
-        return tagged_digest("factdiff.record", self.to_json())
+        return tagged_digest("factdiff.extraction.record", self.to_json())
 
     def public_json(self, many: Mapping[str, bool]) -> dict[str, JSON]:
         """The ``factdiff extract --json`` view: facts, evidence and inventory."""

@@ -42,17 +42,17 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from factdiff import collector
-from factdiff.checking import CheckResult, verify
+from factdiff.demotion import gc_tuning
 from factdiff.extraction.base import Extractor
+from factdiff.extraction.record import FactRecord
 from factdiff.extraction.rules import RulesExtractor
-from factdiff.fact_diff import FactDiff
-from factdiff.policy import Outcome, Policy
-from factdiff.record import FactRecord
 from factdiff.schema.model import FactSchema
 from factdiff.summarize.base import Summarizer, Summary, SummaryRequest
 from factdiff.summarize.extractive import ExtractiveSummarizer
 from factdiff.summarize.naive import NaiveSummarizer
+from factdiff.verify.check import CheckResult, verify
+from factdiff.verify.diff import FactDiff
+from factdiff.verify.policy import Outcome, Policy
 
 if TYPE_CHECKING:
     from factdiff.store.warm_columns import WarmBody, WarmTarget
@@ -99,10 +99,10 @@ def _yield_cpu() -> None:
 
 def _watch_parent(parent: int) -> None:
     """In a worker process: run nicer (``_yield_cpu``), with the garbage collector tuned
-    (``collector.tune_process``), and exit when the parent is gone (killed, crashed), so no
+    (``gc_tuning.tune_process``), and exit when the parent is gone (killed, crashed), so no
     pool process outlives the demoter or worker that started it."""
     _yield_cpu()
-    collector.tune_process()
+    gc_tuning.tune_process()
 
     def watch() -> None:
         while os.getppid() == parent:

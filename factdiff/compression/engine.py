@@ -7,12 +7,12 @@
    facts the last verified attempt lost (``must_keep``);
 3. the summary's record (role ``extract_summary``) and ``verify``: diff and outcome.
 
-Every model call made on the way is metered into the run (``AttemptRun.usage``: each call's
-model, role, tokens, cost and outcome), whether the attempt passed, failed or stopped on an
-error, and the error is returned typed, never raised: ``compress`` raises it, demotion records
-an error attempt. CPU-bound stages run where ``Work`` puts them (inline, threads, processes).
-``factdiff.pipeline`` climbs the ladder with it; ``factdiff.runner`` keeps a window of them in
-flight for demotion.
+Every model call made on the way is metered into the run (``AttemptRun.usage``: each call's model,
+role, tokens, cost and outcome), whether the attempt passed, failed or stopped on an error, and the
+error is returned typed, never raised: ``compress`` raises it, demotion records an error attempt.
+CPU-bound stages run where ``Work`` puts them (inline, threads, processes).
+``factdiff.compression.pipeline`` climbs the ladder with it; ``factdiff.demotion.runner`` keeps a
+window of them in flight for demotion.
 """
 
 from __future__ import annotations
@@ -23,21 +23,21 @@ from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import date
 
+from factdiff.demotion.executor import Work
 from factdiff.extraction.base import Extractor
+from factdiff.extraction.record import Fact, FactRecord
 from factdiff.extraction.rules import infer_reference
-from factdiff.fact_diff import FactDiff, Verdict
-from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
 from factdiff.providers import meter
 from factdiff.providers.base import Usage
 from factdiff.providers.client import cost_str
-from factdiff.record import Fact, FactRecord
 from factdiff.schema.model import FactSchema
 from factdiff.store.model import KnownGap
 from factdiff.store.warm_columns import WarmBody, WarmTarget
 from factdiff.summarize.base import Summarizer, Summary, SummaryRequest
 from factdiff.summarize.text_units import count_words
 from factdiff.values.base import JSON
-from factdiff.work import Work
+from factdiff.verify.diff import FactDiff, Verdict
+from factdiff.verify.policy import DEFAULT_POLICY, Outcome, Policy
 
 __all__ = [
     "NUL_REPLACEMENT",

@@ -3,7 +3,7 @@
 Both ``Demoter.run`` (one pass, then return) and ``Worker.run`` (until stopped) are this
 runner: a sequential pass is a window of one. It keeps up to ``concurrency`` entries in
 flight on the model loop (``factdiff.providers.runtime``), bounded and fed by the window's
-``Gate`` (``factdiff.window``): as entries finish, the next ones are taken from a batch
+``Gate`` (``factdiff.demotion.window``): as entries finish, the next ones are taken from a batch
 claimed ahead, so the window never drains between batches. Each entry is
 
 1. **claimed** through the store's leases (``MemoryStore.claim``): due, dormant, past its
@@ -14,11 +14,11 @@ claimed ahead, so the window never drains between batches. Each entry is
    with worker processes, a passed summary's warm row is encoded where it is verified);
 4. **applied** in one transaction fenced by the lease token (``Boundary.apply``).
 
-Store calls run where the store may be used (``factdiff.storecalls``), never on the event
-loop; times and usage are counted in ``factdiff.runstats``. A heartbeat extends every lease
-held. Anything unexpected while
-handling one entry becomes an ``internal`` error attempt and the window goes on; a provider
-account failure pauses the run (``DemotionPaused``), in-flight entries are released unused.
+Store calls run where the store may be used (``factdiff.demotion.store_calls``), never on the event
+loop; times and usage are counted in ``factdiff.demotion.run_stats``. A heartbeat extends every
+lease held. Anything unexpected while handling one entry becomes an ``internal`` error attempt and
+the window goes on; a provider account failure pauses the run (``DemotionPaused``), in-flight
+entries are released unused.
 """
 
 from __future__ import annotations
@@ -37,21 +37,21 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
-from factdiff import collector
-from factdiff.engine import AttemptEngine, AttemptRun, Stage
+from factdiff.compression.engine import AttemptEngine, AttemptRun, Stage
+from factdiff.demotion import gc_tuning
+from factdiff.demotion.boundary import Boundary, EntryResult
+from factdiff.demotion.executor import Work
+from factdiff.demotion.run_stats import RunSummary
+from factdiff.demotion.store_calls import StoreCalls, grouped
+from factdiff.demotion.window import Gate, Ticket
 from factdiff.errors import (
     DemotionPaused,
     FactdiffError,
     StoreError,
     one_line,
 )
-from factdiff.outcomes import Boundary, EntryResult
 from factdiff.providers import runtime
-from factdiff.runstats import RunSummary
 from factdiff.store import Claim, Entry, MemoryStore
-from factdiff.storecalls import StoreCalls, grouped
-from factdiff.window import Gate, Ticket
-from factdiff.work import Work
 
 __all__ = ["Handled", "RunOptions", "Runner", "handle_entry", "work_for"]
 
@@ -137,9 +137,9 @@ class Runner:
     def run(self) -> RunSummary:
         """Run until the pass ends (``poll_seconds`` None) or ``stop`` is set; blocks. With
         more than one entry in flight, the garbage collector is tuned for the pass
-        (``factdiff.collector``)."""
+        (``factdiff.demotion.gc_tuning``)."""
         started = time.perf_counter()
-        tuning = collector.tuned() if self.options.concurrency > 1 else contextlib.nullcontext()
+        tuning = gc_tuning.tuned() if self.options.concurrency > 1 else contextlib.nullcontext()
         with tuning:
             main = runtime.submit(self._main())
             try:
@@ -453,7 +453,7 @@ def _no_grace(options: RunOptions) -> RunOptions:
 def work_for(concurrency: int, extract_workers: int | None) -> Work:
     """The ``Work`` of a run: inline for one entry at a time, else processes for the offline
     components (``extract_workers``; default one per core) and threads for the rest."""
-    from factdiff.work import default_extract_workers
+    from factdiff.demotion.executor import default_extract_workers
 
     if concurrency <= 1:
         return Work.inline()

@@ -27,15 +27,15 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from factdiff.checking import DEFAULT_EXTRACTOR
+from factdiff.compression.pipeline import Rung
 from factdiff.errors import UsageError
 from factdiff.extraction.base import Extractor
-from factdiff.pipeline import Rung
 from factdiff.providers.base import CallPolicy, ModelParams
 from factdiff.providers.runtime import set_provider_limit
 from factdiff.providers.spec import PROVIDERS, is_model_spec, parse_model_spec
 from factdiff.settings import DEFAULTS, Settings, resolve_settings
 from factdiff.summarize import ExtractiveSummarizer, NaiveSummarizer, Summarizer
+from factdiff.verify.check import DEFAULT_EXTRACTOR
 
 EXTRACTORS: dict[str, Callable[[], Extractor]] = {"rules": lambda: DEFAULT_EXTRACTOR}
 SUMMARIZERS: dict[str, type[ExtractiveSummarizer] | type[NaiveSummarizer]] = {

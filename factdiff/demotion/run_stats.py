@@ -7,7 +7,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from factdiff.accounting import ModelCall
+from factdiff.providers.accounting import ModelCall
 from factdiff.providers.base import Usage
 
 __all__ = ["RunSummary", "StageClock"]

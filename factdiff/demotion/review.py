@@ -15,12 +15,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from factdiff.catalog import SchemaCatalog
-from factdiff.checking import DEFAULT_EXTRACTOR, CheckResult, check
-from factdiff.demote import Demoter, DemotionSettings
+from factdiff.demotion.boundary import Boundary, PreparedEntry, reference_of
+from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.errors import InputError
-from factdiff.outcomes import Boundary, PreparedEntry, reference_of
-from factdiff.policy import DEFAULT_POLICY, Outcome
 from factdiff.store import (
     AttemptOutcome,
     AttemptRecord,
@@ -34,6 +31,9 @@ from factdiff.store import (
     WarmMeta,
     WrongTier,
 )
+from factdiff.store.catalog import SchemaCatalog
+from factdiff.verify.check import DEFAULT_EXTRACTOR, CheckResult, check
+from factdiff.verify.policy import DEFAULT_POLICY, Outcome
 
 METHOD = "operator-review/1"
 

@@ -1,7 +1,7 @@
 """``compress()``: extract(source) -> summarize -> extract(summary) -> diff -> decide.
 
 A pure function of (text, schema, extractor, summarizer ladder, policy): no I/O besides the
-model calls. Storage, scheduling and events sit around it (see ``factdiff.demote``).
+model calls. Storage, scheduling and events sit around it (see ``factdiff.demotion.demoter``).
 Every rung starts from the source text, never from an earlier summary; a stricter rung is
 told exactly which facts the previous diff reported missing or changed. ``acompress`` is the
 ladder on asyncio (the attempt engine's core); ``compress`` is its synchronous wrapper.
@@ -16,9 +16,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, TypeVar
 
-from factdiff.accounting import ModelCall
-from factdiff.checking import DEFAULT_EXTRACTOR
-from factdiff.engine import (
+from factdiff.compression.engine import (
     NUL_REPLACEMENT,
     AttemptEngine,
     AttemptJob,
@@ -29,14 +27,16 @@ from factdiff.engine import (
     narrative_of,
     summary_request,
 )
+from factdiff.demotion.executor import Work
 from factdiff.errors import UsageError
 from factdiff.extraction.base import Extractor
-from factdiff.policy import DEFAULT_POLICY, Outcome, Policy
+from factdiff.extraction.record import Fact, FactRecord
+from factdiff.providers.accounting import ModelCall
 from factdiff.providers.base import Usage
-from factdiff.record import Fact, FactRecord
 from factdiff.schema.model import FactSchema
 from factdiff.values.base import JSON
-from factdiff.work import Work
+from factdiff.verify.check import DEFAULT_EXTRACTOR
+from factdiff.verify.policy import DEFAULT_POLICY, Outcome, Policy
 
 __all__ = [
     "NUL_REPLACEMENT",

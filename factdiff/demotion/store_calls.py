@@ -24,8 +24,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from factdiff.demotion.run_stats import StageClock
 from factdiff.errors import StoreError
-from factdiff.runstats import StageClock
 from factdiff.store import MemoryStore
 
 __all__ = ["GROUP_LIMIT", "Grouped", "StoreCalls", "call_here", "grouped"]

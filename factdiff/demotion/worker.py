@@ -6,7 +6,7 @@
     signal.signal(signal.SIGTERM, lambda *_: worker.stop())
     report = worker.run()           # returns after stop(): in-flight work finished or released
 
-A worker is the demotion runner (``factdiff.runner``) that keeps polling: up to
+A worker is the demotion runner (``factdiff.demotion.runner``) that keeps polling: up to
 ``concurrency`` entries in flight, each claimed with a lease (one short statement;
 ``FOR UPDATE SKIP LOCKED`` on PostgreSQL), compressed with no transaction open, and committed
 only while its lease holds (a lost lease: the commit is refused, nothing is written, the entry
@@ -19,17 +19,17 @@ scheduler and running it everywhere at once is safe. A crashed worker's leases s
 An unexpected error while handling an entry becomes an ``internal`` error attempt (the window
 goes on; repeated ones send the entry to review); a provider account failure (quota,
 credentials) pauses the worker. ``WorkerReport.failure`` says why a worker could not go on:
-the CLI then exits non-zero. The worker logs its lifecycle at INFO on ``factdiff.worker``:
-start, claims, commits, refused stale commits, pauses, stop (see ``factdiff.logs``).
+the CLI then exits non-zero. The worker logs its lifecycle at INFO on ``factdiff.demotion.worker``:
+start, claims, commits, refused stale commits, pauses, stop (see ``factdiff.ops.logs``).
 
-A worker also drains re-evaluation work (``factdiff.reevaluate``): a second thread, on its
-own store connection, claims pending re-evaluation items with the same leases (token, owner,
-expiry on the database clock) and finishes each fenced by its lease, polling like demotion
-when there is none; its counts are in ``WorkerReport.reevaluated``. A failure there (a
-dropped connection, a server restart) never ends the thread: it closes its store, waits
-(``Backoff``: from ``poll_seconds``, doubling, at most ``RECONNECT_MAX_SECONDS``), opens the
-store again and goes on, as demotion's claims do. ``Worker.health`` (``factdiff.loop_health``)
-says whether each loop is alive and succeeding: the worker's ``/readyz`` and ``/metrics``.
+A worker also drains re-evaluation work (``factdiff.demotion.reevaluation``): a second thread, on
+its own store connection, claims pending re-evaluation items with the same leases (token, owner,
+expiry on the database clock) and finishes each fenced by its lease, polling like demotion when
+there is none; its counts are in ``WorkerReport.reevaluated``. A failure there (a dropped
+connection, a server restart) never ends the thread: it closes its store, waits (``Backoff``: from
+``poll_seconds``, doubling, at most ``RECONNECT_MAX_SECONDS``), opens the store again and goes on,
+as demotion's claims do. ``Worker.health`` (``factdiff.demotion.loop_health``) says whether each
+loop is alive and succeeding: the worker's ``/readyz`` and ``/metrics``.
 
 On ``stop()`` (SIGTERM) the worker stops claiming, finishes the entries in hand within
 ``grace_seconds`` and releases whatever is still in flight after that, so nothing stays
@@ -47,13 +47,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from factdiff.demote import DemotionSettings
-from factdiff.engine import AttemptEngine
+from factdiff.compression.engine import AttemptEngine
+from factdiff.demotion.boundary import Boundary
+from factdiff.demotion.demoter import DemotionSettings
+from factdiff.demotion.loop_health import DEMOTION, LOOPS, REEVALUATION, Backoff, LoopHealth
+from factdiff.demotion.reevaluation import ReevaluationReport, Reevaluator
+from factdiff.demotion.runner import Handled, Runner, RunOptions, describe_failure, work_for
 from factdiff.errors import StoreError, UsageError
-from factdiff.loop_health import DEMOTION, LOOPS, REEVALUATION, Backoff, LoopHealth
-from factdiff.outcomes import Boundary
-from factdiff.reevaluate import ReevaluationReport, Reevaluator
-from factdiff.runner import Handled, Runner, RunOptions, describe_failure, work_for
 from factdiff.settings import DEFAULTS
 from factdiff.store import MemoryStore, open_store
 from factdiff.store.factory import is_postgres

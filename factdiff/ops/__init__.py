@@ -1,0 +1,1 @@
+"""Operations: dashboard figures, memory health, loss patterns, metrics and log lines."""

@@ -1,0 +1,1 @@
+"""How stored things are shown: JSON documents, inert on-screen text, counted nouns."""
