@@ -55,9 +55,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from factdiff.compression.engine import Rung
+from factdiff.compression.executor import shutdown_pools
 from factdiff.compression.pipeline import compress_many
 from factdiff.demotion.demoter import Demoter, DemotionSettings
-from factdiff.demotion.executor import shutdown_pools
 from factdiff.demotion.retry import RetryPolicy
 from factdiff.demotion.runner import work_for
 from factdiff.extraction.llm import LLMExtractor
@@ -200,7 +200,7 @@ def cpu_seconds(who: int) -> float:
 
 def pool_cpu_seconds(size: int) -> float:
     """CPU (user + system) of the shared extraction processes of ``size`` so far."""
-    from factdiff.demotion.executor import Work
+    from factdiff.compression.executor import Work
 
     return sum(process_cpu_seconds(pid) for pid in Work.processes(size).worker_pids())
 

@@ -1,8 +1,11 @@
 """Print a summary of factdiff's import graph: cycles, layers and the largest modules.
 
-Only module-level imports count (imports inside functions and under ``if TYPE_CHECKING:``
-run late or never, so they cannot close a cycle at import time). Run from the repository
-root: ``python scripts/import_graph.py``.
+Cycles are counted three ways: module-level imports only (what can fail at import time),
+imports inside functions too (they run late, but still tie the modules together), and every
+import, ``if TYPE_CHECKING:`` blocks included (a dependency all the same). Packages are checked
+as well: a cycle between ``factdiff.store`` and ``factdiff.retrieve`` is one even when no two
+modules import each other. Run from the repository root: ``python scripts/import_graph.py``;
+``--check`` exits 1 when any cycle is found, counted any way.
 """
 
 from __future__ import annotations
@@ -46,13 +49,16 @@ def top_level_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
     return found
 
 
-def deferred_imports(tree: ast.Module) -> list[ast.Import | ast.ImportFrom]:
-    """Every import outside ``if TYPE_CHECKING:`` blocks, inside functions included."""
+def deferred_imports(
+    tree: ast.Module, *, type_checking: bool = False
+) -> list[ast.Import | ast.ImportFrom]:
+    """Every import, inside functions included; ``if TYPE_CHECKING:`` blocks too when
+    ``type_checking``."""
     found: list[ast.Import | ast.ImportFrom] = []
     pending: list[ast.AST] = [tree]
     while pending:
         node = pending.pop()
-        if isinstance(node, ast.If) and is_type_checking(node.test):
+        if not type_checking and isinstance(node, ast.If) and is_type_checking(node.test):
             pending.extend(node.orelse)
             continue
         if isinstance(node, ast.Import | ast.ImportFrom):
@@ -75,10 +81,11 @@ def resolve(node: ast.Import | ast.ImportFrom, name: str, is_package: bool) -> l
 
 
 def build_graph(
-    root: Path, *, deferred: bool = False
+    root: Path, *, deferred: bool = False, type_checking: bool = False
 ) -> tuple[dict[str, set[str]], dict[str, int]]:
     """Module -> modules it imports at module level (with ``deferred``: anywhere, functions
-    included), and module -> line count."""
+    included; with ``type_checking`` as well: ``if TYPE_CHECKING:`` blocks too), and module ->
+    line count."""
     files = {module_name(path, root): path for path in sorted((root / PACKAGE).rglob("*.py"))}
     graph: dict[str, set[str]] = {}
     lines: dict[str, int] = {}
@@ -87,13 +94,38 @@ def build_graph(
         lines[name] = source.count("\n")
         targets: set[str] = set()
         tree = ast.parse(source)
-        for node in deferred_imports(tree) if deferred else top_level_imports(tree):
+        if deferred or type_checking:
+            nodes = deferred_imports(tree, type_checking=type_checking)
+        else:
+            nodes = top_level_imports(tree)
+        for node in nodes:
             found = [t for t in resolve(node, name, path.name == "__init__.py") if t in files]
             if isinstance(node, ast.ImportFrom) and len(found) > 1:
                 found = found[1:]  # ``from package import submodule``: the submodule's edge
             targets.update(target for target in found if target != name)
         graph[name] = targets
     return graph, lines
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The graph between the top-level packages and modules of ``factdiff`` (the root module
+    itself, the public face that imports everything, left out)."""
+
+    def top(name: str) -> str | None:
+        parts = name.split(".")
+        return ".".join(parts[:2]) if len(parts) > 1 else None
+
+    packages: dict[str, set[str]] = {}
+    for name, targets in graph.items():
+        source = top(name)
+        if source is None:
+            continue
+        found = packages.setdefault(source, set())
+        for target in targets:
+            above = top(target)
+            if above is not None and above != source:
+                found.add(above)
+    return packages
 
 
 def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -159,20 +191,34 @@ def layers(graph: dict[str, set[str]], components: list[list[str]]) -> dict[str,
     return {name: depth[owner[name]] for name in graph}
 
 
+def cycles_of(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one member."""
+    return [component for component in strongly_connected(graph) if len(component) > 1]
+
+
+def _print_cycles(title: str, cycles: list[list[str]]) -> None:
+    print(f"{title}: {len(cycles)}")
+    for component in cycles:
+        print(f"  {len(component)} modules: {', '.join(component)}")
+
+
 def main(argv: list[str]) -> int:
-    root = Path(argv[1]) if len(argv) > 1 else Path(__file__).resolve().parent.parent
+    check = "--check" in argv
+    arguments = [argument for argument in argv[1:] if argument != "--check"]
+    root = Path(arguments[0]) if arguments else Path(__file__).resolve().parent.parent
     graph, lines = build_graph(root)
     components = strongly_connected(graph)
     cycles = [component for component in components if len(component) > 1]
     edges = sum(len(targets) for targets in graph.values())
     print(f"modules: {len(graph)}  module-level import edges: {edges}")
-    print(f"import cycles: {len(cycles)}")
-    for component in cycles:
-        print(f"  {len(component)} modules: {', '.join(component)}")
-    late = [c for c in strongly_connected(build_graph(root, deferred=True)[0]) if len(c) > 1]
-    print(f"cycles counting imports inside functions too: {len(late)}")
-    for component in late:
-        print(f"  {len(component)} modules: {', '.join(component)}")
+    _print_cycles("import cycles", cycles)
+    late = cycles_of(build_graph(root, deferred=True)[0])
+    _print_cycles("cycles counting imports inside functions too", late)
+    every = build_graph(root, deferred=True, type_checking=True)[0]
+    typed = cycles_of(every)
+    _print_cycles("cycles counting every import (TYPE_CHECKING blocks too)", typed)
+    packaged = cycles_of(package_graph(every))
+    _print_cycles("cycles between packages (every import)", packaged)
     layer_of = layers(graph, components)
     print(f"layers: {max(layer_of.values()) + 1}")
     for layer in range(max(layer_of.values()) + 1):
@@ -182,7 +228,8 @@ def main(argv: list[str]) -> int:
     print("largest modules (lines):")
     for name, count in sorted(lines.items(), key=lambda item: (-item[1], item[0]))[:10]:
         print(f"  {count:5d}  {name}")
-    return 0
+    found = bool(cycles or late or typed or packaged)
+    return 1 if check and found else 0
 
 
 if __name__ == "__main__":

@@ -144,7 +144,7 @@ def list_command(db: str, as_json: bool) -> None:
     """Registered schemas: versions, hashes, registration time, agents and tags using them."""
     from factdiff.cli.options import open_store_to_read
     from factdiff.cli.render import console, table, text
-    from factdiff.schema.listing import schema_listing
+    from factdiff.present.schema_listing import schema_listing
 
     with open_store_to_read(db) as store:
         rows = schema_listing(store)

@@ -23,7 +23,7 @@ from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
 from datetime import date
 
-from factdiff.demotion.executor import Work
+from factdiff.compression.executor import Work
 from factdiff.extraction.base import Extractor
 from factdiff.extraction.record import Fact, FactRecord
 from factdiff.extraction.rules import infer_reference

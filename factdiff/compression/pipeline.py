@@ -27,7 +27,7 @@ from factdiff.compression.engine import (
     narrative_of,
     summary_request,
 )
-from factdiff.demotion.executor import Work
+from factdiff.compression.executor import Work
 from factdiff.errors import UsageError
 from factdiff.extraction.base import Extractor
 from factdiff.extraction.record import Fact, FactRecord

@@ -12,11 +12,11 @@ from rich.console import Console
 from rich.panel import Panel
 from rich.text import Text
 
-from factdiff.cli.render import diff_table, outcome_line, text
 from factdiff.compression.components import ladder_from_spec
 from factdiff.demo.corpus import AGENTS, WORKED_EXAMPLE, DemoEntry, generate_corpus
 from factdiff.demotion.demoter import Demoter, DemotionReport, DemotionSettings
 from factdiff.demotion.retry import RetryPolicy
+from factdiff.present.terminal import diff_table, outcome_line, text
 from factdiff.present.wording import plural
 from factdiff.store import EventType, MemoryStore, Tier
 from factdiff.store.catalog import SchemaCatalog

@@ -37,10 +37,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
+from factdiff.compression import gc_tuning
 from factdiff.compression.engine import AttemptEngine, AttemptRun, Stage
-from factdiff.demotion import gc_tuning
+from factdiff.compression.executor import Work
 from factdiff.demotion.boundary import Boundary, EntryResult
-from factdiff.demotion.executor import Work
 from factdiff.demotion.run_stats import RunSummary
 from factdiff.demotion.store_calls import StoreCalls, grouped
 from factdiff.demotion.window import Gate, Ticket
@@ -137,7 +137,7 @@ class Runner:
     def run(self) -> RunSummary:
         """Run until the pass ends (``poll_seconds`` None) or ``stop`` is set; blocks. With
         more than one entry in flight, the garbage collector is tuned for the pass
-        (``factdiff.demotion.gc_tuning``)."""
+        (``factdiff.compression.gc_tuning``)."""
         started = time.perf_counter()
         tuning = gc_tuning.tuned() if self.options.concurrency > 1 else contextlib.nullcontext()
         with tuning:
@@ -453,7 +453,7 @@ def _no_grace(options: RunOptions) -> RunOptions:
 def work_for(concurrency: int, extract_workers: int | None) -> Work:
     """The ``Work`` of a run: inline for one entry at a time, else processes for the offline
     components (``extract_workers``; default one per core) and threads for the rest."""
-    from factdiff.demotion.executor import default_extract_workers
+    from factdiff.compression.executor import default_extract_workers
 
     if concurrency <= 1:
         return Work.inline()

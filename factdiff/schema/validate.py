@@ -13,7 +13,7 @@ from factdiff.schema.patterns import compile_pattern
 from factdiff.values.base import FactType
 
 if TYPE_CHECKING:
-    from factdiff.schema.model import Criticality, FieldSpec
+    from factdiff.schema.fields import Criticality, FieldSpec
 
 MAX_FIELDS = 500
 MAX_PATTERN_LENGTH = 2_000

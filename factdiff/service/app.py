@@ -71,7 +71,7 @@ def create_app(
         app.include_router(module.router)
     # Review pages (issue 15): their JSON twins under /v1 and the pages under /ui.
     from factdiff.service import routes_pages
-    from factdiff.ui.pages import router as ui_router
+    from factdiff.service.routes_ui import router as ui_router
 
     app.include_router(routes_pages.router)
     app.include_router(ui_router)

@@ -2,10 +2,8 @@
 
 ``ExtractiveSummarizer`` is the deterministic offline default (facts first, then the gist);
 ``NaiveSummarizer`` takes the first sentences and shows what the fact diff catches;
-``FixedSummarizer`` (a test fake, at home in ``factdiff.testing``) returns given texts.
+``FixedSummarizer`` returns given texts (for tests; also re-exported by ``factdiff.testing``).
 """
-
-from typing import Any
 
 from factdiff.summarize.base import (
     EmptySourceError,
@@ -15,6 +13,7 @@ from factdiff.summarize.base import (
     facts_by_criticality,
 )
 from factdiff.summarize.extractive import ExtractiveSummarizer
+from factdiff.summarize.fixed import FixedSummarizer
 from factdiff.summarize.naive import NaiveSummarizer
 from factdiff.summarize.text_units import count_words
 
@@ -29,12 +28,3 @@ __all__ = [
     "count_words",
     "facts_by_criticality",
 ]
-
-
-def __getattr__(name: str) -> Any:
-    """``FixedSummarizer`` from its home, ``factdiff.testing``, on first use."""
-    if name == "FixedSummarizer":
-        from factdiff.testing.fakes import FixedSummarizer
-
-        return FixedSummarizer
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

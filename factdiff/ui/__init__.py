@@ -15,7 +15,7 @@ page               JSON twin                                   data function
 Sign-in (``/ui/login``, field ``key``) takes an operator key and sets a signed, HttpOnly,
 SameSite=Strict session cookie; every form carries a CSRF token checked on the server.
 Entry text is data: templates autoescape and highlights are computed server-side as
-segments (``highlight``). The pages (``factdiff.ui.pages.router``) need the ``server``
+segments (``highlight``). The pages (``factdiff.service.routes_ui.router``) need the ``server``
 extra (Jinja2); the data modules need nothing beyond the core.
 """
 

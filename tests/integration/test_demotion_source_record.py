@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from factdiff.compression import gc_tuning
 from factdiff.compression.pipeline import Rung
-from factdiff.demotion import gc_tuning
 from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.demotion.retry import RetryPolicy
 from factdiff.extraction.record import FactRecord

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from factdiff.compression.executor import Work
 from factdiff.demotion.demoter import Demoter, DemotionSettings
-from factdiff.demotion.executor import Work
 from factdiff.schema.builtin import builtin_schema
 from factdiff.store import Entry, MemoryStore
 from factdiff.store.dictionaries import MIN_SAMPLES

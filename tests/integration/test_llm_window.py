@@ -16,8 +16,8 @@ pytest.importorskip("openai")
 pytest.importorskip("anthropic")
 
 from factdiff.compression.engine import Rung
+from factdiff.compression.executor import Work, default_extract_workers
 from factdiff.demotion.demoter import Demoter, DemotionSettings
-from factdiff.demotion.executor import Work, default_extract_workers
 from factdiff.providers import set_provider_limit
 from factdiff.settings import resolve_settings
 from factdiff.store import MemoryStore, Tier, WarmView

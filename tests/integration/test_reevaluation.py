@@ -223,7 +223,7 @@ def test_listing_losses_and_memory_score_agree_on_both_stores(
 ) -> None:
     from factdiff.ops.health import agent_health, reevaluation_by_schema
     from factdiff.ops.losses import loss_patterns
-    from factdiff.schema.listing import schema_listing
+    from factdiff.present.schema_listing import schema_listing
 
     seed(store, tmp_path, count=20)
     # what the listing, the loss report and the score read is compact: warm rows in the

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import zstandard
 
+from factdiff.compression.executor import Verification, Work, shutdown_pools
 from factdiff.demotion.demoter import Demoter, DemotionSettings
-from factdiff.demotion.executor import Verification, Work, shutdown_pools
 from factdiff.extraction.base import Extractor
 from factdiff.extraction.record import FactRecord
 from factdiff.retrieve.index import extract_source, reference_date

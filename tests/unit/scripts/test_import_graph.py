@@ -58,4 +58,25 @@ def test_cycles_layers_and_sizes(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert "  2 modules: factdiff.pkg, factdiff.pkg.e\n" in out
     assert "cycles counting imports inside functions too: 2\n" in out
     assert "  3 modules: factdiff.d, factdiff.pkg, factdiff.pkg.e\n" in out
+    assert "cycles counting every import (TYPE_CHECKING blocks too): 2\n" in out
+    assert "  3 modules: factdiff.a, factdiff.b, factdiff.c\n" in out
+    assert "cycles between packages (every import): 2\n" in out
+    assert "  2 modules: factdiff.d, factdiff.pkg\n" in out
     assert "layers: 2\n" in out
+    assert graph_module.main(["import_graph.py", str(tmp_path), "--check"]) == 1
+
+
+def test_check_passes_a_package_without_cycles(tmp_path: Path) -> None:
+    _package(
+        tmp_path,
+        {
+            "__init__.py": "from factdiff import a\n",
+            "a.py": "from factdiff.pkg import e\n",
+            "pkg/__init__.py": "",
+            "pkg/e.py": "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    import factdiff.b\n",
+            "b.py": "VALUE = 1\n",
+        },
+    )
+    graph_module = _script()
+    assert graph_module.main(["import_graph.py", str(tmp_path), "--check"]) == 0

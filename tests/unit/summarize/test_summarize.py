@@ -131,7 +131,7 @@ def test_public_names_are_pinned() -> None:
         "count_words",
         "facts_by_criticality",
     ]
-    # kept for old imports; the fake's home is factdiff.testing
+    # the same class from either import path
     assert summarize.FixedSummarizer is FixedSummarizer
 
 

@@ -1,4 +1,4 @@
-"""``factdiff.demotion.executor``: process calls are batched per turn of the event loop, and each
+"""``factdiff.compression.executor``: process calls are batched per turn of the event loop, and each
 caller gets its own result or its own exception."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import os
 import pytest
 import zstandard
 
-from factdiff.demotion import executor
-from factdiff.demotion.executor import Verification, Work, _Batcher, shared_pool, shutdown_pools
+from factdiff.compression import executor
+from factdiff.compression.executor import Verification, Work, _Batcher, shared_pool, shutdown_pools
 from factdiff.schema.model import FactSchema
 from factdiff.store import codec
 from factdiff.store.warm_columns import WarmTarget, encode_body

@@ -42,7 +42,7 @@ from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from factdiff.demotion import gc_tuning
+from factdiff.compression import gc_tuning
 from factdiff.extraction.base import Extractor
 from factdiff.extraction.record import FactRecord
 from factdiff.extraction.rules import RulesExtractor

@@ -14,10 +14,10 @@ when the pass starts (modules, the SDK, the store's caches) is left out of every
 instead of 700. Objects are still freed by reference counting the moment they are unused; only
 garbage in reference cycles waits a little longer. When the pass ends the frozen objects go back to
 the collector and the thresholds are restored (a process that had frozen objects itself before the
-pass, as a pre-fork server does, keeps its own freeze: the pass neither freezes nor unfreezes then).
-Passes that overlap in one process (threads, nested calls) share one tuning: the first to start sets
-it, the last to end restores it. Worker processes (``factdiff.demotion.executor``) tune themselves
-once at start-up (``tune_process``): they do nothing else.
+pass, as a pre-fork server does, keeps its own freeze: the pass neither freezes nor unfreezes
+then). Passes that overlap in one process (threads, nested calls) share one tuning: the first to
+start sets it, the last to end restores it. Worker processes (``factdiff.compression.executor``)
+tune themselves once at start-up (``tune_process``): they do nothing else.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from factdiff.demotion import gc_tuning
+from factdiff.compression import gc_tuning
 
 
 @pytest.fixture(autouse=True)
