@@ -77,7 +77,7 @@ def judge(
     for fact in record.fields["people"]:
         for start, end in fact.spans:
             labels = [lab for lab in entry.labels if lab.start < end and start < lab.end]
-            known_user = fact.value.canonical().lower() in tau_names
+            known_user = str(fact.value.canonical()).lower() in tau_names
             if (dialogue.dataset == "tau" and known_user) or any(
                 lab.slot in PERSON_SLOTS for lab in labels
             ):

@@ -207,7 +207,7 @@ class FactRecord:
             facts[name] = values if many.get(name, False) else (values[0] if values else None)
             evidence[name] = [list(span) for f in found for span in f.spans]
             bindings[name] = [f.binding.to_json() for f in found]
-        inventory = {
+        inventory: dict[str, JSON] = {
             t.value: [_inventory_json(f) for f in found]
             for t, found in sorted(self.inventory.items())
             if found

@@ -41,6 +41,7 @@ from factdiff.retrieve.schemas import SchemaResolver
 from factdiff.schema.model import tagged_digest
 from factdiff.store import codec
 from factdiff.store.model import EntryNotFound, IntegrityError, Tier
+from factdiff.values.base import JSON
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
@@ -177,7 +178,7 @@ def digest_of(
     decision_id: str, rendered_hash: str, at_us: int, entries: Sequence[AttestedEntry]
 ) -> str:
     """The digest an attestation's rows are stored with."""
-    data = {
+    data: dict[str, JSON] = {
         "decision_id": decision_id,
         "rendered_hash": rendered_hash,
         "attested_at": at_us,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from factdiff.schema.model import Criticality, FactSchema, FieldSpec
 from factdiff.values.base import JSON, FactType
 
-_DECIMAL = {"type": "string", "pattern": r"^-?\d+(\.\d+)?$"}
+_DECIMAL: dict[str, JSON] = {"type": "string", "pattern": r"^-?\d+(\.\d+)?$"}
 _VALUE_SCHEMAS: dict[FactType, dict[str, JSON]] = {
     FactType.IDENTIFIER: {"type": "string", "description": "exactly as written"},
     FactType.MONEY: {

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from factdiff.errors import InvalidValue
 
-JSON = Any
+JSON = dict[str, "JSON"] | list["JSON"] | str | int | float | bool | None
 """A JSON-compatible Python value (dict, list, str, int, float, bool, None)."""
 json_string: Callable[[str], str] = json.JSONEncoder(ensure_ascii=False).encode
 """``json.dumps(text, ensure_ascii=False)``, its encoder made once (``json.dumps`` makes one

@@ -54,6 +54,7 @@ __all__ = [
 ]
 
 ToolCallForm = Literal["call", "mention"]
+_FORMS: dict[str, ToolCallForm] = {"call": "call", "mention": "mention"}
 
 _MAX_JSON_CHARS = 1_000_000
 """JSON objects larger than this are skipped (still excluded from mention search)."""
@@ -115,7 +116,8 @@ def _key_text(key: object) -> str:
 def _decode(literal: str) -> JSON:
     """The JSON value of a canonical literal (for display)."""
     try:
-        return json.loads(literal)
+        decoded: JSON = json.loads(literal)
+        return decoded
     except ValueError:
         return literal
 
@@ -278,11 +280,11 @@ def _pairs_from_json(raw: JSON, field: str) -> tuple[tuple[str, str], ...]:
         raise InvalidValue(f"tool_call {field} must be a list")
     pairs: list[tuple[str, str]] = []
     for item in raw:
-        if not (
-            isinstance(item, list) and len(item) == 2 and all(isinstance(x, str) for x in item)
-        ):
-            raise InvalidValue(f"tool_call {field} items must be [key, literal] string pairs")
-        pairs.append((item[0], item[1]))
+        match item:
+            case [str() as key, str() as literal]:
+                pairs.append((key, literal))
+            case _:
+                raise InvalidValue(f"tool_call {field} items must be [key, literal] string pairs")
     return tuple(pairs)
 
 
@@ -292,13 +294,14 @@ def _decode_tool_call(data: dict[str, JSON]) -> ToolCallValue:
     name, form, context = data.get("name"), data.get("form", "call"), data.get("context", "")
     if not isinstance(name, str) or not isinstance(context, str):
         raise InvalidValue("tool_call needs a string name and context")
-    if form not in ("call", "mention"):
+    kind = _FORMS.get(form) if isinstance(form, str) else None
+    if kind is None:
         raise InvalidValue(f"unknown tool call form {form!r}")
     return ToolCallValue(
         name=name,
         arguments=_pairs_from_json(data.get("arguments", []), "arguments"),
         result=_pairs_from_json(data.get("result", []), "result"),
-        form=form,
+        form=kind,
         context=context,
     )
 

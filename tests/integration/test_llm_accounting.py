@@ -12,6 +12,7 @@ import sys
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -131,7 +132,7 @@ def test_compress_json_counts_the_source_extraction(
         result = compress(
             SOURCE, customer_service, (Rung(summarizer, budget_words=80),), extractor=extractor
         )
-    data = result.to_json()
+    data: Any = result.to_json()
     usage = data["usage"]
     assert isinstance(usage, dict)
     assert (usage["calls"], usage["tokens_in"], usage["tokens_out"]) == (3, 300, 30)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -95,7 +96,7 @@ def test_fact_matches_rank_above_text_only_matches(store: MemoryStore) -> None:
 
 def test_hits_carry_facts_text_and_occurred_at(store: MemoryStore, invoice: str) -> None:
     (hit, *_) = store.search("INV-9182", touch=False)
-    data = hit.to_json()
+    data: Any = hit.to_json()
     assert set(data) == {
         "entry_id", "agent", "tier", "score", "matched", "text", "facts", "known_gaps",
         "gap_hit", "schema", "occurred_at", "source",

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from factdiff.schema.export import json_schema, summary_constraints
 from factdiff.schema.model import FactSchema
 
 
 def test_json_schema_is_strict_mode_shaped(customer_service: FactSchema) -> None:
-    exported = json_schema(customer_service)
+    exported: Any = json_schema(customer_service)
     assert exported["additionalProperties"] is False
     assert set(exported["required"]) == {s.name for s in customer_service.fields}
     total = exported["properties"]["invoice_total"]["anyOf"][0]
