@@ -141,7 +141,7 @@ def measure(label: str, target: str, texts: list[str]) -> None:
         started = time.perf_counter()
         report = reevaluator.run(NOW, schema_name=NAME)
         wall = time.perf_counter() - started
-        data = report.to_json()
+        data: Any = report.to_json()
         rate = data["checked"] / wall if wall else 0.0
         print(
             f"[{label}] enqueued {enqueued} items in {enqueue_s * 1000:.0f} ms; "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,6 +17,7 @@ from factdiff.schema.names import check_reference
 if TYPE_CHECKING:
     from factdiff.cli.jsonl_entries import LoadedEntry
     from factdiff.store import MemoryStore
+    from factdiff.values.base import JSON
 
 
 @click.command("add")
@@ -106,7 +107,7 @@ def add_command(
         echo(entry_id)
 
 
-def _metadata(metadata: str | None) -> dict[str, Any]:
+def _metadata(metadata: str | None) -> dict[str, JSON]:
     if metadata is None:
         return {}
     try:

@@ -103,26 +103,23 @@ def demote_command(
 def _dry_run(
     demoter: Demoter, moment: Any, agent: str | None, limit: int | None, as_json: bool
 ) -> None:
-    due: list[dict[str, Any]] = [
-        {
-            "id": e.id,
-            "agent": e.agent_id,
-            "attempts": e.attempt_count,
-            "schema": demoter.catalog.name_for(e),
-        }
-        for e in demoter.store.due_for_demotion(
-            moment, demoter.settings.older_than, agent, limit, with_content=False
-        )
-    ]
+    entries = demoter.store.due_for_demotion(
+        moment, demoter.settings.older_than, agent, limit, with_content=False
+    )
+    due = [(e, demoter.catalog.name_for(e)) for e in entries]
     if as_json:
-        echo_json({"due": due})
+        echo_json(
+            {
+                "due": [
+                    {"id": e.id, "agent": e.agent_id, "attempts": e.attempt_count, "schema": name}
+                    for e, name in due
+                ]
+            }
+        )
         return
     echo(f"{plural(len(due), 'entry', 'entries')} would be attempted")
-    for item in due:
-        echo(
-            f"  {item['id']}  {item['agent']}  schema={item['schema']} "
-            f"attempt={item['attempts'] + 1}"
-        )
+    for e, name in due:
+        echo(f"  {e.id}  {e.agent_id}  schema={name} attempt={e.attempt_count + 1}")
 
 
 def print_report(report: DemotionReport) -> None:

@@ -7,7 +7,7 @@ Both print ``N of TOTAL`` and, when more remain, the ``--cursor`` of the next pa
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -24,10 +24,13 @@ from factdiff.cli.render import console, echo, echo_json, table, text
 from factdiff.cli.views import entry_json, event_detail, event_json
 from factdiff.store import EntryStatus, EventType, Page, Tier
 
+if TYPE_CHECKING:
+    from factdiff.values.base import JSON
+
 CURSOR_HELP = "Continue a listing where the previous page ended (its next_cursor)."
 
 
-def _page_json(key: str, page: Page[Any], items: list[Any], cursor: str | None) -> dict[str, Any]:
+def _page_json(key: str, page: Page[Any], items: list[Any], cursor: str | None) -> dict[str, JSON]:
     return {
         key: items,
         "total": page.total,

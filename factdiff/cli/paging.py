@@ -12,26 +12,29 @@ import binascii
 import hashlib
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from factdiff.errors import InputError
 from factdiff.inputs import json_toml
 from factdiff.present.wording import plural
 
+if TYPE_CHECKING:
+    from factdiff.values.base import JSON
 
-def _filters_digest(filters: Mapping[str, Any]) -> str:
+
+def _filters_digest(filters: Mapping[str, JSON]) -> str:
     text = json.dumps(filters, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
-def encode_cursor(listing: str, filters: Mapping[str, Any], after: str | int) -> str:
+def encode_cursor(listing: str, filters: Mapping[str, JSON], after: str | int) -> str:
     """The cursor that continues ``listing`` (with ``filters``) after the key ``after``."""
     body = {"l": listing, "f": _filters_digest(filters), "a": after}
     raw = json.dumps(body, separators=(",", ":")).encode("utf-8")
     return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
 
 
-def decode_cursor(cursor: str, listing: str, filters: Mapping[str, Any]) -> str | int:
+def decode_cursor(cursor: str, listing: str, filters: Mapping[str, JSON]) -> str | int:
     """The key a cursor continues after; ``InputError`` if it is not one of this listing."""
     problem = (
         f"--cursor {cursor[:40]!r} is not a cursor of this `{listing}` listing with these "

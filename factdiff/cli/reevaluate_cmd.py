@@ -13,6 +13,7 @@ from factdiff.demotion.reevaluation import ReevaluationReport, Reevaluator
 from factdiff.inputs.bounds import VERSION_MAX
 from factdiff.inputs.times import MAX_DURATION
 from factdiff.present.wording import plural
+from factdiff.store.reevaluation import ReevaluationResult
 
 
 @click.command("reevaluate")
@@ -91,24 +92,25 @@ def reevaluate_command(
 
 def print_report(report: ReevaluationReport) -> None:
     """The end report: entries per result, then the fields that caused them."""
-    data = report.to_json()
-    checked = data["checked"]
+    checked = report.checked
     verb = "would be" if report.dry_run else ("was" if checked == 1 else "were")
     entries = plural(checked, "entry", "entries")
     echo(
         f"{report.schema} v{report.to_version}: {entries} {verb} checked "
-        f"({data['enqueued']} newly queued)"
+        f"({report.enqueued} newly queued)"
     )
     rows = table("result", "entries", right=("entries",))
     labels = {
-        "promoted": "failed: back to hot for recompression",
-        "annotated": "acceptable: known gaps updated",
-        "clean": "clean: moved to the new version",
-        "skipped": "skipped (no longer warm, or already re-evaluated)",
-        "stale": "left for a rerun (lease lost or entry changed)",
+        "failed: back to hot for recompression": report.counts[ReevaluationResult.PROMOTED],
+        "acceptable: known gaps updated": report.counts[ReevaluationResult.ANNOTATED],
+        "clean: moved to the new version": report.counts[ReevaluationResult.CLEAN],
+        "skipped (no longer warm, or already re-evaluated)": report.counts[
+            ReevaluationResult.SKIPPED
+        ],
+        "left for a rerun (lease lost or entry changed)": report.stale,
     }
-    for key, label in labels.items():
-        rows.add_row(label, str(data[key]))
+    for label, count in labels.items():
+        rows.add_row(label, str(count))
     console().print(rows)
     if report.pending:
         are = "is" if report.pending == 1 else "are"
@@ -116,8 +118,9 @@ def print_report(report: ReevaluationReport) -> None:
             f"{plural(report.pending, 'item')} {are} still pending: leased by another run or "
             "worker (a crashed run's leases expire after its --lease); run reevaluate again later"
         )
-    if data["fields"]:
+    if report.fields:
         fields = table("field", "promoted", "annotated", title="fields that caused it")
-        for name, counts in data["fields"].items():
-            fields.add_row(text(name), str(counts["promoted"]), str(counts["annotated"]))
+        for name, counts in report.ordered_fields():
+            promoted, annotated = ReevaluationResult.PROMOTED, ReevaluationResult.ANNOTATED
+            fields.add_row(text(name), str(counts[promoted]), str(counts[annotated]))
         console().print(fields)

@@ -31,16 +31,16 @@ def losses_command(
     with open_store_to_read(db) as store:
         report = loss_patterns(store, schema=schema_name, agent=agent, since=start)
     if as_json:
-        echo_json(report)
+        echo_json(report.to_json())
         return
-    if not report["groups"]:
+    if not report.groups:
         echo("no verified attempts match")
         return
     out = console()
-    for group in report["groups"]:
+    for group in report.groups:
         title = (
-            f"{group['schema']} v{group['version']} / {group['summarizer']}: "
-            f"{plural(group['attempts'], 'attempt')}"
+            f"{group.schema} v{group.version} / {group.summarizer}: "
+            f"{plural(group.attempts, 'attempt')}"
         )
         rows = table(
             "field",
@@ -52,13 +52,13 @@ def losses_command(
             title=title,
             right=("missing", "changed", "added", "rate"),
         )
-        for item in group["fields"]:
+        for item in group.fields:
             rows.add_row(
-                text(item["field"]),
-                text(item["missing"]),
-                text(item["changed"]),
-                text(item["added"]),
-                text(f"{item['rate']:.1%}"),
-                text(" ".join(item["examples"])),
+                text(item.field),
+                text(item.missing),
+                text(item.changed),
+                text(item.added),
+                text(f"{item.rate:.1%}"),
+                text(" ".join(item.examples)),
             )
         out.print(rows)

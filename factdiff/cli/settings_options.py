@@ -7,12 +7,15 @@ the built-in default apply in that order; ``--help`` shows the built-in default.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from factdiff.cli.options import not_blank
 from factdiff.settings import DEFAULTS, Settings, env_name, flag_name, resolve_settings
+
+if TYPE_CHECKING:
+    from factdiff.values.base import JSON
 
 F = Callable[..., Any]
 
@@ -150,7 +153,7 @@ def model_param_option(function: F) -> F:
     )(function)
 
 
-def settings_from(options: Mapping[str, Any], model_params: tuple[str, ...] = ()) -> Settings:
+def settings_from(options: Mapping[str, JSON], model_params: tuple[str, ...] = ()) -> Settings:
     """Resolved settings from a command's option values (unset ones fall through)."""
     flags = {k: v for k, v in options.items() if k in Settings.model_fields}
     return resolve_settings(flags, model_params=model_params)

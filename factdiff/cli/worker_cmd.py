@@ -6,7 +6,7 @@ import signal
 import sys
 from collections.abc import Callable
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -26,6 +26,9 @@ from factdiff.demotion.loop_health import LOOPS, LoopHealth
 from factdiff.demotion.worker import Execution, Worker, WorkerSettings
 from factdiff.errors import UsageError
 from factdiff.ops.logs import configure
+
+if TYPE_CHECKING:
+    from factdiff.values.base import JSON
 
 DEFAULT_CONCURRENCY = 4
 
@@ -98,7 +101,7 @@ def worker_command(
             signal.signal(sig, handler)
     counted = dict(sorted(report.counts.items()))
     if as_json:
-        data: dict[str, Any] = {
+        data: dict[str, JSON] = {
             "worker_id": worker.worker_id,
             "counts": counted,
             "released": report.released,

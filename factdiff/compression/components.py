@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from factdiff.compression.pipeline import Rung
 from factdiff.errors import UsageError
@@ -36,6 +36,9 @@ from factdiff.providers.spec import PROVIDERS, is_model_spec, parse_model_spec
 from factdiff.settings import DEFAULTS, Settings, resolve_settings
 from factdiff.summarize import ExtractiveSummarizer, NaiveSummarizer, Summarizer
 from factdiff.verify.check import DEFAULT_EXTRACTOR
+
+if TYPE_CHECKING:
+    from factdiff.values.base import JSON
 
 EXTRACTORS: dict[str, Callable[[], Extractor]] = {"rules": lambda: DEFAULT_EXTRACTOR}
 SUMMARIZERS: dict[str, type[ExtractiveSummarizer] | type[NaiveSummarizer]] = {
@@ -260,7 +263,7 @@ def pipeline_components(
     environ: Mapping[str, str] | None = None,
 ) -> tuple[Extractor, tuple[Rung, ...]]:
     """The extractor and retry ladder from flags, then environment, file and defaults."""
-    flags: dict[str, Any] = {
+    flags: dict[str, JSON] = {
         "extractor": _flag(extractor),
         "summarizer": _flag(summarizer),
         "ladder": _flag(ladder),

@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from factdiff.compression.engine import AttemptJob, AttemptResult, AttemptRun
 from factdiff.demotion.retry import RetryDecision, ReviewReason
@@ -63,6 +63,7 @@ from factdiff.verify.policy import Outcome
 
 if TYPE_CHECKING:
     from factdiff.demotion.demoter import DemotionSettings
+    from factdiff.values.base import JSON
 
 __all__ = ["Boundary", "EntryResult", "PassedWrite", "PreparedEntry", "reference_of"]
 
@@ -95,7 +96,7 @@ class PassedWrite:
     """The source record: the warm row's, the digest's and the index's (its JSON is made
     only where the warm row is made: by the worker process that verified the summary, else
     by the store)."""
-    diff: dict[str, Any]
+    diff: dict[str, JSON]
     """The diff's JSON: the event's and the attempt row's."""
     meta: WarmMeta
     events: list[NewEvent]
@@ -233,7 +234,7 @@ class Boundary:
         """An entry that cannot be compressed at all goes to review at once (a verified
         decision: it counts as an attempt)."""
         entry, message = prepared.entry, prepared.refusal or ""
-        payload: dict[str, Any] = {
+        payload: dict[str, JSON] = {
             "error": message,
             "failure_class": REFUSED_INPUT,
             "summary": None,
@@ -418,7 +419,7 @@ class Boundary:
             else (f"{failure}: {error}".splitlines()[0][:500])
         )
         decision = self._error_decision(entry, error, failure, now)
-        payload: dict[str, Any] = {
+        payload: dict[str, JSON] = {
             "error": message,
             "failure_class": failure,
             "exception": type(error).__name__,
@@ -490,7 +491,7 @@ class Boundary:
         now: datetime,
         usage: Usage,
         must_keep: tuple[Fact, ...],
-        diff: dict[str, Any] | None = None,
+        diff: dict[str, JSON] | None = None,
     ) -> AttemptRecord:
         """The attempt's row (``diff``: its diff's JSON, when already made)."""
         duration = attempt.duration_ms
@@ -553,7 +554,7 @@ class Boundary:
         )
 
 
-def _facts_json(facts: tuple[Fact, ...]) -> tuple[dict[str, Any], ...]:
+def _facts_json(facts: tuple[Fact, ...]) -> tuple[dict[str, JSON], ...]:
     return tuple(fact.to_json() for fact in facts)
 
 

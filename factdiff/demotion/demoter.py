@@ -23,7 +23,7 @@ import socket
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING
 
 from factdiff.compression.engine import AttemptEngine, Rung
 from factdiff.compression.pipeline import run_sync
@@ -39,6 +39,9 @@ from factdiff.store import Entry, MemoryStore
 from factdiff.summarize import ExtractiveSummarizer
 from factdiff.verify.check import DEFAULT_EXTRACTOR
 from factdiff.verify.policy import DEFAULT_POLICY, Policy
+
+if TYPE_CHECKING:
+    from factdiff.values.base import JSON
 
 __all__ = [
     "Demoter",
@@ -128,7 +131,7 @@ class DemotionReport:
     keep_results: bool = True
     counts: dict[str, int] = field(default_factory=dict)
     seconds: dict[str, float] = field(default_factory=dict)
-    usage: list[dict[str, Any]] = field(default_factory=list)
+    usage: list[dict[str, JSON]] = field(default_factory=list)
     paused: str | None = None
 
     def add(self, result: EntryResult) -> None:
@@ -151,9 +154,9 @@ class DemotionReport:
         """Entries attempted in this pass."""
         return sum(v for k, v in self.counts.items() if k != "escalated")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """The ``demote --json`` object."""
-        data: dict[str, Any] = {
+        data: dict[str, JSON] = {
             "processed": self.processed,
             "counts": dict(sorted(self.counts.items())),
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},

@@ -21,7 +21,10 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from factdiff.values.base import JSON
 
 __all__ = ["DEMOTION", "LOOPS", "REEVALUATION", "Backoff", "LoopHealth", "LoopStatus"]
 
@@ -43,7 +46,7 @@ class LoopStatus:
     last_success: datetime | None
     last_error: str | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """The loop in ``/readyz``."""
         return {
             "alive": self.alive,
@@ -128,7 +131,7 @@ class LoopHealth:
         """Whether every loop is ready."""
         return all(status.ready for status in self.statuses())
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """The ``/readyz`` document: ``status`` and each loop."""
         statuses = self.statuses()
         down = [s.name for s in statuses if not s.ready]

@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from factdiff.demotion.boundary import reference_of
 from factdiff.errors import UsageError
@@ -61,6 +61,9 @@ from factdiff.store.reevaluation import (
 )
 from factdiff.verify.check import DEFAULT_EXTRACTOR, verify
 from factdiff.verify.policy import DEFAULT_POLICY, Outcome, Policy
+
+if TYPE_CHECKING:
+    from factdiff.values.base import JSON
 
 __all__ = [
     "ReevaluationPlan",
@@ -129,7 +132,7 @@ class ReevaluationReport:
         """Entries re-evaluated (skipped ones excluded)."""
         return sum(n for k, n in self.counts.items() if k != ReevaluationResult.SKIPPED)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """The ``reevaluate --json`` object."""
         return {
             "schema": self.schema,
@@ -148,9 +151,13 @@ class ReevaluationReport:
                     "promoted": c[ReevaluationResult.PROMOTED.value],
                     "annotated": c[ReevaluationResult.ANNOTATED.value],
                 }
-                for name, c in sorted(self.fields.items(), key=lambda kv: (-kv[1].total(), kv[0]))
+                for name, c in self.ordered_fields()
             },
         }
+
+    def ordered_fields(self) -> list[tuple[str, Counter[str]]]:
+        """The fields that caused a result, the most often first (then by name)."""
+        return sorted(self.fields.items(), key=lambda kv: (-kv[1].total(), kv[0]))
 
 
 @dataclass(frozen=True)

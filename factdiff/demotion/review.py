@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from factdiff.demotion.boundary import Boundary, PreparedEntry, reference_of
 from factdiff.demotion.demoter import Demoter, DemotionSettings
@@ -34,6 +34,9 @@ from factdiff.store import (
 from factdiff.store.catalog import SchemaCatalog
 from factdiff.verify.check import DEFAULT_EXTRACTOR, CheckResult, check
 from factdiff.verify.policy import DEFAULT_POLICY, Outcome
+
+if TYPE_CHECKING:
+    from factdiff.values.base import JSON
 
 METHOD = "operator-review/1"
 
@@ -57,9 +60,9 @@ class ReviewDecision:
     entry_id: str
     outcome: AttemptOutcome
     known_gaps: tuple[KnownGap, ...]
-    diff: dict[str, Any]
+    diff: dict[str, JSON]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """``{"id", "tier", "outcome", "known_gaps", "diff"}``."""
         return {
             "id": self.entry_id,
@@ -227,7 +230,7 @@ def retry(
     key_name: str,
     now: datetime,
     settings: DemotionSettings | None = None,
-) -> dict[str, Any]:
+) -> dict[str, JSON]:
     """Return the entry from review and make one attempt now on ladder rung ``rung`` (from
     0); a failure sends it back to review (its attempts are spent). Returns
     ``{"id", "rung", "outcome", "applied", "tier", "status"}``."""

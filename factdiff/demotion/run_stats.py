@@ -5,10 +5,13 @@ from __future__ import annotations
 import bisect
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from factdiff.providers.accounting import ModelCall
 from factdiff.providers.base import Usage
+
+if TYPE_CHECKING:
+    from factdiff.values.base import JSON
 
 __all__ = ["RunSummary", "StageClock"]
 
@@ -92,7 +95,7 @@ class RunSummary:
             "sql": clock.seconds("sql"),
         }
 
-    def usage_json(self) -> list[dict[str, Any]]:
+    def usage_json(self) -> list[dict[str, JSON]]:
         """Per model and role: calls, HTTP requests, tokens, cost (None when unknown)."""
         return [
             {"model": model, "role": role, **usage.snapshot()}

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from factdiff.store import MemoryStore
+    from factdiff.values.base import JSON
 
 __all__ = ["WINDOW", "agent_health", "health_figure", "reevaluation_by_schema"]
 
@@ -95,13 +96,13 @@ def agent_health(
     return result
 
 
-def reevaluation_by_schema(store: MemoryStore, agent: str | None = None) -> list[dict[str, Any]]:
+def reevaluation_by_schema(store: MemoryStore, agent: str | None = None) -> list[dict[str, JSON]]:
     """Per schema name and target version: entries re-evaluated, per result, and the
     re-evaluation failure rate (promoted / checked; skipped items left out)."""
     groups: dict[tuple[str, int], dict[str, int]] = {}
     for name, version, result, count in store.reevaluation_results(agent):
         groups.setdefault((name, version), {})[result] = count
-    rows = []
+    rows: list[dict[str, JSON]] = []
     for (name, version), counts in sorted(groups.items()):
         checked = sum(n for r, n in counts.items() if r != "skipped")
         promoted = counts.get("promoted", 0)

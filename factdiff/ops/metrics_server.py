@@ -19,11 +19,12 @@ from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 if TYPE_CHECKING:
     from factdiff.demotion.loop_health import LoopHealth
+    from factdiff.values.base import JSON
 
 __all__ = ["health_app", "serve"]
 
 StartResponse = Callable[..., Any]
-WsgiApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
+WsgiApp = Callable[[dict[str, object], StartResponse], Iterable[bytes]]
 
 
 class _Server(ThreadingMixIn, WSGIServer):
@@ -35,7 +36,7 @@ class _Quiet(WSGIRequestHandler):
         """Log nothing (scrapes and probes come every few seconds)."""
 
 
-def _json(start_response: StartResponse, status: str, body: dict[str, Any]) -> list[bytes]:
+def _json(start_response: StartResponse, status: str, body: dict[str, JSON]) -> list[bytes]:
     data = json.dumps(body).encode("utf-8")
     start_response(
         status, [("Content-Type", "application/json"), ("Content-Length", str(len(data)))]
@@ -46,7 +47,7 @@ def _json(start_response: StartResponse, status: str, body: dict[str, Any]) -> l
 def health_app(metrics: WsgiApp, health: LoopHealth) -> WsgiApp:
     """``metrics`` with ``/healthz`` and ``/readyz`` in front (see the module docstring)."""
 
-    def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+    def app(environ: dict[str, object], start_response: StartResponse) -> Iterable[bytes]:
         path = environ.get("PATH_INFO", "")
         if path == "/healthz":
             return _json(start_response, "200 OK", {"status": "ok"})

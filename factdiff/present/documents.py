@@ -8,18 +8,19 @@ document is ``CheckResult.to_json`` (``factdiff.verify.check``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from factdiff.retrieve.hits import SearchHit
     from factdiff.store import AttemptRecord, Entry, Event, MemoryStore
+    from factdiff.values.base import JSON
 
 __all__ = ["attempt_json", "entry_json", "event_json", "search_document", "show_document"]
 
 
-def entry_json(entry: Entry) -> dict[str, Any]:
+def entry_json(entry: Entry) -> dict[str, JSON]:
     """An entry as JSON (content or warm view included when loaded)."""
-    data: dict[str, Any] = {
+    data: dict[str, JSON] = {
         "id": entry.id,
         "agent_id": entry.agent_id,
         "tier": entry.tier.value,
@@ -46,7 +47,7 @@ def entry_json(entry: Entry) -> dict[str, Any]:
     return data
 
 
-def attempt_json(attempt: AttemptRecord) -> dict[str, Any]:
+def attempt_json(attempt: AttemptRecord) -> dict[str, JSON]:
     """One compression attempt as JSON."""
     return {
         "attempt_no": attempt.attempt_no,
@@ -67,7 +68,7 @@ def attempt_json(attempt: AttemptRecord) -> dict[str, Any]:
     }
 
 
-def event_json(event: Event) -> dict[str, Any]:
+def event_json(event: Event) -> dict[str, JSON]:
     """One event as JSON."""
     return {
         "id": event.id,
@@ -79,7 +80,7 @@ def event_json(event: Event) -> dict[str, Any]:
     }
 
 
-def show_document(store: MemoryStore, entry_id: str) -> dict[str, Any]:
+def show_document(store: MemoryStore, entry_id: str) -> dict[str, JSON]:
     """``{"entry", "attempts", "events"}``: an entry in any tier with its history."""
     entry = store.get(entry_id)
     return {
@@ -89,6 +90,6 @@ def show_document(store: MemoryStore, entry_id: str) -> dict[str, Any]:
     }
 
 
-def search_document(query: str, hits: Sequence[SearchHit]) -> dict[str, Any]:
+def search_document(query: str, hits: Sequence[SearchHit]) -> dict[str, JSON]:
     """``{"query", "hits"}``, each hit as ``SearchHit.to_json``."""
     return {"query": query, "hits": [hit.to_json() for hit in hits]}

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from factdiff.errors import InputError
 from factdiff.retrieve.context import (
@@ -65,7 +65,7 @@ class AttestedEntry:
     source_hash: str
     rendered_hash: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """The stored row as JSON (also the input of the attestation's digest)."""
         return {
             "position": self.position,
@@ -89,7 +89,7 @@ class Attestation:
     agent: str | None = None
     """The agent whose entries were attested (``None``: several agents')."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """``{"decision_id", "agent", "rendered_hash", "attested_at", "entries", "digest"}``."""
         return {
             "decision_id": self.decision_id,
@@ -114,7 +114,7 @@ class EntryChange:
     tombstone: bool = False
     """Erased through ``factdiff forget``, its tombstone holding the attested source hash."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """``{"entry_id", "status", "changes", "source", "tombstone"}``."""
         return {
             "entry_id": self.entry_id,
@@ -158,7 +158,7 @@ class AttestationCheck:
             return "erased"
         return "changed"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """``{"decision_id", "agent", "ok", "status", "rendered_hash", "current_hash",
         "intact", "attested_at", "entries"}``."""
         return {

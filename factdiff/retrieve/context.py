@@ -30,7 +30,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from factdiff.errors import InputError
 from factdiff.extraction.record import FactRecord
@@ -44,6 +44,7 @@ from factdiff.store.model import Entry, Tier
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
+    from factdiff.values.base import JSON
 
 
 @dataclass(frozen=True)
@@ -57,7 +58,7 @@ class EntryView:
     entry: Entry
     text: str
     """The narrative of a warm entry, the source of a hot one."""
-    record_json: Mapping[str, Any] | None
+    record_json: Mapping[str, JSON] | None
     gaps: tuple[KnownGap, ...]
     schema: FactSchema | None = None
     """The schema the record was made with, when the store still has it."""
@@ -93,7 +94,7 @@ class RenderedEntry:
     text: str
     hash: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """``{"entry_id", "tier", "schema", "source_hash", "hash"}``."""
         return {
             "entry_id": self.entry_id,
@@ -112,7 +113,7 @@ class RenderedContext:
     text: str
     hash: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """``{"hash", "entries", "text"}``."""
         return {
             "hash": self.hash,
@@ -153,10 +154,11 @@ def view_of(entry: Entry, packed: bytes | None, schemas: SchemaResolver) -> Entr
     return EntryView(entry, text, hot.to_json(), (), schema)
 
 
-def record_schema(data: Mapping[str, Any] | None) -> SchemaRef | None:
+def record_schema(data: Mapping[str, JSON] | None) -> SchemaRef | None:
     """The schema reference of a stored record (None when it has none)."""
     try:
-        return None if data is None else SchemaRef.from_json(data["schema"])
+        ref = None if data is None else data["schema"]
+        return SchemaRef.from_json(ref) if isinstance(ref, Mapping) else None
     except (KeyError, TypeError, ValueError):
         return None
 

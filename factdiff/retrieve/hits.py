@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
-from typing import Any
 
 from factdiff.extraction.record import Fact, FactRecord
 from factdiff.retrieve.gaps import KnownGap
@@ -47,12 +46,12 @@ class SearchHit:
     matched: tuple[Match, ...]
     text: str
     """The narrative of a warm entry, the source of a hot one."""
-    record_json: Mapping[str, Any] | None = field(repr=False)
+    record_json: Mapping[str, JSON] | None = field(repr=False)
     """The entry's fact record as stored (``facts`` parses it on first use)."""
     known_gaps: tuple[KnownGap, ...]
     gap_hit: tuple[KnownGap, ...]
     """The known gaps the query asks about (by field name or by a value of the gap's type)."""
-    schema: dict[str, Any]
+    schema: dict[str, JSON]
     """``{"name", "version"}`` of the entry's record."""
     occurred_at: datetime | None
     source: str | None = None

@@ -26,7 +26,7 @@ import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from factdiff.extraction.record import FactRecord
 from factdiff.extraction.rules import MAX_TEXT_CHARS, RulesExtractor, infer_reference
@@ -38,6 +38,7 @@ from factdiff.store.warm_columns import record_digest
 
 if TYPE_CHECKING:
     from factdiff.store.model import Entry, NewEntry
+    from factdiff.values.base import JSON
 
 
 class SchemaLookup(Protocol):
@@ -109,9 +110,9 @@ def pack_record(record: FactRecord) -> bytes:
     return zlib.compress(canonical_json(record.to_json()).encode("utf-8"), 6)
 
 
-def unpack_json(data: bytes) -> dict[str, Any]:
+def unpack_json(data: bytes) -> dict[str, JSON]:
     """The JSON of a packed record (inverse of ``pack_record``, before parsing)."""
-    found: dict[str, Any] = json.loads(zlib.decompress(bytes(data)).decode("utf-8"))
+    found: dict[str, JSON] = json.loads(zlib.decompress(bytes(data)).decode("utf-8"))
     return found
 
 
@@ -120,7 +121,7 @@ def unpack_record(data: bytes) -> FactRecord:
     return FactRecord.from_json(unpack_json(data))
 
 
-def stored_record(record: Mapping[str, Any]) -> FactRecord | None:
+def stored_record(record: Mapping[str, JSON]) -> FactRecord | None:
     """A stored fact record, or ``None`` when the mapping is not one (the store accepts any
     JSON object as a warm record; such an entry is found by its text only)."""
     try:
@@ -192,7 +193,7 @@ def warm_doc(
     entry_id: str,
     source: str,
     narrative: str,
-    record: Mapping[str, Any],
+    record: Mapping[str, JSON],
     narrative_facts: FactRecord | None = None,
     record_hash: str | None = None,
     parsed: FactRecord | None = None,

@@ -73,7 +73,7 @@ from factdiff.schema.builtin import builtin_schema
 from factdiff.schema.model import FactSchema
 from factdiff.store import search_index
 from factdiff.store.model import Tier
-from factdiff.values.base import FactType, Value
+from factdiff.values.base import JSON, FactType, Value
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
@@ -530,7 +530,7 @@ def _narrative_keys(view: EntryView, recorded: set[int] | None) -> set[int]:
 def _fact_matches(
     query: Query,
     candidate: Candidate,
-    record: Mapping[str, Any] | None,
+    record: Mapping[str, JSON] | None,
     stated: set[int] | None,
 ) -> list[Match]:
     """The query facts the entry holds, re-checked against its record, field by field;

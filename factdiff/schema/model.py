@@ -7,7 +7,6 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
 
 from factdiff.schema.fields import Criticality, EnumOption, FieldSpec
 from factdiff.schema.validate import validate_parts
@@ -39,9 +38,12 @@ class SchemaRef:
         return {"name": self.name, "version": self.version, "hash": self.hash}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> SchemaRef:
+    def from_json(cls, data: Mapping[str, JSON]) -> SchemaRef:
         """Inverse of ``to_json``."""
-        return cls(name=str(data["name"]), version=int(data["version"]), hash=str(data["hash"]))
+        version = data["version"]
+        if not isinstance(version, int | str) or isinstance(version, bool):
+            raise TypeError(f"schema version {version!r} is not a whole number")
+        return cls(name=str(data["name"]), version=int(version), hash=str(data["hash"]))
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from factdiff.errors import SchemaError
+
+if TYPE_CHECKING:
+    from factdiff.values.base import JSON
 
 MAX_BYTES = 1_048_576
 MAX_NODES = 50_000
@@ -129,8 +132,8 @@ class _Builder:
         assert isinstance(node, yaml.ScalarNode)
         return self.scalar(node)
 
-    def mapping(self, node: yaml.MappingNode, path: Path, depth: int) -> dict[str, Any]:
-        result: dict[str, Any] = {}
+    def mapping(self, node: yaml.MappingNode, path: Path, depth: int) -> dict[str, JSON]:
+        result: dict[str, JSON] = {}
         for key_node, value_node in node.value:
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise self.fail("YAML merge keys (<<) are not allowed in schemas", key_node)

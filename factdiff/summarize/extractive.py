@@ -37,15 +37,8 @@ from factdiff.summarize.base import (
     facts_by_criticality,
     validate_request,
 )
-from factdiff.summarize.text_units import (
-    Layout,
-    Span,
-    count_words,
-    flat_segments,
-    render,
-    split_units,
-    strip_span,
-)
+from factdiff.summarize.rendering import flat_segments, render
+from factdiff.summarize.text_units import Layout, Span, count_words, split_units, strip_span
 
 __all__ = ["ExtractiveSummarizer"]
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 
 from factdiff.summarize.base import Summary, SummaryRequest, validate_request
-from factdiff.summarize.text_units import count_words, join_units, split_units, unit_text
+from factdiff.summarize.rendering import join_units, unit_text
+from factdiff.summarize.text_units import count_words, split_units
 
 __all__ = ["NaiveSummarizer"]
 

@@ -23,7 +23,7 @@ from factdiff.extraction.record import Fact, FactRecord
 from factdiff.extraction.rules import DEFAULT_EXTRACTOR
 from factdiff.schema.model import FactSchema, FieldSpec
 from factdiff.testing.llm_server import Answer, RecordedRequest
-from factdiff.values.base import FactType
+from factdiff.values.base import JSON, FactType
 
 __all__ = ["RulesOracle", "entry_text", "extraction_answer"]
 
@@ -53,9 +53,9 @@ def _json_value(fact: Fact, spec: FieldSpec) -> Any:
     return fact.text
 
 
-def extraction_answer(record: FactRecord, schema: FactSchema) -> dict[str, Any]:
+def extraction_answer(record: FactRecord, schema: FactSchema) -> dict[str, JSON]:
     """The answer that states exactly ``record``'s field values, each with its quote."""
-    answer: dict[str, Any] = {}
+    answer: dict[str, JSON] = {}
     for spec in schema.fields:
         items = [{"value": _json_value(f, spec), "quote": f.text} for f in record.fields[spec.name]]
         answer[spec.name] = items if spec.many else (items[0] if items else None)
@@ -75,9 +75,9 @@ class RulesOracle:
         self.schema = schema
         self.summary = summary or (lambda text: text)
         self.delay_s = delay_s
-        self._answers: dict[str, dict[str, Any]] = {}
+        self._answers: dict[str, dict[str, JSON]] = {}
 
-    def answer_for(self, text: str, reference: date | None = None) -> dict[str, Any]:
+    def answer_for(self, text: str, reference: date | None = None) -> dict[str, JSON]:
         """The extraction answer for ``text`` (computed once per text and reference)."""
         key = f"{reference}:{text}"
         found = self._answers.get(key)

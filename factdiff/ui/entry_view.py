@@ -12,6 +12,7 @@ and diff; ``attempts`` and ``events`` are the whole record (``show_document``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ from factdiff.ui.review_facts import review_state, schema_used
 
 if TYPE_CHECKING:
     from factdiff.store import AttemptRecord, Entry, MemoryStore
+    from factdiff.values.base import JSON
 
 __all__ = ["entry_view"]
 
@@ -43,7 +45,8 @@ def entry_view(store: MemoryStore, entry_id: str) -> dict[str, Any]:
     if entry.tier is Tier.WARM and entry.warm is not None:
         state = _warm_state(store, entry, current)
     else:
-        state = _hot_state(entry, current, shown["events"])
+        events = shown["events"]
+        state = _hot_state(entry, current, events if isinstance(events, list) else [])
     source_text, summary_text, source_record, summary_record, diff, facts_from = state
     verdicts: dict[str, str] = {}
     for kind in DIFF_KINDS:
@@ -92,7 +95,7 @@ def _warm_state(store: MemoryStore, entry: Entry, current: AttemptRecord | None)
     return store.read_cold(entry.id), narrative, source_record, summary_record, diff, "warm record"
 
 
-def _hot_state(entry: Entry, current: AttemptRecord | None, events: list[dict[str, Any]]) -> State:
+def _hot_state(entry: Entry, current: AttemptRecord | None, events: Sequence[JSON]) -> State:
     source = entry.content or ""
     if current is None:
         return source, "", {}, {}, {}, "none"
@@ -163,12 +166,17 @@ def _narrative_record(
         return {}
 
 
-def _recorded_for(events: list[dict[str, Any]], attempt: AttemptRecord) -> dict[str, Any] | None:
+def _recorded_for(events: Sequence[JSON], attempt: AttemptRecord) -> dict[str, Any] | None:
     """The last event that recorded both fact records, when it is the one of ``attempt``
     (its summary); a later attempt without such an event has none."""
     for event in reversed(events):
-        payload = event.get("payload")
-        if isinstance(payload, dict) and "source_facts" in payload and "summary" in payload:
+        payload = event.get("payload") if isinstance(event, Mapping) else None
+        if (
+            isinstance(event, Mapping)
+            and isinstance(payload, Mapping)
+            and "source_facts" in payload
+            and "summary" in payload
+        ):
             if str(payload.get("summary") or "") != attempt.summary:
                 return None
             return {**payload, "_event_id": event["id"]}

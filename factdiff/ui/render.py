@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
-from typing import Any
 
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
@@ -51,7 +50,7 @@ def environment() -> Environment:
     return env
 
 
-def page(template: str, context: Mapping[str, Any]) -> str:
+def page(template: str, context: Mapping[str, object]) -> str:
     """``template`` rendered with ``context``."""
     return environment().get_template(template).render(**context)
 

@@ -4,13 +4,14 @@ with, resolved as demotion resolves it, and why it waits for review."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from factdiff.retrieve.schemas import GENERIC, SchemaResolver
 from factdiff.store import EntryStatus
 
 if TYPE_CHECKING:
     from factdiff.store import AttemptRecord, Entry, MemoryStore
+    from factdiff.values.base import JSON
 
 __all__ = ["review_state", "schema_used"]
 
@@ -20,7 +21,7 @@ def schema_used(
     entry: Entry,
     attempts: Sequence[AttemptRecord],
     resolver: SchemaResolver | None = None,
-) -> dict[str, Any]:
+) -> dict[str, JSON]:
     """``{"name", "version", "from"}``: the schema of the entry's last attempt (the version it
     used), else the one demotion would use now, with its latest version (``None`` when that
     name is neither registered nor built in). ``from`` says where the name comes from, as

@@ -3,42 +3,38 @@ re-evaluation status (``dashboard.reevaluation_status``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from factdiff.ops import dashboard
 
 if TYPE_CHECKING:
     from factdiff.store import MemoryStore
+    from factdiff.values.base import JSON
 
 __all__ = ["field_diff", "schema_history"]
 
 
-def schema_history(store: MemoryStore) -> dict[str, Any]:
+def schema_history(store: MemoryStore) -> dict[str, JSON]:
     """``{"schemas": [{"name", "versions": [{"version", "hash", "fields", "diff"}]}],
     "reevaluation"}``; ``diff`` (added/removed/changed fields) is ``None`` for a first
     version."""
-    names: dict[str, list[dict[str, Any]]] = {}
+    names: dict[str, list[tuple[int, dict[str, JSON], dict[str, JSON]]]] = {}
     for name, version, digest in store.schema_versions():
         fields = _fields(store.get_schema_definition(name, version).definition)
         versions = names.setdefault(name, [])
-        before = versions[-1]["_fields"] if versions else None
-        versions.append(
-            {
-                "version": version,
-                "hash": digest,
-                "fields": sorted(fields),
-                "diff": None if before is None else field_diff(before, fields),
-                "_fields": fields,
-            }
-        )
+        before = versions[-1][2] if versions else None
+        shown: dict[str, JSON] = {
+            "version": version,
+            "hash": digest,
+            "fields": sorted(fields),
+            "diff": None if before is None else field_diff(before, fields),
+        }
+        versions.append((version, shown, fields))
     return {
         "schemas": [
             {
                 "name": name,
-                "versions": [
-                    {k: v for k, v in item.items() if k != "_fields"}
-                    for item in sorted(versions, key=lambda v: int(v["version"]))
-                ],
+                "versions": [shown for _, shown, _ in sorted(versions, key=lambda v: v[0])],
             }
             for name, versions in sorted(names.items())
         ],
@@ -46,7 +42,7 @@ def schema_history(store: MemoryStore) -> dict[str, Any]:
     }
 
 
-def field_diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, list[str]]:
+def field_diff(old: dict[str, JSON], new: dict[str, JSON]) -> dict[str, list[str]]:
     """Fields added, removed and changed between two definitions' ``fields``."""
     return {
         "added": sorted(set(new) - set(old)),
@@ -55,6 +51,6 @@ def field_diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, list[str]]
     }
 
 
-def _fields(definition: dict[str, Any]) -> dict[str, Any]:
+def _fields(definition: dict[str, JSON]) -> dict[str, JSON]:
     fields = definition.get("fields", {})
     return dict(fields) if isinstance(fields, dict) else {}

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, ClassVar
 
 from factdiff.errors import InvalidValue
 
-JSON = dict[str, "JSON"] | list["JSON"] | str | int | float | bool | None
+JSON = Mapping[str, "JSON"] | Sequence["JSON"] | str | int | float | bool | None
 """A JSON-compatible Python value (dict, list, str, int, float, bool, None)."""
 json_string: Callable[[str], str] = json.JSONEncoder(ensure_ascii=False).encode
 """``json.dumps(text, ensure_ascii=False)``, its encoder made once (``json.dumps`` makes one

@@ -238,10 +238,10 @@ def test_listing_losses_and_memory_score_agree_on_both_stores(
         (1, False, 0),
         (2, True, 15),
     ]
-    [group] = loss_patterns(store, schema=NAME)["groups"]
-    assert group["attempts"] == 20
-    assert {f["field"]: f["missing"] for f in group["fields"]}["inventory.time"] == 5
-    assert loss_patterns(store, since=LATER + timedelta(days=1))["groups"] == []
+    [group] = loss_patterns(store, schema=NAME).groups
+    assert group.attempts == 20
+    assert {f.field: f.missing for f in group.fields}["inventory.time"] == 5
+    assert loss_patterns(store, since=LATER + timedelta(days=1)).groups == ()
     assert reevaluation_by_schema(store)[0]["rate"] == 0.25
     [score] = agent_health(store)
     assert (score["warm"], score["warm_with_gaps"], score["failure_rate"]) == (15, 3, 0.0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from prometheus_client import generate_latest
@@ -39,7 +40,7 @@ def test_a_loop_is_ready_while_alive_not_failing_and_recently_successful() -> No
     assert health.failed(REEVALUATION, "store x: terminating connection") == 1
     assert health.failed(REEVALUATION, "store x: connection refused") == 2
     assert ready(health) == {DEMOTION: True, REEVALUATION: False}
-    document = health.to_json()
+    document: Any = health.to_json()
     assert document["status"] == "not ready: reevaluation"
     assert document["loops"][REEVALUATION]["failures"] == 2
     assert document["loops"][REEVALUATION]["last_error"] == "store x: connection refused"

@@ -5,14 +5,8 @@ from __future__ import annotations
 from factdiff.extraction.record import FactRecord
 from factdiff.schema.model import FactSchema
 from factdiff.summarize import ExtractiveSummarizer, NaiveSummarizer, SummaryRequest
-from factdiff.summarize.text_units import (
-    Layout,
-    count_words,
-    flat_segments,
-    render,
-    split_units,
-    unit_text,
-)
+from factdiff.summarize.rendering import flat_segments, render, unit_text
+from factdiff.summarize.text_units import Layout, count_words, split_units
 
 
 def _texts(text: str, layout: Layout) -> list[str]:
