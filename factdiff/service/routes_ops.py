@@ -12,10 +12,10 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from factdiff.cli.paging import decode_cursor, encode_cursor
 from factdiff.errors import InputError
 from factdiff.inputs.bounds import ID_MAX
 from factdiff.present.documents import event_json
+from factdiff.present.paging import decode_cursor, encode_cursor
 from factdiff.service.auth import Caller, Operator, Store, store_of
 from factdiff.service.errors import ERROR_RESPONSES, ApiError, error_response
 from factdiff.service.models import DemotionBody, EventPage, Health, JsonObject
