@@ -143,7 +143,7 @@ CRASH = textwrap.dedent(
     from factdiff.demotion.reevaluation import Reevaluator
     from factdiff.store import MemoryStore
     from tests.integration.evolution_helpers import LATER, NAME
-    store = MemoryStore.open(sys.argv[1], create=False)
+    store = open_store(sys.argv[1], create=False)
     seen = {"n": 0}
     def dying(real):
         def run(key, **params):
