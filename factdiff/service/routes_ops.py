@@ -94,9 +94,9 @@ def run_demotion(
     body = body or DemotionBody()
     from factdiff.demotion.demoter import Demoter, DemotionReport, DemotionSettings
     from factdiff.errors import DemotionPaused
-    from factdiff.settings import load_settings, parse_duration
+    from factdiff.inputs.times import parse_duration
 
-    settings = DemotionSettings.from_settings(load_settings())
+    settings = DemotionSettings.from_settings(state_of(request.app).settings)
     if body.older_than is not None:
         try:
             seconds = parse_duration(body.older_than)
