@@ -209,7 +209,7 @@ CRASH_SCRIPT = textwrap.dedent(
     """
     import os, sys
     from datetime import datetime, UTC
-    from factdiff.store import MemoryStore
+    from factdiff.store import open_store
     from factdiff.demotion.demoter import Demoter, DemotionSettings
     from factdiff.compression.components import ladder_from_spec
 

@@ -161,7 +161,7 @@ CRASH = textwrap.dedent(
     """
     import os, sys
     from datetime import UTC, datetime
-    from factdiff.store import AttemptOutcome, AttemptRecord, MemoryStore
+    from factdiff.store import AttemptOutcome, AttemptRecord, open_store
     from tests.integration.store_helpers import meta
     now = datetime(2026, 3, 25, tzinfo=UTC)
     store = open_store(sys.argv[1])
@@ -203,7 +203,7 @@ WORKER = textwrap.dedent(
     """
     import sys
     from datetime import UTC, datetime, timedelta
-    from factdiff.store import AttemptOutcome, AttemptRecord, EventType, MemoryStore, NewEvent
+    from factdiff.store import AttemptOutcome, AttemptRecord, EventType, NewEvent, open_store
     from tests.integration.store_helpers import meta
     now = datetime(2026, 4, 25, tzinfo=UTC)
     name = sys.argv[2]
