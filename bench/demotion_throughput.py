@@ -67,7 +67,7 @@ from factdiff.extraction.record import FactRecord
 from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import generic_schema
 from factdiff.schema.model import FactSchema
-from factdiff.store import MemoryStore
+from factdiff.store import MemoryStore, open_store
 from factdiff.summarize import ExtractiveSummarizer, Summary, SummaryRequest
 from factdiff.verify.check import extract
 
@@ -401,7 +401,7 @@ def load_only(path: Path, args: argparse.Namespace, label: str) -> None:
     facts = extract(header(12345, "multiwoz"), generic_schema()).fact_count()
     print(f"  [{label}] facts stated by a header line: {facts}")
     print(f"  [{label}] {memory('after reading the dev data')}", flush=True)
-    with MemoryStore.open(path) as store:
+    with open_store(path) as store:
         seconds = load(store, base, args.entries, args.progress, label)
     print(
         f"  [{label}] load: {args.entries:,} entries in {seconds:,.1f} s = "
@@ -414,7 +414,7 @@ def load_only(path: Path, args: argparse.Namespace, label: str) -> None:
 def demote_only(path: Path, args: argparse.Namespace, label: str) -> None:
     """The demotion pass (its own process: its peak RSS is demotion's alone)."""
     print(f"  [{label}] demotion process started: {memory('memory')}", flush=True)
-    with MemoryStore.open(path) as store:
+    with open_store(path) as store:
         demote(store, args.entries, args.progress, label)
         tiers = store.stats()["tiers"]
     print(f"  [{label}] tiers after the pass: {tiers}; store {store_size_mb(path):,.1f} MiB")

@@ -57,7 +57,7 @@ from factdiff.extraction.record import Fact, FactRecord
 from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema, generic_schema
 from factdiff.schema.model import Criticality, FactSchema
-from factdiff.store import AttemptOutcome, EntryStatus, MemoryStore, Tier
+from factdiff.store import AttemptOutcome, EntryStatus, MemoryStore, Tier, open_store
 from factdiff.summarize import NaiveSummarizer, SummaryRequest, facts_by_criticality
 from factdiff.verify.check import verify
 
@@ -168,7 +168,7 @@ def main() -> None:
     parent = shm if shm.is_dir() and os.access(shm, os.W_OK) else None
     folder = Path(tempfile.mkdtemp(prefix="factdiff-retention-", dir=parent))
     try:
-        with MemoryStore.open(folder / "retention.db") as store:
+        with open_store(folder / "retention.db") as store:
             run(store, groups, settings)
     finally:
         shutil.rmtree(folder, ignore_errors=True)

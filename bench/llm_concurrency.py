@@ -64,7 +64,7 @@ from factdiff.extraction.llm import LLMExtractor
 from factdiff.providers import CallPolicy, ModelSpec, runtime, set_provider_limit, shutdown
 from factdiff.schema.loader import load_schema
 from factdiff.schema.model import FactSchema
-from factdiff.store import MemoryStore
+from factdiff.store import open_store
 from factdiff.summarize import ExtractiveSummarizer, SummaryRequest
 from factdiff.summarize.llm import LLMSummarizer
 from factdiff.testing import Answer, RecordedRequest, RulesOracle, ScriptedLLMServer
@@ -222,7 +222,7 @@ def demotion_pass(
     texts = [entry(i, 1024) for i in range(count)]
     warm = [entry(100_000 + i, 1024) for i in range(4 * concurrency)]
     server = ServerProcess(texts + warm, latency)
-    with tempfile.TemporaryDirectory() as folder, MemoryStore.open(Path(folder) / "m.db") as store:
+    with tempfile.TemporaryDirectory() as folder, open_store(Path(folder) / "m.db") as store:
         summarizer = summarizer_for(server, provider, latency)
         settings = DemotionSettings(
             ladder=(Rung(summarizer, budget_words=BUDGETS[0]),),

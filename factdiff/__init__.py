@@ -15,9 +15,12 @@ Library use::
     result.outcome            # Outcome.CLEAN / ACCEPTABLE_WITH_NOTES / FAILED
     result.diff.missing       # facts the summary lost, with criticality and evidence
 
-    from factdiff import Store, Demoter
-    with Store.open("memory.db") as store:           # or "postgresql://host/db"
+    from factdiff import Demoter, open_store
+    with open_store("memory.db") as store:           # or "postgresql://host/db"
         Demoter(store).run(now)                        # demote dormant hot entries
+
+``open_store`` is the one way to open a store; ``Store`` is the store's class
+(``factdiff.store.MemoryStore``), and ``Store.open`` is kept as the same opening.
 
 Names are imported on first use (PEP 562), so ``import factdiff`` and the command line start
 fast; ``from factdiff import check`` works as usual.
@@ -48,6 +51,7 @@ if TYPE_CHECKING:
     from factdiff.schema.loader import load_schema, schema_from_dict, schema_from_yaml
     from factdiff.schema.model import Criticality, FactSchema, FieldSpec
     from factdiff.store.base import MemoryStore as Store
+    from factdiff.store.factory import open_store
     from factdiff.summarize import ExtractiveSummarizer, NaiveSummarizer, Summarizer
     from factdiff.values.base import FactType
     from factdiff.verify.check import CheckResult, check, extract
@@ -92,6 +96,7 @@ _SOURCES: dict[str, str] = {
     "Summarizer": "factdiff.summarize",
     "FactType": "factdiff.values.base",
     "Worker": "factdiff.demotion.worker",
+    "open_store": "factdiff.store.factory",
 }
 """Public name -> the module that defines it (``module:attribute`` where the names differ)."""
 
@@ -133,6 +138,7 @@ __all__ = [
     "extract",
     "generic_schema",
     "load_schema",
+    "open_store",
     "schema_from_dict",
     "schema_from_yaml",
 ]

@@ -56,7 +56,7 @@ def demote_command(
     moment = parse_time(now, "--now")
     settings = settings_from(options, model_params)
     demotion = DemotionSettings.from_settings(settings)
-    concurrency = settings.concurrency or 1
+    concurrency = settings.demotion.concurrency or 1
     with open_store(db, create=False) as store:
         demoter = Demoter(store, demotion)
         if dry_run:
@@ -176,7 +176,7 @@ def compress_command(
     schema = resolve_schema(schema_option)
     settings = settings_from(options, model_params)
     chosen_extractor, rungs = components(settings)
-    apply_provider_limits(settings)
+    apply_provider_limits(settings.models)
     result = compress(read_text(file), schema, rungs, extractor=chosen_extractor)
     if as_json:
         echo_json(result.to_json())

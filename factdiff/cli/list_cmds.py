@@ -19,9 +19,9 @@ from factdiff.cli.options import (
     open_store_to_read,
     parse_time,
 )
-from factdiff.cli.paging import decode_cursor, encode_cursor, shown_line
 from factdiff.cli.render import console, echo, echo_json, table, text
 from factdiff.cli.views import entry_json, event_detail, event_json
+from factdiff.present.paging import decode_cursor, encode_cursor, shown_line
 from factdiff.store import EntryStatus, EventType, Page, Tier
 
 if TYPE_CHECKING:

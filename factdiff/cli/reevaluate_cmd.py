@@ -13,6 +13,7 @@ from factdiff.demotion.reevaluation import ReevaluationReport, Reevaluator
 from factdiff.inputs.bounds import VERSION_MAX
 from factdiff.inputs.times import MAX_DURATION
 from factdiff.present.wording import plural
+from factdiff.settings import DEFAULTS
 from factdiff.store.reevaluation import ReevaluationResult
 
 
@@ -34,7 +35,7 @@ from factdiff.store.reevaluation import ReevaluationResult
 @click.option(
     "--lease",
     type=click.FloatRange(min=0.001, max=MAX_DURATION),
-    default=60.0,
+    default=DEFAULTS.lease,
     show_default=True,
     help="Seconds an item stays leased to this run between heartbeats.",
 )

@@ -17,7 +17,7 @@ from factdiff.cli.render import console, echo_json, text
 from factdiff.inputs.bounds import COUNT_MAX
 from factdiff.present.documents import search_document
 from factdiff.retrieve.search import INCLUDE_SOURCE
-from factdiff.retrieve.settings import TouchMode, resolve_retrieval_settings
+from factdiff.settings import TouchMode, resolve_retrieval_settings
 
 if TYPE_CHECKING:
     from rich.console import Console

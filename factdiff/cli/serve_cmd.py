@@ -82,13 +82,12 @@ def serve_command(
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
+    from factdiff.settings import ServiceSection
     from factdiff.store import open_store
 
     with open_store(db) as store:  # create and migrate once, before the workers start
         location = store.location
-    os.environ["FACTDIFF_SERVE_DB"] = db
-    if max_body_bytes is not None:
-        os.environ["FACTDIFF_SERVE_MAX_BODY_BYTES"] = str(max_body_bytes)
+    os.environ.update(ServiceSection(db, max_body_bytes).to_environ())
     config = uvicorn.Config(
         "factdiff.service.app:app_from_environment",
         factory=True,

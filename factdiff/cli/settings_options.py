@@ -1,4 +1,4 @@
-"""Command-line options for the settings of ``factdiff.settings``.
+"""Command-line options for the settings of ``factdiff.settings``, grouped by section.
 
 Every option defaults to unset, so the environment (``FACTDIFF_<KEY>``), the settings file and
 the built-in default apply in that order; ``--help`` shows the built-in default.
@@ -12,35 +12,33 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from factdiff.cli.options import not_blank
-from factdiff.settings import DEFAULTS, Settings, env_name, flag_name, resolve_settings
+from factdiff.settings import (
+    DEFAULTS,
+    KEYS,
+    SECTIONS,
+    Settings,
+    env_name,
+    flag_name,
+    resolve_settings,
+)
 
 if TYPE_CHECKING:
     from factdiff.values.base import JSON
 
 F = Callable[..., Any]
 
-COMPONENT_KEYS = ("extractor", "summarizer", "ladder", "allow_same_model")
-MODEL_KEYS = (
-    "in_flight",
-    "deadline",
-    "requests_per_call",
-    "max_tokens",
-    "max_output_tokens",
-    "llm_http",
-)
-DEMOTION_KEYS = (
-    "older_than",
-    "max_attempts",
-    "attempt_retention",
-    "backoff",
-    "error_backoff",
-    "error_backoff_max",
-    "error_budget",
-    "provider_error_budget",
-    "concurrency",
-    "extract_workers",
-)
-WORKER_KEYS = ("lease", "heartbeat", "poll", "grace", "log_format")
+NOT_FLAGS = frozenset({"max_source_bytes", "models"})
+"""Keys set only in the settings file or the environment (``--model-param`` sets models)."""
+
+
+def _flags_of(section: str) -> tuple[str, ...]:
+    return tuple(key for key in SECTIONS[section] if key not in NOT_FLAGS)
+
+
+COMPONENT_KEYS = _flags_of("components")
+MODEL_KEYS = _flags_of("models")
+DEMOTION_KEYS = _flags_of("demotion")
+WORKER_KEYS = _flags_of("worker")
 
 _HELP: Mapping[str, str] = {
     "extractor": "Rules, provider:model or jury:provider:model",
@@ -155,5 +153,5 @@ def model_param_option(function: F) -> F:
 
 def settings_from(options: Mapping[str, JSON], model_params: tuple[str, ...] = ()) -> Settings:
     """Resolved settings from a command's option values (unset ones fall through)."""
-    flags = {k: v for k, v in options.items() if k in Settings.model_fields}
+    flags = {k: v for k, v in options.items() if k in KEYS}
     return resolve_settings(flags, model_params=model_params)

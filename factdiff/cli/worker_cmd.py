@@ -30,8 +30,6 @@ from factdiff.ops.logs import configure
 if TYPE_CHECKING:
     from factdiff.values.base import JSON
 
-DEFAULT_CONCURRENCY = 4
-
 
 @click.command("worker")
 @setting_options(*WORKER_KEYS)
@@ -67,16 +65,9 @@ def worker_command(
     go on (a provider account failure, a broken store).
     """
     settings = settings_from(options, model_params)
-    worker_settings = WorkerSettings(
-        concurrency=settings.concurrency or DEFAULT_CONCURRENCY,
-        lease_seconds=settings.lease,
-        heartbeat_seconds=settings.heartbeat,
-        poll_seconds=settings.poll,
-        grace_seconds=settings.grace,
-        agent=agent,
-    )
+    worker_settings = WorkerSettings.from_settings(settings, agent=agent)
     demotion = DemotionSettings.from_settings(settings)
-    configure(settings.log_format)
+    configure(settings.worker.log_format)
     health = LoopHealth(LOOPS, worker_settings.stale_after)
     on_execution = (
         None if metrics_port is None else _serve_metrics(db, demotion, metrics_port, health)

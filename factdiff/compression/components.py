@@ -13,8 +13,9 @@
   anyway (it is told the facts the previous diff lost); ``strict`` raises strictness further.
 
 Every value comes from ``factdiff.settings`` (flag > environment > settings file > default);
-this module only turns the resolved ``Settings`` into objects. Provider keys and endpoints
-come from their usual variables (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``,
+this module only turns the resolved settings into objects: ``components`` takes the
+``components`` section, and every model it builds takes the ``models`` section. Provider
+keys and endpoints come from their usual variables (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``,
 ``ANTHROPIC_API_KEY``, ``ANTHROPIC_BASE_URL``). A plain ``provider:model`` extractor is held
 to the rules floor (``factdiff.extraction.jury.FlooredExtractor``). The extractor and the
 summarizer must be different models, so that their failures are not correlated:
@@ -33,7 +34,13 @@ from factdiff.extraction.base import Extractor
 from factdiff.providers.base import CallPolicy, ModelParams
 from factdiff.providers.runtime import set_provider_limit
 from factdiff.providers.spec import PROVIDERS, is_model_spec, parse_model_spec
-from factdiff.settings import DEFAULTS, Settings, resolve_settings
+from factdiff.settings import (
+    DEFAULTS,
+    ModelSettings,
+    ModelsSection,
+    Settings,
+    resolve_settings,
+)
 from factdiff.summarize import ExtractiveSummarizer, NaiveSummarizer, Summarizer
 from factdiff.verify.check import DEFAULT_EXTRACTOR
 
@@ -48,19 +55,22 @@ SUMMARIZERS: dict[str, type[ExtractiveSummarizer] | type[NaiveSummarizer]] = {
 JURY_PREFIX = "jury:"
 
 
-def call_policy(settings: Settings = DEFAULTS) -> CallPolicy:
+_DEFAULT_MODELS = DEFAULTS.models
+
+
+def call_policy(models: ModelsSection = _DEFAULT_MODELS) -> CallPolicy:
     """The policy of every model call: deadline, requests per call, output budget cap."""
     return CallPolicy(
-        deadline_s=settings.deadline,
-        max_attempts=settings.requests_per_call,
-        max_output_tokens=settings.max_output_tokens,
-        http=settings.llm_http,
+        deadline_s=models.deadline,
+        max_attempts=models.requests_per_call,
+        max_output_tokens=models.max_output_tokens,
+        http=models.llm_http,
     )
 
 
-def model_params(name: str, settings: Settings = DEFAULTS) -> ModelParams:
-    """The parameters of model ``provider:model`` from the settings."""
-    chosen = settings.model(name)
+def model_params(name: str, models: ModelsSection = _DEFAULT_MODELS) -> ModelParams:
+    """The parameters of model ``provider:model`` from the ``models`` section."""
+    chosen = models.params.get(name) or ModelSettings()
     return ModelParams(
         token_param=chosen.token_param,
         temperature=chosen.temperature,
@@ -70,25 +80,25 @@ def model_params(name: str, settings: Settings = DEFAULTS) -> ModelParams:
     )
 
 
-def apply_provider_limits(settings: Settings) -> None:
+def apply_provider_limits(models: ModelsSection) -> None:
     """Bound the requests in flight per provider (``in_flight``) for this process."""
     for provider in PROVIDERS:
-        set_provider_limit(provider, settings.in_flight)
+        set_provider_limit(provider, models.in_flight)
 
 
-def _llm_extractor(spec: str, settings: Settings) -> Any:
+def _llm_extractor(spec: str, models: ModelsSection) -> Any:
     from factdiff.extraction.llm import LLMExtractor
 
     model = parse_model_spec(spec)
     return LLMExtractor(
         model,
-        max_tokens=settings.max_tokens,
-        policy=call_policy(settings),
-        params=model_params(model.name, settings),
+        max_tokens=models.max_tokens,
+        policy=call_policy(models),
+        params=model_params(model.name, models),
     )
 
 
-def extractor_from_spec(spec: str, settings: Settings = DEFAULTS) -> Extractor:
+def extractor_from_spec(spec: str, models: ModelsSection = _DEFAULT_MODELS) -> Extractor:
     """An extractor from its spec string: ``rules``, ``provider:model`` (held to the rules
     floor) or ``jury:provider:model``."""
     name = spec.strip()
@@ -98,19 +108,19 @@ def extractor_from_spec(spec: str, settings: Settings = DEFAULTS) -> Extractor:
     if name.startswith(JURY_PREFIX) and is_model_spec(name.removeprefix(JURY_PREFIX)):
         from factdiff.extraction.jury import JuryExtractor
 
-        llm = _llm_extractor(name.removeprefix(JURY_PREFIX), settings)
+        llm = _llm_extractor(name.removeprefix(JURY_PREFIX), models)
         return JuryExtractor(llm, rules=DEFAULT_EXTRACTOR)
     if is_model_spec(name):
         from factdiff.extraction.jury import FlooredExtractor
 
-        return FlooredExtractor(_llm_extractor(name, settings), rules=DEFAULT_EXTRACTOR)
+        return FlooredExtractor(_llm_extractor(name, models), rules=DEFAULT_EXTRACTOR)
     raise UsageError(
         f"unknown extractor {spec!r}; known: {', '.join(EXTRACTORS)}, provider:model, "
         f"jury:provider:model (providers: {', '.join(PROVIDERS)})"
     )
 
 
-def summarizer_from_spec(spec: str, settings: Settings = DEFAULTS) -> Summarizer:
+def summarizer_from_spec(spec: str, models: ModelsSection = _DEFAULT_MODELS) -> Summarizer:
     """A summarizer from its spec string: ``extractive``, ``naive`` or ``provider:model``."""
     name = spec.strip()
     factory = SUMMARIZERS.get(name)
@@ -121,7 +131,7 @@ def summarizer_from_spec(spec: str, settings: Settings = DEFAULTS) -> Summarizer
 
         model = parse_model_spec(name)
         return LLMSummarizer(
-            model, policy=call_policy(settings), params=model_params(model.name, settings)
+            model, policy=call_policy(models), params=model_params(model.name, models)
         )
     raise UsageError(
         f"unknown summarizer {spec!r}; known: {', '.join(SUMMARIZERS)}, provider:model "
@@ -187,7 +197,7 @@ def _split_rung(part: str) -> tuple[str, list[str]]:
     return ":".join(pieces), options
 
 
-def ladder_from_spec(spec: str, settings: Settings = DEFAULTS) -> tuple[Rung, ...]:
+def ladder_from_spec(spec: str, models: ModelsSection = _DEFAULT_MODELS) -> tuple[Rung, ...]:
     """A retry ladder from ``NAME[:BUDGET][:strict],...``."""
     rungs: list[Rung] = []
     built: dict[str, Summarizer] = {}
@@ -196,7 +206,7 @@ def ladder_from_spec(spec: str, settings: Settings = DEFAULTS) -> tuple[Rung, ..
             raise UsageError(f"empty rung in ladder {spec!r}")
         name, options = _split_rung(part)
         if name not in built:
-            built[name] = summarizer_from_spec(name, settings)
+            built[name] = summarizer_from_spec(name, models)
         rung = Rung(built[name], strictness=index)
         for option in options:
             rung = _apply_option(rung, option.strip(), part)
@@ -204,9 +214,9 @@ def ladder_from_spec(spec: str, settings: Settings = DEFAULTS) -> tuple[Rung, ..
     return tuple(rungs)
 
 
-def ladder_for_summarizer(spec: str, settings: Settings = DEFAULTS) -> tuple[Rung, ...]:
+def ladder_for_summarizer(spec: str, models: ModelsSection = _DEFAULT_MODELS) -> tuple[Rung, ...]:
     """The default ladder shape (35%, 60%, 100% of the source) with one summarizer."""
-    return ladder_from_spec(f"{spec}:0.35x,{spec}:0.6x:strict,{spec}:1.0x:strict", settings)
+    return ladder_from_spec(f"{spec}:0.35x,{spec}:0.6x:strict,{spec}:1.0x:strict", models)
 
 
 def _apply_option(rung: Rung, option: str, part: str) -> Rung:
@@ -235,23 +245,23 @@ def _apply_option(rung: Rung, option: str, part: str) -> Rung:
 
 
 def components(settings: Settings) -> tuple[Extractor, tuple[Rung, ...]]:
-    """The extractor and retry ladder of resolved settings (the one place they are built).
+    """The extractor and retry ladder of resolved settings (the one place they are built):
+    the specs of its ``components`` section, each model with its ``models`` section.
 
     ``ladder`` wins over ``summarizer``; a summarizer alone climbs the default ladder shape
     (35%, 60%, 100% of the source). The extractor and summarizers must be different models.
     """
-    summarizer_specs = (
-        ladder_summarizer_specs(settings.ladder) if settings.ladder else [settings.summarizer]
-    )
+    specs, models = settings.components, settings.models
+    summarizer_specs = ladder_summarizer_specs(specs.ladder) if specs.ladder else [specs.summarizer]
     check_distinct_models(
-        settings.extractor, summarizer_specs, allow_same_model=settings.allow_same_model
+        specs.extractor, summarizer_specs, allow_same_model=specs.allow_same_model
     )
     rungs = (
-        ladder_from_spec(settings.ladder, settings)
-        if settings.ladder
-        else ladder_for_summarizer(settings.summarizer, settings)
+        ladder_from_spec(specs.ladder, models)
+        if specs.ladder
+        else ladder_for_summarizer(specs.summarizer, models)
     )
-    return extractor_from_spec(settings.extractor, settings), rungs
+    return extractor_from_spec(specs.extractor, models), rungs
 
 
 def pipeline_components(

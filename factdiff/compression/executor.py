@@ -234,9 +234,9 @@ def _prime_dictionary(path: str, agent_id: str, now: datetime) -> tuple[int, byt
     """In a worker process: train ``agent_id``'s first dictionary in the SQLite store at
     ``path``, on a connection of this process's own; the agent's latest dictionary after
     (id and bytes as stored), if it has one."""
-    from factdiff.store import MemoryStore
+    from factdiff.store import open_store
 
-    with MemoryStore.open(path, create=False) as store:
+    with open_store(path, create=False) as store:
         if not store.prime_dictionary(agent_id, now):
             return None
         return store.latest_dictionary(agent_id)

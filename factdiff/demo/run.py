@@ -18,7 +18,7 @@ from factdiff.demotion.demoter import Demoter, DemotionReport, DemotionSettings
 from factdiff.demotion.retry import RetryPolicy
 from factdiff.present.terminal import diff_table, outcome_line, text
 from factdiff.present.wording import plural
-from factdiff.store import EventType, MemoryStore, Tier
+from factdiff.store import EventType, MemoryStore, Tier, open_store
 from factdiff.store.catalog import SchemaCatalog
 from factdiff.store.model import Entry
 from factdiff.verify.diff import FactDiff
@@ -57,7 +57,7 @@ def run_demo(db: Path, console: Console, count: int = 300) -> DemoSummary:
         )
     )
     entries = [WORKED_EXAMPLE, *generate_corpus(count)]
-    with MemoryStore.open(db) as store:
+    with open_store(db) as store:
         ids = _load(store, entries)
         now = max(e.occurred_at for e in entries) + DORMANCY + timedelta(days=1)
         loaded = f"{plural(len(entries), 'entry', 'entries')} of {plural(len(AGENTS), 'agent')}"
@@ -93,7 +93,7 @@ def run_demo(db: Path, console: Console, count: int = 300) -> DemoSummary:
             f"factdiff --db {shlex.quote(str(db))} events --type compression_failure"
         )
     )
-    with MemoryStore.open(db) as store:
+    with open_store(db) as store:
         _show_retrieval(store, db, console)
     return DemoSummary(
         entries=len(entries),

@@ -34,7 +34,7 @@ from factdiff.demotion.runner import Handled, Runner, RunOptions, handle_entry, 
 from factdiff.demotion.store_calls import call_here
 from factdiff.errors import DemotionPaused, UsageError
 from factdiff.extraction.base import Extractor
-from factdiff.settings import DEFAULTS, Settings
+from factdiff.settings import DEFAULTS, Settings, heartbeat_every
 from factdiff.store import Entry, MemoryStore
 from factdiff.summarize import ExtractiveSummarizer
 from factdiff.verify.check import DEFAULT_EXTRACTOR
@@ -85,36 +85,30 @@ class DemotionSettings:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> DemotionSettings:
-        """Components and policies from resolved settings (``factdiff.settings``)."""
+        """Components and policies from resolved settings (``factdiff.settings``): its
+        ``components`` and ``models`` sections build the extractor and the ladder, its
+        ``demotion`` section the rest, its ``worker`` section the lease of a pass."""
         from factdiff.compression.components import apply_provider_limits, components
 
         extractor, ladder = components(settings)
-        apply_provider_limits(settings)
+        apply_provider_limits(settings.models)
+        demotion, worker = settings.demotion, settings.worker
         return cls(
-            older_than=timedelta(seconds=settings.older_than),
+            older_than=timedelta(seconds=demotion.older_than),
             ladder=ladder,
             extractor=extractor,
-            retry=RetryPolicy(
-                max_attempts=settings.max_attempts or len(ladder),
-                base_delay=timedelta(seconds=settings.backoff),
-                error_base_delay=timedelta(seconds=settings.error_backoff),
-                error_max_delay=timedelta(seconds=settings.error_backoff_max),
-                error_budget=settings.error_budget,
-                provider_error_budget=settings.provider_error_budget,
-            ),
-            max_source_bytes=settings.max_source_bytes,
-            lease_seconds=settings.lease,
-            heartbeat_seconds=settings.heartbeat,
-            extract_workers=settings.extract_workers,
-            attempt_retention=settings.attempt_retention,
+            retry=RetryPolicy.from_section(demotion, len(ladder)),
+            max_source_bytes=demotion.max_source_bytes,
+            lease_seconds=worker.lease,
+            heartbeat_seconds=worker.heartbeat,
+            extract_workers=demotion.extract_workers,
+            attempt_retention=demotion.attempt_retention,
         )
 
     @property
     def heartbeat_every(self) -> float:
-        """Seconds between heartbeats (a third of the lease unless set)."""
-        if self.heartbeat_seconds is not None:
-            return self.heartbeat_seconds
-        return max(0.05, self.lease_seconds / 3)
+        """Seconds between heartbeats (``factdiff.settings.heartbeat_every``)."""
+        return heartbeat_every(self.lease_seconds, self.heartbeat_seconds)
 
 
 @dataclass
@@ -231,6 +225,7 @@ class Demoter:
             lease_seconds=self.settings.lease_seconds,
             heartbeat_seconds=self.settings.heartbeat_every,
             poll_seconds=None,
+            grace_seconds=DEFAULTS.grace,
             agent=agent,
             limit=limit,
             claim_now=now,

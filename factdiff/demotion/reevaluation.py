@@ -43,6 +43,7 @@ from factdiff.errors import UsageError
 from factdiff.extraction.base import Extractor
 from factdiff.schema.evolution import SchemaDiff, diff_schemas
 from factdiff.schema.model import FactSchema
+from factdiff.settings import DEFAULTS
 from factdiff.store import (
     AttemptOutcome,
     Entry,
@@ -182,7 +183,7 @@ class Reevaluator:
         extractor: Extractor = DEFAULT_EXTRACTOR,
         policy: Policy = DEFAULT_POLICY,
         worker_id: str | None = None,
-        lease_seconds: float = 60.0,
+        lease_seconds: float = DEFAULTS.lease,
     ) -> None:
         if lease_seconds <= 0:
             raise UsageError(f"lease must be positive (got {lease_seconds})")

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 
 from factdiff.inputs.times import MAX_DURATION, later
 from factdiff.present.wording import plural
-from factdiff.settings import DEFAULTS
+from factdiff.settings import DEFAULTS, DemotionSection
 
 __all__ = ["RetryDecision", "RetryPolicy", "ReviewReason"]
 
@@ -83,6 +83,19 @@ class RetryPolicy:
     error_max_delay: timedelta = field(default_factory=lambda: _seconds(DEFAULTS.error_backoff_max))
     error_budget: int = DEFAULTS.error_budget
     provider_error_budget: int = DEFAULTS.provider_error_budget
+
+    @classmethod
+    def from_section(cls, demotion: DemotionSection, rungs: int) -> RetryPolicy:
+        """The policy of the ``demotion`` section for a ladder of ``rungs`` rungs (at most
+        one verified attempt per rung unless ``max_attempts`` is set)."""
+        return cls(
+            max_attempts=demotion.max_attempts or rungs,
+            base_delay=_seconds(demotion.backoff),
+            error_base_delay=_seconds(demotion.error_backoff),
+            error_max_delay=_seconds(demotion.error_backoff_max),
+            error_budget=demotion.error_budget,
+            provider_error_budget=demotion.provider_error_budget,
+        )
 
     def decide(
         self, entry_id: str, attempt: int, now: datetime, not_before: datetime | None = None

@@ -62,18 +62,20 @@ STOP_CHECK_SECONDS = 0.2
 """How often a full window looks at the stop flag (a signal handler sets it)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RunOptions:
-    """How a run claims and holds entries."""
+    """How a run claims and holds entries: what the worker (``WorkerSettings``) or a one-pass
+    ``Demoter`` (``DemotionSettings``) resolved, with no defaults of its own."""
 
     worker_id: str
-    concurrency: int = 1
-    older_than: timedelta = timedelta(days=14)
-    lease_seconds: float = 60.0
-    heartbeat_seconds: float = 20.0
-    poll_seconds: float | None = None
+    concurrency: int
+    older_than: timedelta
+    lease_seconds: float
+    heartbeat_seconds: float
+    """Seconds between heartbeats, resolved (``factdiff.settings.heartbeat_every``)."""
+    poll_seconds: float | None
     """Wait after a claim found nothing; None: the run ends instead (one pass)."""
-    grace_seconds: float = 30.0
+    grace_seconds: float
     agent: str | None = None
     limit: int | None = None
     claim_now: datetime | None = None

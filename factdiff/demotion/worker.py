@@ -54,7 +54,7 @@ from factdiff.demotion.loop_health import DEMOTION, LOOPS, REEVALUATION, Backoff
 from factdiff.demotion.reevaluation import ReevaluationReport, Reevaluator
 from factdiff.demotion.runner import Handled, Runner, RunOptions, describe_failure, work_for
 from factdiff.errors import StoreError, UsageError
-from factdiff.settings import DEFAULTS
+from factdiff.settings import DEFAULTS, Settings, heartbeat_every
 from factdiff.store import MemoryStore, open_store
 from factdiff.store.factory import is_postgres
 
@@ -68,6 +68,8 @@ RECONNECT_MAX_SECONDS = 60.0
 """The longest wait of a failing re-evaluation loop before it opens its store again."""
 STALE_MIN_SECONDS = 60.0
 """A loop without a success for longer than this (at least) is not ready."""
+DEFAULT_CONCURRENCY = 4
+"""Entries in flight in a worker when the ``concurrency`` setting is unset (demote: 1)."""
 
 
 @dataclass(frozen=True)
@@ -81,7 +83,7 @@ class WorkerSettings:
     ``stale_after``).
     """
 
-    concurrency: int = 4
+    concurrency: int = DEFAULT_CONCURRENCY
     lease_seconds: float = DEFAULTS.lease
     heartbeat_seconds: float | None = DEFAULTS.heartbeat
     poll_seconds: float = DEFAULTS.poll
@@ -99,10 +101,22 @@ class WorkerSettings:
 
     @property
     def heartbeat_every(self) -> float:
-        """Seconds between heartbeats."""
-        if self.heartbeat_seconds is not None:
-            return self.heartbeat_seconds
-        return max(0.05, self.lease_seconds / 3)
+        """Seconds between heartbeats (``factdiff.settings.heartbeat_every``)."""
+        return heartbeat_every(self.lease_seconds, self.heartbeat_seconds)
+
+    @classmethod
+    def from_settings(cls, settings: Settings, *, agent: str | None = None) -> WorkerSettings:
+        """The ``worker`` section of resolved settings, with the ``demotion`` section's
+        concurrency (``DEFAULT_CONCURRENCY`` when unset)."""
+        worker = settings.worker
+        return cls(
+            concurrency=settings.demotion.concurrency or DEFAULT_CONCURRENCY,
+            lease_seconds=worker.lease,
+            heartbeat_seconds=worker.heartbeat,
+            poll_seconds=worker.poll,
+            grace_seconds=worker.grace,
+            agent=agent,
+        )
 
 
 @dataclass(frozen=True)

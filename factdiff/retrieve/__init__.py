@@ -20,7 +20,7 @@ from factdiff.retrieve.context import RenderedContext, RenderedEntry, render_con
 from factdiff.retrieve.gaps import KnownGap, known_gaps
 from factdiff.retrieve.hits import Match, SearchHit
 from factdiff.retrieve.search import search
-from factdiff.retrieve.settings import RetrievalSettings, TouchMode, resolve_retrieval_settings
+from factdiff.settings import RetrievalSettings, TouchMode, resolve_retrieval_settings
 
 __all__ = [
     "Attestation",

@@ -67,10 +67,10 @@ from factdiff.retrieve.keys import (
     typed_facts,
 )
 from factdiff.retrieve.schemas import GENERIC, SchemaResolver
-from factdiff.retrieve.settings import RetrievalSettings, TouchMode
 from factdiff.retrieve.terms import query_terms, stated_terms, words
 from factdiff.schema.builtin import builtin_schema
 from factdiff.schema.model import FactSchema
+from factdiff.settings.retrieval import RetrievalSettings, TouchMode
 from factdiff.store import search_index
 from factdiff.store.model import Tier
 from factdiff.values.base import JSON, FactType, Value

@@ -13,6 +13,7 @@ from factdiff.service.errors import install_error_handlers
 from factdiff.service.limits import BodyLimit
 from factdiff.service.state import DEFAULT_MAX_BODY_BYTES, ServiceState
 from factdiff.service.stores import RequestStores, StoreProvider
+from factdiff.settings import ServiceSection, Settings, load_settings
 
 if TYPE_CHECKING:
     from factdiff.ops.metrics import ProcessMetrics
@@ -26,8 +27,10 @@ def create_app(
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     event_poll_seconds: float = 0.5,
     create: bool = True,
+    settings: Settings | None = None,
 ) -> FastAPI:
-    """The API on the store at ``db`` (a SQLite path or a ``postgresql://`` DSN)."""
+    """The API on the store at ``db`` (a SQLite path or a ``postgresql://`` DSN), with
+    ``settings`` (default: resolved once here, from the settings file and the environment)."""
     from importlib.metadata import version
 
     from factdiff.service import (
@@ -41,8 +44,9 @@ def create_app(
     from factdiff.service.preload import preload_route_modules
 
     preload_route_modules()  # before any request: no import races between the first ones
+    resolved = load_settings() if settings is None else settings
     stores = StoreProvider(db, create=create)
-    metrics = _process_metrics(stores)
+    metrics = _process_metrics(stores, resolved)
     mcp = McpEndpoint(stores)
 
     @asynccontextmanager
@@ -62,6 +66,7 @@ def create_app(
     app.state.factdiff = ServiceState(
         stores=stores,
         metrics=metrics,
+        settings=resolved,
         max_body_bytes=max_body_bytes,
         event_poll_seconds=event_poll_seconds,
     )
@@ -81,26 +86,23 @@ def create_app(
     return app
 
 
-def _process_metrics(stores: StoreProvider) -> ProcessMetrics:
+def _process_metrics(stores: StoreProvider, settings: Settings) -> ProcessMetrics:
     """This process's metrics: store totals read through ``stores`` at each scrape."""
     from datetime import timedelta
 
     from factdiff.ops.metrics import ProcessMetrics, snapshot_of
-    from factdiff.settings import load_settings
 
-    older_than = timedelta(seconds=load_settings().older_than)
+    older_than = timedelta(seconds=settings.demotion.older_than)
     return ProcessMetrics(lambda: snapshot_of(stores.get(), older_than))
 
 
 def app_from_environment() -> FastAPI:
-    """The app ``factdiff serve`` starts in each worker process: the store named by
-    ``FACTDIFF_SERVE_DB``, the body limit by ``FACTDIFF_SERVE_MAX_BODY_BYTES``."""
+    """The app ``factdiff serve`` starts in each worker process: the ``service`` section it
+    was handed (``FACTDIFF_SERVE_DB``, ``FACTDIFF_SERVE_MAX_BODY_BYTES``)."""
     import os
 
-    db = os.environ.get("FACTDIFF_SERVE_DB")
-    if not db:
-        raise RuntimeError("FACTDIFF_SERVE_DB is not set: start the API with `factdiff serve`")
-    limit = os.environ.get("FACTDIFF_SERVE_MAX_BODY_BYTES")
+    service = ServiceSection.from_environ(os.environ)
+    limit = service.max_body_bytes
     return create_app(
-        db, max_body_bytes=int(limit) if limit else DEFAULT_MAX_BODY_BYTES, create=False
+        service.db, max_body_bytes=DEFAULT_MAX_BODY_BYTES if limit is None else limit, create=False
     )

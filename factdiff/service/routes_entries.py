@@ -9,8 +9,8 @@ from typing import Annotated
 from fastapi import APIRouter, Body, Query
 from fastapi.responses import JSONResponse
 
-from factdiff.cli.paging import decode_cursor, encode_cursor
 from factdiff.present.documents import attempt_json, entry_json, show_document
+from factdiff.present.paging import decode_cursor, encode_cursor
 from factdiff.service.auth import Caller, Principal, Store, owned_entry
 from factdiff.service.errors import ERROR_RESPONSES, ApiError, not_found
 from factdiff.service.models import (

@@ -12,10 +12,10 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from factdiff.cli.paging import decode_cursor, encode_cursor
 from factdiff.errors import InputError
 from factdiff.inputs.bounds import ID_MAX
 from factdiff.present.documents import event_json
+from factdiff.present.paging import decode_cursor, encode_cursor
 from factdiff.service.auth import Caller, Operator, Store, store_of
 from factdiff.service.errors import ERROR_RESPONSES, ApiError, error_response
 from factdiff.service.models import DemotionBody, EventPage, Health, JsonObject
@@ -94,9 +94,9 @@ def run_demotion(
     body = body or DemotionBody()
     from factdiff.demotion.demoter import Demoter, DemotionReport, DemotionSettings
     from factdiff.errors import DemotionPaused
-    from factdiff.settings import load_settings, parse_duration
+    from factdiff.inputs.times import parse_duration
 
-    settings = DemotionSettings.from_settings(load_settings())
+    settings = DemotionSettings.from_settings(state_of(request.app).settings)
     if body.older_than is not None:
         try:
             seconds = parse_duration(body.older_than)

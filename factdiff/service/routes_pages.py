@@ -27,7 +27,7 @@ def queue_filters(
     sort: str,
 ) -> QueueFilters:
     """The queue filters from query parameters (``older_than`` is a duration: ``2d``)."""
-    from factdiff.settings import parse_duration
+    from factdiff.inputs.times import parse_duration
 
     age = None
     if older_than:

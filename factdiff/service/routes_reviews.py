@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Annotated
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse
 
-from factdiff.cli.paging import decode_cursor, encode_cursor
 from factdiff.present.documents import attempt_json, entry_json
+from factdiff.present.paging import decode_cursor, encode_cursor
 from factdiff.service.auth import Operator, Store, owned_entry
 from factdiff.service.errors import ERROR_RESPONSES, ApiError
 from factdiff.service.models import (
@@ -25,6 +25,7 @@ from factdiff.service.models import (
     ReviewDecisionOut,
     ReviewPage,
 )
+from factdiff.service.state import state_of
 from factdiff.store import EntryStatus
 
 router = APIRouter(prefix="/v1/reviews", tags=["reviews"], responses=ERROR_RESPONSES)
@@ -134,15 +135,16 @@ def edit_one(entry_id: str, body: EditBody, caller: Operator, store: Store) -> J
 
 
 @router.post("/{entry_id}/retry", response_model=RetryOut)
-def retry_one(entry_id: str, body: RetryBody, caller: Operator, store: Store) -> RetryOut:
+def retry_one(
+    request: Request, entry_id: str, body: RetryBody, caller: Operator, store: Store
+) -> RetryOut:
     """Make one attempt now on the chosen rung (with the configured ladder); a failure
     sends the entry back to review."""
     from factdiff.demotion.demoter import DemotionSettings
     from factdiff.demotion.review import retry
-    from factdiff.settings import load_settings
 
     owned_entry(store, caller, entry_id)
-    settings = DemotionSettings.from_settings(load_settings())
+    settings = DemotionSettings.from_settings(state_of(request.app).settings)
     done = retry(
         store,
         entry_id,

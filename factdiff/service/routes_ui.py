@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, TypeVar
 from urllib.parse import parse_qs, quote
 
@@ -20,6 +21,7 @@ from factdiff.errors import FactdiffError
 from factdiff.service.auth import store_of
 from factdiff.service.errors import ApiError
 from factdiff.service.state import state_of
+from factdiff.settings import Settings
 from factdiff.store import EntryNotFound, MemoryStore
 from factdiff.store.api_keys import KeyScope
 from factdiff.ui import render
@@ -241,7 +243,7 @@ async def entry_action(request: Request, entry_id: str, action: str) -> Response
     who = await run_in_threadpool(_operator_name, store, session)
     if who is None:
         return _to_login(request)
-    act = ACTIONS.get(action)
+    act = _actions(state_of(request.app).settings).get(action)
     if act is None:
         return _refused(request, "Unknown action: approve, edit, keep-hot or retry.", 404)
     try:
@@ -301,15 +303,16 @@ def _keep_hot(store: MemoryStore, entry_id: str, form: dict[str, str], who: str)
     return "kept"
 
 
-def _retry(store: MemoryStore, entry_id: str, form: dict[str, str], who: str) -> str:
+def _retry(
+    store: MemoryStore, entry_id: str, form: dict[str, str], who: str, *, resolved: Settings
+) -> str:
     from factdiff.demotion.demoter import DemotionSettings
     from factdiff.demotion.review import retry
-    from factdiff.settings import load_settings
 
     rung_text = form.get("rung", "").strip()
     if not rung_text.isdigit():
         raise ApiError(422, "invalid_request", "rung: a ladder rung number (0 is the first)")
-    settings = DemotionSettings.from_settings(load_settings())
+    settings = DemotionSettings.from_settings(resolved)
     retry(
         store,
         entry_id,
@@ -321,12 +324,14 @@ def _retry(store: MemoryStore, entry_id: str, form: dict[str, str], who: str) ->
     return "retried"
 
 
-ACTIONS: dict[str, Action] = {
-    "approve": _approve,
-    "edit": _edit,
-    "keep-hot": _keep_hot,
-    "retry": _retry,
-}
+def _actions(resolved: Settings) -> dict[str, Action]:
+    """The entry page's actions; a retry takes the service's settings."""
+    return {
+        "approve": _approve,
+        "edit": _edit,
+        "keep-hot": _keep_hot,
+        "retry": partial(_retry, resolved=resolved),
+    }
 
 
 @router.get("/search")

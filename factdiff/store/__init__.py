@@ -2,7 +2,7 @@
 
 ::
 
-    with MemoryStore.open("memory.db") as store:      # or "postgresql://host/db"
+    with open_store("memory.db") as store:           # or "postgresql://host/db"
         entry_id = store.add("agent-1", text, now=now)
         for entry in store.due_for_demotion(now, timedelta(days=14)):
             ...                                        # compress() outside any transaction

@@ -98,7 +98,7 @@ class MemoryStore(
 ):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
 
-    Open with ``MemoryStore.open(path_or_dsn)``; use as a context manager or call
+    Open with ``factdiff.store.open_store(path_or_dsn)``; use as a context manager or call
     ``close()``. Every method that records a time takes ``now`` (timezone-aware): the store
     never reads the wall clock, except the database clock for lease arithmetic.
     """
@@ -124,7 +124,9 @@ class MemoryStore(
         max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES,
         **options: Any,
     ) -> Self:
-        """Open the store at ``target``: a ``postgresql://`` DSN or a SQLite file path.
+        """Open the store at ``target``: a ``postgresql://`` DSN or a SQLite file path; the
+        same as ``factdiff.store.open_store`` (the one way factdiff opens a store), kept for
+        ``factdiff.Store.open`` and subclasses.
 
         ``create``: an empty store is migrated (and a missing SQLite file created; otherwise
         it raises ``StoreError``). ``check_version``: an older schema raises

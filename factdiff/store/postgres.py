@@ -2,8 +2,8 @@
 
 A ``MemoryStore`` whose backend is a ``PostgresBackend`` (see
 ``factdiff.store.backends.postgres`` for the pool, transactions and retries).
-``MemoryStore.open(dsn)`` gives the same store; this name remains for callers that open a
-server explicitly or extend the class.
+``open_store(dsn)``, the one way to open a store, gives the same store; this name remains
+for callers that open a server explicitly or extend the class.
 """
 
 from __future__ import annotations

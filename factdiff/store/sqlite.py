@@ -1,8 +1,9 @@
 """``SqliteStore``: the memory store opened on an embedded SQLite file.
 
 A ``MemoryStore`` whose backend is a ``SqliteBackend`` (see ``factdiff.store.backends.sqlite``
-for the transactions, locking and read-only opening). ``MemoryStore.open(path)`` gives the
-same store; this name remains for callers that open a file explicitly or extend the class.
+for the transactions, locking and read-only opening). ``open_store(path)``, the one way to
+open a store, gives the same store; this name remains for callers that open a file
+explicitly or extend the class.
 """
 
 from __future__ import annotations

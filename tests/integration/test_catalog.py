@@ -9,14 +9,14 @@ import pytest
 
 from factdiff.errors import UsageError
 from factdiff.schema.builtin import builtin_schema
-from factdiff.store import EventType, MemoryStore
+from factdiff.store import EventType, open_store
 from factdiff.store.catalog import SchemaCatalog
 
 NOW = datetime(2026, 3, 14, tzinfo=UTC)
 
 
 def test_builtin_schema_registers_once_and_keeps_field_order(tmp_path: Path) -> None:
-    with MemoryStore.open(tmp_path / "c.db") as store:
+    with open_store(tmp_path / "c.db") as store:
         first = SchemaCatalog(store).get("customer_service", NOW)
         again = SchemaCatalog(store).get("customer_service", NOW)  # a fresh catalog: from the store
         assert again == first == builtin_schema("customer_service")
@@ -25,7 +25,7 @@ def test_builtin_schema_registers_once_and_keeps_field_order(tmp_path: Path) -> 
 
 
 def test_agent_and_tag_assignment(tmp_path: Path) -> None:
-    with MemoryStore.open(tmp_path / "c.db") as store:
+    with open_store(tmp_path / "c.db") as store:
         catalog = SchemaCatalog(store)
         catalog.get("sales", NOW)
         store.set_agent_schema("bot", "customer_service")
@@ -39,7 +39,7 @@ def test_agent_and_tag_assignment(tmp_path: Path) -> None:
 
 def test_unknown_schema_says_how_to_register(tmp_path: Path) -> None:
     with (
-        MemoryStore.open(tmp_path / "c.db") as store,
+        open_store(tmp_path / "c.db") as store,
         pytest.raises(UsageError, match="factdiff schema register"),
     ):
         SchemaCatalog(store).get("nope", NOW)

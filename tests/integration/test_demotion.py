@@ -20,7 +20,7 @@ from factdiff.demotion.retry import RetryPolicy
 from factdiff.extraction.record import FactRecord
 from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.model import FactSchema
-from factdiff.store import AttemptOutcome, EntryStatus, EventType, MemoryStore, Tier
+from factdiff.store import AttemptOutcome, EntryStatus, EventType, MemoryStore, Tier, open_store
 from factdiff.summarize import ExtractiveSummarizer, Summary, SummaryRequest
 from tests.conftest import worked
 from tests.integration.store_helpers import add_blank_entry
@@ -31,7 +31,7 @@ LATER = T0 + timedelta(days=30)
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[MemoryStore]:
-    opened = MemoryStore.open(tmp_path / "memory.db")
+    opened = open_store(tmp_path / "memory.db")
     yield opened
     opened.close()
 
@@ -209,12 +209,12 @@ CRASH_SCRIPT = textwrap.dedent(
     """
     import os, sys
     from datetime import datetime, UTC
-    from factdiff.store import MemoryStore
+    from factdiff.store import open_store
     from factdiff.demotion.demoter import Demoter, DemotionSettings
     from factdiff.compression.components import ladder_from_spec
 
     db, point, now = sys.argv[1], sys.argv[2], datetime.fromisoformat(sys.argv[3])
-    store = MemoryStore.open(db)
+    store = open_store(db)
     seen = {"n": 0}
     original = {name: getattr(store, name) for name in ("apply_compressed", "apply_failed")}
 
@@ -242,7 +242,7 @@ def test_crash_at_any_point_then_rerun_loses_and_duplicates_nothing(
     tmp_path: Path, point: str
 ) -> None:
     db = tmp_path / "crash.db"
-    with MemoryStore.open(db) as setup:
+    with open_store(db) as setup:
         ids = [add_worked(setup) for _ in range(5)]
     script = tmp_path / "crash.py"
     script.write_text(CRASH_SCRIPT)
@@ -254,7 +254,7 @@ def test_crash_at_any_point_then_rerun_loses_and_duplicates_nothing(
     )
     assert run.returncode == 9, run.stderr
     time.sleep(0.6)  # the crashed pass's lease expires: its entry is claimable again
-    with MemoryStore.open(db) as store:
+    with open_store(db) as store:
         demoter = Demoter(store, settings("naive:40,extractive:0.6x"))
         moment = LATER
         for _ in range(3):

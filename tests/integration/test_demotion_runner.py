@@ -21,7 +21,7 @@ import pytest
 from factdiff.demotion.demoter import DemotionSettings
 from factdiff.demotion.retry import RetryPolicy
 from factdiff.demotion.worker import Worker, WorkerSettings
-from factdiff.store import EntryStatus, EventType, MemoryStore, Tier, open_store
+from factdiff.store import EntryStatus, EventType, Tier, open_store
 from tests.conftest import ROOT, worked
 
 T0 = datetime(2026, 1, 5, 9, 0, tzinfo=UTC)
@@ -200,7 +200,7 @@ def test_the_worker_logs_its_lifecycle_one_json_line_per_event(tmp_path: Path) -
         )
         try:
             deadline = time.monotonic() + 60
-            with MemoryStore.open(db) as store:
+            with open_store(db) as store:
                 while store.stats()["tiers"]["warm"] < 3 and time.monotonic() < deadline:
                     time.sleep(0.1)
         finally:

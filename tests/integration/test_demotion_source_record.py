@@ -17,7 +17,7 @@ from factdiff.demotion.retry import RetryPolicy
 from factdiff.extraction.record import FactRecord
 from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.model import FactSchema
-from factdiff.store import MemoryStore, Tier
+from factdiff.store import MemoryStore, Tier, open_store
 from factdiff.summarize import ExtractiveSummarizer, Summary, SummaryRequest
 from tests.integration.evolution_helpers import (
     AGENT,
@@ -36,7 +36,7 @@ PASSED = "clean"
 
 @pytest.fixture
 def store(tmp_path: Path) -> Iterator[MemoryStore]:
-    opened = MemoryStore.open(tmp_path / "memory.db")
+    opened = open_store(tmp_path / "memory.db")
     register(opened, schema(1, tmp_path), V1)
     opened.set_agent_schema(AGENT, NAME)
     yield opened

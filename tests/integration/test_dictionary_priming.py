@@ -15,7 +15,7 @@ import pytest
 from factdiff.compression.executor import Work
 from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.schema.builtin import builtin_schema
-from factdiff.store import Entry, MemoryStore
+from factdiff.store import Entry, MemoryStore, open_store
 from factdiff.store.dictionaries import MIN_SAMPLES
 from factdiff.store.warm_columns import WarmBody, WarmTarget
 from factdiff.verify.check import DEFAULT_EXTRACTOR
@@ -32,7 +32,7 @@ DICTIONARIES = (
 def two_copies(tmp_path: Path, count: int) -> tuple[Path, Path]:
     """Two identical SQLite stores holding ``count`` hot entries of one agent."""
     first, second = tmp_path / "first.db", tmp_path / "second.db"
-    with MemoryStore.open(first) as store:
+    with open_store(first) as store:
         load(store, count)
     shutil.copyfile(first, second)
     return first, second
@@ -40,13 +40,13 @@ def two_copies(tmp_path: Path, count: int) -> tuple[Path, Path]:
 
 def test_a_primed_dictionary_is_the_one_the_first_warm_write_trains(tmp_path: Path) -> None:
     primed_path, plain_path = two_copies(tmp_path, MIN_SAMPLES + 6)
-    with MemoryStore.open(primed_path) as primed:
+    with open_store(primed_path) as primed:
         assert primed.prime_dictionary(AGENT, LATER)
         assert primed.prime_dictionary(AGENT, LATER + timedelta(days=1))  # kept, not retrained
         assert len(raw(primed, DICTIONARIES)) == 1
         demote_all(primed)
         primed_rows = raw(primed, DICTIONARIES)
-    with MemoryStore.open(plain_path) as plain:
+    with open_store(plain_path) as plain:
         demote_all(plain)
         assert raw(plain, DICTIONARIES) == primed_rows
     assert len(primed_rows) == 1
@@ -71,12 +71,12 @@ def test_a_concurrent_pass_trains_the_dictionary_ahead_and_alike(
 
     monkeypatch.setattr(Work, "prime_dictionary", counted)
     settings = DemotionSettings(older_than=timedelta(days=14), extract_workers=1)
-    with MemoryStore.open(concurrent_path) as store:
+    with open_store(concurrent_path) as store:
         Demoter(store, settings).run(LATER, keep_results=False, concurrency=8)
         concurrent_rows = raw(store, DICTIONARIES)
         assert store.verify() == []
     assert primed == [AGENT]
-    with MemoryStore.open(sequential_path) as store:
+    with open_store(sequential_path) as store:
         Demoter(store, settings).run(LATER, keep_results=False)
         assert raw(store, DICTIONARIES) == concurrent_rows
 
@@ -86,7 +86,7 @@ def verification_case(tmp_path: Path) -> tuple[Path, Entry, tuple[Any, ...]]:
     of its entries, and ``Work.verify_summary``'s arguments for that entry's own text as the
     summary, with a warm target prepared before any dictionary."""
     path = tmp_path / "memory.db"
-    with MemoryStore.open(path) as store:
+    with open_store(path) as store:
         entry = store.get(load(store, MIN_SAMPLES + 6)[0])
     text = entry.content or ""
     schema = builtin_schema("customer_service")
@@ -111,7 +111,7 @@ def test_a_target_prepared_before_the_dictionary_gets_the_one_primed_since(
     before, after = asyncio.run(main())
     assert before is not None
     assert before.dictionary_id is None
-    with MemoryStore.open(path) as store:
+    with open_store(path) as store:
         latest = store.latest_dictionary(AGENT)
     assert latest is not None
     assert after is not None
@@ -136,7 +136,7 @@ def test_a_verification_waits_for_the_dictionary_being_primed(tmp_path: Path) ->
         return body
 
     body = asyncio.run(main())
-    with MemoryStore.open(path) as store:
+    with open_store(path) as store:
         latest = store.latest_dictionary(AGENT)
     assert latest is not None
     assert body is not None

@@ -60,7 +60,7 @@ def test_every_call_of_an_attempt_is_stored_with_its_model_role_tokens_and_cost(
                 return refused
         return oracle(request).with_usage(1000, 100)
 
-    with MemoryStore.open(tmp_path / "m.db") as store, scripted(responder=responder) as server:
+    with open_store(tmp_path / "m.db") as store, scripted(responder=responder) as server:
         entry_id = add(store)
         extractor = LLMExtractor(
             spec(server, provider, "test-extractor"), policy=FAST, prices=PRICES
@@ -105,7 +105,7 @@ def test_every_call_of_an_attempt_is_stored_with_its_model_role_tokens_and_cost(
 def test_an_unknown_price_is_unknown_not_zero(tmp_path: Path) -> None:
     unpriced = PriceTable({"openai:test-extractor": Price(Decimal(1), Decimal(2))})
     with (
-        MemoryStore.open(tmp_path / "m.db") as store,
+        open_store(tmp_path / "m.db") as store,
         scripted(responder=lambda _r: Answer.text(FAITHFUL).with_usage(500, 50)) as server,
     ):
         entry_id = add(store)
@@ -145,7 +145,7 @@ def test_a_context_too_long_goes_to_review_at_once_without_spending_an_attempt(
     tmp_path: Path, provider: str
 ) -> None:
     with (
-        MemoryStore.open(tmp_path / "m.db") as store,
+        open_store(tmp_path / "m.db") as store,
         scripted(Answer.context_too_long(), Answer.text("never")) as server,
     ):
         entry_id = add(store)
@@ -163,7 +163,7 @@ def test_a_context_too_long_goes_to_review_at_once_without_spending_an_attempt(
 
 def test_concurrent_pass_reports_wall_time_not_the_sum_of_entries(tmp_path: Path) -> None:
     with (
-        MemoryStore.open(tmp_path / "m.db") as store,
+        open_store(tmp_path / "m.db") as store,
         scripted(responder=lambda _r: Answer.text(FAITHFUL).after(0.3)) as server,
     ):
         for _ in range(16):
@@ -181,7 +181,7 @@ def test_concurrent_pass_reports_wall_time_not_the_sum_of_entries(tmp_path: Path
 
 def test_a_quota_pause_still_prints_the_json_report(tmp_path: Path) -> None:
     db = tmp_path / "m.db"
-    with MemoryStore.open(db) as store:
+    with open_store(db) as store:
         for _ in range(3):
             add(store)
     with scripted(responder=lambda _r: Answer.quota_exhausted()) as server:
@@ -216,7 +216,7 @@ def test_a_quota_pause_still_prints_the_json_report(tmp_path: Path) -> None:
     assert report["counts"] == {}
     assert "wall" in report["seconds"]
     assert run.stderr.strip().startswith("error:")
-    with MemoryStore.open(db) as store:
+    with open_store(db) as store:
         assert store.leases() == []
         assert all(e.attempt_count == 0 for e in store.entries())
 

@@ -11,7 +11,7 @@ import pytest
 from factdiff.compression.pipeline import Rung
 from factdiff.demotion.demoter import Demoter, DemotionPaused, DemotionSettings
 from factdiff.demotion.retry import RetryPolicy
-from factdiff.store import AttemptOutcome, EntryStatus, EventType, MemoryStore, Tier
+from factdiff.store import AttemptOutcome, EntryStatus, EventType, MemoryStore, Tier, open_store
 from factdiff.summarize.llm import LLMSummarizer
 from factdiff.testing import Answer
 from tests.conftest import worked
@@ -50,7 +50,7 @@ def test_faithful_llm_summary_is_demoted_with_tokens_and_cost(
     tmp_path: Path, provider: str
 ) -> None:
     with (
-        MemoryStore.open(tmp_path / "m.db") as store,
+        open_store(tmp_path / "m.db") as store,
         scripted(Answer.text(worked("faithful")).with_usage(400, 120)) as server,
     ):
         entry_id = add(store)
@@ -72,7 +72,7 @@ def test_faithful_llm_summary_is_demoted_with_tokens_and_cost(
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_summary_that_drops_facts_stays_hot(tmp_path: Path, provider: str) -> None:
     with (
-        MemoryStore.open(tmp_path / "m.db") as store,
+        open_store(tmp_path / "m.db") as store,
         scripted(Answer.text(worked("fluent"))) as server,
     ):
         entry_id = add(store)
@@ -83,7 +83,7 @@ def test_summary_that_drops_facts_stays_hot(tmp_path: Path, provider: str) -> No
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_rate_limit_retry_after_sets_the_next_attempt(tmp_path: Path, provider: str) -> None:
     with (
-        MemoryStore.open(tmp_path / "m.db") as store,
+        open_store(tmp_path / "m.db") as store,
         scripted(Answer.rate_limited(retry_after=86_400)) as server,
     ):
         entry_id = add(store)
@@ -109,7 +109,7 @@ def test_truncated_answer_is_an_error_attempt_never_a_summary(
     def cut(_: object) -> Answer:
         return Answer.truncated("Customer cust_482 (Acme Corp) called at")
 
-    with MemoryStore.open(tmp_path / "m.db") as store, scripted(responder=cut) as server:
+    with open_store(tmp_path / "m.db") as store, scripted(responder=cut) as server:
         entry_id = add(store)
         demoter(store, server, provider).run(NOW)
         (attempt,) = store.attempts(entry_id)
@@ -129,7 +129,7 @@ def test_truncated_answer_is_an_error_attempt_never_a_summary(
 def test_quota_or_credentials_pause_the_pass_without_using_attempts(
     tmp_path: Path, answer: Answer
 ) -> None:
-    with MemoryStore.open(tmp_path / "m.db") as store, scripted(answer) as server:
+    with open_store(tmp_path / "m.db") as store, scripted(answer) as server:
         ids = [add(store), add(store)]
         with pytest.raises(DemotionPaused, match="no attempt was used"):
             demoter(store, server, "openai").run(NOW)
@@ -155,7 +155,7 @@ def test_quota_exhaustion_stops_the_worker_pool_and_releases_its_claims(tmp_path
     from factdiff.demotion.worker import Worker, WorkerSettings
 
     db = str(tmp_path / "w.db")
-    with MemoryStore.open(db) as store:
+    with open_store(db) as store:
         ids = [add(store) for _ in range(4)]
     settings = DemotionSettings(ladder=(Rung(QuotaSummarizer()),))  # type: ignore[arg-type]
     worker = Worker(
@@ -166,7 +166,7 @@ def test_quota_exhaustion_stops_the_worker_pool_and_releases_its_claims(tmp_path
     runner.join(60)
     assert not runner.is_alive()  # it stopped by itself
     assert worker.report.counts["paused"] >= 1
-    with MemoryStore.open(db) as store:
+    with open_store(db) as store:
         for entry_id in ids:
             assert store.attempts(entry_id) == []
             assert store.get(entry_id).tier is Tier.HOT
@@ -196,7 +196,7 @@ def test_concurrent_pass_overlaps_requests_and_matches_the_sequential_one(
     results = []
     for name, concurrency in (("seq", 1), ("conc", 8)):
         with (
-            MemoryStore.open(tmp_path / f"{name}.db") as store,
+            open_store(tmp_path / f"{name}.db") as store,
             scripted(responder=answer) as server,
         ):
             ids = [add(store) for _ in range(8)]
@@ -218,7 +218,7 @@ def test_concurrent_pass_fails_and_retries_like_the_sequential_one(tmp_path: Pat
     results = []
     for name, concurrency in (("seq", 1), ("conc", 4)):
         with (
-            MemoryStore.open(tmp_path / f"{name}.db") as store,
+            open_store(tmp_path / f"{name}.db") as store,
             scripted(*answers) as server,
         ):
             ids = [add(store) for _ in range(6)]
@@ -237,7 +237,7 @@ def test_concurrent_pass_fails_and_retries_like_the_sequential_one(tmp_path: Pat
 
 def test_concurrent_pass_pauses_on_quota_without_using_attempts(tmp_path: Path) -> None:
     with (
-        MemoryStore.open(tmp_path / "m.db") as store,
+        open_store(tmp_path / "m.db") as store,
         scripted(responder=lambda _: Answer.quota_exhausted()) as server,
     ):
         ids = [add(store) for _ in range(5)]

@@ -21,7 +21,7 @@ from factdiff.compression.pipeline import compress
 from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.extraction.llm import LLMExtractor
 from factdiff.schema.model import FactSchema
-from factdiff.store import EventType, MemoryStore, Tier
+from factdiff.store import EventType, Tier, open_store
 from factdiff.testing import Answer, RecordedRequest, RulesOracle, ScriptedLLMServer
 from factdiff.verify.policy import Outcome
 from tests.conftest import worked
@@ -132,7 +132,7 @@ def test_an_injected_entry_stays_hot_through_demotion(
     settings = DemotionSettings(
         ladder=ladder(provider), extractor=extractor_from_spec(f"{provider}:extract-model")
     )
-    with MemoryStore.open(tmp_path / "m.db") as store:
+    with open_store(tmp_path / "m.db") as store:
         ids = [
             store.add("a", text, now=T0, occurred_at=T0, schema="customer_service", last_used_at=T0)
             for text in INJECTIONS.values()

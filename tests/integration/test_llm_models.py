@@ -31,7 +31,7 @@ from factdiff.providers import (
 from factdiff.providers.runtime import run_async
 from factdiff.schema.model import FactSchema
 from factdiff.settings import resolve_settings
-from factdiff.store import MemoryStore, Tier
+from factdiff.store import Tier, open_store
 from factdiff.testing import Answer, RecordedRequest, RulesOracle, ScriptedLLMServer
 from tests.conftest import worked
 from tests.integration.llm_helpers import FAST, PRICES, PROVIDERS, scripted, spec
@@ -121,7 +121,7 @@ def test_demotion_retry_with_a_cached_source_record_keeps_the_models_apart(
         },
         {},
     )
-    with MemoryStore.open(tmp_path / "m.db") as store:
+    with open_store(tmp_path / "m.db") as store:
         entry_id = store.add(
             "a", SOURCE, now=T0, occurred_at=T0, schema="customer_service", last_used_at=T0
         )

@@ -16,7 +16,7 @@ pytest.importorskip("anthropic")
 from factdiff.compression.engine import Rung
 from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.demotion.retry import RetryPolicy
-from factdiff.store import EntryStatus, EventType, MemoryStore, Tier
+from factdiff.store import EntryStatus, EventType, MemoryStore, Tier, open_store
 from factdiff.summarize.llm import LLMSummarizer
 from factdiff.testing import Answer, RecordedRequest, ScriptedLLMServer
 from tests.conftest import worked
@@ -80,7 +80,7 @@ def test_an_outage_of_three_passes_spends_nothing_and_recovery_starts_at_rung_0(
     def responder(_: RecordedRequest) -> Answer:
         return Answer.text(FAITHFUL) if state["up"] else outage
 
-    with MemoryStore.open(tmp_path / "m.db") as store, scripted(responder=responder) as server:
+    with open_store(tmp_path / "m.db") as store, scripted(responder=responder) as server:
         ids = add(store, 4)
         run = demoter(store, server, provider)
         moment = NOW
@@ -117,7 +117,7 @@ OUTAGE_CLASS = {"500": "transient", "529": "transient", "drop": "transient", "42
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_a_retry_after_is_honoured_as_given(tmp_path: Path, provider: str) -> None:
     with (
-        MemoryStore.open(tmp_path / "m.db") as store,
+        open_store(tmp_path / "m.db") as store,
         scripted(Answer.rate_limited(retry_after=30), Answer.text(FAITHFUL)) as server,
     ):
         (entry_id,) = add(store)
@@ -137,7 +137,7 @@ def test_past_the_provider_error_budget_the_entry_goes_to_review_as_provider_una
     tmp_path: Path, provider: str
 ) -> None:
     with (
-        MemoryStore.open(tmp_path / "m.db") as store,
+        open_store(tmp_path / "m.db") as store,
         scripted(responder=lambda _r: Answer.server_error(503)) as server,
     ):
         (entry_id,) = add(store)
@@ -157,7 +157,7 @@ def test_past_the_provider_error_budget_the_entry_goes_to_review_as_provider_una
 
 def test_error_backoff_grows_on_its_own_schedule_not_the_ladders(tmp_path: Path) -> None:
     with (
-        MemoryStore.open(tmp_path / "m.db") as store,
+        open_store(tmp_path / "m.db") as store,
         scripted(responder=lambda _r: Answer.server_error(500)) as server,
     ):
         (entry_id,) = add(store)
@@ -186,7 +186,7 @@ def test_a_retry_after_an_error_still_names_the_facts_the_last_verified_attempt_
 ) -> None:
     """lossy summary -> 500 outage -> retry: the retry prompt lists the lost facts."""
     script = [Answer.text(FLUENT), *[Answer.server_error(500)] * 3, Answer.text(FAITHFUL)]
-    with MemoryStore.open(tmp_path / "m.db") as store, scripted(*script) as server:
+    with open_store(tmp_path / "m.db") as store, scripted(*script) as server:
         (entry_id,) = add(store)
         run = demoter(store, server, provider)
         moment = NOW

@@ -20,7 +20,7 @@ from factdiff.compression.executor import Work, default_extract_workers
 from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.providers import set_provider_limit
 from factdiff.settings import resolve_settings
-from factdiff.store import MemoryStore, Tier, WarmView
+from factdiff.store import MemoryStore, Tier, WarmView, open_store
 from factdiff.summarize.llm import LLMSummarizer
 from factdiff.testing import Answer, RecordedRequest
 from tests.conftest import worked
@@ -57,7 +57,7 @@ def test_the_in_flight_bound_per_provider_comes_from_the_settings(
         settings = resolve_settings(
             {"summarizer": "openai:test-summarizer"}, {"FACTDIFF_IN_FLIGHT": "2"}
         )
-        with MemoryStore.open(tmp_path / "m.db") as store:
+        with open_store(tmp_path / "m.db") as store:
             for _ in range(10):
                 add(store, worked("source"))
             report = Demoter(store, DemotionSettings.from_settings(settings)).run(
@@ -81,7 +81,7 @@ def test_the_window_is_continuous_one_slow_entry_never_holds_the_others(
             arrivals.append((time.monotonic(), slow))
         return Answer.text(worked("faithful")).after(6.0 if slow else 0.1)
 
-    with scripted(responder=responder) as server, MemoryStore.open(tmp_path / "m.db") as store:
+    with scripted(responder=responder) as server, open_store(tmp_path / "m.db") as store:
         add(store, worked("source").replace("cust_482", SLOW), T0 - timedelta(days=1))  # first
         for _ in range(39):
             add(store, worked("source"))
@@ -103,7 +103,7 @@ def test_many_entries_in_flight_extract_in_worker_processes(tmp_path: Path) -> N
     texts = [worked("source").replace("INV-9182", f"INV-{9000 + i}") for i in range(12)]
     outcomes = []
     for name, concurrency in (("seq", 1), ("pool", 8)):
-        with MemoryStore.open(tmp_path / f"{name}.db") as store:
+        with open_store(tmp_path / f"{name}.db") as store:
             ids = [add(store, text) for text in texts]
             report = Demoter(store, DemotionSettings(older_than=timedelta(days=1))).run(
                 NOW, concurrency=concurrency

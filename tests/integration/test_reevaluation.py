@@ -141,9 +141,9 @@ CRASH = textwrap.dedent(
     """
     import os, sys
     from factdiff.demotion.reevaluation import Reevaluator
-    from factdiff.store import MemoryStore
+    from factdiff.store import open_store
     from tests.integration.evolution_helpers import LATER, NAME
-    store = MemoryStore.open(sys.argv[1], create=False)
+    store = open_store(sys.argv[1], create=False)
     seen = {"n": 0}
     def dying(real):
         def run(key, **params):

@@ -13,8 +13,8 @@ from factdiff.compression.pipeline import Rung
 from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.errors import InputError
 from factdiff.retrieve.hits import SearchHit
-from factdiff.retrieve.settings import RetrievalSettings, TouchMode
 from factdiff.schema.model import FactSchema
+from factdiff.settings import RetrievalSettings, TouchMode
 from factdiff.store import EntryNotFound, EventType, MemoryStore, NewEntry, Tier, codec
 from factdiff.store.search_index import hot_record, narrative_keys
 from factdiff.testing import FixedSummarizer

@@ -84,14 +84,14 @@ def test_migrate_indexes_a_store_from_before_retrieval(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     current = load_dialect("sqlite")
     old = replace(current, migrations=tuple(m for m in current.migrations if m.version <= 3))
-    with MemoryStore.open(path, dialect=old) as store:
+    with open_store(path, dialect=old) as store:
         assert store.schema_version() == 3
     _insert_old_entries(path)
     with pytest.raises(MigrationRequired):
-        MemoryStore.open(path)
-    with MemoryStore.open(path, check_version=False) as store:
+        open_store(path)
+    with open_store(path, check_version=False) as store:
         assert store.migrate() == len(current.migrations) - 3
-    with MemoryStore.open(path) as store:
+    with open_store(path) as store:
         assert [h.entry_id for h in store.search("INV-9182", touch=False)] == [
             "01HOT000000000000000000000"
         ]

@@ -12,7 +12,7 @@ from factdiff.demo.corpus import AGENTS, generate_corpus
 from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.retrieve.index import extract_source, reference_date
 from factdiff.retrieve.schemas import SchemaResolver
-from factdiff.store import MemoryStore, Tier, codec, frames
+from factdiff.store import MemoryStore, Tier, codec, frames, open_store
 from factdiff.store.catalog import SchemaCatalog
 from factdiff.store.dictionaries import MIN_SAMPLES, unpack_ids
 from tests.integration.conftest import raw
@@ -269,7 +269,7 @@ def test_verify_names_packed_rows_and_dictionaries_that_do_not_decode(
     problems = store.verify()
     assert any(entry_id in p and "attempt" in p and "does not decode" in p for p in problems)
     raw(store, "UPDATE zstd_dictionaries SET hash = ?", b"\x00" * 32)
-    reopened = MemoryStore.open(target)  # nothing cached: the dictionary is read again
+    reopened = open_store(target)  # nothing cached: the dictionary is read again
     try:
         problems = reopened.verify()
     finally:

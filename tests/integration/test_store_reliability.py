@@ -21,6 +21,7 @@ from factdiff.store import (
     MemoryStore,
     NewEvent,
     Tier,
+    open_store,
 )
 from factdiff.store.backends import SqliteBackend
 from factdiff.store.sqlite import SqliteStore
@@ -147,12 +148,12 @@ def test_failed_outcome_and_restore_roll_back(
 
 
 def test_closed_connection_reports_store_error(tmp_path: Path) -> None:
-    store = MemoryStore.open(tmp_path / "m.db")
+    store = open_store(tmp_path / "m.db")
     entry_id = store.add("a", "source", now=NOW)
     store.close()
     with pytest.raises(StoreError):
         compress(store, entry_id)
-    with MemoryStore.open(tmp_path / "m.db") as again:
+    with open_store(tmp_path / "m.db") as again:
         assert_untouched_hot(again, entry_id, "source")
 
 
@@ -160,10 +161,10 @@ CRASH = textwrap.dedent(
     """
     import os, sys
     from datetime import UTC, datetime
-    from factdiff.store import AttemptOutcome, AttemptRecord, MemoryStore
+    from factdiff.store import AttemptOutcome, AttemptRecord, open_store
     from tests.integration.store_helpers import meta
     now = datetime(2026, 3, 25, tzinfo=UTC)
-    store = MemoryStore.open(sys.argv[1])
+    store = open_store(sys.argv[1])
     real = store._exec
     def dying(key, **params):
         result = real(key, **params)
@@ -182,7 +183,7 @@ CRASH = textwrap.dedent(
 @pytest.mark.parametrize("step", ["insert_attempt", "insert_warm", "delete_hot", "set_warm"])
 def test_killed_process_mid_demotion_loses_nothing(tmp_path: Path, step: str) -> None:
     path = tmp_path / "m.db"
-    with MemoryStore.open(path) as store:
+    with open_store(path) as store:
         entry_id = store.add("a", "source that must survive", now=NOW)
     run = subprocess.run(
         [sys.executable, "-c", CRASH, str(path), entry_id, step],
@@ -192,7 +193,7 @@ def test_killed_process_mid_demotion_loses_nothing(tmp_path: Path, step: str) ->
         check=False,
     )
     assert run.returncode == 3, run.stderr
-    with MemoryStore.open(path) as store:
+    with open_store(path) as store:
         assert_untouched_hot(store, entry_id, "source that must survive")
         assert compress(store, entry_id)
         assert store.verify() == []
@@ -202,12 +203,12 @@ WORKER = textwrap.dedent(
     """
     import sys
     from datetime import UTC, datetime, timedelta
-    from factdiff.store import AttemptOutcome, AttemptRecord, EventType, MemoryStore, NewEvent
+    from factdiff.store import AttemptOutcome, AttemptRecord, EventType, NewEvent, open_store
     from tests.integration.store_helpers import meta
     now = datetime(2026, 4, 25, tzinfo=UTC)
     name = sys.argv[2]
     won = 0
-    with MemoryStore.open(sys.argv[1], create=False) as store:
+    with open_store(sys.argv[1], create=False) as store:
         for i in range(150):
             store.add(name, f"{name} entry {i}", now=now)
         for entry in store.due_for_demotion(now, timedelta(days=14)):
@@ -223,7 +224,7 @@ WORKER = textwrap.dedent(
 
 def test_two_processes_write_concurrently(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
-    with MemoryStore.open(path) as store:
+    with open_store(path) as store:
         shared = [store.add("shared", f"shared entry {i}", now=NOW) for i in range(200)]
     procs = [
         subprocess.Popen(
@@ -240,7 +241,7 @@ def test_two_processes_write_concurrently(tmp_path: Path) -> None:
         assert proc.returncode == 0, err
     won = sum(int(out) for out, _ in outputs)
     assert won == 200
-    with MemoryStore.open(path) as store:
+    with open_store(path) as store:
         stats = store.stats()
         assert stats["tiers"] == {"hot": 300, "warm": 200, "cold": 200}
         assert stats["attempts"]["total"] == 200

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from factdiff.errors import MigrationRequired, StoreError
-from factdiff.store import MemoryStore, open_store
+from factdiff.store import open_store
 from factdiff.store.backends.sqlite import SqliteBackend, split_statements
 from factdiff.store.dialect import Migration, load_dialect
 from tests.integration.conftest import admin_dsn, create_schema, drop_schema
@@ -47,7 +47,7 @@ def schema_shape(path: Path) -> dict[str, Any]:
 
 
 def test_migrations_produce_the_declared_schema(tmp_path: Path) -> None:
-    with MemoryStore.open(tmp_path / "migrated.db") as store:
+    with open_store(tmp_path / "migrated.db") as store:
         assert store.schema_version() == load_dialect("sqlite").version
     declared = tmp_path / "declared.db"
     conn = sqlite3.connect(declared)
@@ -62,7 +62,7 @@ def test_migrations_produce_the_declared_schema(tmp_path: Path) -> None:
 
 
 def test_connection_settings(tmp_path: Path) -> None:
-    with MemoryStore.open(tmp_path / "m.db") as store:
+    with open_store(tmp_path / "m.db") as store:
         assert isinstance(store.backend, SqliteBackend)
         conn = store.backend.conn
         assert tuple(conn.execute("PRAGMA journal_mode").fetchone()) == ("wal",)
@@ -73,9 +73,9 @@ def test_connection_settings(tmp_path: Path) -> None:
 
 def test_migrate_is_idempotent(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
-    with MemoryStore.open(path) as store:
+    with open_store(path) as store:
         assert store.migrate() == 0
-    with MemoryStore.open(path, create=False) as store:
+    with open_store(path, create=False) as store:
         assert store.schema_version() == load_dialect("sqlite").version
 
 
@@ -83,17 +83,17 @@ def test_empty_file_is_migrated_explicitly(tmp_path: Path) -> None:
     path = tmp_path / "empty.db"
     path.touch()
     with pytest.raises(MigrationRequired, match="run `factdiff migrate`"):
-        MemoryStore.open(path, create=False)
-    with MemoryStore.open(path, create=False, check_version=False) as store:
+        open_store(path, create=False)
+    with open_store(path, create=False, check_version=False) as store:
         assert store.schema_version() == 0
         assert store.migrate() == len(load_dialect("sqlite").migrations)
-    with MemoryStore.open(path, create=False) as store:
+    with open_store(path, create=False) as store:
         store.add("a", "x", now=_now())
 
 
 def test_missing_file_without_create(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="no store at"):
-        MemoryStore.open(tmp_path / "missing.db", create=False)
+        open_store(tmp_path / "missing.db", create=False)
     assert not (tmp_path / "missing.db").exists()
 
 
@@ -104,9 +104,9 @@ def test_foreign_sqlite_file_is_refused(tmp_path: Path) -> None:
     conn.commit()
     conn.close()
     with pytest.raises(MigrationRequired):
-        MemoryStore.open(path)
+        open_store(path)
     with (
-        MemoryStore.open(path, check_version=False) as store,
+        open_store(path, check_version=False) as store,
         pytest.raises(StoreError, match="not a factdiff store"),
     ):
         store.migrate()
@@ -114,7 +114,7 @@ def test_foreign_sqlite_file_is_refused(tmp_path: Path) -> None:
 
 def test_old_store_requires_migration_and_newer_store_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
-    with MemoryStore.open(path) as store:
+    with open_store(path) as store:
         store.add("a", "kept across the migration", now=_now())
     current = load_dialect("sqlite")
     extra = Migration(
@@ -125,20 +125,20 @@ def test_old_store_requires_migration_and_newer_store_is_refused(tmp_path: Path)
     with pytest.raises(
         MigrationRequired, match=rf"version {v}, this factdiff needs {v + 1}: run `factdiff"
     ):
-        MemoryStore.open(path, dialect=newer)
-    with MemoryStore.open(path, dialect=newer, check_version=False) as store:
+        open_store(path, dialect=newer)
+    with open_store(path, dialect=newer, check_version=False) as store:
         assert store.migrate() == 1
         assert store.migrate() == 0
-    with MemoryStore.open(path, dialect=newer) as store:
+    with open_store(path, dialect=newer) as store:
         assert store.schema_version() == v + 1
         assert [e.content for e in store.entries()] == ["kept across the migration"]
     with pytest.raises(StoreError, match="upgrade factdiff"):
-        MemoryStore.open(path)
+        open_store(path)
 
 
 def test_failed_migration_rolls_back(tmp_path: Path) -> None:
     path = tmp_path / "m.db"
-    MemoryStore.open(path).close()
+    open_store(path).close()
     current = load_dialect("sqlite")
     broken = Migration(
         current.version + 1,
@@ -146,7 +146,7 @@ def test_failed_migration_rolls_back(tmp_path: Path) -> None:
         "ALTER TABLE entries ADD COLUMN note TEXT;\nSELECT * FROM no_such_table;\n",
     )
     dialect = replace(current, migrations=(*current.migrations, broken))
-    with MemoryStore.open(path, dialect=dialect, check_version=False) as store:
+    with open_store(path, dialect=dialect, check_version=False) as store:
         with pytest.raises(StoreError, match="no_such_table"):
             store.migrate()
         assert store.schema_version() == current.version

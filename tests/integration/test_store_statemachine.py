@@ -19,9 +19,9 @@ from factdiff.store import (
     BlankEntry,
     EntryStatus,
     EventType,
-    MemoryStore,
     NewEvent,
     Tier,
+    open_store,
 )
 from tests.integration.store_helpers import meta
 
@@ -54,7 +54,7 @@ class StoreMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.dir = Path(tempfile.mkdtemp(prefix="factdiff-store-"))
-        self.store = MemoryStore.open(self.dir / "m.db")
+        self.store = open_store(self.dir / "m.db")
         self.model: dict[str, Model] = {}
         self.now = T0
 

@@ -37,7 +37,7 @@ DIFF = {
 
 
 def _store_at(path: Path, version: int) -> None:
-    with MemoryStore.open(path, dialect=dialect_at("sqlite", version)) as store:
+    with open_store(path, dialect=dialect_at("sqlite", version)) as store:
         assert store.schema_version() == version
 
 
@@ -83,7 +83,7 @@ def _pending_after(store: MemoryStore, version: int) -> int:
 def test_a_version_6_store_upgrades_through_0007_to_0015(tmp_path: Path) -> None:
     path = tmp_path / "v6.db"
     _v6_store(path)
-    with MemoryStore.open(path, check_version=False) as store:
+    with open_store(path, check_version=False) as store:
         assert store.migrate() == _pending_after(store, 6)
         assert store.schema_version() == store.dialect.version
     for table in ("attempts", "events"):
@@ -91,7 +91,7 @@ def test_a_version_6_store_upgrades_through_0007_to_0015(tmp_path: Path) -> None
     for table in ("reevaluations", "api_keys", "zstd_dictionaries", "tombstones"):
         assert _columns(path, table)
 
-    with MemoryStore.open(path) as store:
+    with open_store(path) as store:
         (attempt,) = store.attempts("E1")
         assert attempt.summary == SUMMARY
         assert attempt.diff == DIFF
@@ -147,7 +147,7 @@ def test_0011_moves_warm_index_rows_into_warm_rows_and_drops_two_event_indexes(
                 )
     conn.close()
     # to version 11 only: these warm rows have no archive, which 0012 would refuse
-    with MemoryStore.open(path, check_version=False, dialect=dialect_at("sqlite", 11)) as store:
+    with open_store(path, check_version=False, dialect=dialect_at("sqlite", 11)) as store:
         assert store.migrate() == 1
     assert "warm_index" not in _names(path, "table")
     assert not {"events_type", "events_at"} & _names(path, "index")
@@ -248,7 +248,9 @@ def _demoted_store(target: str, version: int | None = None) -> dict[str, str]:
     from factdiff.store.dictionaries import MIN_SAMPLES
     from tests.integration.test_store_compact import demote_all, load, sources
 
-    options = {} if version is None else {"dialect": dialect_at(_kind(target), version)}
+    options: dict[str, Any] = {}
+    if version is not None:
+        options["dialect"] = dialect_at(_kind(target), version)
     with open_store(target, **options) as store:
         ids = load(store, MIN_SAMPLES + 6)
         before = sources(store, ids)
@@ -303,7 +305,7 @@ def test_0012_refuses_an_unpaired_archive_and_changes_nothing(tmp_path: Path) ->
             "INSERT INTO cold_archive VALUES ('01ORPHAN', 'zstd', x'00', x'00', 1, 0, NULL)"
         )
     conn.close()
-    with MemoryStore.open(path, check_version=False) as store:
+    with open_store(path, check_version=False) as store:
         with pytest.raises(StoreError, match="unpaired; run factdiff verify"):
             store.migrate()
         assert store.schema_version() == 11

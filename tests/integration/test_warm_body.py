@@ -19,7 +19,7 @@ from factdiff.extraction.record import FactRecord
 from factdiff.retrieve.index import extract_source, reference_date
 from factdiff.retrieve.schemas import SchemaResolver
 from factdiff.schema.model import FactSchema
-from factdiff.store import MemoryStore, Tier, codec, warm_columns
+from factdiff.store import MemoryStore, Tier, codec, open_store, warm_columns
 from factdiff.store.dictionaries import MIN_SAMPLES
 from factdiff.store.warm_columns import WarmBody, WarmTarget, encode_body
 from factdiff.verify.policy import Policy
@@ -50,7 +50,7 @@ def demote(path: Path, concurrency: int) -> list[Any]:
     """Demote every entry (four passes, so that failed rungs are retried); the warm rows and
     fact keys left, after checking the store."""
     settings = DemotionSettings(older_than=timedelta(days=14), extract_workers=1)
-    with MemoryStore.open(path) as store:
+    with open_store(path) as store:
         demoter = Demoter(store, settings)
         for step in range(4):
             demoter.run(LATER + timedelta(days=step), keep_results=False, concurrency=concurrency)
@@ -159,7 +159,7 @@ def test_a_body_that_no_longer_fits_is_made_again(
 
     monkeypatch.setattr(Work, "verify_summary", misfitting)
     made_here = count_bodies(monkeypatch)
-    with MemoryStore.open(path) as store:
+    with open_store(path) as store:
         ids = [str(r[0]) for r in raw(store, "SELECT entry_id FROM hot_content")]
         sources = {i: store.get(i).content for i in ids}
         settings = DemotionSettings(older_than=timedelta(days=14), extract_workers=1)

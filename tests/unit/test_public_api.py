@@ -44,6 +44,7 @@ def test_public_names_are_pinned() -> None:
             "extract",
             "generic_schema",
             "load_schema",
+            "open_store",
             "schema_from_dict",
             "schema_from_yaml",
         ]

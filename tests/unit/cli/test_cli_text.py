@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rich.console import Console
 
-from factdiff.cli.paging import decode_cursor, encode_cursor, shown_line
 from factdiff.cli.render import diff_table, table, text
 from factdiff.errors import InputError
+from factdiff.present.paging import decode_cursor, encode_cursor, shown_line
 from factdiff.present.safe_text import one_line, visible
 from factdiff.settings import Settings, parse_duration
 from factdiff.store.dsn import redact

@@ -14,8 +14,13 @@ from hypothesis import strategies as st
 from factdiff.demotion.retry import RetryPolicy
 from factdiff.errors import InputError, UsageError
 from factdiff.inputs.times import MAX_DURATION, TIME_MAX, TIME_MIN, check_time, later
-from factdiff.retrieve.settings import RetrievalSettings, parse_window, resolve_retrieval_settings
-from factdiff.settings import parse_duration, resolve_settings
+from factdiff.settings import (
+    RetrievalSettings,
+    parse_duration,
+    parse_window,
+    resolve_retrieval_settings,
+    resolve_settings,
+)
 from factdiff.store import codec
 
 LONGEST = timedelta(seconds=MAX_DURATION)

@@ -93,7 +93,7 @@ def test_the_http_transport_setting() -> None:
 
     settings = resolve_settings({}, environ={"FACTDIFF_LLM_HTTP": "httpx"})
     assert settings.llm_http == "httpx"
-    assert call_policy(settings).http == "httpx"  # what every model call of a run uses
+    assert call_policy(settings.models).http == "httpx"  # what every model call of a run uses
 
 
 def test_a_connection_failure_never_shows_the_urls_credentials() -> None:

@@ -9,13 +9,6 @@ import pytest
 
 from factdiff.errors import UsageError
 from factdiff.retrieve.gaps import KnownGap, gap_words, known_gaps
-from factdiff.retrieve.settings import (
-    RetrievalSettings,
-    TouchMode,
-    parse_promote_after,
-    parse_window,
-    resolve_retrieval_settings,
-)
 from factdiff.retrieve.terms import (
     MAX_TERMS,
     fts5_expression,
@@ -25,6 +18,13 @@ from factdiff.retrieve.terms import (
 )
 from factdiff.schema.builtin import builtin_schema
 from factdiff.schema.model import Criticality, FactSchema
+from factdiff.settings import (
+    RetrievalSettings,
+    TouchMode,
+    parse_promote_after,
+    parse_window,
+    resolve_retrieval_settings,
+)
 from factdiff.store.model import WarmMeta
 from factdiff.values.base import FactType
 

@@ -1,0 +1,183 @@
+"""``Settings``: every key with its default and its bounds, and the sections built from them.
+
+The keys are flat, as the settings file, the environment (``FACTDIFF_<KEY>``) and the flags
+(``--<key>``) name them; ``SECTIONS`` says which section each belongs to, and the properties
+``components``, ``demotion``, ``worker``, ``models`` and ``retrieval`` give the sections
+(``factdiff.settings.sections``). Each default is defined here, once: ``DEFAULTS`` holds them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+
+from factdiff.inputs.bounds import BYTES_MAX, CONCURRENCY_MAX, COUNT_MAX, PROCESSES_MAX
+from factdiff.inputs.times import parse_duration
+from factdiff.settings.retrieval import RetrievalSettings
+from factdiff.settings.sections import (
+    ComponentsSection,
+    DemotionSection,
+    HttpTransport,
+    LogFormat,
+    ModelsSection,
+    Retention,
+    WorkerSection,
+    heartbeat_every,
+)
+
+__all__ = ["DEFAULTS", "SECTIONS", "ModelSettings", "Settings"]
+
+Seconds = Annotated[float, BeforeValidator(parse_duration)]
+
+
+def _positive(seconds: float) -> float:
+    if seconds <= 0:
+        raise ValueError("must be longer than zero")
+    return seconds
+
+
+PositiveSeconds = Annotated[float, BeforeValidator(parse_duration), AfterValidator(_positive)]
+
+
+class ModelSettings(BaseModel):
+    """Parameters of one model (see ``factdiff.providers.ModelParams``)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    token_param: Literal["max_tokens", "max_completion_tokens"] | None = None
+    temperature: float | Literal["omit"] | None = None
+    max_tokens: int | None = Field(default=None, ge=1, le=COUNT_MAX)
+    max_output_tokens: int | None = Field(default=None, ge=1, le=COUNT_MAX)
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+
+SECTIONS: Mapping[str, tuple[str, ...]] = {
+    "components": ("extractor", "summarizer", "ladder", "allow_same_model"),
+    "demotion": (
+        "older_than",
+        "max_attempts",
+        "attempt_retention",
+        "backoff",
+        "error_backoff",
+        "error_backoff_max",
+        "error_budget",
+        "provider_error_budget",
+        "concurrency",
+        "extract_workers",
+        "max_source_bytes",
+    ),
+    "models": (
+        "in_flight",
+        "deadline",
+        "requests_per_call",
+        "max_tokens",
+        "max_output_tokens",
+        "llm_http",
+        "models",
+    ),
+    "worker": ("lease", "heartbeat", "poll", "grace", "log_format"),
+    "retrieval": ("promote_after", "promote_window", "search_touch"),
+}
+"""Section -> its keys (as the file names them; ``models`` is the per-model tables)."""
+
+
+class Settings(BaseModel):
+    """Every setting with its default (see ``factdiff.settings``); unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    extractor: str = "rules"
+    summarizer: str = "extractive"
+    ladder: str | None = None
+    allow_same_model: bool = False
+
+    promote_after: int | str | None = None
+    promote_window: str | None = None
+    search_touch: str | None = None
+
+    older_than: Seconds = 14 * 86400.0
+    max_attempts: int | None = Field(default=None, ge=1, le=COUNT_MAX)
+    attempt_retention: Retention = "all"
+    backoff: PositiveSeconds = 3600.0
+    error_backoff: PositiveSeconds = 60.0
+    error_backoff_max: PositiveSeconds = 3600.0
+    provider_error_budget: int = Field(default=8, ge=1, le=COUNT_MAX)
+    error_budget: int = Field(default=3, ge=1, le=COUNT_MAX)
+    max_source_bytes: int = Field(default=1_048_576, ge=1, le=BYTES_MAX)
+    concurrency: int | None = Field(default=None, ge=1, le=CONCURRENCY_MAX)
+    extract_workers: int | None = Field(default=None, ge=0, le=PROCESSES_MAX)
+
+    in_flight: int | None = Field(default=None, ge=1, le=CONCURRENCY_MAX)
+    deadline: PositiveSeconds = 120.0
+    requests_per_call: int = Field(default=3, ge=1, le=COUNT_MAX)
+    max_tokens: int = Field(default=4096, ge=1, le=COUNT_MAX)
+    max_output_tokens: int = Field(default=16384, ge=1, le=COUNT_MAX)
+    llm_http: HttpTransport = "auto"
+    per_model: dict[str, ModelSettings] = Field(default_factory=dict, alias="models")
+    """The ``[models."provider:model"]`` tables (``model(name)`` reads one)."""
+
+    lease: PositiveSeconds = 60.0
+    heartbeat: PositiveSeconds | None = None
+    poll: PositiveSeconds = 1.0
+    grace: Seconds = 30.0
+    log_format: LogFormat = "text"
+
+    @model_validator(mode="after")
+    def _heartbeat_below_lease(self) -> Settings:
+        if self.heartbeat is not None and self.heartbeat >= self.lease:
+            raise ValueError(
+                f"heartbeat ({self.heartbeat:g}s) must be shorter than lease ({self.lease:g}s)"
+            )
+        if self.heartbeat_every >= self.lease:
+            raise ValueError(
+                f"lease ({self.lease:g}s) is too short for its heartbeat (a third of the "
+                "lease, at least 50ms): give a longer lease"
+            )
+        return self
+
+    @property
+    def heartbeat_every(self) -> float:
+        """Seconds between heartbeats: ``heartbeat``, else a third of the lease."""
+        return heartbeat_every(self.lease, self.heartbeat)
+
+    def model(self, name: str) -> ModelSettings:
+        """The parameters of ``provider:model`` (defaults when none are set)."""
+        return self.per_model.get(name) or ModelSettings()
+
+    # -- sections ---------------------------------------------------------------------------
+
+    @property
+    def components(self) -> ComponentsSection:
+        """Extractor, summarizer and ladder specs."""
+        return ComponentsSection(
+            self.extractor, self.summarizer, self.ladder, self.allow_same_model
+        )
+
+    @property
+    def demotion(self) -> DemotionSection:
+        """Dormancy, attempts, backoffs, budgets and concurrency."""
+        return DemotionSection(**{key: getattr(self, key) for key in SECTIONS["demotion"]})
+
+    @property
+    def worker(self) -> WorkerSection:
+        """Lease, heartbeat, poll, grace and log format."""
+        return WorkerSection(**{key: getattr(self, key) for key in SECTIONS["worker"]})
+
+    @property
+    def models(self) -> ModelsSection:
+        """Every model call's policy and the per-model parameters."""
+        calls = {key: getattr(self, key) for key in SECTIONS["models"] if key != "models"}
+        return ModelsSection(**calls, params=self.per_model)
+
+    @property
+    def retrieval(self) -> RetrievalSettings:
+        """Promotion and touch, read and checked (``UsageError`` for a bad value)."""
+        return RetrievalSettings.from_values(
+            self.promote_after, self.promote_window, self.search_touch
+        )
+
+
+DEFAULTS = Settings()
+"""Every default, in one object: code that needs a default reads it from here."""
