@@ -197,6 +197,19 @@ def pack_record(record: Mapping[str, Any], source: str) -> bytes:
     return packed
 
 
+def _unpack_keys_only(node: Any) -> Any:
+    """Inverse of ``_pack_keys_only``: names back, escaped strings as written, and no text
+    derived from spans (the record was kept verbatim because it does not quote its source)."""
+    if isinstance(node, str):
+        return node[1:] if node.startswith(_MARK) else node
+    if isinstance(node, list):
+        return [_unpack_keys_only(item) for item in node]
+    if isinstance(node, dict):
+        names = _NAMES
+        return {(names.get(k) or _unkey(k)): _unpack_keys_only(v) for k, v in node.items()}
+    return node
+
+
 def _pack_keys_only(node: Any) -> Any:
     if isinstance(node, str):
         return _MARK + node if node.startswith(_MARK) else node
@@ -216,7 +229,7 @@ def unpack_record(packed: bytes, source: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise CompactError("compact record is not a JSON object")
     if set(data) == {"~"}:
-        verbatim = _unpack(data["~"], source, None)
+        verbatim = _unpack_keys_only(data["~"])
         if not isinstance(verbatim, dict):
             raise CompactError("compact record is not a JSON object")
         return verbatim
