@@ -62,7 +62,7 @@ from factdiff.store.warm_columns import WarmTarget
 from factdiff.verify.policy import Outcome
 
 if TYPE_CHECKING:
-    from factdiff.demotion.demoter import DemotionSettings
+    from factdiff.demotion.settings import DemotionSettings
     from factdiff.values.base import JSON
 
 __all__ = ["Boundary", "EntryResult", "PassedWrite", "PreparedEntry", "reference_of"]

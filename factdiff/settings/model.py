@@ -9,12 +9,13 @@ The keys are flat, as the settings file, the environment (``FACTDIFF_<KEY>``) an
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from factdiff.inputs.bounds import BYTES_MAX, CONCURRENCY_MAX, COUNT_MAX, PROCESSES_MAX
 from factdiff.inputs.times import parse_duration
+from factdiff.settings.model_params import ModelSettings
 from factdiff.settings.retrieval import RetrievalSettings
 from factdiff.settings.sections import (
     ComponentsSection,
@@ -39,18 +40,6 @@ def _positive(seconds: float) -> float:
 
 
 PositiveSeconds = Annotated[float, BeforeValidator(parse_duration), AfterValidator(_positive)]
-
-
-class ModelSettings(BaseModel):
-    """Parameters of one model (see ``factdiff.providers.ModelParams``)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    token_param: Literal["max_tokens", "max_completion_tokens"] | None = None
-    temperature: float | Literal["omit"] | None = None
-    max_tokens: int | None = Field(default=None, ge=1, le=COUNT_MAX)
-    max_output_tokens: int | None = Field(default=None, ge=1, le=COUNT_MAX)
-    extra: dict[str, Any] = Field(default_factory=dict)
 
 
 SECTIONS: Mapping[str, tuple[str, ...]] = {

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from factdiff.settings.model import ModelSettings
+    from factdiff.settings.model_params import ModelSettings
 
 __all__ = [
     "SERVE_DB_ENV",
