@@ -130,7 +130,10 @@ def test_swaps_in_a_reformatted_summary_fail_too(customer_service: FactSchema) -
         "invoice_total",
         "disputed_amount",
     }
-    assert set(_changed(check(source, deadlines, customer_service))) == {"payment_deadline"}
+    assert set(_changed(check(source, deadlines, customer_service))) == {
+        "payment_deadline",
+        "credit_memo_deadline",  # its value is now the summary's payment deadline
+    }
     assert set(_changed(check(source, refused, customer_service))) == {"payment_commitment"}
 
 
