@@ -1,4 +1,4 @@
-"""People without cues: how precise is the person recognizer on real dialogues?
+"""People without cues: how precise, and how complete, is the person recognizer on real dialogues?
 
 Run: ``.venv/bin/python bench/person_precision.py [--limit N] [--data DIR]``
 
@@ -15,14 +15,19 @@ occurrence is then judged against the DATASET LABELS:
 * *unlabelled*: no label at all (labels are not exhaustive: some of these are right).
 
 precision = person label / all; *strict precision* counts unlabelled as wrong too.
+
+*recall* = labelled person mentions (SGD person slots; tau-retail: every verbatim mention of a
+mock-database user's full name) that some extracted person overlaps / all of them.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -30,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.datasets import (
     LOADERS,
     Dialogue,
+    Label,
     base_parser,
     build_entry,
     clip,
@@ -68,12 +74,40 @@ def tau_user_names(root: Path) -> set[str]:
     return names
 
 
+def labelled_people(
+    dialogue: Dialogue, text: str, labels: Iterable[Label], tau_names: set[str]
+) -> list[tuple[int, int]]:
+    """Spans of the labelled person mentions of one entry (see the module docstring)."""
+    if dialogue.dataset == "tau":
+        lowered = text.lower()
+        return [
+            (m.start(), m.end())
+            for name in sorted(tau_names)
+            if " " in name
+            for m in re.finditer(r"\b" + re.escape(name) + r"\b", lowered)
+        ]
+    return sorted({(lab.start, lab.end) for lab in labels if lab.slot in PERSON_SLOTS})
+
+
 def judge(
-    dialogue: Dialogue, tau_names: set[str], counts: Counter[str], examples: list[str]
+    dialogue: Dialogue,
+    tau_names: set[str],
+    counts: Counter[str],
+    examples: list[str],
+    missed: list[str],
 ) -> None:
-    """Count every person occurrence extracted from one dialogue."""
+    """Count every person occurrence extracted from one dialogue, and every labelled person
+    mention found or missed."""
     entry = build_entry(dialogue)
     record = extract(entry.text, people_schema(), entry.reference)
+    found = [span for fact in record.fields["people"] for span in fact.spans]
+    for start, end in labelled_people(dialogue, entry.text, entry.labels, tau_names):
+        hit = any(s < end and start < e for s, e in found)
+        counts["labelled"] += 1
+        counts["recalled"] += hit
+        if not hit and len(missed) < 12:
+            around = entry.text[max(0, start - 40) : end + 25]
+            missed.append(f"{dialogue.dialogue_id} missed: {clip(around, 90)}")
     for fact in record.fields["people"]:
         for start, end in fact.spans:
             labels = [lab for lab in entry.labels if lab.start < end and start < lab.end]
@@ -105,9 +139,10 @@ def main() -> None:
         dialogues = spread(LOADERS[name](args.data, None), limit)
         counts: Counter[str] = Counter()
         examples: list[str] = []
+        missed: list[str] = []
         for dialogue in dialogues:
-            judge(dialogue, tau_names, counts, examples)
-        total = sum(counts.values())
+            judge(dialogue, tau_names, counts, examples, missed)
+        total = counts["person"] + counts["other"] + counts["unlabelled"]
         rows.append(
             [
                 name,
@@ -118,14 +153,16 @@ def main() -> None:
                 str(counts["unlabelled"]),
                 fmt_ratio(total - counts["other"], total),
                 fmt_ratio(counts["person"], total),
+                str(counts["labelled"]),
+                fmt_ratio(counts["recalled"], counts["labelled"]),
             ]
         )
         print(f"{name}: {len(dialogues)} dialogues, {time.perf_counter() - started:.1f} s")
-        for example in examples:
+        for example in (*examples, *missed):
             print(f"  {example}")
     print()
     headers = ["dataset", "dialogues", "persons", "on person label", "on other label",
-               "unlabelled", "precision", "strict precision"]  # fmt: skip
+               "unlabelled", "precision", "strict precision", "labelled", "recall"]  # fmt: skip
     print_table(headers, rows)
 
 

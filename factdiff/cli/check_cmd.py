@@ -58,6 +58,9 @@ def check_command(
         out = console()
         out.print(diff_table(result.diff, f"fact diff: {schema.name} v{schema.version}"))
         out.print(outcome_line(result.outcome, result.diff))
+        out.print(text(result.summary_line()))
+        for sentence in result.coverage.dropped if result.coverage else ():
+            out.print(text(f"  not covered, dropped: {sentence.text}"))
     sys.exit(result.outcome.exit_code)
 
 

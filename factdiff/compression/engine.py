@@ -36,6 +36,7 @@ from factdiff.store.warm_columns import WarmBody, WarmTarget
 from factdiff.summarize.base import Summarizer, Summary, SummaryRequest
 from factdiff.summarize.text_units import count_words
 from factdiff.values.base import JSON
+from factdiff.verify.coverage import Coverage, coverage
 from factdiff.verify.diff import FactDiff, Verdict
 from factdiff.verify.policy import DEFAULT_POLICY, Outcome, Policy
 
@@ -115,6 +116,8 @@ class AttemptResult:
     known_gaps: tuple[KnownGap, ...] = ()
     warm_body: WarmBody | None = None
     """A passed summary's warm row but its meta, when made where it was verified."""
+    coverage: Coverage | None = None
+    """The source sentences the diff verified, and the unverified ones the summary dropped."""
 
     def to_json(self) -> dict[str, JSON]:
         """The ``compress --json`` attempt object."""
@@ -133,6 +136,7 @@ class AttemptResult:
             "tokens_in": self.tokens_in,
             "tokens_out": self.tokens_out,
             "cost_usd": self.cost_usd,
+            **({"coverage": self.coverage.to_json()} if self.coverage is not None else {}),
         }
 
 
@@ -331,4 +335,5 @@ class AttemptEngine:
                 for f in self.policy.notes(checked.diff)
             ),
             warm_body=checked.body,
+            coverage=coverage(job.text, source, narrative),
         )

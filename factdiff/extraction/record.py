@@ -140,7 +140,10 @@ class FactRecord:
     """The facts of one text under one schema.
 
     ``fields`` has every schema field as a key (an empty tuple when nothing was found);
-    ``inventory`` holds typed atoms that no field claimed, by type.
+    ``inventory`` holds typed atoms that no field claimed, by type; ``unbound`` the atoms of a
+    field's type that no field claimed and no tracked inventory type holds (``Irene Costa``
+    written without the cue of a ``customer`` field): the diff counts them as the value
+    restated, never as a finding of their own.
     """
 
     schema: SchemaRef
@@ -148,10 +151,12 @@ class FactRecord:
     inventory: Mapping[FactType, tuple[Fact, ...]] = field(default_factory=dict)
     reference: date | None = None
     extractor: str = "rules"
+    unbound: Mapping[FactType, tuple[Fact, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "fields", _frozen(self.fields))
         object.__setattr__(self, "inventory", _frozen(self.inventory))
+        object.__setattr__(self, "unbound", _frozen(self.unbound))
 
     def atoms(self, fact_type: FactType, field_types: Mapping[str, FactType]) -> Iterator[Fact]:
         """Every fact of ``fact_type`` in the record: field values and inventory alike."""
@@ -167,8 +172,9 @@ class FactRecord:
         )
 
     def to_json(self) -> dict[str, JSON]:
-        """Lossless JSON form (the stored form of a warm entry's fact record)."""
-        return {
+        """Lossless JSON form (the stored form of a warm entry's fact record); ``unbound``
+        only when there is some (records without it keep their digest)."""
+        data: dict[str, JSON] = {
             "schema": self.schema.to_json(),
             "extractor": self.extractor,
             "reference": self.reference.isoformat() if self.reference else None,
@@ -177,6 +183,13 @@ class FactRecord:
                 t.value: [f.to_json() for f in facts] for t, facts in sorted(self.inventory.items())
             },
         }
+        if any(self.unbound.values()):
+            data["unbound"] = {
+                t.value: [f.to_json() for f in facts]
+                for t, facts in sorted(self.unbound.items())
+                if facts
+            }
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> FactRecord:
@@ -191,6 +204,10 @@ class FactRecord:
             },
             reference=date.fromisoformat(reference) if reference else None,
             extractor=str(data.get("extractor", "rules")),
+            unbound={
+                FactType(k): tuple(Fact.from_json(f) for f in v)
+                for k, v in dict(data.get("unbound") or {}).items()
+            },
         )
 
     def digest(self) -> str:

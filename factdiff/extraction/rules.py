@@ -113,6 +113,7 @@ class RulesExtractor:
             inventory=_inventory(text, norm, schema, atoms, fields, claimed, bounds),
             reference=context.reference,
             extractor=self.identity,
+            unbound=_unbound(text, norm, schema, atoms, claimed),
         )
 
     @staticmethod
@@ -349,6 +350,24 @@ def _inventory(
             roles = [roles_by_span.get((m.start, m.end), "") for m in free]
             inventory[fact_type] = _facts(original, norm, _Chosen(free, {}), free, roles)
     return inventory
+
+
+def _unbound(
+    original: str,
+    norm: Normalized,
+    schema: FactSchema,
+    atoms: dict[FactType, list[Match]],
+    claimed: set[tuple[int, int]],
+) -> dict[FactType, tuple[Fact, ...]]:
+    """Atoms of a field's type that no field claimed and the inventory does not track."""
+    out: dict[FactType, tuple[Fact, ...]] = {}
+    for fact_type in sorted({spec.type for spec in schema.fields} - set(schema.inventory)):
+        if fact_type in _PHRASE_TYPES:
+            continue
+        free = [m for m in atoms.get(fact_type, []) if (m.start, m.end) not in claimed]
+        if free:
+            out[fact_type] = _facts(original, norm, _Chosen(free, {}), free)
+    return out
 
 
 DEFAULT_EXTRACTOR = RulesExtractor()

@@ -10,6 +10,7 @@ from factdiff.extraction.record import FactRecord
 from factdiff.extraction.rules import DEFAULT_EXTRACTOR, infer_reference
 from factdiff.schema.model import FactSchema
 from factdiff.values.base import JSON
+from factdiff.verify.coverage import Coverage, coverage
 from factdiff.verify.diff import FactDiff, diff
 from factdiff.verify.policy import DEFAULT_POLICY, Outcome, Policy
 
@@ -25,11 +26,30 @@ class CheckResult:
     source_facts: FactRecord
     summary_facts: FactRecord
     notes: tuple[str, ...] = ()
+    coverage: Coverage | None = None
+    """Which source sentences carried a fact (``None`` when ``verify`` had no texts)."""
+
+    @property
+    def unverified(self) -> tuple[str, ...]:
+        """Source sentences that carried no extracted fact (nothing typed was checked)."""
+        return tuple(u.text for u in self.coverage.unverified) if self.coverage else ()
+
+    def summary_line(self) -> str:
+        """``clean: 14 facts kept; 2 sentences not covered by the schema were dropped``."""
+        kept = self.source_facts.fact_count() - len(
+            {id(f.source) for f in self.diff.findings if f.source is not None}
+        )
+        line = f"{self.outcome.value}: {kept} {'fact' if kept == 1 else 'facts'} kept"
+        extra = self.coverage.phrase() if self.coverage else ""
+        return f"{line}; {extra}" if extra else line
 
     def to_json(self) -> dict[str, JSON]:
-        """The ``factdiff check --json`` object."""
+        """The ``factdiff check --json`` object (``coverage`` when the texts were given)."""
         data = self.diff.to_json()
-        return {"outcome": self.outcome.value, **data, "notes": list(self.notes)}
+        out: dict[str, JSON] = {"outcome": self.outcome.value, **data, "notes": list(self.notes)}
+        if self.coverage is not None:
+            out["coverage"] = self.coverage.to_json()
+        return out
 
 
 def verify(
@@ -37,12 +57,16 @@ def verify(
     summary_facts: FactRecord,
     schema: FactSchema,
     policy: Policy = DEFAULT_POLICY,
+    *,
+    texts: tuple[str, str] | None = None,
 ) -> CheckResult:
-    """Diff two records of ``schema`` and decide: the pure half of ``check``, no extraction."""
+    """Diff two records of ``schema`` and decide: the pure half of ``check``, no extraction.
+    Given ``texts`` (source, summary), the result also reports coverage."""
     result = diff(source_facts, summary_facts, schema)
     outcome = policy.decide(result)
     notes = tuple(f"{f.field} missing" for f in policy.notes(result))
-    return CheckResult(outcome, result, source_facts, summary_facts, notes)
+    covered = coverage(texts[0], source_facts, texts[1]) if texts is not None else None
+    return CheckResult(outcome, result, source_facts, summary_facts, notes, covered)
 
 
 def check(
@@ -64,7 +88,7 @@ def check(
         reference = infer_reference(source)
     source_facts = extractor.extract(source, schema, reference)
     summary_facts = extractor.extract(summary, schema, reference)
-    return verify(source_facts, summary_facts, schema, policy)
+    return verify(source_facts, summary_facts, schema, policy, texts=(source, summary))
 
 
 def extract(text: str, schema: FactSchema, reference: date | None = None) -> FactRecord:

@@ -146,6 +146,8 @@ class _Side:
                 self.by_type.setdefault(types[name], []).extend(facts)
         for fact_type, facts in record.inventory.items():
             self.by_type.setdefault(fact_type, []).extend(facts)
+        for fact_type, facts in record.unbound.items():
+            self.by_type.setdefault(fact_type, []).extend(facts)
 
     def states(self, value: Value, tolerance: Tolerance = EXACT) -> bool:
         """Whether this side states ``value`` anywhere (a datetime also states its parts)."""
@@ -209,6 +211,7 @@ def diff(source: FactRecord, summary: FactRecord, schema: FactSchema) -> FactDif
         findings.extend(field_findings)
         rows.append(_row(spec.name, spec.criticality, source_facts, summary_facts, field_findings))
     findings = _name_exchanges(findings, source, schema)
+    findings += _rebound(findings, source, summary, schema)
     for fact_type, criticality in sorted(schema.inventory.items()):
 
         def unexplained(facts: Iterable[Fact], fact_type: FactType = fact_type) -> tuple[Fact, ...]:
@@ -343,6 +346,52 @@ def _name_exchanges(
         )
         detail = f"exchanged with {owner}" if swapped else f"the source's {owner} value"
         out.append(replace(f, detail=detail))
+    return out
+
+
+def _rebound(
+    findings: list[Finding], source: FactRecord, summary: FactRecord, schema: FactSchema
+) -> list[Finding]:
+    """Source field values that the summary restates only bound to another field.
+
+    A value restated without its cue is kept (``Irene Costa returned it`` keeps the
+    customer); a value the summary binds by its cue to another field of the same type, where
+    the source does not put it, is a change (``agent Irene Costa`` for the source's
+    customer)."""
+    reported = {(f.field, id(f.source)) for f in findings}
+    out: list[Finding] = []
+    for spec in schema.fields:
+        if spec.type in _POLARITY_TYPES:
+            continue
+        mine = summary.fields.get(spec.name, ())
+        for src in source.fields.get(spec.name, ()):
+            if (spec.name, id(src)) in reported or any(
+                f.value.same_as(src.value, spec.tolerance) for f in mine
+            ):
+                continue
+            for other in schema.fields:
+                if other.name == spec.name or other.type is not spec.type:
+                    continue
+                smr = next(
+                    (
+                        f
+                        for f in summary.fields.get(other.name, ())
+                        if f.binding.strong and f.value.same_as(src.value, spec.tolerance)
+                    ),
+                    None,
+                )
+                if smr is None or any(
+                    f.value.same_as(src.value, other.tolerance)
+                    for f in source.fields.get(other.name, ())
+                ):
+                    continue
+                detail = f"the summary binds it to {other.name}"
+                out.append(
+                    Finding(
+                        Verdict.CHANGED, spec.name, spec.criticality, spec.type, src, smr, detail
+                    )
+                )
+                break
     return out
 
 

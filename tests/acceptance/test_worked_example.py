@@ -132,7 +132,10 @@ def test_swaps_in_a_reformatted_summary_fail_too(customer_service: FactSchema) -
         "invoice_total",
         "disputed_amount",
     }
-    assert set(_changed(check(source, deadlines, customer_service))) == {"payment_deadline"}
+    assert set(_changed(check(source, deadlines, customer_service))) == {
+        "payment_deadline",
+        "credit_memo_deadline",  # its value is now the summary's payment deadline
+    }
     assert set(_changed(check(source, refused, customer_service))) == {"payment_commitment"}
 
 
@@ -140,7 +143,10 @@ def test_verify_is_check_without_extraction(customer_service: FactSchema) -> Non
     source, summary = worked("source"), worked("changed")
     source_facts = extract(source, customer_service)
     summary_facts = extract(summary, customer_service, source_facts.reference)
-    verified = verify(source_facts, summary_facts, customer_service)
+    verified = verify(source_facts, summary_facts, customer_service, texts=(source, summary))
     checked = check(source, summary, customer_service)
     assert verified.to_json() == checked.to_json()
+    bare = verify(source_facts, summary_facts, customer_service).to_json()
+    assert "coverage" not in bare
+    assert bare == {k: v for k, v in checked.to_json().items() if k != "coverage"}
     assert verified.outcome is Outcome.FAILED

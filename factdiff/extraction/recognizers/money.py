@@ -8,6 +8,7 @@ from decimal import Decimal
 from typing import Final
 
 from factdiff.extraction.recognizers.base import ExtractionContext, Match
+from factdiff.extraction.recognizers.number_words import parse_number_words
 from factdiff.extraction.recognizers.numbers import (
     _PLAIN_POINT_RE,
     _digit_number_ok,
@@ -101,9 +102,29 @@ def _money_at(text: str, tok: _Num, ctx: ExtractionContext, floor: int) -> Match
         return _json_money(text, tok, ctx) or _cued_money(text, tok, ctx)
     if end < len(text) and (text[end].isalnum() or text[end] == "_"):
         return None
+    if suffix is not None and suffix["word"]:
+        end, amount = _and_cents(text, end, amount)
     start, end, negative = _accounting(text, start, end, floor, negative)
     amount = -abs(amount) if negative else abs(amount)
     return Match(start, end, MoneyValue(amount, currency))
+
+
+_AND_CENTS_RE = re.compile(
+    r"[ \t]+and[ \t]+(?P<n>\d{1,2}|[a-z]+(?:[ -][a-z]+)?)[ \t]+cents?\b", re.IGNORECASE
+)
+
+
+def _and_cents(text: str, end: int, amount: Decimal) -> tuple[int, Decimal]:
+    """``... dollars and fifty cents``: the cents belong to the amount (2380.50), not to a
+    second amount of 0.50."""
+    m = _AND_CENTS_RE.match(text, end)
+    if m is None or amount != amount.to_integral_value():
+        return end, amount
+    raw = m["n"]
+    cents = int(raw) if raw.isdigit() else parse_number_words(raw.replace("-", " "))
+    if cents is None or not 0 < cents < 100:
+        return end, amount
+    return m.end(), amount + Decimal(cents) / 100
 
 
 def _accounting(

@@ -24,11 +24,15 @@ def parse_organization(text: str, context: ExtractionContext) -> OrganizationVal
     return OrganizationValue(name) if name is not None else None
 
 
+_SHORT_SUFFIXES = ("AS", "ASA", "AB", "ApS", "Oy", "Oyj", "SA", "SAS", "SpA", "S.p.A", "SRL", "KG")
+"""Nordic, French, Italian and German legal forms (``Nordlys AS``): after a name written in
+capitals they are ordinary words (``AS SOON AS``), so only a capitalised name takes them."""
 _SUFFIX_WORDS = (
     *("Corp", "Corporation", "Inc", "Incorporated", "LLC", "L.L.C", "LLP", "Ltd", "Limited"),
     *("Co", "Company", "GmbH", "plc", "PLC", "S.A", "AG", "N.V", "B.V", "Pty", "Group"),
     *("Holdings", "Technologies", "Industries", "Enterprises", "Associates", "Solutions"),
     *("Partners", "Labs", "Systems", "Ventures", "Capital"),
+    *_SHORT_SUFFIXES,
 )
 _SUFFIX_WORD = re.compile(word_start_alternation(_SUFFIX_WORDS) + r"\b\.?")
 _ORG_WORD = re.compile(r"(?:[^\W\d_]|\d)[\w'’&.-]*\Z")
@@ -122,6 +126,8 @@ class OrganizationRecognizer:
             return
         start = _walk_back(text, before)
         if start is None or start >= before:
+            return
+        if m.group().rstrip(".") in _SHORT_SUFFIXES and text[start:before].isupper():
             return
         name = clean_organization_name(text[start : m.end()])
         if name is not None:

@@ -13,6 +13,7 @@ from factdiff.extraction.recognizers.base import (
     leftmost_longest,
     vocabulary,
 )
+from factdiff.extraction.recognizers.gazetteer import find_plain_people
 from factdiff.extraction.wordtrie import trie_alternation, word_start_alternation
 from factdiff.values.base import FactType
 from factdiff.values.names import (
@@ -273,6 +274,7 @@ class PersonRecognizer:
                 yield from self._recipient(text, m.end())
         for m in finditer_folded(text, _PHRASE_CUE, _PHRASE_CUE_LOWER):
             yield from self._phrase(text, m)
+        yield from find_plain_people(text)
         for m in _JSON_NAME.finditer(text):
             name = clean_person_name(f"{m.group(1)} {m.group(2)}")
             if name is not None:

@@ -79,3 +79,21 @@ def test_misread_or_dropped_amounts_fail(source: str, summary: str) -> None:
 )
 def test_the_same_amount_in_another_format_is_clean(source: str, summary: str) -> None:
     assert check(source, summary, generic_schema()).outcome is Outcome.CLEAN
+
+
+@pytest.mark.parametrize(
+    ("source", "summary", "outcome"),
+    [
+        (
+            "Paid two thousand three hundred eighty dollars and fifty cents.",
+            "Paid $2,380.50.",
+            "clean",
+        ),
+        ("Paid 12 dollars and 5 cents today.", "Paid $12.05 today.", "clean"),
+        ("Paid 12 dollars and 5 cents today.", "Paid $12.50 today.", "failed"),
+    ],
+)
+def test_spelled_out_amounts_with_cents_are_one_amount(
+    source: str, summary: str, outcome: str
+) -> None:
+    assert check(source, summary, generic_schema()).outcome.value == outcome

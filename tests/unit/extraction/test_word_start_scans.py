@@ -22,7 +22,8 @@ FORMER_TITLE_CUE = re.compile(
 FORMER_SUFFIX_WORD = re.compile(
     r"\b(?:Corp|Corporation|Inc|Incorporated|LLC|L\.L\.C|LLP|Ltd|Limited|Co|Company|GmbH|"
     r"plc|PLC|S\.A|AG|N\.V|B\.V|Pty|Group|Holdings|Technologies|Industries|Enterprises|"
-    r"Associates|Solutions|Partners|Labs|Systems|Ventures|Capital)\b\.?"
+    r"Associates|Solutions|Partners|Labs|Systems|Ventures|Capital|AS|ASA|AB|ApS|Oy|Oyj|SA|SAS|"
+    r"SpA|S\.p\.A|SRL|KG)\b\.?"
 )
 
 FORMER_BARE = re.compile(r"(?<![\w$€£#/.,+-])\d{7,15}(?![\w%/]|[.,-]\d)")

@@ -1,0 +1,231 @@
+"""People without a cue: a given-name gazetteer, capitalisation and sentence position.
+
+A run of capitalised words is a person when it reads as one (``Daniel Okafor reports``):
+
+* *Given [initial] Family*: the first word is a known given name, then up to three name
+  words (initials, particles, known names, and one open-class surname);
+* *Family Given [initial]*: a directory order (``Garcia Daniel``, ``Miller Nicole G``): a
+  known given name after a known family name, or after any capitalised word that does not
+  start a sentence.
+
+Known names are the folded lists in ``factdiff/extraction/data`` (rebuilt from Faker's
+MIT-licensed name lists by ``scripts/build_name_gazetteer.py``; read once, no network). A
+common word, a place or organisation word, a title or a role never belongs to a name, and a
+run that goes on into more capitalised words that are not names (``Grace Cathedral Choir``)
+is not one. All-lower-case pairs count only when both words are known names of their kind
+(``jeffrey sayre``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import cache
+from importlib import resources
+
+from factdiff.extraction.recognizers.base import Match
+from factdiff.values.names import (
+    _ORG_TOKENS,
+    _PLACE_TOKENS,
+    _STOP,
+    HONORIFICS,
+    ROLES,
+    PersonValue,
+    _fold,
+    clean_person_name,
+)
+
+
+@cache
+def _names(file: str) -> frozenset[str]:
+    resource = resources.files("factdiff.extraction") / "data" / file
+    lines = resource.read_text(encoding="utf-8").splitlines()
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+def given_names() -> frozenset[str]:
+    """Folded given names of the gazetteer."""
+    return _names("given_names.txt")
+
+
+def family_names() -> frozenset[str]:
+    """Folded family names of the gazetteer."""
+    return _names("family_names.txt")
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_VENUE_WORDS = _words(
+    """garden gardens grill kitchen cafe café bar bistro pizza pizzeria diner tavern pub inn
+    lodge cinema cinemas bakery house brasserie cantina trattoria steakhouse hall arena
+    stadium club lounge market mall plaza tower bridge beach lake river mountain valley
+    island bay harbor harbour airlines airways express records band orchestra choir bed
+    breakfast apartment apartments suites resort field international airport man woman boy
+    girl guy lady men women hills hill ranch glen keys polar pearl queen king villa grove
+    heights park springs village downtown uptown center centre street st road rd avenue ave
+    boulevard blvd drive dr lane ln way court ct place parkway highway square terrace"""
+)
+"""Words that end a venue's or a group's name, never a person's."""
+_PLACE_STARTS = _words(
+    """san santa santo são sao saint st ste el la las los le les fort mount mt port kings
+    holy east west north south new lake van von de del di da villa casa case red asian"""
+)
+"""Words that start a place's name (``San Jose``, ``East Allen``), never a person's."""
+_PLACE_NAMES = _words(
+    """paris beverly atlanta sydney florence georgia austin dallas phoenix charlotte victoria
+    jackson madison orlando houston lincoln adelaide camden brooklyn savannah carolina
+    virginia helena regina chelsea trinity vegas denver berkeley aurora"""
+)
+"""Places that are also given names: never the given name of a *Family Given* pair."""
+_NEVER = _STOP | _PLACE_TOKENS | _ORG_TOKENS | ROLES | HONORIFICS | _VENUE_WORDS
+_PARTICLES = frozenset({"van", "von", "de", "der", "den", "da", "del", "di", "la", "le", "bin"})
+_TOKEN = r"[^\W\d_][^\W\d_]*(?:['’-][^\W\d_]+)*\.?"
+_RUN = re.compile(rf"(?<![\w'’.-]){_TOKEN}(?:[ \t]{{1,2}}{_TOKEN})+")
+_SENTENCE_START = re.compile(r"(?:\A|[.!?:;\n\"“(]|\b(?:user|system|assistant|agent):)\s*\Z")
+
+
+def _common(folded: str) -> bool:
+    core = folded.rstrip(".")
+    return core in _NEVER or (core.endswith("s") and core[:-1] in _NEVER)
+
+
+def _initial(token: str) -> bool:
+    core = token.rstrip(".")
+    return len(core) == 1 and core.isupper()
+
+
+def _capital(token: str) -> bool:
+    core = token.rstrip(".")
+    return bool(core) and core[0].isupper() and (len(core) == 1 or not core.isupper())
+
+
+def _lower(token: str) -> bool:
+    return token.islower() and not token.endswith(".")
+
+
+class _Run:
+    """The tokens of one run of words, with their spans."""
+
+    def __init__(self, text: str, match: re.Match[str]) -> None:
+        self.text = text
+        self.tokens: list[tuple[str, int, int]] = []
+        pos = match.start()
+        for word in match.group().split():
+            start = text.index(word, pos)
+            pos = start + len(word)
+            self.tokens.append((word, start, pos))
+
+    def folded(self, i: int) -> str:
+        return _fold(self.tokens[i][0].rstrip("."))
+
+
+def find_plain_people(text: str) -> Iterator[Match]:
+    """Person names that no cue announces (see the module docstring)."""
+    given, family = given_names(), family_names()
+    for run_match in _RUN.finditer(text):
+        run = _Run(text, run_match)
+        i = 0
+        while i < len(run.tokens) - 1:
+            taken = _person_at(run, i, given, family)
+            if taken is None:
+                i += 1
+                continue
+            end_index, match = taken
+            yield match
+            i = end_index
+    return
+
+
+def _person_at(
+    run: _Run, i: int, given: frozenset[str], family: frozenset[str]
+) -> tuple[int, Match] | None:
+    word = run.tokens[i][0]
+    first = run.folded(i)
+    if _common(first) or _initial(word) or first in _PLACE_STARTS:
+        return None
+    if i > 0 and run.folded(i - 1) in _PLACE_STARTS:
+        return None
+    if _lower(word):
+        return _lower_pair(run, i, given, family)
+    if not _capital(word):
+        return None
+    nxt, nxt_folded = run.tokens[i + 1][0], run.folded(i + 1)
+    if first in _PLACE_NAMES and nxt_folded not in family:
+        return None
+    if first in given and not _lower(nxt) and (_initial(nxt) or not _common(nxt_folded)):
+        return _given_first(run, i, given, family)
+    if (
+        nxt_folded in given
+        and nxt_folded not in _PLACE_NAMES
+        and _capital(nxt)
+        and not _initial(nxt)
+        and first not in given
+        and (
+            first in family
+            or (
+                nxt_folded not in family
+                and not _SENTENCE_START.search(run.text, 0, run.tokens[i][1])
+            )
+        )
+    ):
+        end = i + 2
+        if end < len(run.tokens) and _initial(run.tokens[end][0]):
+            end += 1
+        return _emit(run, i, end)
+    return None
+
+
+def _given_first(
+    run: _Run, i: int, given: frozenset[str], family: frozenset[str]
+) -> tuple[int, Match] | None:
+    end = i + 1
+    open_surname = False
+    while end < len(run.tokens) and end - i < 4:
+        word, folded = run.tokens[end][0], run.folded(end)
+        if _initial(word) or folded in _PARTICLES:
+            end += 1
+            continue
+        if not _capital(word) or _common(folded):
+            break
+        known = folded in given or folded in family
+        if not known and open_surname:
+            break
+        open_surname = open_surname or not known
+        end += 1
+    while end > i + 1 and (_initial(run.tokens[end - 1][0]) or run.folded(end - 1) in _PARTICLES):
+        end -= 1
+    if end == i + 1:
+        return None
+    if end < len(run.tokens):
+        after, after_folded = run.tokens[end][0], run.folded(end)
+        if (
+            _capital(after)
+            and not _initial(after)
+            and (not _common(after_folded) or after_folded in _VENUE_WORDS | _ORG_TOKENS)
+        ):
+            return None  # a longer run of capitals: a title, a venue or a place
+    return _emit(run, i, end)
+
+
+def _lower_pair(
+    run: _Run, i: int, given: frozenset[str], family: frozenset[str]
+) -> tuple[int, Match] | None:
+    word = run.tokens[i + 1][0]
+    folded = run.folded(i + 1)
+    if not _lower(word) or _common(folded) or run.folded(i) not in given:
+        return None
+    if folded not in family or len(folded) < 3 or len(run.folded(i)) < 3:
+        return None
+    return _emit(run, i, i + 2)
+
+
+def _emit(run: _Run, i: int, end: int) -> tuple[int, Match] | None:
+    start, stop = run.tokens[i][1], run.tokens[end - 1][2]
+    if run.text[stop - 1] == "." and not _initial(run.tokens[end - 1][0]):
+        stop -= 1
+    name = clean_person_name(run.text[start:stop])
+    if name is None:
+        return None
+    return end, Match(start, stop, PersonValue(name))

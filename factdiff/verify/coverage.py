@@ -1,0 +1,140 @@
+"""Coverage: which source sentences the check verified, and which it could not.
+
+A source sentence is **verified** when the source record holds a fact whose evidence lies in
+it (a field value, an inventory atom or an unbound atom). The other sentences carried no
+typed fact: nothing was checked there, so a summary that dropped one loses something the
+diff cannot see. They are reported as ``unverified`` (not a loss), each with whether the
+summary **dropped** it: fewer than half of its content words (letters, 4 or more, outside
+a short list of function and courtesy words) appear anywhere in the summary. A sentence
+without content words (``Thanks!``) is neither verified nor unverified.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from factdiff.extraction.record import FactRecord
+from factdiff.values.base import JSON
+
+_SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;]+(?=\s|\Z)|\n|\Z)|[^\n]+")
+_CONTENT = re.compile(r"[^\W\d_]{4,}")
+
+
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_FUNCTION = _word_set(
+    """that this with from have has had were will would could should their there them they
+    then than what when where which while your yours also been being into onto over about
+    after before just very some such only each other more most much many said says
+    thanks thank please okay hello goodbye sure great cheers welcome"""
+)
+
+
+@dataclass(frozen=True)
+class Unverified:
+    """One source sentence that carried no extracted fact."""
+
+    text: str
+    start: int
+    end: int
+    dropped: bool
+
+    def to_json(self) -> dict[str, JSON]:
+        """``text``, ``span`` and ``dropped``."""
+        return {"text": self.text, "span": [self.start, self.end], "dropped": self.dropped}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Unverified:
+        """Inverse of ``to_json``."""
+        start, end = data["span"]
+        return cls(str(data["text"]), int(start), int(end), bool(data["dropped"]))
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How many source sentences the check verified, and the unverified ones."""
+
+    sentences: int
+    verified: int
+    unverified: tuple[Unverified, ...] = ()
+
+    @property
+    def dropped(self) -> tuple[Unverified, ...]:
+        """Unverified sentences the summary dropped."""
+        return tuple(u for u in self.unverified if u.dropped)
+
+    @property
+    def share(self) -> float:
+        """Share of the source's sentences that were verified (1.0 for a text without any)."""
+        return self.verified / self.sentences if self.sentences else 1.0
+
+    def to_json(self) -> dict[str, JSON]:
+        """``sentences``, ``verified``, ``unverified`` (the form stored beside known gaps)."""
+        return {
+            "sentences": self.sentences,
+            "verified": self.verified,
+            "unverified": [u.to_json() for u in self.unverified],
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Coverage:
+        """Inverse of ``to_json``."""
+        return cls(
+            int(data["sentences"]),
+            int(data["verified"]),
+            tuple(Unverified.from_json(u) for u in data.get("unverified", ())),
+        )
+
+    def phrase(self) -> str:
+        """``2 sentences not covered by the schema were dropped`` (empty when none were)."""
+        n = len(self.dropped)
+        if not n:
+            return ""
+        noun = "sentence" if n == 1 else "sentences"
+        verb = "was" if n == 1 else "were"
+        return f"{n} {noun} not covered by the schema {verb} dropped"
+
+
+def _words(text: str) -> set[str]:
+    return {
+        w for w in (m.group().casefold() for m in _CONTENT.finditer(text)) if w not in _FUNCTION
+    }
+
+
+def _spans(record: FactRecord) -> list[tuple[int, int]]:
+    groups: Iterable[Iterable[Any]] = (
+        *record.fields.values(),
+        *record.inventory.values(),
+        *record.unbound.values(),
+    )
+    return sorted(span for facts in groups for fact in facts for span in fact.spans)
+
+
+def coverage(source: str, source_facts: FactRecord, summary: str) -> Coverage:
+    """The coverage of a check of ``summary`` against ``source`` (see the module docstring)."""
+    spans = _spans(source_facts)
+    summary_words = _words(summary)
+    sentences = verified = 0
+    unverified: list[Unverified] = []
+    for m in _SENTENCE.finditer(source):
+        start, end = m.start(), m.end()
+        words = _words(m.group())
+        covered = any(s < end and start < e for s, e in spans)
+        if not words and not covered:
+            continue
+        sentences += 1
+        if covered:
+            verified += 1
+            continue
+        kept = len(words & summary_words)
+        text = m.group().strip()
+        lead = m.group().index(text[:1]) if text else 0
+        unverified.append(
+            Unverified(text, start + lead, start + lead + len(text), kept * 2 < len(words))
+        )
+    return Coverage(sentences, verified, tuple(unverified))

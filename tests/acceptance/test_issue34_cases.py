@@ -1,0 +1,81 @@
+"""The cases of issue 34 that the offline extractor and the diff now decide, naming the field."""
+
+from __future__ import annotations
+
+from factdiff.schema.builtin import builtin_schema
+from factdiff.schema.loader import schema_from_yaml
+from factdiff.verify.check import check
+from factdiff.verify.diff import Verdict
+from factdiff.verify.policy import Outcome
+
+PARTIES = schema_from_yaml(
+    """schema: parties
+version: 1
+fields:
+  customer: {type: person, criticality: critical, cues: [customer]}
+  agent: {type: person, criticality: critical, cues: [agent]}
+  passenger: {type: person, criticality: critical, cues: [passenger]}
+""",
+    "<test>/parties.yaml",
+)
+
+
+def findings(source: str, summary: str) -> list[tuple[str, str]]:
+    result = check(source, summary, PARTIES)
+    return [(f.verdict.value, f.field) for f in result.diff.findings]
+
+
+def test_a_sentence_initial_name_changed_by_one_letter_fails_naming_the_field() -> None:
+    schema = builtin_schema("customer_service")
+    result = check("Greta Holm called about the invoice.", "Greta Holt called.", schema)
+    assert result.outcome is Outcome.FAILED
+    assert [(f.verdict, f.field) for f in result.diff.findings] == [
+        (Verdict.CHANGED, "disputing_party")
+    ]
+
+
+def test_a_sentence_initial_name_kept_passes() -> None:
+    schema = builtin_schema("customer_service")
+    result = check("Daniel Okafor reports the parcel lost.", "Daniel Okafor: parcel lost.", schema)
+    assert result.source_facts.fields["disputing_party"][0].value.canonical() == "Daniel Okafor"
+    assert result.outcome is Outcome.CLEAN
+
+
+def test_a_name_restated_without_its_holder_noun_is_kept() -> None:
+    result = check("Customer Irene Costa returned it.", "Irene Costa returned it.", PARTIES)
+    assert result.outcome is Outcome.CLEAN
+    assert findings("Passenger Ana Ruiz flew out.", "Ana Ruiz flew out.") == []
+
+
+def test_a_name_restated_elsewhere_in_another_order_is_kept() -> None:
+    assert findings("Customer Ana Ruiz called.", "Ana Ruiz (customer) called.") == []
+
+
+def test_a_name_restated_under_another_role_is_a_change_of_the_field() -> None:
+    assert findings("Customer Irene Costa returned it.", "Agent Irene Costa returned it.") == [
+        ("changed", "customer")
+    ]
+
+
+def test_two_peoples_roles_swapped_are_two_changes() -> None:
+    assert findings(
+        "Customer Ana Ruiz spoke to agent Tom Berg.", "Customer Tom Berg spoke to agent Ana Ruiz."
+    ) == [("changed", "customer"), ("changed", "agent")]
+
+
+def test_a_name_with_one_letter_changed_without_its_cue_is_not_kept() -> None:
+    assert findings("Customer Greta Holm called.", "Greta Holt called.") == [
+        ("missing", "customer")
+    ]
+
+
+def test_an_organisation_with_a_nordic_legal_form_is_a_fact() -> None:
+    schema = builtin_schema("customer_service")
+    source = "Nordlys AS disputes invoice INV-4410."
+    result = check(source, "Nordlys AS disputes INV-4410.", schema)
+    assert result.source_facts.fields["company_name"][0].value.canonical() == "Nordlys AS"
+    assert result.outcome is Outcome.CLEAN
+    dropped = check(source, "The customer disputes INV-4410.", schema)
+    assert [(f.verdict, f.field) for f in dropped.diff.findings] == [
+        (Verdict.MISSING, "company_name")
+    ]

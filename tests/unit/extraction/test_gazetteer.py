@@ -1,0 +1,70 @@
+"""People without cues: given-name gazetteer, capitalisation and sentence position."""
+
+from __future__ import annotations
+
+import pytest
+
+from factdiff.extraction.recognizers.base import ExtractionContext
+from factdiff.extraction.recognizers.gazetteer import (
+    family_names,
+    find_plain_people,
+    given_names,
+)
+from factdiff.extraction.recognizers.organizations import OrganizationRecognizer
+
+
+def names(text: str) -> list[str]:
+    return [str(m.value.canonical()) for m in find_plain_people(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Daniel Okafor reports the parcel lost.", ["Daniel Okafor"]),
+        ("Greta Holm called twice.", ["Greta Holm"]),
+        ("Irene Costa returned it", ["Irene Costa"]),
+        ("What about David A. Flakoll? He is free.", ["David A. Flakoll"]),
+        ("May I suggest Garcia Daniel? He is a psychiatrist.", ["Garcia Daniel"]),
+        ("Ana Ruiz (customer) said yes.", ["Ana Ruiz"]),
+    ],
+)
+def test_names_without_a_cue(text: str, expected: list[str]) -> None:
+    assert names(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We flew to San Jose and Santa Rosa.",
+        "I want a table at Olive Garden tonight.",
+        "Book the Alexander Bed and Breakfast.",
+        "The Marriott Paris Porte Maillot is full.",
+        "Go to 899 Sir Francis Drake Boulevard.",
+        "Pick me up at John Wayne Airport.",
+        "Will you pay by Monday?",
+        "PLEASE CALL AS SOON AS POSSIBLE",
+    ],
+)
+def test_places_venues_and_common_words_are_not_people(text: str) -> None:
+    assert names(text) == []
+
+
+def test_the_gazetteer_is_shipped_data_folded_and_without_common_words() -> None:
+    given, family = given_names(), family_names()
+    assert {"daniel", "greta", "irene"} <= given
+    assert {"costa", "ruiz", "holm"} <= family
+    assert not {"may", "will", "grant", "the"} & given
+    assert all(name == name.casefold() for name in given)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The order from Nordlys AS arrived.", ["Nordlys AS"]),
+        ("Sold to Bergen Fisk ASA today.", ["Bergen Fisk ASA"]),
+        ("PLEASE CALL AS SOON AS POSSIBLE", []),
+    ],
+)
+def test_nordic_and_european_legal_forms(text: str, expected: list[str]) -> None:
+    found = OrganizationRecognizer().find(text, ExtractionContext())
+    assert [m.value.canonical() for m in found] == expected
