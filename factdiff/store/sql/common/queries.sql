@@ -12,6 +12,10 @@ ROLLBACK
 -- name: schema_version
 SELECT coalesce(max(version), 0) FROM factdiff_migrations
 
+-- name: baseline_name
+-- The name of the store's first migration (every store this factdiff opens has 0001_baseline).
+SELECT coalesce(max(name), '') FROM factdiff_migrations WHERE version = 1
+
 -- name: record_migration
 INSERT INTO factdiff_migrations (version, name) VALUES (:version, :name)
 

@@ -53,16 +53,6 @@ WHERE d.id = :id AND e.id > :after
 ORDER BY e.id
 LIMIT :limit
 
--- name: recode_page
--- Warm entries still in the old encoding, or with a zlib archive.
-SELECT entry_id FROM warm_entries
-WHERE entry_id > :after AND (encoding = 0 OR source_codec = 'zlib')
-ORDER BY entry_id
-LIMIT :limit
-
--- name: count_recode_pending
-SELECT count(*) FROM warm_entries WHERE encoding = 0 OR source_codec = 'zlib'
-
 -- name: update_warm_encoding
 UPDATE warm_entries SET narrative = :narrative, record = :record, meta = :meta,
     encoding = :encoding,
