@@ -92,9 +92,6 @@ def attempt_params(
         "entry_id": entry_id,
         "attempt_no": attempt_no,
         "rung": int(a.rung),
-        "summarizer": "",
-        "extractor": "",
-        "method_version": "",
         "identity_ref": identity_ref,
         "budget_words": a.budget_words,
         "outcome": AttemptOutcome(a.outcome).value,
@@ -108,8 +105,6 @@ def attempt_params(
         "tokens_out": a.tokens_out,
         "cost_usd": None if cost is None else str(Decimal(cost)),
         "error": None if a.error is None else codec.dump_json(a.error, "attempt error"),
-        "schema_name": None,
-        "schema_version": None,
         "schema_hash": a.schema_hash,
         "failure_class": a.failure_class,
         "must_keep": None

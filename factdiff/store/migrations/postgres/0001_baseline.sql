@@ -92,9 +92,6 @@ CREATE TABLE attempts (
     entry_id       text COLLATE "C" NOT NULL,
     attempt_no     integer NOT NULL CHECK (attempt_no >= 1),
     rung           integer NOT NULL,
-    summarizer     text NOT NULL,
-    extractor      text NOT NULL,
-    method_version text NOT NULL,
     budget_words   integer,
     outcome        text NOT NULL
         CHECK (outcome IN ('clean', 'acceptable_with_notes', 'failed', 'error')),
@@ -107,8 +104,6 @@ CREATE TABLE attempts (
     tokens_out     integer,
     cost_usd       text,
     error          text,
-    schema_name    text,
-    schema_version integer,
     schema_hash    text,
     failure_class  text,
     must_keep      text,

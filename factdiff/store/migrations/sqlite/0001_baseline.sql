@@ -88,9 +88,6 @@ CREATE TABLE attempts (
     entry_id       TEXT NOT NULL,
     attempt_no     INTEGER NOT NULL CHECK (attempt_no >= 1),
     rung           INTEGER NOT NULL,
-    summarizer     TEXT NOT NULL,
-    extractor      TEXT NOT NULL,
-    method_version TEXT NOT NULL,
     budget_words   INTEGER,
     outcome        TEXT NOT NULL
         CHECK (outcome IN ('clean', 'acceptable_with_notes', 'failed', 'error')),
@@ -103,8 +100,6 @@ CREATE TABLE attempts (
     tokens_out     INTEGER,
     cost_usd       TEXT,
     error          TEXT,
-    schema_name    TEXT,
-    schema_version INTEGER,
     schema_hash    TEXT,
     failure_class  TEXT,
     must_keep      TEXT,
