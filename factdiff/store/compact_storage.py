@@ -375,4 +375,6 @@ class CompactStorageMixin(ReencodingMixin):
 
 def unpack_narrative(value: Any, dictionary: codec.CodecDictionary | None) -> str:
     """A stored narrative (a zstd frame of its UTF-8 bytes); ``ValueError`` if it is not."""
+    if not isinstance(value, bytes | memoryview):
+        raise ValueError("narrative is not a zstd frame")
     return codec.zstd_decompress(bytes(value), dictionary).decode("utf-8")

@@ -117,6 +117,16 @@ def test_a_warm_row_in_an_unknown_encoding_names_its_entry(store: MemoryStore) -
     assert any(warm in problem for problem in store.verify())
 
 
+def test_a_narrative_that_is_not_a_frame_names_its_entry(store: MemoryStore) -> None:
+    ids = load(store, 4)
+    demote_all(store)
+    warm = next(i for i in ids if store.get(i).tier is Tier.WARM)
+    raw(store, "UPDATE warm_entries SET narrative = ? WHERE entry_id = ?", "Edited.", warm)
+    with pytest.raises(IntegrityError, match="does not decode"):
+        store.get(warm)
+    assert any(warm in problem and "does not decode" in problem for problem in store.verify())
+
+
 def test_retiring_the_dictionaries_trained_on_an_entry(store: MemoryStore) -> None:
     ids = load(store, MIN_SAMPLES + 6)
     before = sources(store, ids)
