@@ -6,6 +6,7 @@
     ├── UsageError                      the caller gave something invalid
     │   ├── SchemaError                 a malformed fact schema (file, line, field)
     │   ├── InvalidValue                a typed value cannot be built (also a ValueError)
+    │   ├── StoreFormatRetired          a store made before the 0.1 schema baseline: re-create it
     │   ├── InputError                  an unusable input text, option or id
     │   │   ├── EntryNotFound*          no entry has this id
     │   │   │   └── EntryErased*        it had one, erased by ``forget`` (its tombstone)
@@ -100,6 +101,11 @@ class InvalidValue(UsageError, ValueError):
 
 class InputError(UsageError):
     """An input text cannot be used: unreadable, not UTF-8, or too large."""
+
+
+class StoreFormatRetired(UsageError):
+    """The store was made by an earlier factdiff 0.1 format, before the schema baseline
+    (migration ``0001_baseline``): this factdiff neither reads nor upgrades it."""
 
 
 class RuntimeFailure(FactdiffError):

@@ -14,8 +14,8 @@ Contracts (shared by every backend):
 * a content hash is ``sha256:`` + the hex SHA-256 of the UTF-8 bytes;
 * JSON is canonical (sorted keys, no spaces, no NaN) UTF-8 text;
 * a cold archive is a zstd frame (level 19) of the content bytes, made with the agent's
-  latest zstd dictionary when it has one (``dictionary_id`` on the archive row); archives
-  written before schema version 9 are zlib streams (level 6) and stay readable.
+  latest zstd dictionary when it has one (``source_dictionary_id`` on the warm row);
+* a warm row keeps the hashes of its narrative and record as fingerprints (``fingerprint``).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ import json
 import math
 import secrets
 import threading
-import zlib
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any, TypeVar
@@ -40,7 +39,6 @@ _EARLIEST = datetime.min.replace(tzinfo=UTC)
 _FARTHEST = datetime.max.replace(tzinfo=UTC)
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 COLD_CODEC = "zstd"
-ZLIB_CODEC = "zlib"
 ZSTD_LEVEL = 19
 """The zstd level of archives, warm records and narratives (any level reads alike). Level 12
 takes a fourth to a sixth of the CPU, but its frames are 0.6-2.8% bigger (tau-retail's
@@ -170,28 +168,8 @@ def content_hash(data: bytes) -> str:
     return "sha256:" + hashlib.sha256(data).hexdigest()
 
 
-def digest_bytes(digest: str) -> bytes:
-    """A ``sha256:<hex>`` digest as its 32 bytes (how schema version 9 stores hashes); any
-    other text as its UTF-8 bytes."""
-    if digest.startswith("sha256:") and len(digest) == 71:
-        try:
-            return bytes.fromhex(digest[7:])
-        except ValueError:
-            pass
-    return digest.encode("utf-8")
-
-
-def digest_text(value: Any) -> str:
-    """Inverse of ``digest_bytes``; text (as rows written before schema version 9 hold it,
-    or its UTF-8 bytes) is returned as it is."""
-    if isinstance(value, str):
-        return value
-    data = bytes(value)
-    return "sha256:" + data.hex() if len(data) == 32 else data.decode("utf-8")
-
-
 FINGERPRINT_BYTES = 8
-"""How much of a SHA-256 a warm row keeps as a fingerprint (schema version 15)."""
+"""How much of a SHA-256 a warm row keeps as a fingerprint."""
 
 
 def fingerprint(digest: str) -> bytes:
@@ -199,24 +177,14 @@ def fingerprint(digest: str) -> bytes:
     the hashes of its narrative and record. They tell that a narrative or record changed
     behind the store's back; no hash in the same row stops someone who rewrites it too, and a
     chance change matches 8 bytes once in 2^64."""
-    found = digest_bytes(digest)
-    if len(found) != 32:
+    if not (digest.startswith("sha256:") and len(digest) == 71):
         raise ValueError(f"not a sha256 digest: {digest[:80]!r}")
-    return found[:FINGERPRINT_BYTES]
+    return bytes.fromhex(digest[7:])[:FINGERPRINT_BYTES]
 
 
 def digest_matches(stored: Any, digest: str) -> bool:
-    """Whether a stored hash is ``digest`` (``sha256:<hex>``): its fingerprint (schema
-    version 15), its 32 bytes (schema version 9) or its text (older rows)."""
-    if isinstance(stored, str):
-        return stored == digest
-    data = bytes(stored)
-    if len(data) == FINGERPRINT_BYTES:
-        return data == fingerprint(digest)
-    try:
-        return digest_text(data) == digest
-    except UnicodeDecodeError:  # neither 32 bytes nor text: not this digest
-        return False
+    """Whether a stored fingerprint is the one of ``digest`` (``sha256:<hex>``)."""
+    return isinstance(stored, bytes | memoryview) and bytes(stored) == fingerprint(digest)
 
 
 def check_text(text: str, what: str) -> str:
@@ -256,14 +224,8 @@ def archive(data: bytes, dictionary: CodecDictionary | None = None) -> bytes:
 
 
 def unarchive(codec: str, packed: bytes, dictionary: CodecDictionary | None = None) -> bytes:
-    """Inverse of ``archive`` (and of the zlib archives of older stores); raises
-    ``ArchiveCorrupt`` (a ``ValueError``) on an unknown codec, a broken stream or a
-    missing dictionary."""
-    if codec == ZLIB_CODEC:
-        try:
-            return zlib.decompress(bytes(packed))
-        except zlib.error as exc:
-            raise ArchiveCorrupt(f"cold archive does not decompress: {exc}") from None
+    """Inverse of ``archive``; raises ``ArchiveCorrupt`` (a ``ValueError``) on an unknown
+    codec, a broken stream or a missing dictionary."""
     if codec != COLD_CODEC:
         raise ArchiveCorrupt(f"unknown cold codec {codec!r}")
     try:

@@ -1,13 +1,13 @@
 """The store's compact tiers: warm rows in the compact encoding, zstd cold archives with
-per-agent dictionaries, attempt retention, and sizes (re-encoding stored entries, for older
-stores and dictionary retirement, is ``factdiff.store.reencoding``).
+per-agent dictionaries, attempt retention, and sizes (re-encoding stored entries when a
+dictionary retires is ``factdiff.store.reencoding``).
 
-``CompactStorageMixin`` is part of every ``MemoryStore``. A warm row of encoding 1 holds its
-fact record as a zstd frame (with the agent's dictionary) of ``compact.pack_record`` and its
-meta split by ``compact.split_meta``; reading it back needs the entry's cold source (the
-surface texts of its facts), so every statement that reads a warm row also reads the
-archive (``WARM_COLUMNS``). Rows of encoding 0 (JSON text, written before schema version 9)
-stay readable; ``recode`` (``reencoding``) rewrites them and zlib archives in place.
+``CompactStorageMixin`` is part of every ``MemoryStore``. A warm row (encoding 1, the only
+one) holds its narrative as a zstd frame and its fact record as a zstd frame of
+``compact.pack_record`` (both with the agent's dictionary), and its meta split by
+``compact_meta.split_meta``; reading it back needs the entry's cold source (the surface
+texts of its facts), so every statement that reads a warm row also reads the archive
+(``WARM_COLUMNS``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, cast
 
-from factdiff.store import codec, compact
+from factdiff.store import codec, compact, compact_meta
 from factdiff.store import rows as rowmap
 from factdiff.store.dictionaries import (
     TRAIN_SAMPLES,
@@ -32,7 +32,7 @@ from factdiff.store.model import (
     WarmMeta,
     WarmView,
 )
-from factdiff.store.reencoding import RECODE_BATCH, ReencodingMixin
+from factdiff.store.reencoding import REENCODE_BATCH, ReencodingMixin
 from factdiff.store.warm_columns import (
     Dictionary,
     encode_meta,
@@ -88,10 +88,8 @@ class CompactStorageMixin(ReencodingMixin):
     def _warm_view(self, entry: Entry, cols: rowmap.Row) -> WarmView:
         """The warm view of ``entry`` from its ``WARM_COLUMNS`` columns."""
         narrative, record, meta, attempt_no, compressed_at, encoding = cols[:6]
-        if int(encoding) == 0:
-            return rowmap.warm(
-                (_text(narrative), _text(record), _text(meta), attempt_no, compressed_at)
-            )
+        if int(encoding) != compact.RECORD_ENCODING:
+            raise IntegrityError(entry.id, f"warm row has unknown encoding {encoding}")
         source_codec, source_data, source_dictionary = cols[9:12]
         source = codec.decode_content(
             self._source_bytes(
@@ -105,9 +103,11 @@ class CompactStorageMixin(ReencodingMixin):
             data = compact.unpack_record(packed, source)
             identities = {} if cols[7] is None else self._profile(int(cols[7]))
             digest = None if cols[8] is None else bytes(cols[8])
-            split = compact.SplitMeta(identities, digest, bytes(meta))
+            split = compact_meta.SplitMeta(identities, digest, bytes(meta))
             moment = codec.from_micros(int(compressed_at)).isoformat()
-            meta_json = compact.join_meta(split, entry.content_hash, moment, record_digest(data))
+            meta_json = compact_meta.join_meta(
+                split, entry.content_hash, moment, record_digest(data)
+            )
         except ValueError as exc:
             raise IntegrityError(entry.id, f"warm row does not decode: {exc}") from None
         return WarmView(
@@ -291,7 +291,7 @@ class CompactStorageMixin(ReencodingMixin):
 
     # -- attempt retention -----------------------------------------------------------------
 
-    def prune_clean_attempts(self, *, batch: int = RECODE_BATCH) -> int:
+    def prune_clean_attempts(self, *, batch: int = REENCODE_BATCH) -> int:
         """Apply attempt retention ``warm-clean`` to entries already warm: delete every
         attempt row of each warm entry whose warm row a clean attempt made (its events,
         model calls and warm meta stay), ``batch`` entries per transaction; returns how
@@ -373,16 +373,8 @@ class CompactStorageMixin(ReencodingMixin):
         }
 
 
-_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
-
-
 def unpack_narrative(value: Any, dictionary: codec.CodecDictionary | None) -> str:
-    """A stored narrative: a zstd frame (it starts with zstd's magic number, which no UTF-8
-    text does), else UTF-8 text (a row written, or edited, as text)."""
-    if isinstance(value, bytes | memoryview) and bytes(value[:4]) == _ZSTD_MAGIC:
-        return codec.zstd_decompress(bytes(value), dictionary).decode("utf-8")
-    return _text(value)
-
-
-def _text(value: Any) -> str:
-    return bytes(value).decode("utf-8") if isinstance(value, bytes | memoryview) else str(value)
+    """A stored narrative (a zstd frame of its UTF-8 bytes); ``ValueError`` if it is not."""
+    if not isinstance(value, bytes | memoryview):
+        raise ValueError("narrative is not a zstd frame")
+    return codec.zstd_decompress(bytes(value), dictionary).decode("utf-8")

@@ -3,8 +3,9 @@
 Statements are named blocks (``-- name: <key>``) with named parameters (``:name``) in
 ``*.sql`` files, one per concern (``queries.sql``, ``retrieval.sql``...). Those that read
 alike on both backends live once in ``sql/common/``; ``sql/<dialect>/`` holds a dialect's own
-(a key there wins over the common one), its declared schema ``schema.sql``, and
-``migrations/<dialect>/NNNN_<name>.sql`` its migrations. The store's Python code never spells
+(a key there wins over the common one), and ``migrations/<dialect>/NNNN_<name>.sql`` its
+migrations: ``0001_baseline.sql`` declares every table of a new store, and a later change of the
+schema is a migration numbered after it. The store's Python code never spells
 SQL itself; both dialects supply the same keys (PostgreSQL's ``:name`` parameters become
 psycopg's ``%(name)s`` when loaded), both call the database clock ``factdiff_now_us()``, and
 both number their migrations alike, so a schema version means the same tables on either.
@@ -74,7 +75,7 @@ def load_migrations(folder: Traversable | Path) -> tuple[Migration, ...]:
 
 
 def load_queries(folder: Traversable | Path) -> dict[str, str]:
-    """The named statements of every ``*.sql`` file in ``folder`` but ``schema.sql``.
+    """The named statements of every ``*.sql`` file in ``folder``.
 
     ``queries.sql`` comes first, then the others in name order; a key defined twice is an
     error naming both files.
@@ -86,8 +87,6 @@ def load_queries(folder: Traversable | Path) -> dict[str, str]:
     queries: dict[str, str] = {}
     origin: dict[str, str] = {}
     for item in files:
-        if item.name == "schema.sql":
-            continue
         for key, sql in parse_queries(item.read_text("utf-8")).items():
             if key in queries:
                 raise StoreError(f"query {key} is defined in {origin[key]} and {item.name}")
@@ -107,12 +106,16 @@ def resolve_queries(
 
 @dataclass(frozen=True)
 class Dialect:
-    """A backend's SQL: named queries, the declared schema and the migrations."""
+    """A backend's SQL: named queries and the migrations (the baseline first)."""
 
     name: str
     queries: Mapping[str, str]
-    schema_sql: str
     migrations: tuple[Migration, ...] = field(default=())
+
+    @property
+    def baseline(self) -> str:
+        """The name of migration 0001, which every store this code opens starts from."""
+        return self.migrations[0].name if self.migrations else ""
 
     @property
     def version(self) -> int:
@@ -139,6 +142,5 @@ def load_dialect(name: str) -> Dialect:
     return Dialect(
         name=name,
         queries=queries,
-        schema_sql=(sql_dir / "schema.sql").read_text("utf-8"),
         migrations=load_migrations(root / "migrations" / name),
     )

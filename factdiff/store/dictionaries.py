@@ -7,14 +7,14 @@ first ``TRAIN_SAMPLES`` entries (sources and compact records); later archives an
 records of that agent are compressed with its latest version. A dictionary is sized to the
 corpus it serves (``DICTIONARY_SHARE`` of its training bytes, at most ``DICTIONARY_BYTES``:
 on short entries the dictionary is a large share of the cold tier) and stored as a zstd frame
-of its bytes (``stored``; rows written before hold the raw dictionary, and both are read).
+of its bytes (``stored``).
 Each dictionary row keeps the SHA-256 of its (raw) bytes, checked when it is loaded, and the
 ids of the entries it was trained on (a zstd frame of their sorted, newline-joined ids), so
 an erasure or a correction can tell which dictionaries hold fragments of an entry
 (``trained_on``) and retire them.
 
-Archives written before a dictionary existed are plain zstd frames (or zlib, before schema
-version 9): each archive row names its codec and dictionary, so all stay readable.
+Archives written before the agent had a dictionary are plain zstd frames: each warm row names
+the dictionary of its archive and of its narrative and record (none: plain frames).
 """
 
 from __future__ import annotations
@@ -47,7 +47,6 @@ sources: 1/24 0.40x, 1/16 0.38x, 1/10 0.36x, 1/6 0.35x (the cap); a raw 1/10 dic
 made it 0.48x. The longer datasets reach ``DICTIONARY_BYTES`` either way."""
 MIN_DICTIONARY_BYTES = 1024
 """Below this size no dictionary is trained (too few sample bytes)."""
-_ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
 
 
 @dataclass(frozen=True)
@@ -86,9 +85,8 @@ def stored(data: bytes) -> bytes:
 
 
 def loaded(value: bytes) -> bytes:
-    """Inverse of ``stored``: the raw dictionary of a ``data`` column (a zstd frame, or the
-    raw dictionary of a row written before, which starts with the dictionary magic)."""
-    return codec.zstd_decompress(value) if value.startswith(_ZSTD_MAGIC) else value
+    """Inverse of ``stored``: the raw dictionary of a ``data`` column."""
+    return codec.zstd_decompress(value)
 
 
 def train(samples: list[bytes], size: int = DICTIONARY_BYTES) -> bytes | None:

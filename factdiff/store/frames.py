@@ -1,13 +1,12 @@
-"""Small frames for packed attempts and event payloads (schema version 11).
+"""Small frames for packed attempts and event payloads.
 
 A packed attempt or event payload is tens to hundreds of bytes of compact JSON
 (``factdiff.store.compact``): a plain zstd frame spends its magic number and header on it,
 and the JSON skeleton every payload repeats compresses poorly within one short payload.
 ``pack`` makes ``TAG`` followed by a magicless zstd frame compressed with ``PRIMER``, a fixed
 raw-content dictionary of those skeletons (the compact diff's keys, the event payloads' keys
-and common values); ``unpack`` reads those and the plain zstd frames written before
-(schema versions 9 and 10: they start with zstd's magic number). ``PRIMER`` is part of the
-stored format: it never changes (another primer would take another tag).
+and common values); ``unpack`` reads them. ``PRIMER`` is part of the stored format: it never
+changes (another primer would take another tag).
 """
 
 from __future__ import annotations
@@ -17,8 +16,7 @@ import threading
 import zstandard
 
 TAG = b"\x02"
-"""The first byte of a primed frame (a plain zstd frame starts with 0x28)."""
-ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
+"""The first byte of a primed frame."""
 
 _FRAGMENTS = (
     '[{"known_gaps":[],"lost":[],"summarizer":"extractive"}]',
@@ -75,7 +73,6 @@ class _Contexts(threading.local):
         self.decompressor = zstandard.ZstdDecompressor(
             dict_data=PRIMER, format=zstandard.FORMAT_ZSTD1_MAGICLESS
         )
-        self.plain = zstandard.ZstdDecompressor()
 
 
 _CONTEXTS = _Contexts()
@@ -87,13 +84,11 @@ def pack(data: bytes) -> bytes:
 
 
 def unpack(packed: bytes) -> bytes:
-    """Inverse of ``pack``, and of the plain zstd frames written before; ``ValueError`` if
-    ``packed`` is neither or does not decompress."""
+    """Inverse of ``pack``; ``ValueError`` if ``packed`` is not a primed frame or does not
+    decompress."""
+    if not packed.startswith(TAG):
+        raise ValueError("packed value is not a primed zstd frame")
     try:
-        if packed.startswith(TAG):
-            return _CONTEXTS.decompressor.decompress(packed[len(TAG) :])
-        if packed.startswith(ZSTD_MAGIC):
-            return _CONTEXTS.plain.decompress(packed)
+        return _CONTEXTS.decompressor.decompress(packed[len(TAG) :])
     except zstandard.ZstdError as exc:
         raise ValueError(f"packed frame does not decompress: {exc}") from None
-    raise ValueError("packed value is not a zstd frame")

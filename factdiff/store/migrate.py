@@ -1,8 +1,10 @@
 """Schema migrations of ``MemoryStore``: the version check at opening and ``migrate``.
 
-Each migration script of the dialect (``migrations/<dialect>/NNNN_name.sql``) runs in its own
-write transaction, serialised across processes; after the scripts, ``migrate`` fills the
-search indexes and re-encodes warm rows stored before the compact tiers, both resumable.
+A new store gets the dialect's baseline (``migrations/<dialect>/0001_baseline.sql``), then
+every migration numbered after it; each runs in its own write transaction, serialised across
+processes. After the scripts, ``migrate`` fills the search indexes of entries that lack them
+(resumable). A store made before the baseline (its migration 1 has another name: an earlier
+factdiff 0.1 format) is refused with ``StoreFormatRetired``: nothing reads or upgrades it.
 """
 
 from __future__ import annotations
@@ -10,16 +12,11 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING, cast
 
-from factdiff.errors import MigrationRequired, StoreError
+from factdiff.errors import MigrationRequired, StoreError, StoreFormatRetired
 from factdiff.store.dialect import Migration
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
-
-SEARCH_INDEX_VERSION = 6
-"""The schema version that added the search indexes (``migrate`` fills them for old entries)."""
-COMPACT_VERSION = 9
-"""The schema version of the compact tiers (``migrate`` re-encodes older warm rows)."""
 
 
 def _store(mixin: MigrationMixin) -> MemoryStore:
@@ -34,15 +31,30 @@ class MigrationMixin:
         current, expected = store.schema_version(), store._dialect.version
         if current == 0 and create and store._object_count() == 0:
             store.migrate()
-        elif current < expected:
+            return
+        store._check_baseline()
+        if current < expected:
             raise MigrationRequired(
                 f"store {store.location} is at schema version {current}, this factdiff needs "
                 f"{expected}: run `factdiff migrate`"
             )
-        elif current > expected:
+        if current > expected:
             raise StoreError(
                 f"store {store.location} is at schema version {current}, newer than this "
                 f"factdiff ({expected}): upgrade factdiff"
+            )
+
+    def _check_baseline(self) -> None:
+        """``StoreFormatRetired`` if the store's migration 1 is not this dialect's baseline."""
+        store = _store(self)
+        if not store._one("has_migrations_table"):
+            return
+        first = str(store._one("baseline_name"))
+        if first and first != store._dialect.baseline:
+            raise StoreFormatRetired(
+                f"store {store.location} was made by an earlier factdiff 0.1 format, which "
+                "this factdiff does not read: re-create it (a new store, then `factdiff add` "
+                "its sources again)"
             )
 
     def schema_version(self) -> int:
@@ -59,18 +71,15 @@ class MigrationMixin:
     def migrate(self) -> int:
         """Apply every pending migration, each in its own transaction; returns how many.
 
-        Then fill the search indexes and re-encode warm entries stored before the compact
-        tiers (``recode``): both resumable, so an interrupted ``migrate`` is finished by
-        running it again."""
+        Then index the entries the search indexes lack (resumable, so an interrupted
+        ``migrate`` is finished by running it again)."""
         store = _store(self)
+        store._check_baseline()
         applied = 0
         for migration in store._dialect.migrations:
             if store._write(partial(store._apply_migration, migration)):
                 applied += 1
-        if store.schema_version() >= SEARCH_INDEX_VERSION:
-            store.build_search_index()
-        if store.schema_version() >= COMPACT_VERSION:
-            store.recode(now=store.db_now())
+        store.build_search_index()
         return applied
 
     def _apply_migration(self, migration: Migration) -> bool:

@@ -1,13 +1,10 @@
-"""Re-encoding warm entries already stored: older stores into the compact encoding
-(``recode``), and away from zstd dictionaries that must go (``retire_*``).
+"""Re-encoding warm entries already stored, away from zstd dictionaries that must go.
 
 ``ReencodingMixin`` is part of every ``MemoryStore`` (through ``CompactStorageMixin``). Each
 re-encoded entry gets new warm columns (narrative, record, meta) and a new archive made with
 one dictionary (or none), decoded again and compared before it is written; a batch of
 entries is one transaction, so every operation here is resumable at any point.
 
-* ``recode`` rewrites the warm rows written before schema version 9 (JSON text) and zlib
-  archives with the agent's latest dictionary.
 * ``retire_dictionaries_trained_on`` stops using the dictionaries trained on one entry (an
   erasure or a correction: they hold fragments of its text), re-encoding their users with a
   dictionary trained without it; ``retire_agent_dictionaries`` stops using every dictionary
@@ -16,7 +13,6 @@ entries is one transaction, so every operation here is resumable at any point.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
@@ -29,7 +25,7 @@ from factdiff.store.model import EntryNotFound, IntegrityError
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
 
-RECODE_BATCH = 64
+REENCODE_BATCH = 64
 """Warm entries re-encoded per transaction."""
 
 Dictionary = tuple[int | None, codec.CodecDictionary | None]
@@ -45,36 +41,10 @@ def _store(mixin: ReencodingMixin) -> MemoryStore:
 class ReencodingMixin:
     """Re-encoding of stored warm entries (see the module docstring)."""
 
-    # -- older stores ----------------------------------------------------------------------
-
-    def recode_pending(self) -> int:
-        """How many warm entries still have the old encoding or a zlib archive."""
-        return int(_store(self)._one("count_recode_pending"))
-
-    def recode(self, *, now: datetime, progress: Callable[[int], None] | None = None) -> int:
-        """Re-encode warm entries written before schema version 9 (JSON record and meta,
-        zlib archive) in the compact encoding with zstd archives, ``RECODE_BATCH`` entries per
-        transaction; returns how many. Resumable: each batch commits on its own and an
-        interrupted run goes on where it stopped. Every re-encoded row is decoded again and
-        compared before it is written."""
-        store = _store(self)
-        now_us = codec.to_micros(now, "now")
-        done, after = 0, ""
-        sql = store._sql("recode_page")
-        while True:
-            ids = [str(r[0]) for r in store._rows(sql, {"after": after, "limit": RECODE_BATCH})]
-            if not ids:
-                return done
-            after = ids[-1]
-            batch = [self._reencoded(entry_id, None, now_us) for entry_id in ids]
-            done += store._write(partial(self._write_reencoded, batch))
-            if progress is not None:
-                progress(done)
-
     # -- dictionary retirement -------------------------------------------------------------
 
     def retire_dictionaries_trained_on(
-        self, entry_id: str, *, now: datetime, batch: int = RECODE_BATCH
+        self, entry_id: str, *, now: datetime, batch: int = REENCODE_BATCH
     ) -> int:
         """Stop using every zstd dictionary trained on ``entry_id`` (they hold fragments of
         its text): re-encode each archive and warm record compressed with one of them with a
@@ -102,7 +72,7 @@ class ReencodingMixin:
         return len(tainted)
 
     def retire_agent_dictionaries(
-        self, agent_id: str, *, now: datetime, batch: int = RECODE_BATCH
+        self, agent_id: str, *, now: datetime, batch: int = REENCODE_BATCH
     ) -> int:
         """Stop using every zstd dictionary of ``agent_id`` at once (before all its entries are
         erased: each is trained on some of them): its archives and warm records become plain
@@ -133,7 +103,7 @@ class ReencodingMixin:
                     users = [str(r["entry_id"]) for r in store._rows(sql, params)]
                     if not users:
                         break
-                    items = [self._reencoded(u, replacement, now_us) for u in users]
+                    items = [self._reencoded(u, replacement) for u in users]
                     store._write(partial(self._write_reencoded, items))
                     after = users[-1]
 
@@ -163,11 +133,9 @@ class ReencodingMixin:
 
     # -- one entry -------------------------------------------------------------------------
 
-    def _reencoded(
-        self, entry_id: str, dictionary: Dictionary | None, now_us: int
-    ) -> Reencoded | None:
-        """New warm and cold columns for ``entry_id`` made with ``dictionary`` (``None``: the
-        agent's latest, trained now if it has none), or ``None`` if it is no longer warm."""
+    def _reencoded(self, entry_id: str, dictionary: Dictionary) -> Reencoded | None:
+        """New warm and cold columns for ``entry_id`` made with ``dictionary``, or ``None`` if
+        it is no longer warm."""
         store = _store(self)
         entry = store._load(entry_id)
         if entry is None or entry.warm is None:
@@ -177,8 +145,6 @@ class ReencodingMixin:
             raise IntegrityError(entry_id, "warm entry has no cold archive")
         data = store._cold_bytes(entry_id, cold)
         source = codec.decode_content(data)
-        if dictionary is None:
-            dictionary = store._agent_dictionary(entry.agent_id, now_us)
         warm = store._warm_params(
             entry_id,
             source,

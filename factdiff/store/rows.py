@@ -20,8 +20,6 @@ from factdiff.store.model import (
     IntegrityError,
     NewEvent,
     Tier,
-    WarmMeta,
-    WarmView,
 )
 
 Row = protocol.Row
@@ -59,21 +57,8 @@ FULL_WARM = ENTRY_COLUMNS + 1
 its hot ``content``."""
 
 
-def warm(values: tuple[Any, ...]) -> WarmView:
-    """A warm view from ``(narrative, record, meta, attempt_no, compressed_at)``, decoded by
-    ``factdiff.store.compact_storage`` from the warm columns."""
-    narrative, record, meta, attempt_no, compressed_at = values
-    return WarmView(
-        narrative=str(narrative),
-        record=codec.load_json(record),
-        meta=WarmMeta.from_json(codec.load_json(meta)),
-        attempt_no=int(attempt_no),
-        compressed_at=codec.from_micros(compressed_at),
-    )
-
-
 ATTEMPT_IDENTITY = "attempt"
-"""The ``store_identities`` kind of an attempt's identities (schema version 15)."""
+"""The ``store_identities`` kind of an attempt's identities."""
 
 
 def attempt_identity(a: AttemptRecord) -> str:
@@ -107,9 +92,6 @@ def attempt_params(
         "entry_id": entry_id,
         "attempt_no": attempt_no,
         "rung": int(a.rung),
-        "summarizer": "",
-        "extractor": "",
-        "method_version": "",
         "identity_ref": identity_ref,
         "budget_words": a.budget_words,
         "outcome": AttemptOutcome(a.outcome).value,
@@ -123,8 +105,6 @@ def attempt_params(
         "tokens_out": a.tokens_out,
         "cost_usd": None if cost is None else str(Decimal(cost)),
         "error": None if a.error is None else codec.dump_json(a.error, "attempt error"),
-        "schema_name": None,
-        "schema_version": None,
         "schema_hash": a.schema_hash,
         "failure_class": a.failure_class,
         "must_keep": None
@@ -195,12 +175,11 @@ def attempt(row: Row, narrative: str | None = None) -> AttemptRecord:
 
 
 def pack_attempt(diff: Any, summary: str | None) -> bytes:
-    """An attempt's diff and summary as stored: a primed frame (``frames.pack``; a plain
-    zstd frame before schema version 11) of ``[1, compact diff, summary]`` in canonical JSON
-    (``compact.pack_diff``). The summary is ``null`` for the
-    attempt that made the entry's warm row: it is the warm narrative, stored once (restore
-    and promotion write it back here before the warm row goes). Attempts written before
-    schema version 9 keep diff and summary as JSON text."""
+    """An attempt's diff and summary as stored: a primed frame (``frames.pack``) of
+    ``[1, compact diff, summary]`` in canonical JSON (``compact.pack_diff``). The summary is
+    ``null`` for the attempt that made the entry's warm row: it is the warm narrative, stored
+    once (restore and promotion write it back here before the warm row goes). An erasure
+    writes a redacted attempt's diff and summary as JSON text instead (``packed`` NULL)."""
     return frames.pack(compact.dump([1, compact.pack_diff(diff), summary]))
 
 
@@ -214,12 +193,12 @@ def unpack_attempt(packed: Any) -> tuple[Any, str | None]:
 
 
 def attempt_diff(diff_text: Any, packed: Any) -> Any:
-    """An attempt's diff from its row (packed, or JSON text in older rows)."""
+    """An attempt's diff from its row (packed, or JSON text once redacted)."""
     return codec.load_json(str(diff_text)) if packed is None else unpack_attempt(packed)[0]
 
 
 def attempt_summary(summary_text: Any, packed: Any, narrative: str | None = None) -> str:
-    """An attempt's summary from its row (packed, or JSON text in older rows); ``narrative``
+    """An attempt's summary from its row (packed, or JSON text once redacted); ``narrative``
     is the warm narrative the attempt made, if it made the warm row."""
     if packed is None:
         return str(codec.load_json(str(summary_text)))
@@ -232,8 +211,8 @@ def attempt_summary(summary_text: Any, packed: Any, narrative: str | None = None
 
 
 def events(row: Row) -> list[Event]:
-    """The events of an ``events`` row: one, or two when it has a ``then_type`` (schema
-    version 14), with ids ``id - 1`` and ``id``; both share the row's entry, agent and time."""
+    """The events of an ``events`` row: one, or two when it has a ``then_type``, with ids
+    ``id - 1`` and ``id``; both share the row's entry, agent and time."""
     halves = [(row["type"], row["payload"], row["packed"])]
     if row["then_type"] is not None:
         halves.append((row["then_type"], row["then_payload"], row["then_packed"]))
@@ -255,8 +234,7 @@ def event_rows(events: list[NewEvent]) -> list[tuple[str, str, bytes | None]]:
     """(type, payload JSON, packed payload) of each event, checked and packed before any
     write. The packed form, a primed frame (``frames.pack``) of ``compact.pack_payload`` in
     canonical JSON, is kept when it is smaller (the JSON text is then empty), else the JSON
-    text (events written before schema version 9 all keep their JSON text; those written
-    before version 11 keep their plain zstd frames)."""
+    text."""
     rows: list[tuple[str, str, bytes | None]] = []
     for e in events:
         text = codec.dump_json(e.payload, f"{e.type} event payload")
@@ -269,7 +247,7 @@ def event_rows(events: list[NewEvent]) -> list[tuple[str, str, bytes | None]]:
 
 
 def event_payload(text: Any, packed: Any) -> Any:
-    """An event's payload from its row (packed, or JSON text in older rows)."""
+    """An event's payload from its row (packed, or JSON text: smaller, or redacted)."""
     if packed is None:
         return codec.load_json(str(text))
     data = codec.load_json(frames.unpack(bytes(packed)).decode("utf-8"))

@@ -67,9 +67,8 @@ class SearchIndexMixin:
         progress: Callable[[int], None] | None = None,
     ) -> int:
         """Index every entry the search indexes lack (all of them with ``rebuild``) and the
-        facts of entries added without them; returns how many were indexed. ``migrate`` runs
-        it, so a store upgraded to schema version 6 is searchable at once; entries added since
-        are indexed as they are added."""
+        facts of entries added without them; returns how many were indexed (``migrate`` runs
+        it too)."""
         store = _store(self)
         if rebuild:
             store._write(partial(clear_search_index, store))
@@ -159,14 +158,11 @@ def pack_keys(keys: Iterable[int]) -> bytes:
 
 
 def unpack_keys(value: Any) -> set[int]:
-    """Inverse of ``pack_keys`` (rows written before schema version 9 hold space-separated
-    decimal text)."""
-    if isinstance(value, str):
-        return {int(k) for k in value.split()}
+    """Inverse of ``pack_keys``; ``ValueError`` if ``value`` is not packed keys."""
     data = bytes(value)
-    if data[:1] == _KEYS_V1:
-        return set(struct.unpack(f">{(len(data) - 1) // 8}q", data[1:]))
-    return {int(k) for k in data.decode("utf-8").split()}
+    if data[:1] != _KEYS_V1 or (len(data) - 1) % 8:
+        raise ValueError("narrative keys are not packed 64-bit ints")
+    return set(struct.unpack(f">{(len(data) - 1) // 8}q", data[1:]))
 
 
 def _reindex(store: MemoryStore, doc: IndexDoc) -> None:

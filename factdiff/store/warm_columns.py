@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from factdiff.schema.model import tagged_digest, tagged_text_digest
-from factdiff.store import codec, compact
+from factdiff.store import codec, compact, compact_meta
 from factdiff.store.dictionaries import dictionary_hash
 from factdiff.store.model import IntegrityError, WarmMeta
 
@@ -171,7 +171,7 @@ def encode_meta(
     it does not encode."""
     moment = codec.from_micros(compressed_at).isoformat()
     try:
-        split = compact.split_meta(meta.to_json(), content_hash, moment, digest)
+        split = compact_meta.split_meta(meta.to_json(), content_hash, moment, digest)
     except ValueError as exc:
         raise IntegrityError(entry_id, f"compression meta does not encode: {exc}") from None
     profile = codec.check_text(

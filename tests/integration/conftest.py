@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 
 from factdiff.store import MemoryStore, open_store
-from factdiff.store.dialect import Dialect, load_dialect, to_pyformat
 
 PG_ENV = "FACTDIFF_TEST_PG_DSN"
 BACKENDS = [
@@ -121,63 +120,3 @@ def raw_error() -> tuple[type[Exception], ...]:
     import psycopg
 
     return (sqlite3.Error, psycopg.Error)
-
-
-_RECODE_BEFORE_0012 = {  # the re-encoding scan while archives were rows of cold_archive
-    "recode_page": "SELECT w.entry_id FROM warm_entries AS w JOIN cold_archive AS c"
-    " USING (entry_id) WHERE w.entry_id > :after AND (w.encoding = 0 OR c.codec = 'zlib')"
-    " ORDER BY w.entry_id LIMIT :limit",
-    "count_recode_pending": "SELECT count(*) FROM warm_entries AS w JOIN cold_archive AS c"
-    " USING (entry_id) WHERE w.encoding = 0 OR c.codec = 'zlib'",
-}
-
-_ATTEMPT_BEFORE_0015 = {  # an attempt's identities were text in its own row
-    kind: "INSERT INTO attempts (entry_id, attempt_no, rung, summarizer, extractor,"
-    " method_version, budget_words, outcome, diff, summary, started_at, finished_at,"
-    " duration_ms, tokens_in, tokens_out, cost_usd, error, schema_name, schema_version,"
-    " schema_hash, failure_class, must_keep, packed)"
-    f" SELECT :entry_id, :attempt_no, :rung, {fields}, :budget_words, :outcome, :diff,"
-    " :summary, :started_at, :finished_at, :duration_ms, :tokens_in, :tokens_out, :cost_usd,"
-    " :error, " + schema + ", :schema_hash, :failure_class, :must_keep, :packed"
-    " FROM store_identities WHERE id = :identity_ref"
-    for kind, fields, schema in (
-        (
-            "sqlite",
-            "json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]')",
-            "json_extract(value, '$[3]'), json_extract(value, '$[4]')",
-        ),
-        (
-            "postgres",
-            "value::jsonb ->> 0, value::jsonb ->> 1, value::jsonb ->> 2",
-            "value::jsonb ->> 3, (value::jsonb ->> 4)::integer",
-        ),
-    )
-}
-
-_EVENTS_BEFORE_0014 = {  # two events of one write were two rows
-    "insert_event_pair": "INSERT INTO events (type, entry_id, agent_id, at, payload, packed)"
-    " VALUES (:type, :entry_id, :agent_id, :at, :payload, :packed),"
-    " (:then_type, :entry_id, :agent_id, :at, :then_payload, :then_packed)",
-}
-
-
-def dialect_at(kind: str, version: int, **queries: str) -> Dialect:
-    """The ``kind`` dialect with its migrations up to ``version`` (a store of an older
-    factdiff), the statements ``migrate`` runs on such a store as that factdiff wrote them,
-    and ``queries`` (``:name`` parameters) in place of today's."""
-    from dataclasses import replace
-
-    current = load_dialect(kind)
-    old = dict(_RECODE_BEFORE_0012) if version < 12 else {}
-    if version < 14:
-        old.update(_EVENTS_BEFORE_0014)
-    if version < 15:
-        old["insert_attempt"] = _ATTEMPT_BEFORE_0015[kind]
-    old.update(queries)
-    if kind == "postgres":
-        old = {key: to_pyformat(sql) for key, sql in old.items()}
-    return replace(
-        current,
-        migrations=tuple(m for m in current.migrations if m.version <= version),
-        queries={**current.queries, **old},
-    )

@@ -1,7 +1,6 @@
 """Decision ids are per agent, over HTTP with two agent keys on SQLite and PostgreSQL: bob
-learns nothing of alice's ids and cannot take them; stores of schema version 15 give their
-attestations the agent of their entries; ``verify`` names an attestation moved to another
-agent behind the store's back."""
+learns nothing of alice's ids and cannot take them; ``verify`` names an attestation moved to
+another agent behind the store's back."""
 
 from __future__ import annotations
 
@@ -11,8 +10,7 @@ from typing import Any
 import httpx
 
 from factdiff.store import MemoryStore, open_store
-from factdiff.store.dialect import load_dialect
-from tests.integration.conftest import dialect_at, raw
+from tests.integration.conftest import raw
 from tests.integration.service_helpers import client, make_keys, running_api
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
@@ -79,59 +77,6 @@ def test_decision_ids_are_per_agent_over_http(target: str) -> None:
         assert alice.get("/v1/attestations/refund-1").json()["agent"] == "alice"
     with open_store(target) as store:
         assert store.verify() == []
-
-
-def _v15_attestations(store: MemoryStore, rows: list[tuple[str, list[str]]]) -> None:
-    """Attestations as factdiff wrote them at schema version 15 (no agent column)."""
-    for decision, entry_ids in rows:
-        raw(
-            store,
-            "INSERT INTO attestations (decision_id, rendered_hash, digest, attested_at)"
-            " VALUES (?, 'sha256:x', 'sha256:y', 1)",
-            decision,
-        )
-        for position, entry_id in enumerate(entry_ids, start=1):
-            raw(
-                store,
-                "INSERT INTO attestation_entries (decision_id, position, entry_id, tier,"
-                " schema_name, schema_version, source_hash, rendered_hash)"
-                " VALUES (?, ?, ?, 'hot', NULL, NULL, 'sha256:s', 'sha256:r')",
-                decision,
-                position,
-                entry_id,
-            )
-
-
-def test_migration_files_old_attestations_under_their_entries_agent(target: str) -> None:
-    kind = "postgres" if target.startswith("postgresql") else "sqlite"
-    with open_store(target, dialect=dialect_at(kind, 15)) as old:
-        a1 = old.add("alice", "Invoice INV-1 for $5.", now=NOW)
-        a2 = old.add("alice", "Invoice INV-2 for $6.", now=NOW)
-        b1 = old.add("bob", "Invoice INV-3 for $7.", now=NOW)
-        _v15_attestations(old, [("d-alice", [a1, a2]), ("d-mixed", [a1, b1]), ("d-bob", [b1])])
-        assert old.schema_version() == 15
-    with open_store(target, check_version=False) as store:
-        assert store.migrate() == load_dialect(kind).version - 15
-        assert store.schema_version() == load_dialect(kind).version
-        filed = raw(store, "SELECT decision_id, agent_id FROM attestations ORDER BY decision_id")
-        assert filed == [("d-alice", "alice"), ("d-bob", "bob"), ("d-mixed", "")]
-        entries = raw(
-            store,
-            "SELECT decision_id, agent_id, position FROM attestation_entries"
-            " ORDER BY decision_id, position",
-        )
-        assert entries == [
-            ("d-alice", "alice", 1),
-            ("d-alice", "alice", 2),
-            ("d-bob", "bob", 1),
-            ("d-mixed", "", 1),
-            ("d-mixed", "", 2),
-        ]
-        assert store.check_attestation("d-alice", "alice").attestation.agent == "alice"
-        assert store.check_attestation("d-mixed").attestation.agent is None
-        # the migrated tables keep their keys and stay append-only
-        store.attest("d-alice", [b1], now=NOW)  # bob's own d-alice
-        assert store.check_attestation("d-alice", "bob").attestation.agent == "bob"
 
 
 def test_verify_names_an_attestation_moved_to_another_agent(store: MemoryStore) -> None:

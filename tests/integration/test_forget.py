@@ -321,47 +321,6 @@ def test_a_crash_at_any_step_leaves_the_whole_entry_or_the_whole_erasure(
     assert store.verify() == []
 
 
-def test_migration_0010_keeps_every_event_attempt_and_sequence(target: str) -> None:
-    from factdiff.store import AttemptOutcome, NewEvent, open_store
-    from tests.integration.conftest import dialect_at
-    from tests.integration.test_store import attempt, fail
-
-    kind = "sqlite" if not target.startswith("postgresql") else "postgres"
-    cache_sql = (  # the cache write of factdiff before 0010 (today's reads tombstones)
-        "INSERT INTO extraction_cache (content_hash, schema_hash, extractor_id, record) "
-        "VALUES (:content_hash, :schema_hash, :extractor_id, :record) "
-        "ON CONFLICT (content_hash, schema_hash, extractor_id) DO NOTHING"
-    )
-    before_erasure = dialect_at(kind, 9, insert_extraction=cache_sql)
-    with open_store(target, dialect=before_erasure) as old:
-        entry_id = old.add("bot", SECRET, now=T0, schema="customer_service", last_used_at=T0)
-        # two failed attempts (today's warm write needs schema 12; failures write what
-        # factdiff wrote before 0010: attempts and events)
-        leak = {"missing": [{"field": "amount", "value": SECRET}], "changed": []}
-        for expected in (0, 1):
-            assert fail(
-                old,
-                entry_id,
-                expected,
-                attempt=attempt(AttemptOutcome.FAILED, diff=leak),
-                events=[NewEvent(EventType.COMPRESSION_FAILURE, {"diff": leak})],
-            )
-        events_sql = "SELECT id, type, entry_id, agent_id, at, payload, packed FROM events"
-        events = raw(old, events_sql + " ORDER BY id")
-        attempts = raw(old, "SELECT * FROM attempts ORDER BY id")
-        assert len(events) >= 2
-        assert attempts
-    with open_store(target, check_version=False) as store:
-        assert store.migrate() >= 1
-        assert raw(store, events_sql + " ORDER BY id") == events
-        width = len(attempts[0])  # the columns of version 9 (later ones added columns)
-        assert [r[:width] for r in raw(store, "SELECT * FROM attempts ORDER BY id")] == attempts
-        store.forget([entry_id], now=ERASED_AT)
-        (last,) = raw(store, "SELECT max(id) FROM events")[0]
-        assert last > events[-1][0]  # the sequence continues (by 2 on PostgreSQL since 0014)
-        assert store.verify() == []
-
-
 def test_an_outcome_or_a_cache_write_after_the_erasure_is_stale(store: MemoryStore) -> None:
     from tests.integration.test_store import compress, fail
 

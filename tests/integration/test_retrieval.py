@@ -314,7 +314,8 @@ def test_verify_names_edits_behind_the_stores_back(store: MemoryStore) -> None:
     demote(store, order, ORDER_SUMMARY)
     store.attest("d1", [order, train], now=LATER)
     assert store.verify() == []
-    raw(store, "UPDATE warm_entries SET narrative = ? WHERE entry_id = ?", "Edited.", order)
+    edited_narrative = codec.zstd_compress(b"Edited.")  # a narrative as the store frames it
+    raw(store, "UPDATE warm_entries SET narrative = ? WHERE entry_id = ?", edited_narrative, order)
     edited = codec.zstd_compress(b"{}")  # an empty record in the compact encoding
     raw(store, "UPDATE warm_entries SET record = ? WHERE entry_id = ?", edited, order)
     problems = store.verify()

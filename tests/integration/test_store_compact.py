@@ -3,16 +3,16 @@ compact records and meta, stats' storage, re-encoding of older rows, dictionary 
 
 from __future__ import annotations
 
-import contextlib
 import json
-import zlib
 from datetime import UTC, datetime, timedelta
+
+import pytest
 
 from factdiff.demo.corpus import AGENTS, generate_corpus
 from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.retrieve.index import extract_source, reference_date
 from factdiff.retrieve.schemas import SchemaResolver
-from factdiff.store import MemoryStore, Tier, codec, frames, open_store
+from factdiff.store import IntegrityError, MemoryStore, Tier, frames, open_store
 from factdiff.store.catalog import SchemaCatalog
 from factdiff.store.dictionaries import MIN_SAMPLES, unpack_ids
 from tests.integration.conftest import raw
@@ -107,78 +107,24 @@ def test_storage_object_counts_every_tier(store: MemoryStore) -> None:
     assert store.stats()["storage"] == after
 
 
-def make_old(store: MemoryStore, entry_id: str) -> None:
-    """Rewrite a warm row and its archive behind the store's back as schema version 6 wrote
-    them: JSON text record and meta, zlib archive."""
-    entry = store.get(entry_id)
-    assert entry.warm is not None
-    source = store.read_cold(entry_id).encode()
-    record = codec.dump_json(entry.warm.record, "record").encode()
-    meta = codec.dump_json(entry.warm.meta.to_json(), "meta").encode()
-    raw(
-        store,
-        "UPDATE warm_entries SET narrative = ?, record = ?, meta = ?, encoding = 0, "
-        "dictionary_id = NULL, identity_ref = NULL, facts_digest = NULL WHERE entry_id = ?",
-        entry.warm.narrative.encode(),
-        record,
-        meta,
-        entry_id,
-    )
-    raw(
-        store,
-        "UPDATE warm_entries SET source_codec = 'zlib', source = ?, source_dictionary_id = NULL "
-        "WHERE entry_id = ?",
-        zlib.compress(source, 6),
-        entry_id,
-    )
-
-
-def test_old_rows_stay_readable_and_recode_is_resumable(store: MemoryStore) -> None:
-    ids = load(store, 12)
+def test_a_warm_row_in_an_unknown_encoding_names_its_entry(store: MemoryStore) -> None:
+    ids = load(store, 4)
     demote_all(store)
-    warm = [i for i in ids if store.get(i).tier is Tier.WARM]
-    views = {i: store.get(i).warm for i in warm}
-    for entry_id in warm:
-        make_old(store, entry_id)
-    assert {i: store.get(i).warm for i in warm} == views
-    assert store.verify() == []
-    assert store.recode_pending() == len(warm)
-    done = store.recode(now=LATER, progress=lambda n: None)
-    assert done == len(warm)
-    assert store.recode_pending() == 0
-    assert store.recode(now=LATER) == 0
-    assert {i: store.get(i).warm for i in warm} == views
-    assert raw(store, "SELECT DISTINCT source_codec FROM warm_entries") == [("zstd",)]
-    assert store.verify() == []
+    warm = next(i for i in ids if store.get(i).tier is Tier.WARM)
+    raw(store, "UPDATE warm_entries SET encoding = 0 WHERE entry_id = ?", warm)
+    with pytest.raises(IntegrityError, match="unknown encoding 0"):
+        store.get(warm)
+    assert any(warm in problem for problem in store.verify())
 
 
-def test_recode_stops_and_resumes_per_batch(store: MemoryStore) -> None:
-    from factdiff.store import reencoding
-
-    ids = load(store, 10)
+def test_a_narrative_that_is_not_a_frame_names_its_entry(store: MemoryStore) -> None:
+    ids = load(store, 4)
     demote_all(store)
-    warm = [i for i in ids if store.get(i).tier is Tier.WARM]
-    for entry_id in warm:
-        make_old(store, entry_id)
-    batches: list[int] = []
-
-    def stop_after_first(done: int) -> None:
-        batches.append(done)
-        raise KeyboardInterrupt
-
-    original = reencoding.RECODE_BATCH
-    reencoding.RECODE_BATCH = 2
-    try:
-        with contextlib.suppress(KeyboardInterrupt):
-            store.recode(now=LATER, progress=stop_after_first)
-        assert batches == [2]
-        assert store.recode_pending() == len(warm) - 2
-        assert store.verify() == []
-        assert store.recode(now=LATER) == len(warm) - 2
-    finally:
-        reencoding.RECODE_BATCH = original
-    assert store.recode_pending() == 0
-    assert store.verify() == []
+    warm = next(i for i in ids if store.get(i).tier is Tier.WARM)
+    raw(store, "UPDATE warm_entries SET narrative = ? WHERE entry_id = ?", "Edited.", warm)
+    with pytest.raises(IntegrityError, match="does not decode"):
+        store.get(warm)
+    assert any(warm in problem and "does not decode" in problem for problem in store.verify())
 
 
 def test_retiring_the_dictionaries_trained_on_an_entry(store: MemoryStore) -> None:

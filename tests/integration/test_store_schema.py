@@ -1,64 +1,31 @@
-"""Migrations: from an empty store, against the declared schema snapshot, and version checks,
-per dialect (SQLite files and PostgreSQL schemas)."""
+"""Migrations: the baseline from an empty store, the version checks, a migration after the
+baseline, and the refusal of a store made before it, per dialect (SQLite files and PostgreSQL
+schemas)."""
 
 from __future__ import annotations
 
-import re
 import sqlite3
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
-from factdiff.errors import MigrationRequired, StoreError
-from factdiff.store import open_store
-from factdiff.store.backends.sqlite import SqliteBackend, split_statements
+from factdiff.cli.main import main as cli
+from factdiff.errors import MigrationRequired, StoreError, StoreFormatRetired
+from factdiff.store import MemoryStore, open_store
+from factdiff.store.backends.sqlite import SqliteBackend
 from factdiff.store.dialect import Migration, load_dialect
-from tests.integration.conftest import admin_dsn, create_schema, drop_schema
+from tests.integration.conftest import raw
 
 
-def schema_shape(path: Path) -> dict[str, Any]:
-    """A structural description of a database schema, independent of SQL formatting."""
-    conn = sqlite3.connect(path)
-    try:
-        shape: dict[str, Any] = {}
-        objects = conn.execute(
-            "SELECT type, name, tbl_name, sql FROM sqlite_master "
-            "WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name"
-        ).fetchall()
-        for kind, name, table, sql in objects:
-            if kind == "table":
-                shape[f"table {name}"] = {
-                    "columns": conn.execute(f"PRAGMA table_xinfo('{name}')").fetchall(),
-                    "foreign_keys": conn.execute(f"PRAGMA foreign_key_list('{name}')").fetchall(),
-                    "indexes": sorted(conn.execute(f"PRAGMA index_list('{name}')").fetchall()),
-                }
-            else:
-                text = re.sub(r"\s+", " ", sql or "").strip()
-                shape[f"{kind} {name}"] = {"table": table, "sql": text}
-                if kind == "index":
-                    columns = conn.execute(f"PRAGMA index_xinfo('{name}')").fetchall()
-                    shape[f"{kind} {name}"]["columns"] = columns
-        return shape
-    finally:
-        conn.close()
-
-
-def test_migrations_produce_the_declared_schema(tmp_path: Path) -> None:
-    with open_store(tmp_path / "migrated.db") as store:
+def test_a_new_store_gets_the_baseline(tmp_path: Path) -> None:
+    with open_store(tmp_path / "new.db") as store:
         assert store.schema_version() == load_dialect("sqlite").version
-    declared = tmp_path / "declared.db"
-    conn = sqlite3.connect(declared)
-    for statement in split_statements(load_dialect("sqlite").schema_sql):
-        conn.execute(statement)
-    conn.commit()
-    conn.close()
-    migrated = schema_shape(tmp_path / "migrated.db")
-    assert "table entries" in migrated
-    assert "trigger events_no_update" in migrated
-    assert migrated == schema_shape(declared)
+        assert raw(store, "SELECT version, name FROM factdiff_migrations") == [(1, "baseline")]
+        tables = {r[0] for r in raw(store, "SELECT name FROM sqlite_master WHERE type='table'")}
+        assert {"entries", "warm_entries", "events", "zstd_dictionaries"} <= tables
 
 
 def test_connection_settings(tmp_path: Path) -> None:
@@ -160,56 +127,29 @@ def _now() -> datetime:
     return datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def pg_shape(dsn: str, schema: str) -> dict[str, Any]:
-    """Tables, columns, constraints, indexes, triggers, functions and views of one PostgreSQL
-    schema."""
-    import psycopg
-
-    queries = {
-        "columns": "SELECT table_name, column_name, ordinal_position, data_type, is_nullable, "
-        "column_default, collation_name, is_identity FROM information_schema.columns "
-        "WHERE table_schema = %(s)s ORDER BY 1, 3",
-        "constraints": "SELECT c.conrelid::regclass::text, c.conname, "
-        "pg_get_constraintdef(c.oid) FROM pg_constraint c "
-        "JOIN pg_namespace n ON n.oid = c.connamespace WHERE n.nspname = %(s)s ORDER BY 1, 2",
-        "indexes": "SELECT tablename, indexname, indexdef FROM pg_indexes "
-        "WHERE schemaname = %(s)s ORDER BY 1, 2",
-        "triggers": "SELECT t.tgname, pg_get_triggerdef(t.oid) FROM pg_trigger t "
-        "JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_namespace n ON n.oid = c.relnamespace "
-        "WHERE n.nspname = %(s)s AND NOT t.tgisinternal ORDER BY 1",
-        "functions": "SELECT p.proname, pg_get_functiondef(p.oid) FROM pg_proc p "
-        "JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = %(s)s ORDER BY 1",
-        "views": "SELECT table_name, view_definition FROM information_schema.views "
-        "WHERE table_schema = %(s)s ORDER BY 1",
-    }
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"SET search_path = {schema}")
-        shape = {k: conn.execute(q, {"s": schema}).fetchall() for k, q in queries.items()}
-    text = repr(shape).replace(schema + ".", "").replace(schema, "<schema>")
-    return {"text": text, "tables": sorted({row[0] for row in shape["columns"]})}
-
-
 @pytest.mark.postgres
-def test_postgres_migrations_produce_the_declared_schema() -> None:
-    base = admin_dsn()
-    migrated_name, migrated_dsn = create_schema(base)
-    declared_name, declared_dsn = create_schema(base)
-    try:
-        with open_store(migrated_dsn) as store:
-            assert store.schema_version() == load_dialect("postgres").version
-            assert store.migrate() == 0
-        import psycopg
-
-        with psycopg.connect(declared_dsn, autocommit=True) as conn:
-            conn.execute(load_dialect("postgres").schema_sql.encode())
-        migrated = pg_shape(base, migrated_name)
-        declared = pg_shape(base, declared_name)
-        assert "entries" in migrated["tables"]
-        assert "events_no_update" in migrated["text"]
-        assert migrated == declared
-    finally:
-        drop_schema(base, migrated_name)
-        drop_schema(base, declared_name)
+def test_both_baselines_make_the_same_tables_and_columns(tmp_path: Path, pg_dsn: str) -> None:
+    with open_store(tmp_path / "s.db") as store:
+        tables = [r[0] for r in raw(store, "SELECT name FROM sqlite_master WHERE type='table'")]
+        on_sqlite = {
+            (table, str(column[1]))
+            for table in tables
+            if not table.startswith(("sqlite_", "search_text"))
+            for column in raw(store, f"PRAGMA table_info('{table}')")
+        }
+    with open_store(pg_dsn) as store:
+        on_postgres = {
+            (str(table), str(column))
+            for table, column in raw(
+                store,
+                "SELECT table_name, column_name FROM information_schema.columns"
+                " WHERE table_schema = current_schema()"
+                " AND table_name IN (SELECT tablename FROM pg_tables"
+                " WHERE schemaname = current_schema())",
+            )
+        }
+    on_postgres.discard(("search_docs", "body"))  # SQLite's text index is the FTS5 table
+    assert on_sqlite == on_postgres
 
 
 def test_dialects_share_migration_numbers() -> None:
@@ -238,3 +178,44 @@ def test_postgres_version_checks(pg_dsn: str) -> None:
 def test_unreachable_postgres_is_a_store_error() -> None:
     with pytest.raises(StoreError, match="cannot reach PostgreSQL"):
         open_store("postgresql://nobody:secret@127.0.0.1:1/none", connect_timeout=1)
+
+
+def _pre_baseline(store: MemoryStore) -> None:
+    """Turn ``store`` into one made by an earlier factdiff 0.1 format: its migrations table
+    as those versions left it (``0001_init`` to ``0017_ui_sessions``)."""
+    raw(store, "DELETE FROM factdiff_migrations")
+    for version, name in OLD_MIGRATIONS.items():
+        raw(store, "INSERT INTO factdiff_migrations (version, name) VALUES (?, ?)", version, name)
+
+
+OLD_MIGRATIONS = {
+    1: "init", 2: "leases", 3: "occurred_offset", 4: "call_accounting", 6: "retrieval",
+    7: "reevaluation", 8: "api_keys", 9: "compact_storage", 10: "erasure", 11: "compact_rows",
+    12: "one_warm_row", 13: "loss_index", 14: "event_pairs", 15: "smaller_rows",
+    16: "attestation_agents", 17: "ui_sessions",
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("target", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_a_store_made_before_the_baseline_is_refused_in_one_line(
+    target: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    location = str(tmp_path / "old.db") if target == "sqlite" else request.getfixturevalue("pg_dsn")
+    with open_store(location) as store:
+        store.add("a", "Invoice INV-1 for $5.", now=_now())
+        _pre_baseline(store)
+    message = "made by an earlier factdiff 0.1 format, which this factdiff does not read"
+    with pytest.raises(StoreFormatRetired, match=message) as raised:
+        open_store(location)
+    assert "\n" not in str(raised.value)
+    assert "re-create it" in str(raised.value)
+    with open_store(location, check_version=False) as store, pytest.raises(StoreFormatRetired):
+        store.migrate()
+    for command in (["list"], ["migrate"]):
+        result = CliRunner().invoke(cli, [*command, "--db", location])
+        assert result.exit_code == 2, result.output
+        (line,) = result.output.splitlines()
+        assert line.startswith("error: store ")
+        assert "earlier factdiff 0.1 format" in line
+    with open_store(location, check_version=False) as store:  # nothing was changed
+        assert store.schema_version() == 17

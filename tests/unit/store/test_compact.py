@@ -1,4 +1,4 @@
-"""The compact encodings of warm records and meta: exact round trips, smaller than JSON."""
+"""The compact encodings of warm records and attempt diffs: exact round trips, smaller than JSON."""
 
 from __future__ import annotations
 
@@ -11,10 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from factdiff import extract
-from factdiff.schema.model import Criticality, FactSchema, SchemaRef
+from factdiff.schema.model import FactSchema
 from factdiff.store import codec, compact
-from factdiff.store.model import AttemptOutcome, KnownGap, WarmMeta
-from factdiff.values.base import FactType
 from tests.conftest import worked
 
 SOURCE = worked("source")
@@ -86,56 +84,6 @@ def test_corrupt_compact_record_is_an_error() -> None:
         compact.unpack_record(b'{"zz":1}', "x")
 
 
-def meta(gaps: tuple[KnownGap, ...] = (), **extra: Any) -> WarmMeta:
-    return WarmMeta(
-        schema=SchemaRef("customer_service", 2, "sha256:" + "cd" * 32),
-        extractor="rules/2",
-        summarizer="extractive",
-        method_version="extractive/1",
-        budget_words=40,
-        rung=1,
-        outcome=AttemptOutcome.ACCEPTABLE_WITH_NOTES if gaps else AttemptOutcome.CLEAN,
-        compressed_at=MOMENT,
-        attempt_count=2,
-        source_content_hash=HASH,
-        source_facts_digest="sha256:" + "ef" * 32,
-        known_gaps=gaps,
-        extra=extra,
-    )
-
-
-@pytest.mark.parametrize(
-    "value",
-    [
-        meta(),
-        meta((KnownGap("call_time", Criticality.IMPORTANT, FactType.DATETIME),)),
-        meta((KnownGap("old", Criticality.IMPORTANT, None),), note="kept"),
-    ],
-)
-def test_meta_splits_into_identities_digest_and_a_small_rest(value: WarmMeta) -> None:
-    data = value.to_json()
-    split = compact.split_meta(data, HASH, MOMENT.isoformat())
-    assert set(split.identities) == {"schema", "extractor", "summarizer", "method", "shape"}
-    assert json.loads(split.identities["shape"]) == {
-        "a": 2,
-        "o": "a" if value.known_gaps else "c",
-        "r": 1,
-    }
-    assert split.facts_digest == bytes.fromhex("ef" * 32)
-    assert len(split.rest) < 80
-    assert compact.join_meta(split, HASH, MOMENT.isoformat()) == data
-    assert WarmMeta.from_json(compact.join_meta(split, HASH, MOMENT.isoformat())) == value
-
-
-def test_meta_keeps_what_the_row_does_not_hold() -> None:
-    data = meta().to_json()
-    other_hash = "sha256:" + "00" * 32
-    split = compact.split_meta(data, other_hash, "2020-01-01T00:00:00+00:00")
-    assert b"source_content_hash" not in split.rest  # short key
-    assert compact.join_meta(split, other_hash, "2020-01-01T00:00:00+00:00") == data
-    assert json.loads(split.rest)["h"] == HASH
-
-
 def test_attempt_diff_drops_summary_values_equal_to_the_source() -> None:
     kept = {"criticality": "critical", "field": "a", "verdict": "kept"}
     diff = {
@@ -167,7 +115,7 @@ def test_attempt_diffs_of_any_shape_round_trip(diff: Any) -> None:
     assert compact.unpack_diff(compact.pack_diff(diff)) == diff
 
 
-def test_warm_index_hashes_as_fingerprints_as_bytes_and_as_older_text() -> None:
+def test_warm_index_hashes_are_fingerprints() -> None:
     from factdiff.store.search_index import pack_keys, unpack_keys
 
     digest = "sha256:" + "0f" * 32
@@ -175,52 +123,19 @@ def test_warm_index_hashes_as_fingerprints_as_bytes_and_as_older_text() -> None:
     assert codec.fingerprint(digest) == bytes.fromhex("0f" * 8)
     assert codec.digest_matches(codec.fingerprint(digest), digest)
     assert not codec.digest_matches(codec.fingerprint(digest), other)
-    assert codec.digest_matches(codec.digest_bytes(digest), digest)  # schema version 9
-    assert not codec.digest_matches(codec.digest_bytes(digest), other)
-    assert codec.digest_matches(digest, digest)  # a row written before schema version 9
-    assert codec.digest_matches(digest.encode(), digest)  # its text as bytes (PostgreSQL)
-    assert not codec.digest_matches(b"\xff" * 5, digest)
-    with pytest.raises(ValueError, match="not a sha256 digest"):
-        codec.fingerprint("not a digest")
+    assert codec.digest_matches(memoryview(codec.fingerprint(digest)), digest)
+    assert not codec.digest_matches(bytes.fromhex("0f" * 32), digest)  # a whole SHA-256
+    assert not codec.digest_matches(digest, digest)  # text
+    assert not codec.digest_matches(None, digest)
+    for bad in ("not a digest", "sha256:" + "zz" * 32):
+        with pytest.raises(ValueError, match=r"digest|hex"):
+            codec.fingerprint(bad)
     keys = {0, -(2**63), 2**63 - 1, 42}
     assert unpack_keys(pack_keys(keys)) == keys
     assert unpack_keys(pack_keys([])) == set()
-    assert unpack_keys("12 -3") == {12, -3}
-    assert unpack_keys(b"12 -3") == {12, -3}
-    assert unpack_keys(b"") == set()
-
-
-def test_a_digest_equal_to_the_records_is_stored_once() -> None:
-    data = meta().to_json()
-    digest = data["source_facts_digest"]
-    split = compact.split_meta(data, HASH, MOMENT.isoformat(), digest)
-    assert split.facts_digest is None
-    assert b"sha256" not in split.rest
-    assert compact.join_meta(split, HASH, MOMENT.isoformat(), digest) == data
-    other = compact.split_meta(data, HASH, MOMENT.isoformat(), "sha256:" + "00" * 32)
-    assert other.facts_digest == bytes.fromhex("ef" * 32)
-    none = {**data, "source_facts_digest": None}
-    split = compact.split_meta(none, HASH, MOMENT.isoformat(), digest)
-    assert compact.join_meta(split, HASH, MOMENT.isoformat(), digest) == none
-
-
-def test_meta_stored_before_the_shape_was_shared_still_reads() -> None:
-    data = meta().to_json()
-    split = compact.split_meta(data, HASH, MOMENT.isoformat())
-    shape = json.loads(split.identities["shape"])
-    rest = {**json.loads(split.rest), **shape}
-    identities = {k: v for k, v in split.identities.items() if k != "shape"}
-    older = compact.SplitMeta(identities, split.facts_digest, compact.dump(rest))
-    assert compact.join_meta(older, HASH, MOMENT.isoformat()) == data
-
-
-def test_a_shape_that_repeats_a_rest_key_is_refused() -> None:
-    split = compact.split_meta(meta().to_json(), HASH, MOMENT.isoformat())
-    doubled = compact.SplitMeta(
-        split.identities, split.facts_digest, compact.dump({**json.loads(split.rest), "r": 0})
-    )
-    with pytest.raises(compact.CompactError, match="shape"):
-        compact.join_meta(doubled, HASH, MOMENT.isoformat())
+    for packed in (b"12 -3", b"", b"\x01\x00"):
+        with pytest.raises(ValueError, match="packed"):
+            unpack_keys(packed)
 
 
 def test_a_diff_packed_again_gets_the_same_form_and_a_changed_one_its_own() -> None:

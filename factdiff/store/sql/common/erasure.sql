@@ -12,7 +12,7 @@ SELECT id, diff, summary, error, must_keep, packed FROM attempts WHERE entry_id 
 ORDER BY id
 
 -- name: erase_redact_attempt
--- The packed diff and summary (schema version 9) are cleared: the redacted ones are JSON text.
+-- The packed diff and summary are cleared: the redacted ones are JSON text.
 UPDATE attempts
 SET diff = :diff, summary = :summary, error = :error, must_keep = :must_keep, packed = NULL
 WHERE id = :id
@@ -22,8 +22,8 @@ SELECT id, payload, packed, then_type, then_payload, then_packed FROM events
 WHERE entry_id = :entry_id ORDER BY id
 
 -- name: erase_redact_event
--- A packed payload (schema version 9) is cleared: the redacted payload is JSON text. A row's
--- second event (schema version 14), when it has one, is redacted alike (else stays NULL).
+-- A packed payload is cleared: the redacted payload is JSON text. A row's
+-- second event, when it has one, is redacted alike (else stays NULL).
 UPDATE events SET payload = :payload, packed = NULL, then_payload = :then_payload,
     then_packed = NULL
 WHERE id = :id

@@ -12,6 +12,10 @@ ROLLBACK
 -- name: schema_version
 SELECT coalesce(max(version), 0) FROM factdiff_migrations
 
+-- name: baseline_name
+-- The name of the store's first migration (every store this factdiff opens has 0001_baseline).
+SELECT coalesce(max(name), '') FROM factdiff_migrations WHERE version = 1
+
 -- name: record_migration
 INSERT INTO factdiff_migrations (version, name) VALUES (:version, :name)
 
@@ -86,14 +90,13 @@ SELECT count(*) FROM entries WHERE id > :after {filters}
 
 -- name: insert_attempt
 INSERT INTO attempts (
-    entry_id, attempt_no, rung, summarizer, extractor, method_version, budget_words, outcome,
-    diff, summary, started_at, finished_at, duration_ms, tokens_in, tokens_out, cost_usd, error,
-    schema_name, schema_version, schema_hash, failure_class, must_keep, packed, identity_ref
+    entry_id, attempt_no, rung, budget_words, outcome, diff, summary, started_at, finished_at,
+    duration_ms, tokens_in, tokens_out, cost_usd, error, schema_hash, failure_class, must_keep,
+    packed, identity_ref
 ) VALUES (
-    :entry_id, :attempt_no, :rung, :summarizer, :extractor, :method_version, :budget_words,
-    :outcome, :diff, :summary, :started_at, :finished_at, :duration_ms, :tokens_in, :tokens_out,
-    :cost_usd, :error, :schema_name, :schema_version, :schema_hash, :failure_class, :must_keep,
-    :packed, :identity_ref
+    :entry_id, :attempt_no, :rung, :budget_words, :outcome, :diff, :summary, :started_at,
+    :finished_at, :duration_ms, :tokens_in, :tokens_out, :cost_usd, :error, :schema_hash,
+    :failure_class, :must_keep, :packed, :identity_ref
 )
 
 -- name: insert_model_call
@@ -157,7 +160,7 @@ INSERT INTO events (type, entry_id, agent_id, at, payload, packed)
 VALUES (:type, :entry_id, :agent_id, :at, :payload, :packed)
 
 -- name: insert_event_pair
--- Two events in one row (schema version 14): the first has id `id - 1`, never another row's.
+-- Two events in one row: the first has id `id - 1`, never another row's.
 INSERT INTO events (type, entry_id, agent_id, at, payload, packed,
                     then_type, then_payload, then_packed)
 VALUES (:type, :entry_id, :agent_id, :at, :payload, :packed,

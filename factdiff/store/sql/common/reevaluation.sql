@@ -1,4 +1,4 @@
--- Re-evaluation of warm entries under a newer schema version (schema version 7).
+-- Re-evaluation of warm entries under a newer schema version.
 -- Work items live in reevaluations. The schema an entry was compressed under is its meta's
 -- schema reference: in the row's identities (store_identities, a compact row of schema
 -- version 9) or in the meta JSON itself (an older row).

@@ -52,7 +52,7 @@ SELECT count(*) FROM source_fetches WHERE entry_id = :entry_id AND at > :since
 DELETE FROM source_fetches WHERE entry_id = :entry_id
 
 -- name: insert_warm_index
--- A warm entry's index columns (schema version 11: they are part of its warm row).
+-- A warm entry's index columns (part of its warm row).
 UPDATE warm_entries SET narrative_hash = :narrative_hash, record_hash = :record_hash,
     narrative_keys = :narrative_keys
 WHERE entry_id = :entry_id
@@ -97,7 +97,7 @@ INSERT INTO attestation_entries (
 )
 
 -- name: select_attestation
--- Decision ids are per agent (schema version 16): the key is (decision_id, agent_id).
+-- Decision ids are per agent: the key is (decision_id, agent_id).
 SELECT decision_id, agent_id, rendered_hash, digest, attested_at FROM attestations
 WHERE decision_id = :decision_id AND agent_id = :agent_id
 

@@ -1,4 +1,4 @@
--- Statements of the HTTP service: API keys (schema version 8), the tag filter, schema listing.
+-- Statements of the HTTP service: API keys, the tag filter, schema listing.
 -- The statements below read alike in both dialects; sql/<dialect>/service.sql holds the others.
 
 -- name: insert_api_key

@@ -53,16 +53,6 @@ WHERE d.id = :id AND e.id > :after
 ORDER BY e.id
 LIMIT :limit
 
--- name: recode_page
--- Warm entries still in the old encoding, or with a zlib archive.
-SELECT entry_id FROM warm_entries
-WHERE entry_id > :after AND (encoding = 0 OR source_codec = 'zlib')
-ORDER BY entry_id
-LIMIT :limit
-
--- name: count_recode_pending
-SELECT count(*) FROM warm_entries WHERE encoding = 0 OR source_codec = 'zlib'
-
 -- name: update_warm_encoding
 UPDATE warm_entries SET narrative = :narrative, record = :record, meta = :meta,
     encoding = :encoding,
@@ -111,11 +101,11 @@ SELECT id, entry_id, packed, id FROM attempts
 WHERE id > :after AND packed IS NOT NULL ORDER BY id LIMIT :limit
 
 -- name: packed_events_page
--- With the event's id: a row of two (schema version 14) holds its first event at id - 1.
+-- With the event's id: a row of two holds its first event at id - 1.
 SELECT id, entry_id, packed, CASE WHEN then_type IS NULL THEN id ELSE id - 1 END FROM events
 WHERE id > :after AND packed IS NOT NULL ORDER BY id LIMIT :limit
 
 -- name: packed_second_events_page
--- The packed payloads of the second events of rows of two (schema version 14).
+-- The packed payloads of the second events of rows of two.
 SELECT id, entry_id, then_packed, id FROM events
 WHERE id > :after AND then_packed IS NOT NULL ORDER BY id LIMIT :limit

@@ -1,4 +1,4 @@
--- Statements of the review pages' sessions (schema version 17).
+-- Statements of the review pages' sessions.
 
 -- name: insert_ui_session
 INSERT INTO ui_sessions (token_hash, key_name, created_at, expires_at)

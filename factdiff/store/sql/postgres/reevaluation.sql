@@ -1,13 +1,12 @@
--- Re-evaluation of warm entries under a newer schema version (schema version 7).
+-- Re-evaluation of warm entries under a newer schema version.
 -- Work items live in reevaluations. The schema an entry was compressed under is its meta's
--- schema reference: in the row's identities (store_identities, a compact row of schema
--- version 9) or in the meta JSON itself (an older row).
+-- schema reference, in the warm row's identities (store_identities).
 
 -- name: warm_schema_versions
 -- How many warm entries (of :agent, when given) each version of :schema_name compressed.
 SELECT w.schema_version AS version, count(*)
-FROM (SELECT w.entry_id, (coalesce((i.value::jsonb ->> 'schema')::jsonb, convert_from(w.meta, 'UTF8')::jsonb -> 'schema') ->> 'name') AS schema_name,
-        (coalesce((i.value::jsonb ->> 'schema')::jsonb, convert_from(w.meta, 'UTF8')::jsonb -> 'schema') ->> 'version')::integer AS schema_version
+FROM (SELECT w.entry_id, ((i.value::jsonb ->> 'schema')::jsonb ->> 'name') AS schema_name,
+        ((i.value::jsonb ->> 'schema')::jsonb ->> 'version')::integer AS schema_version
       FROM warm_entries w LEFT JOIN store_identities i ON i.id = w.identity_ref) AS w
 JOIN entries e ON e.id = w.entry_id
 WHERE w.schema_name = :schema_name AND (:agent::text IS NULL OR e.agent_id = :agent)
@@ -20,8 +19,8 @@ ORDER BY 1
 INSERT INTO reevaluations (entry_id, agent_id, schema_name, from_version, to_version,
                            enqueued_at)
 SELECT w.entry_id, e.agent_id, :schema_name, :from_version, :to_version, :now
-FROM (SELECT w.entry_id, (coalesce((i.value::jsonb ->> 'schema')::jsonb, convert_from(w.meta, 'UTF8')::jsonb -> 'schema') ->> 'name') AS schema_name,
-        (coalesce((i.value::jsonb ->> 'schema')::jsonb, convert_from(w.meta, 'UTF8')::jsonb -> 'schema') ->> 'version')::integer AS schema_version
+FROM (SELECT w.entry_id, ((i.value::jsonb ->> 'schema')::jsonb ->> 'name') AS schema_name,
+        ((i.value::jsonb ->> 'schema')::jsonb ->> 'version')::integer AS schema_version
       FROM warm_entries w LEFT JOIN store_identities i ON i.id = w.identity_ref) AS w
 JOIN entries e ON e.id = w.entry_id
 WHERE w.schema_name = :schema_name AND w.schema_version = :from_version
@@ -31,8 +30,8 @@ ON CONFLICT DO NOTHING
 
 -- name: warm_candidates_page
 -- Warm entries compressed under :schema_name version :from_version (for a dry run).
-SELECT w.entry_id FROM (SELECT w.entry_id, (coalesce((i.value::jsonb ->> 'schema')::jsonb, convert_from(w.meta, 'UTF8')::jsonb -> 'schema') ->> 'name') AS schema_name,
-        (coalesce((i.value::jsonb ->> 'schema')::jsonb, convert_from(w.meta, 'UTF8')::jsonb -> 'schema') ->> 'version')::integer AS schema_version
+SELECT w.entry_id FROM (SELECT w.entry_id, ((i.value::jsonb ->> 'schema')::jsonb ->> 'name') AS schema_name,
+        ((i.value::jsonb ->> 'schema')::jsonb ->> 'version')::integer AS schema_version
       FROM warm_entries w LEFT JOIN store_identities i ON i.id = w.identity_ref) AS w
 JOIN entries e ON e.id = w.entry_id
 WHERE w.schema_name = :schema_name AND w.schema_version = :from_version

@@ -1,6 +1,6 @@
 -- Retrieval statements (search indexes, use counts, warm hashes, attestations), PostgreSQL.
 -- A statement left empty (comments only) is one this dialect does not need. Text queries
--- use the factdiff_text configuration (migration 0006), as the indexed tsvector does.
+-- use the factdiff_text configuration (declared by the baseline), as the indexed tsvector does.
 
 -- name: allocate_search_docs
 SELECT nextval(pg_get_serial_sequence('search_docs', 'doc')) FROM generate_series(1, :n)

@@ -166,7 +166,7 @@ WHERE lease_token = :token AND lease_expires_at > factdiff_now_us()
 RETURNING lease_expires_at
 
 -- name: insert_event_pair
--- Two events in one row (schema version 14): the row takes id max + 2, so its first event's
+-- Two events in one row: the row takes id max + 2, so its first event's
 -- id (id - 1) is never another row's (one writer at a time; events are never deleted).
 INSERT INTO events (id, type, entry_id, agent_id, at, payload, packed,
                     then_type, then_payload, then_packed)

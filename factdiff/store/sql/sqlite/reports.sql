@@ -3,11 +3,11 @@
 
 -- name: agent_entry_counts
 -- Per agent: entries, warm entries, warm entries with known gaps, entries waiting for review
--- (review_backlog_by_agent's waiting) and entries kept hot. Warm meta is JSON: known_gaps /
--- lost_important_fields in older rows, g / l in compact ones.
+-- (review_backlog_by_agent's waiting) and entries kept hot. Warm meta is compact JSON: the
+-- known gaps are g (and l, the lost field names, when they are not the gaps' own).
 SELECT e.agent_id, count(*) AS entries,
        sum(CASE WHEN e.tier = 'warm' THEN 1 ELSE 0 END) AS warm,
-       sum(CASE WHEN w.entry_id IS NOT NULL AND coalesce(json_array_length(CAST(w.meta AS TEXT), '$.known_gaps'), json_array_length(CAST(w.meta AS TEXT), '$.lost_important_fields'), json_array_length(CAST(w.meta AS TEXT), '$.g'), json_array_length(CAST(w.meta AS TEXT), '$.l'), 0) > 0 THEN 1 ELSE 0 END) AS warm_with_gaps,
+       sum(CASE WHEN w.entry_id IS NOT NULL AND coalesce(json_array_length(CAST(w.meta AS TEXT), '$.g'), json_array_length(CAST(w.meta AS TEXT), '$.l'), 0) > 0 THEN 1 ELSE 0 END) AS warm_with_gaps,
        sum(CASE WHEN e.status = 'review' AND k.entry_id IS NULL THEN 1 ELSE 0 END) AS review,
        sum(CASE WHEN k.entry_id IS NOT NULL THEN 1 ELSE 0 END) AS kept_hot
 FROM entries e LEFT JOIN warm_entries w ON w.entry_id = e.id
@@ -15,7 +15,7 @@ LEFT JOIN kept_hot k ON k.entry_id = e.id
 GROUP BY e.agent_id ORDER BY e.agent_id
 
 -- name: loss_attempts_page
--- Verified attempts with their diff (packed, or JSON text in older rows), for loss patterns (filters: schema, agent, since).
+-- Verified attempts with their diff (packed, or JSON text once redacted), for loss patterns (filters: schema, agent, since).
 SELECT a.id, a.entry_id, a.schema_name, a.schema_version, a.summarizer, a.outcome, a.diff,
        a.packed
 FROM attempt_rows a JOIN entries e ON e.id = a.entry_id

@@ -1,4 +1,4 @@
--- Statements of the HTTP service: API keys (schema version 8), the tag filter, schema listing.
+-- Statements of the HTTP service: API keys, the tag filter, schema listing.
 
 -- name: filter_entries_tag
 AND EXISTS (SELECT 1 FROM json_each(tags) WHERE json_each.value = :tag)

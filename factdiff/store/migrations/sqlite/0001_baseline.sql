@@ -1,5 +1,7 @@
--- Declared schema of the factdiff store (SQLite), as the migrations must produce it.
--- Keep in step with migrations/sqlite/: tests/integration/test_store_schema.py compares them.
+-- factdiff store on SQLite, schema version 1: the baseline of factdiff 0.1.
+-- Every table, index, view and trigger of a new store, written once here; a later change
+-- of the schema is a migration numbered after it (NNNN_name.sql), never an edit of it.
+-- A store made before this baseline is refused when opened (factdiff.store.migrate).
 
 CREATE TABLE factdiff_migrations (
     version INTEGER PRIMARY KEY,
@@ -76,9 +78,9 @@ CREATE TABLE warm_entries (
     narrative_hash BLOB,
     record_hash    BLOB,
     narrative_keys BLOB,
-    source_codec   TEXT CHECK (source_codec IN ('zlib', 'zstd')),
+    source_codec   TEXT NOT NULL CHECK (source_codec = 'zstd'),
     source_dictionary_id INTEGER REFERENCES zstd_dictionaries (id),
-    source         BLOB
+    source         BLOB NOT NULL
 );
 
 CREATE TABLE attempts (
@@ -86,9 +88,6 @@ CREATE TABLE attempts (
     entry_id       TEXT NOT NULL,
     attempt_no     INTEGER NOT NULL CHECK (attempt_no >= 1),
     rung           INTEGER NOT NULL,
-    summarizer     TEXT NOT NULL,
-    extractor      TEXT NOT NULL,
-    method_version TEXT NOT NULL,
     budget_words   INTEGER,
     outcome        TEXT NOT NULL
         CHECK (outcome IN ('clean', 'acceptable_with_notes', 'failed', 'error')),
@@ -101,39 +100,32 @@ CREATE TABLE attempts (
     tokens_out     INTEGER,
     cost_usd       TEXT,
     error          TEXT,
-    schema_name    TEXT,
-    schema_version INTEGER,
     schema_hash    TEXT,
     failure_class  TEXT,
     must_keep      TEXT,
     packed         BLOB,
-    identity_ref   INTEGER REFERENCES store_identities (id),
+    identity_ref   INTEGER NOT NULL REFERENCES store_identities (id),
     UNIQUE (entry_id, attempt_no)
 );
 
 CREATE INDEX attempts_losses ON attempts (id)
     WHERE outcome IN ('failed', 'acceptable_with_notes');
 
--- Every attempt with its identities, by reference or as text (migration 0015).
+-- Every attempt with its identities (a store_identities row of kind 'attempt').
 CREATE VIEW attempt_rows AS
 SELECT a.id, a.entry_id, a.attempt_no, a.rung,
-       CASE WHEN a.identity_ref IS NULL THEN a.summarizer
-            ELSE json_extract(i.value, '$[0]') END AS summarizer,
-       CASE WHEN a.identity_ref IS NULL THEN a.extractor
-            ELSE json_extract(i.value, '$[1]') END AS extractor,
-       CASE WHEN a.identity_ref IS NULL THEN a.method_version
-            ELSE json_extract(i.value, '$[2]') END AS method_version,
+       json_extract(i.value, '$[0]') AS summarizer,
+       json_extract(i.value, '$[1]') AS extractor,
+       json_extract(i.value, '$[2]') AS method_version,
        a.budget_words, a.outcome, a.diff, a.summary, a.started_at, a.finished_at,
        a.duration_ms, a.tokens_in, a.tokens_out, a.cost_usd, a.error,
-       CASE WHEN a.identity_ref IS NULL THEN a.schema_name
-            ELSE json_extract(i.value, '$[3]') END AS schema_name,
-       CASE WHEN a.identity_ref IS NULL THEN a.schema_version
-            ELSE json_extract(i.value, '$[4]') END AS schema_version,
+       json_extract(i.value, '$[3]') AS schema_name,
+       json_extract(i.value, '$[4]') AS schema_version,
        a.schema_hash, a.failure_class, a.must_keep, a.packed
 FROM attempts AS a
-LEFT JOIN store_identities AS i ON i.id = a.identity_ref;
+JOIN store_identities AS i ON i.id = a.identity_ref;
 
--- A row holds one event, or two of one write (then_type: ids id - 1 and id; migration 0014).
+-- A row holds one event, or two of one write (then_type: ids id - 1 and id).
 CREATE TABLE events (
     id       INTEGER PRIMARY KEY AUTOINCREMENT,
     type     TEXT NOT NULL,

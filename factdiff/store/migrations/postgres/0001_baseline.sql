@@ -1,5 +1,7 @@
--- Declared schema of the factdiff store (PostgreSQL), as the migrations must produce it.
--- Keep in step with migrations/postgres/: tests/integration/test_store_schema.py compares them.
+-- factdiff store on PostgreSQL, schema version 1: the baseline of factdiff 0.1.
+-- Every table, index, view and trigger of a new store, written once here; a later change
+-- of the schema is a migration numbered after it (NNNN_name.sql), never an edit of it.
+-- A store made before this baseline is refused when opened (factdiff.store.migrate).
 
 CREATE FUNCTION factdiff_now_us() RETURNS bigint LANGUAGE sql STABLE AS $$
     SELECT (extract(epoch FROM statement_timestamp()) * 1000000)::bigint
@@ -80,7 +82,7 @@ CREATE TABLE warm_entries (
     narrative_hash bytea,
     record_hash    bytea,
     narrative_keys bytea,
-    source_codec   text NOT NULL CHECK (source_codec IN ('zlib', 'zstd')),
+    source_codec   text NOT NULL CHECK (source_codec = 'zstd'),
     source_dictionary_id bigint REFERENCES zstd_dictionaries (id),
     source         bytea NOT NULL
 );
@@ -90,9 +92,6 @@ CREATE TABLE attempts (
     entry_id       text COLLATE "C" NOT NULL,
     attempt_no     integer NOT NULL CHECK (attempt_no >= 1),
     rung           integer NOT NULL,
-    summarizer     text NOT NULL,
-    extractor      text NOT NULL,
-    method_version text NOT NULL,
     budget_words   integer,
     outcome        text NOT NULL
         CHECK (outcome IN ('clean', 'acceptable_with_notes', 'failed', 'error')),
@@ -105,39 +104,32 @@ CREATE TABLE attempts (
     tokens_out     integer,
     cost_usd       text,
     error          text,
-    schema_name    text,
-    schema_version integer,
     schema_hash    text,
     failure_class  text,
     must_keep      text,
     packed         bytea,
-    identity_ref   bigint REFERENCES store_identities (id),
+    identity_ref   bigint NOT NULL REFERENCES store_identities (id),
     UNIQUE (entry_id, attempt_no)
 );
 
 CREATE INDEX attempts_losses ON attempts (id)
     WHERE outcome IN ('failed', 'acceptable_with_notes');
 
--- Every attempt with its identities, by reference or as text (migration 0015).
+-- Every attempt with its identities (a store_identities row of kind 'attempt').
 CREATE VIEW attempt_rows AS
 SELECT a.id, a.entry_id, a.attempt_no, a.rung,
-       CASE WHEN a.identity_ref IS NULL THEN a.summarizer
-            ELSE i.value::jsonb ->> 0 END AS summarizer,
-       CASE WHEN a.identity_ref IS NULL THEN a.extractor
-            ELSE i.value::jsonb ->> 1 END AS extractor,
-       CASE WHEN a.identity_ref IS NULL THEN a.method_version
-            ELSE i.value::jsonb ->> 2 END AS method_version,
+       i.value::jsonb ->> 0 AS summarizer,
+       i.value::jsonb ->> 1 AS extractor,
+       i.value::jsonb ->> 2 AS method_version,
        a.budget_words, a.outcome, a.diff, a.summary, a.started_at, a.finished_at,
        a.duration_ms, a.tokens_in, a.tokens_out, a.cost_usd, a.error,
-       CASE WHEN a.identity_ref IS NULL THEN a.schema_name
-            ELSE i.value::jsonb ->> 3 END AS schema_name,
-       CASE WHEN a.identity_ref IS NULL THEN a.schema_version
-            ELSE (i.value::jsonb ->> 4)::integer END AS schema_version,
+       i.value::jsonb ->> 3 AS schema_name,
+       (i.value::jsonb ->> 4)::integer AS schema_version,
        a.schema_hash, a.failure_class, a.must_keep, a.packed
 FROM attempts AS a
-LEFT JOIN store_identities AS i ON i.id = a.identity_ref;
+JOIN store_identities AS i ON i.id = a.identity_ref;
 
--- A row holds one event, or two of one write (then_type: ids id - 1 and id; migration 0014).
+-- A row holds one event, or two of one write (then_type: ids id - 1 and id).
 CREATE TABLE events (
     id       bigint GENERATED ALWAYS AS IDENTITY (START WITH 2 INCREMENT BY 2) PRIMARY KEY,
     type     text NOT NULL,
