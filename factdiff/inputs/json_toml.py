@@ -14,12 +14,9 @@ import json
 import sys
 import tomllib
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from factdiff.errors import InputError
-
-if TYPE_CHECKING:
-    from factdiff.values.base import JSON
 
 __all__ = ["UnreadableText", "loads", "loads_toml"]
 
@@ -33,9 +30,9 @@ def loads(text: str | bytes) -> Any:
     return _parse(json.loads, text, json.JSONDecodeError)
 
 
-def loads_toml(text: str) -> dict[str, JSON]:
+def loads_toml(text: str) -> dict[str, Any]:
     """``text`` as TOML; ``UnreadableText`` says why it is not."""
-    parsed: dict[str, JSON] = _parse(tomllib.loads, text, tomllib.TOMLDecodeError)
+    parsed: dict[str, Any] = _parse(tomllib.loads, text, tomllib.TOMLDecodeError)
     return parsed
 
 
