@@ -15,12 +15,10 @@ Open a store with ``MemoryStore.open(path_or_dsn)`` (see ``factdiff.store.open_s
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from datetime import datetime, timedelta
-from itertools import islice
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self, TypeVar
@@ -34,6 +32,7 @@ from factdiff.store.backends import Backend, Cursor, open_backend
 from factdiff.store.cold_tier import ColdTierMixin
 from factdiff.store.compact_storage import WARM_COLUMNS, CompactStorageMixin
 from factdiff.store.correction import Correction
+from factdiff.store.database import Database
 from factdiff.store.dialect import Dialect
 from factdiff.store.erasure import Forgotten
 from factdiff.store.event_log import EventLogMixin
@@ -106,8 +105,8 @@ class MemoryStore(
     def __init__(self, backend: Backend, *, max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES) -> None:
         self._backend = backend
         self._dialect = backend.dialect
+        self._db = Database(backend)
         self._max_entry_bytes = max_entry_bytes
-        self._join_local = threading.local()
         self._registered_hashes = {}
         self._init_compact()
 
@@ -204,41 +203,43 @@ class MemoryStore(
         """The largest entry ``add`` accepts, in UTF-8 bytes."""
         return self._max_entry_bytes
 
-    # -- plumbing (the backend's part) -----------------------------------------------------
+    # -- plumbing (the database's part) ----------------------------------------------------
+
+    @property
+    def database(self) -> Database:
+        """The backend with its dialect, which the store's parts run their SQL through."""
+        return self._db
 
     def _sql(self, key: str, **filters: bool) -> str:
-        return self._dialect.sql(key, **filters)
+        return self._db.sql(key, **filters)
 
     def _run_script(self, script: str) -> None:
         """Run a migration script inside the current write transaction."""
-        self._backend.run_script(script)
+        self._db.run_script(script)
 
     def _maintain(self, script: str) -> None:
         """Run a maintenance script (``VACUUM``...) outside any transaction."""
-        self._backend.maintain(script)
+        self._db.maintain(script)
 
     def _exec(self, key: str, **params: Any) -> Cursor:
-        """Run statement ``key`` inside the current transaction; returns the cursor, whose
-        ``rowcount`` and ``fetchone()`` the store uses."""
-        return self._backend.execute(self._dialect.sql(key), params)
+        """Run statement ``key`` inside the current transaction (``Database.exec``)."""
+        return self._db.exec(key, **params)
 
     def _exec_many(self, key: str, rows: list[dict[str, Any]]) -> None:
-        """Run statement ``key`` once per parameter set, inside the current transaction."""
-        self._backend.execute_many(self._dialect.sql(key), rows)
+        """Run statement ``key`` once per parameter set (``Database.exec_many``)."""
+        self._db.exec_many(key, rows)
 
     def _row(self, key: str, **params: Any) -> Row | None:
-        """The first row of statement ``key`` (in the current transaction, if any)."""
-        return self._backend.fetch_one(self._dialect.sql(key), params)
+        """The first row of statement ``key`` (``Database.row``)."""
+        return self._db.row(key, **params)
 
     def _rows(self, sql: str, params: Mapping[str, Any]) -> list[Row]:
-        """All rows of ``sql`` (in the current transaction, if any)."""
-        return self._backend.fetch_all(sql, params)
+        """All rows of ``sql`` (``Database.rows``)."""
+        return self._db.rows(sql, params)
 
     def _write(self, work: Callable[[], T]) -> T:
-        """Run ``work`` in one write transaction, retried a bounded number of times while the
-        backend reports contention; rolled back on any error. Inside ``_joined_writes``, in
-        a savepoint of the open write transaction."""
-        return self._backend.write(work, join=self._joining())
+        """Run ``work`` in one write transaction (``Database.write``)."""
+        return self._db.write(work)
 
     def write_each(self, calls: Sequence[Callable[[], Any]]) -> list[tuple[bool, Any]]:
         """Run ``calls`` one after another in one write transaction: one commit for all
@@ -280,25 +281,18 @@ class MemoryStore(
         self._identity_values.clear()
         self._registered_hashes.clear()
 
-    @contextmanager
-    def _joined_writes(self) -> Iterator[None]:
+    def _joined_writes(self) -> AbstractContextManager[None]:
         """Inside a write transaction: ``_write`` calls made by this thread within the block
-        run their work in that transaction instead of opening one (an erasure step that
-        calls a store operation made of several writes)."""
-        before = getattr(self._join_local, "on", False)
-        self._join_local.on = True
-        try:
-            yield
-        finally:
-            self._join_local.on = before
+        run their work in that transaction (``Database.joined_writes``)."""
+        return self._db.joined_writes()
 
     def _joining(self) -> bool:
         """Whether this thread's writes join the open write transaction (``_joined_writes``)."""
-        return bool(getattr(self._join_local, "on", False))
+        return self._db.joining()
 
     def _read(self) -> AbstractContextManager[None]:
         """A read transaction: one consistent snapshot for several statements."""
-        return self._backend.read()
+        return self._db.read()
 
     def _one(self, key: str, **params: Any) -> Any:
         """The one value of a one-column statement (None when it returns no row)."""
@@ -320,35 +314,20 @@ class MemoryStore(
         key: Callable[[P], str | int],
         listed: Callable[[str, int], Iterable[P]],
     ) -> Page[P]:
-        """One page of the ``{name}_page`` listing after the key ``after`` (``start``: from
-        the beginning), with how many items match in all and how many come before it
-        (``{name}_count``), in one read snapshot; ``key`` is an item's key, and
-        ``listed(page_sql, n)`` the items after ``after`` (``n`` of them when there are that
-        many: ``_row_items`` for a listing of one item per row)."""
-        count_sql = self._sql(f"{name}_count", **filters)
-        with self._read():
-            total = self._count_rows(count_sql, {**params, "after": start})
-            remaining = self._count_rows(count_sql, {**params, "after": after})
-            found = list(islice(listed(self._sql(f"{name}_page", **filters), limit + 1), limit + 1))
-        items = tuple(found[:limit])
-        more = len(found) > limit
-        next_after = (key(items[-1]) if items else after) if more else None
-        return Page(items, total, total - remaining, next_after)
+        """One page of a keyset listing (``Database.keyset_page``)."""
+        return self._db.keyset_page(
+            name, filters, params, start=start, after=after, limit=limit, key=key, listed=listed
+        )
 
     def _row_items(
         self, item: Callable[[Row], P], params: Mapping[str, Any], after: str | int
     ) -> Callable[[str, int], Iterable[P]]:
         """A ``_keyset_page`` listing of one ``item`` per row of its page statement."""
-
-        def listed(sql: str, n: int) -> Iterable[P]:
-            return map(item, self._rows(sql, {**params, "after": after, "limit": n}))
-
-        return listed
+        return self._db.row_items(item, params, after)
 
     def _count_rows(self, sql: str, params: Mapping[str, Any]) -> int:
         """The count of a ``SELECT count(*)`` statement."""
-        ((count,),) = self._rows(sql, params)
-        return int(count)
+        return self._db.count_rows(sql, params)
 
     def _count(self, key: str, **params: Any) -> int:
         return int(self._exec(key, **params).rowcount)
