@@ -27,7 +27,9 @@ from factdiff.errors import InputError
 from factdiff.schema.names import check_reference
 from factdiff.store import codec, correction, erasure, schema_refs, search_index
 from factdiff.store import rows as rowmap
+from factdiff.store.activity import DailyActivity, read_daily_activity
 from factdiff.store.api_keys import ApiKeysMixin
+from factdiff.store.attestations import Attestations
 from factdiff.store.backends import Backend, Cursor, open_backend
 from factdiff.store.cold_tier import ColdTierMixin
 from factdiff.store.compact_storage import WARM_COLUMNS, CompactStorageMixin
@@ -106,6 +108,7 @@ class MemoryStore(
         self._backend = backend
         self._dialect = backend.dialect
         self._db = Database(backend)
+        self._attestations = Attestations(self._db, self.tombstone)
         self._max_entry_bytes = max_entry_bytes
         self._registered_hashes = {}
         self._init_compact()
@@ -197,6 +200,17 @@ class MemoryStore(
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+    @property
+    def attestations(self) -> Attestations:
+        """The attestation rows: recorded, read back and checked (``factdiff.retrieve.attest``
+        renders and compares the contexts)."""
+        return self._attestations
+
+    def daily_activity(self) -> DailyActivity:
+        """Attempts per UTC day and outcome, review decisions per day and type (the
+        dashboard's), in one read snapshot."""
+        return read_daily_activity(self._db)
 
     @property
     def max_entry_bytes(self) -> int:
