@@ -39,6 +39,7 @@ from factdiff.store.dialect import Dialect
 from factdiff.store.erasure import Forgotten
 from factdiff.store.event_log import EventLogMixin
 from factdiff.store.extraction_cache import ExtractionCacheMixin
+from factdiff.store.indexing import StoreServices, default_services
 from factdiff.store.integrity import IntegrityMixin
 from factdiff.store.leases import LeasesMixin
 from factdiff.store.migrate import MigrationMixin
@@ -104,7 +105,14 @@ class MemoryStore(
     never reads the wall clock, except the database clock for lease arithmetic.
     """
 
-    def __init__(self, backend: Backend, *, max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES) -> None:
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES,
+        services: StoreServices | None = None,
+    ) -> None:
+        self._services = services
         self._backend = backend
         self._dialect = backend.dialect
         self._db = Database(backend)
@@ -124,6 +132,7 @@ class MemoryStore(
         check_version: bool = True,
         read_only: bool = False,
         max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES,
+        services: StoreServices | None = None,
         **options: Any,
     ) -> Self:
         """Open the store at ``target``: a ``postgresql://`` DSN or a SQLite file path.
@@ -132,7 +141,9 @@ class MemoryStore(
         it raises ``StoreError``). ``check_version``: an older schema raises
         ``MigrationRequired`` and a newer one ``StoreError``; pass ``False`` to open a store
         only to ``migrate()`` it. ``read_only``: open without writing (a write then raises
-        ``StoreError``). Other ``options`` go to the backend (``dialect``;
+        ``StoreError``). ``services``: the indexer and retrieval the store uses
+        (``factdiff.store.indexing``; default: the rules-based ones the package root wires).
+        Other ``options`` go to the backend (``dialect``;
         ``busy_timeout_ms``/``busy_retries`` for SQLite; ``pool_size``,
         ``application_name``... for PostgreSQL, see ``factdiff.store.backends``).
         """
@@ -143,6 +154,7 @@ class MemoryStore(
             check_version=check_version,
             read_only=read_only,
             max_entry_bytes=max_entry_bytes,
+            services=services,
         )
 
     @classmethod
@@ -154,10 +166,11 @@ class MemoryStore(
         check_version: bool = True,
         read_only: bool = False,
         max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES,
+        services: StoreServices | None = None,
     ) -> Self:
         """The store on an open ``backend`` (options as for ``open``); the backend is closed
         when the version check fails."""
-        store = cls(backend, max_entry_bytes=max_entry_bytes)
+        store = cls(backend, max_entry_bytes=max_entry_bytes, services=services)
         try:
             if check_version:
                 store._check_version(create and not read_only)
@@ -200,6 +213,17 @@ class MemoryStore(
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+    @property
+    def services(self) -> StoreServices:
+        """The indexer and retrieval this store uses (resolved on first use)."""
+        if self._services is None:
+            self._services = default_services()
+        return self._services
+
+    def read_snapshot(self) -> AbstractContextManager[None]:
+        """A read transaction: one consistent snapshot for several reads."""
+        return self._db.read()
 
     @property
     def attestations(self) -> Attestations:
