@@ -1,14 +1,14 @@
-"""``MemoryStore``: the tiered memory store's logic, shared by every backend.
+"""``MemoryStore``: the tiered memory store's facade, shared by every backend.
 
-The store holds a backend (``factdiff.store.backends``: an embedded SQLite file or a
-PostgreSQL server) that supplies the plumbing: running a named statement of its dialect, one
-write transaction (``_write``), one read snapshot (``_read``) and migration scripts.
-Everything else lives once above it, so both backends behave alike and one test suite runs
-against both: here the lifecycle, the plumbing and the hot tier (adding, reading, listing
-entries); each other concern in its own mixin module (``migrate``, ``outcomes``, ``leases``,
-``reviews``, ``cold_tier``, ``event_log``, ``schemas``, ``extraction_cache``, ``stats``,
-``integrity``, ``retrieval``, ``search_index``, ``compact_storage``, ``reevaluation``,
-``reports``, ``api_keys``, ``ui_sessions``, ``observe``).
+The store holds a ``Database`` (``factdiff.store.database``: a backend, an embedded SQLite
+file or a PostgreSQL server, with its dialect's named statements), so both backends behave
+alike and one test suite runs against both. Its parts are repositories over that database
+(``entries``, ``attestations``, ``activity``...) and, not yet converted, mixin modules
+(``migrate``, ``outcomes``, ``leases``, ``reviews``, ``cold_tier``, ``event_log``,
+``schemas``, ``extraction_cache``, ``stats``, ``integrity``, ``retrieval``, ``search_index``,
+``compact_storage``, ``reevaluation``, ``reports``, ``api_keys``, ``ui_sessions``,
+``observe``). What it needs from the layers above (index rows, retrieval) it is given as
+``StoreServices`` (``factdiff.store.indexing``).
 
 Open a store with ``MemoryStore.open(path_or_dsn)`` (see ``factdiff.store.open_store``).
 """
@@ -17,25 +17,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Self
 
 from factdiff.errors import InputError
-from factdiff.schema.names import check_reference
 from factdiff.store import codec, correction, erasure, schema_refs, search_index
 from factdiff.store import rows as rowmap
 from factdiff.store.activity import DailyActivity, read_daily_activity
 from factdiff.store.api_keys import ApiKeysMixin
 from factdiff.store.attestations import Attestations
-from factdiff.store.backends import Backend, Cursor, open_backend
+from factdiff.store.backends import Backend, open_backend
 from factdiff.store.cold_tier import ColdTierMixin
-from factdiff.store.compact_storage import WARM_COLUMNS, CompactStorageMixin
+from factdiff.store.compact_storage import CompactStorageMixin
 from factdiff.store.correction import Correction
 from factdiff.store.database import Database
 from factdiff.store.dialect import Dialect
+from factdiff.store.entries import Entries
 from factdiff.store.erasure import Forgotten
 from factdiff.store.event_log import EventLogMixin
 from factdiff.store.extraction_cache import ExtractionCacheMixin
@@ -45,7 +44,6 @@ from factdiff.store.leases import LeasesMixin
 from factdiff.store.migrate import MigrationMixin
 from factdiff.store.model import (
     BadEntry,
-    BlankEntry,
     Entry,
     EntryErased,
     EntryNotFound,
@@ -58,6 +56,7 @@ from factdiff.store.model import (
 )
 from factdiff.store.observe import ObserveMixin
 from factdiff.store.outcomes import OutcomesMixin
+from factdiff.store.plumbing import DatabaseAccess
 from factdiff.store.reevaluation import ReevaluationMixin
 from factdiff.store.reports import ReportingMixin
 from factdiff.store.retrieval import RetrievalMixin
@@ -67,18 +66,14 @@ from factdiff.store.search_index import SearchIndexMixin
 from factdiff.store.stats import StatsMixin
 from factdiff.store.ui_sessions import UiSessionsMixin
 
-T = TypeVar("T")
-P = TypeVar("P")
-Row = rowmap.Row
-
 DEFAULT_MAX_ENTRY_BYTES = 16 * 1024 * 1024
 """Entries larger than this (UTF-8 bytes) are rejected with ``InputError``, never truncated."""
 
 PAGE_SIZE = rowmap.PAGE_SIZE
-_MIN_KEY = -(2**63)
 
 
 class MemoryStore(
+    DatabaseAccess,
     MigrationMixin,
     OutcomesMixin,
     LeasesMixin,
@@ -117,6 +112,7 @@ class MemoryStore(
         self._dialect = backend.dialect
         self._db = Database(backend)
         self._attestations = Attestations(self._db, self.tombstone)
+        self._entries = Entries(self._db, max_entry_bytes, self._warm_view)
         self._max_entry_bytes = max_entry_bytes
         self._registered_hashes = {}
         self._init_compact()
@@ -248,37 +244,6 @@ class MemoryStore(
         """The backend with its dialect, which the store's parts run their SQL through."""
         return self._db
 
-    def _sql(self, key: str, **filters: bool) -> str:
-        return self._db.sql(key, **filters)
-
-    def _run_script(self, script: str) -> None:
-        """Run a migration script inside the current write transaction."""
-        self._db.run_script(script)
-
-    def _maintain(self, script: str) -> None:
-        """Run a maintenance script (``VACUUM``...) outside any transaction."""
-        self._db.maintain(script)
-
-    def _exec(self, key: str, **params: Any) -> Cursor:
-        """Run statement ``key`` inside the current transaction (``Database.exec``)."""
-        return self._db.exec(key, **params)
-
-    def _exec_many(self, key: str, rows: list[dict[str, Any]]) -> None:
-        """Run statement ``key`` once per parameter set (``Database.exec_many``)."""
-        self._db.exec_many(key, rows)
-
-    def _row(self, key: str, **params: Any) -> Row | None:
-        """The first row of statement ``key`` (``Database.row``)."""
-        return self._db.row(key, **params)
-
-    def _rows(self, sql: str, params: Mapping[str, Any]) -> list[Row]:
-        """All rows of ``sql`` (``Database.rows``)."""
-        return self._db.rows(sql, params)
-
-    def _write(self, work: Callable[[], T]) -> T:
-        """Run ``work`` in one write transaction (``Database.write``)."""
-        return self._db.write(work)
-
     def write_each(self, calls: Sequence[Callable[[], Any]]) -> list[tuple[bool, Any]]:
         """Run ``calls`` one after another in one write transaction: one commit for all
         (group commit), each call's outcome in order, ``(True, result)`` or ``(False,
@@ -319,57 +284,6 @@ class MemoryStore(
         self._identity_values.clear()
         self._registered_hashes.clear()
 
-    def _joined_writes(self) -> AbstractContextManager[None]:
-        """Inside a write transaction: ``_write`` calls made by this thread within the block
-        run their work in that transaction (``Database.joined_writes``)."""
-        return self._db.joined_writes()
-
-    def _joining(self) -> bool:
-        """Whether this thread's writes join the open write transaction (``_joined_writes``)."""
-        return self._db.joining()
-
-    def _read(self) -> AbstractContextManager[None]:
-        """A read transaction: one consistent snapshot for several statements."""
-        return self._db.read()
-
-    def _one(self, key: str, **params: Any) -> Any:
-        """The one value of a one-column statement (None when it returns no row)."""
-        row = self._row(key, **params)
-        if row is None:
-            return None
-        (value,) = row
-        return value
-
-    def _keyset_page(
-        self,
-        name: str,
-        filters: Mapping[str, bool],
-        params: Mapping[str, Any],
-        *,
-        start: str | int,
-        after: str | int,
-        limit: int,
-        key: Callable[[P], str | int],
-        listed: Callable[[str, int], Iterable[P]],
-    ) -> Page[P]:
-        """One page of a keyset listing (``Database.keyset_page``)."""
-        return self._db.keyset_page(
-            name, filters, params, start=start, after=after, limit=limit, key=key, listed=listed
-        )
-
-    def _row_items(
-        self, item: Callable[[Row], P], params: Mapping[str, Any], after: str | int
-    ) -> Callable[[str, int], Iterable[P]]:
-        """A ``_keyset_page`` listing of one ``item`` per row of its page statement."""
-        return self._db.row_items(item, params, after)
-
-    def _count_rows(self, sql: str, params: Mapping[str, Any]) -> int:
-        """The count of a ``SELECT count(*)`` statement."""
-        return self._db.count_rows(sql, params)
-
-    def _count(self, key: str, **params: Any) -> int:
-        return int(self._exec(key, **params).rowcount)
-
     def _append_events(
         self, events: list[NewEvent], entry_id: str | None, agent_id: str | None, now: int
     ) -> None:
@@ -381,39 +295,6 @@ class MemoryStore(
         return rowmap.event_rows(
             [schema_refs.elide_event(e, self._registered_hash) for e in events]
         )
-
-    def _insert_events(
-        self,
-        rows: list[tuple[str, str, bytes | None]],
-        entry_id: str | None,
-        agent_id: str | None,
-        now: int,
-    ) -> None:
-        """Insert events whose (type, payload, packed payload) were made before the
-        transaction (``rowmap.event_rows``), two to a row (schema version 14: a row of two
-        holds events ``id - 1`` and ``id``), so that a demotion's verification event and its
-        ``demoted`` pay one row and its index entries."""
-        for start in range(0, len(rows), 2):
-            kind, payload, packed = rows[start]
-            params: dict[str, Any] = {
-                "type": kind,
-                "entry_id": entry_id,
-                "agent_id": agent_id,
-                "at": now,
-                "payload": payload,
-                "packed": packed,
-            }
-            if start + 1 == len(rows):
-                self._exec("insert_event", **params)
-                continue
-            then_kind, then_payload, then_packed = rows[start + 1]
-            self._exec(
-                "insert_event_pair",
-                **params,
-                then_type=then_kind,
-                then_payload=then_payload,
-                then_packed=then_packed,
-            )
 
     # -- entries ---------------------------------------------------------------------------
 
@@ -480,29 +361,6 @@ class MemoryStore(
         self._write(work)
         return ids
 
-    def _entry_params(
-        self, entry_id: str, item: NewEntry, now: datetime, now_us: int
-    ) -> tuple[dict[str, Any], bytes]:
-        if not item.agent_id.strip():
-            raise InputError("agent id must not be empty")
-        BlankEntry.refuse(item.content)
-        data = codec.encode_content(item.content, self._max_entry_bytes)
-        schema = item.schema
-        params = {
-            "id": entry_id,
-            "agent_id": codec.check_text(item.agent_id, "agent id"),
-            "occurred_at": codec.opt_micros(item.occurred_at, "occurred_at"),
-            "occurred_offset": codec.offset_minutes(item.occurred_at, "occurred_at"),
-            "created_at": now_us,
-            "last_used_at": codec.to_micros(item.last_used_at or now, "last_used_at"),
-            "metadata": codec.dump_json(dict(item.metadata), "metadata"),
-            "schema_name": None if schema is None else check_reference(schema),
-            "tags": codec.dump_json([codec.check_text(t, "tag") for t in item.tags], "tags"),
-            "content_hash": codec.content_hash(data),
-            "size_bytes": len(data),
-        }
-        return params, data
-
     def get(self, entry_id: str) -> Entry:
         """The entry with its hot content or warm view; ``EntryErased`` (an
         ``EntryNotFound``) if it was erased, ``EntryNotFound`` if unknown."""
@@ -555,22 +413,7 @@ class MemoryStore(
         """Rewrite the store without the free space or dead rows where erased content may
         linger (SQLite: ``VACUUM`` with ``secure_delete``, then the write-ahead log emptied;
         PostgreSQL: ``VACUUM FULL`` of the store's own tables). Locks the store while it runs."""
-        script = self._sql("vacuum")
-        if "{tables}" in script:
-            tables = [str(name) for (name,) in self._rows(self._sql("vacuum_tables"), {})]
-            script = script.replace("{tables}", ", ".join(tables))
-        self._maintain(script)
-
-    def _load(self, entry_id: str) -> Entry | None:
-        row = self._row("select_entry_full", id=entry_id)  # one statement: one snapshot
-        if row is None:
-            return None
-        entry = rowmap.entry(row)
-        if entry.tier is Tier.HOT:
-            data = row["content"]
-            return replace(entry, content=None if data is None else codec.decode_content(data))
-        warm = row[rowmap.FULL_WARM : rowmap.FULL_WARM + WARM_COLUMNS]
-        return replace(entry, warm=None if warm[0] is None else self._warm_view(entry, warm))
+        self._db.vacuum()
 
     def prime_dictionary(self, agent_id: str, now: datetime) -> bool:
         """Train the agent's first zstd dictionary now, when it has none and enough entries:
@@ -579,15 +422,18 @@ class MemoryStore(
         found, _ = self._agent_dictionary(agent_id, codec.to_micros(now, "now"))
         return found is not None
 
+    def _entry_params(
+        self, entry_id: str, item: NewEntry, now: datetime, now_us: int
+    ) -> tuple[dict[str, Any], bytes]:
+        return self._entries.params(entry_id, item, now, now_us)
+
+    def _load(self, entry_id: str) -> Entry | None:
+        """The entry with its content or warm view (``Entries.load``; None if unknown)."""
+        return self._entries.load(entry_id)
+
     def touch(self, entry_id: str, now: datetime) -> None:
         """Record a use of the entry: its dormancy clock restarts at ``now``."""
-        now_us = codec.to_micros(now, "now")
-
-        def work() -> int:
-            return self._count("touch", id=entry_id, now=now_us)
-
-        if self._write(work) == 0:
-            raise EntryNotFound(entry_id)
+        self._entries.touch(entry_id, now)
 
     def entries(
         self,
@@ -603,20 +449,7 @@ class MemoryStore(
         With ``with_content`` each entry is re-read with its content or warm view as it is
         yielded; without, ``content`` and ``warm`` stay ``None`` (cheap listings).
         """
-        if tier is Tier.COLD:
-            raise InputError("entries live in the hot or warm tier; cold holds their archives")
-        sql = self._sql(
-            "entries_page",
-            agent=agent is not None,
-            tier=tier is not None,
-            status=status is not None,
-        )
-        params: dict[str, Any] = {
-            "agent": agent,
-            "tier": None if tier is None else Tier(tier).value,
-            "status": None if status is None else EntryStatus(status).value,
-        }
-        return self._stream(sql, params, limit, with_content, due=False)
+        return self._entries.entries(agent, tier, status, limit, with_content=with_content)
 
     def entry_page(
         self,
@@ -633,32 +466,14 @@ class MemoryStore(
         with how many match the filters (``tag``: entries carrying that tag;
         ``exclude_kept``: not those kept hot by an operator) in all; one read snapshot. No
         content is loaded."""
-        if tier is Tier.COLD:
-            raise InputError("entries live in the hot or warm tier; cold holds their archives")
-        if limit < 0:
-            raise InputError(f"limit must not be negative (got {limit})")
-        filters = {
-            "agent": agent is not None,
-            "tier": tier is not None,
-            "status": status is not None,
-            "tag": tag is not None,
-            "unkept": exclude_kept,
-        }
-        params: dict[str, Any] = {
-            "agent": agent,
-            "tier": None if tier is None else Tier(tier).value,
-            "status": None if status is None else EntryStatus(status).value,
-            "tag": tag,
-        }
-        return self._keyset_page(
-            "entries",
-            filters,
-            params,
-            start="",
+        return self._entries.entry_page(
+            agent=agent,
+            tier=tier,
+            status=status,
+            tag=tag,
+            exclude_kept=exclude_kept,
             after=after,
             limit=limit,
-            key=lambda entry: entry.id,
-            listed=self._row_items(rowmap.entry, params, after),
         )
 
     def due_for_demotion(
@@ -676,41 +491,6 @@ class MemoryStore(
         ``with_content`` each entry is re-read as it is yielded and skipped if it has left
         the hot tier or active status meanwhile.
         """
-        now_us = codec.to_micros(now, "now")
-        params: dict[str, Any] = {
-            "threshold": now_us - codec.duration_micros(older_than, "older_than"),
-            "now": now_us,
-            "agent": agent,
-        }
-        sql = self._sql("due_page" if agent is None else "due_page_agent")
-        return self._stream(sql, params, limit, with_content, due=True)
-
-    def _stream(
-        self, sql: str, params: dict[str, Any], limit: int | None, with_content: bool, due: bool
-    ) -> Iterator[Entry]:
-        remaining = limit
-        keys: dict[str, Any] = {"after": "", "after_used": _MIN_KEY, "after_id": ""}
-        while remaining is None or remaining > 0:
-            page = PAGE_SIZE if remaining is None else min(PAGE_SIZE, remaining)
-            rows = self._rows(sql, {**params, **keys, "limit": page})
-            for row in rows:
-                entry = rowmap.entry(row)
-                keys = {"after": entry.id, "after_used": row["last_used_at"], "after_id": entry.id}
-                if with_content:
-                    fresh = self._load(entry.id)
-                    if fresh is None or (due and not rowmap.is_due(fresh)):
-                        continue
-                    entry = fresh
-                yield entry
-                if remaining is not None:
-                    remaining -= 1
-                    if remaining == 0:
-                        return
-            if len(rows) < page:
-                return
-
-    # -- leases ----------------------------------------------------------------------------
-
-    # -- events ----------------------------------------------------------------------------
-
-    # -- extraction cache ------------------------------------------------------------------
+        return self._entries.due_for_demotion(
+            now, older_than, agent, limit, with_content=with_content
+        )

@@ -48,6 +48,15 @@ class Database:
         """Run a maintenance script (``VACUUM``...) outside any transaction."""
         self.backend.maintain(script)
 
+    def vacuum(self) -> None:
+        """Rewrite the store without free space or dead rows (the dialect's ``vacuum``
+        script, over its own tables where it names ``{tables}``), outside any transaction."""
+        script = self.sql("vacuum")
+        if "{tables}" in script:
+            tables = [str(name) for (name,) in self.rows(self.sql("vacuum_tables"), {})]
+            script = script.replace("{tables}", ", ".join(tables))
+        self.maintain(script)
+
     def exec(self, key: str, **params: Any) -> Cursor:
         """Run statement ``key`` inside the current transaction; returns the cursor."""
         return self.backend.execute(self.dialect.sql(key), params)
