@@ -15,7 +15,7 @@ Open a store with ``MemoryStore.open(path_or_dsn)`` (see ``factdiff.store.open_s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -26,7 +26,7 @@ from factdiff.errors import InputError
 from factdiff.store import codec, correction, erasure, schema_refs, search_index
 from factdiff.store import rows as rowmap
 from factdiff.store.activity import DailyActivity, read_daily_activity
-from factdiff.store.api_keys import ApiKeysMixin
+from factdiff.store.api_keys import ApiKeys
 from factdiff.store.attestations import Attestations
 from factdiff.store.backends import Backend, open_backend
 from factdiff.store.cold_tier import ColdTierMixin
@@ -37,7 +37,8 @@ from factdiff.store.dialect import Dialect
 from factdiff.store.entries import Entries
 from factdiff.store.erasure import Forgotten
 from factdiff.store.event_log import EventLogMixin
-from factdiff.store.extraction_cache import ExtractionCacheMixin
+from factdiff.store.extraction_cache import ExtractionCache
+from factdiff.store.forward import forward
 from factdiff.store.indexing import StoreServices, default_services
 from factdiff.store.integrity import IntegrityMixin
 from factdiff.store.leases import LeasesMixin
@@ -58,13 +59,13 @@ from factdiff.store.observe import ObserveMixin
 from factdiff.store.outcomes import OutcomesMixin
 from factdiff.store.plumbing import DatabaseAccess
 from factdiff.store.reevaluation import ReevaluationMixin
-from factdiff.store.reports import ReportingMixin
+from factdiff.store.reports import Reports
 from factdiff.store.retrieval import RetrievalMixin
 from factdiff.store.reviews import ReviewsMixin
 from factdiff.store.schemas import SchemaRegistryMixin
 from factdiff.store.search_index import SearchIndexMixin
 from factdiff.store.stats import StatsMixin
-from factdiff.store.ui_sessions import UiSessionsMixin
+from factdiff.store.ui_sessions import UiSessions
 
 DEFAULT_MAX_ENTRY_BYTES = 16 * 1024 * 1024
 """Entries larger than this (UTF-8 bytes) are rejected with ``InputError``, never truncated."""
@@ -81,16 +82,12 @@ class MemoryStore(
     ColdTierMixin,
     EventLogMixin,
     SchemaRegistryMixin,
-    ExtractionCacheMixin,
     StatsMixin,
     IntegrityMixin,
     RetrievalMixin,
     SearchIndexMixin,
     CompactStorageMixin,
     ReevaluationMixin,
-    ReportingMixin,
-    ApiKeysMixin,
-    UiSessionsMixin,
     ObserveMixin,
 ):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
@@ -112,6 +109,11 @@ class MemoryStore(
         self._dialect = backend.dialect
         self._db = Database(backend)
         self._attestations = Attestations(self._db, self.tombstone)
+        self._db.on_rollback.append(self._forget_written_ids)
+        self._ui_sessions = UiSessions(self._db)
+        self._extraction_cache = ExtractionCache(self._db)
+        self._api_keys = ApiKeys(self._db)
+        self._reports = Reports(self._db)
         self._entries = Entries(self._db, max_entry_bytes, self._warm_view)
         self._max_entry_bytes = max_entry_bytes
         self._registered_hashes = {}
@@ -244,36 +246,7 @@ class MemoryStore(
         """The backend with its dialect, which the store's parts run their SQL through."""
         return self._db
 
-    def write_each(self, calls: Sequence[Callable[[], Any]]) -> list[tuple[bool, Any]]:
-        """Run ``calls`` one after another in one write transaction: one commit for all
-        (group commit), each call's outcome in order, ``(True, result)`` or ``(False,
-        exception)``.
-
-        Every write a call makes (each ``_write``: an outcome's fenced update and what it
-        writes) runs in a savepoint of its own, so a call as a whole behaves as when run
-        alone: a write that raises or that its fence refuses writes nothing, and leaves the
-        other calls' writes alone; an exception a call raises is its own outcome. Nothing is
-        visible to others before the commit. When the transaction fails (its begin or its
-        commit), this raises and nothing of any call is stored: the caller may run each call
-        again alone. A call that raises anything but an ``Exception`` (an interrupt) rolls
-        every call back and propagates.
-        """
-
-        def run_all() -> list[tuple[bool, Any]]:
-            outcomes: list[tuple[bool, Any]] = []
-            with self._joined_writes():
-                for call in calls:
-                    try:
-                        outcomes.append((True, call()))
-                    except Exception as exc:  # this call's own outcome
-                        outcomes.append((False, exc))
-            return outcomes
-
-        try:
-            return self._write(run_all)
-        except BaseException:
-            self._forget_written_ids()
-            raise
+    write_each = forward("_db", Database.write_each)
 
     def _forget_written_ids(self) -> None:
         """Drop the ids cached from writes that were rolled back after their savepoint was
@@ -494,3 +467,28 @@ class MemoryStore(
         return self._entries.due_for_demotion(
             now, older_than, agent, limit, with_content=with_content
         )
+
+    # -- ui sessions (UiSessions) --
+    start_ui_session = forward("_ui_sessions", UiSessions.start_ui_session)
+    ui_session_key = forward("_ui_sessions", UiSessions.ui_session_key)
+    end_ui_session = forward("_ui_sessions", UiSessions.end_ui_session)
+
+    # -- extraction cache (ExtractionCache) --
+    cached_extraction = forward("_extraction_cache", ExtractionCache.cached_extraction)
+    put_extraction = forward("_extraction_cache", ExtractionCache.put_extraction)
+
+    # -- api keys (ApiKeys) --
+    create_api_key = forward("_api_keys", ApiKeys.create_api_key)
+    api_key_for = forward("_api_keys", ApiKeys.api_key_for)
+    api_keys = forward("_api_keys", ApiKeys.api_keys)
+    revoke_api_key = forward("_api_keys", ApiKeys.revoke_api_key)
+
+    # -- reports (Reports) --
+    registered_schemas = forward("_reports", Reports.registered_schemas)
+    agent_schema_assignments = forward("_reports", Reports.agent_schema_assignments)
+    agent_counts = forward("_reports", Reports.agent_counts)
+    review_backlog = forward("_reports", Reports.review_backlog)
+    recent_outcomes = forward("_reports", Reports.recent_outcomes)
+    reevaluation_results = forward("_reports", Reports.reevaluation_results)
+    reevaluation_by_agent = forward("_reports", Reports.reevaluation_by_agent)
+    loss_attempts = forward("_reports", Reports.loss_attempts)

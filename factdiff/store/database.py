@@ -12,7 +12,7 @@ store's repositories hold one ``Database`` each (the same one); nothing outside
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from itertools import islice
 from typing import Any, TypeVar
@@ -35,6 +35,8 @@ class Database:
         self.backend = backend
         self.dialect: Dialect = backend.dialect
         self._join_local = threading.local()
+        self.on_rollback: list[Callable[[], None]] = []
+        """Run when ``write_each``'s transaction fails (drop caches of ids it wrote)."""
 
     def sql(self, key: str, **filters: bool) -> str:
         """The statement ``key`` with the ``filter_*`` blocks whose flag is true."""
@@ -106,6 +108,39 @@ class Database:
             yield
         finally:
             self._join_local.on = before
+
+    def write_each(self, calls: Sequence[Callable[[], Any]]) -> list[tuple[bool, Any]]:
+        """Run ``calls`` one after another in one write transaction: one commit for all
+        (group commit), each call's outcome in order, ``(True, result)`` or ``(False,
+        exception)``.
+
+        Every write a call makes (each ``write``: an outcome's fenced update and what it
+        writes) runs in a savepoint of its own, so a call as a whole behaves as when run
+        alone: a write that raises or that its fence refuses writes nothing, and leaves the
+        other calls' writes alone; an exception a call raises is its own outcome. Nothing is
+        visible to others before the commit. When the transaction fails (its begin or its
+        commit), this raises and nothing of any call is stored: the caller may run each call
+        again alone. A call that raises anything but an ``Exception`` (an interrupt) rolls
+        every call back and propagates. On failure the ``on_rollback`` callbacks run (caches
+        of ids written in the transaction are dropped).
+        """
+
+        def run_all() -> list[tuple[bool, Any]]:
+            outcomes: list[tuple[bool, Any]] = []
+            with self.joined_writes():
+                for call in calls:
+                    try:
+                        outcomes.append((True, call()))
+                    except Exception as exc:  # this call's own outcome
+                        outcomes.append((False, exc))
+            return outcomes
+
+        try:
+            return self.write(run_all)
+        except BaseException:
+            for forget in self.on_rollback:
+                forget()
+            raise
 
     def joining(self) -> bool:
         """Whether this thread's writes join the open write transaction."""
