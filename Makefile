@@ -43,6 +43,7 @@ test: install browser
 lint: install
 	$(BIN)/ruff check factdiff tests bench scripts
 	$(BIN)/ruff format --check factdiff tests bench scripts
+	$(BIN)/lint-imports --no-cache
 
 typecheck: install
 	$(BIN)/mypy

@@ -32,6 +32,8 @@ import importlib
 import logging
 from typing import TYPE_CHECKING, Any
 
+from factdiff import wiring as _wiring
+
 if TYPE_CHECKING:
     from factdiff.compression.pipeline import CompressionResult, Rung, compress
     from factdiff.demotion.demoter import Demoter
@@ -161,3 +163,13 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted({*globals(), *__all__})
+
+
+def _store_services() -> object:
+    """The store's default services: the rules indexer and retrieval (``factdiff.wiring``)."""
+    from factdiff.retrieve.services import rules_services
+
+    return rules_services()
+
+
+_wiring.store_services = _store_services

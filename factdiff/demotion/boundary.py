@@ -57,7 +57,7 @@ from factdiff.store import (
     WarmMeta,
 )
 from factdiff.store.catalog import SchemaCatalog
-from factdiff.store.search_index import hot_record
+from factdiff.store.search_queries import hot_record
 from factdiff.store.warm_columns import WarmTarget
 from factdiff.verify.policy import Outcome
 

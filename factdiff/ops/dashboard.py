@@ -16,11 +16,12 @@ Two figures come from ``factdiff.ops.health``, the same functions as ``factdiff 
 
 from __future__ import annotations
 
-from datetime import date, timedelta
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from factdiff.store import MemoryStore
+    from factdiff.store.activity import DayCount
 
 __all__ = ["OUTCOMES", "dashboard_figures", "memory_score", "reevaluation_status"]
 
@@ -30,19 +31,15 @@ OUTCOMES = ("clean", "acceptable_with_notes", "failed", "error")
 TOP_FIELDS = 10
 """How many of the most often lost fields the dashboard lists."""
 
-_EPOCH_DAY = date(1970, 1, 1)
-
 
 def dashboard_figures(store: MemoryStore) -> dict[str, Any]:
     """``{"outcomes_by_day", "failure_by_schema", "failure_by_agent", "fields_lost",
     "review_backlog", "review_decisions_by_day", "llm_cost", "memory_score",
     "reevaluation"}``."""
-    with store._read():
-        by_day = store._rows(store._sql("dashboard_outcomes_by_day"), {})
-        decisions = store._rows(store._sql("dashboard_review_events"), {})
+    activity = store.daily_activity()
     lost = store.facts_lost()
     return {
-        "outcomes_by_day": _outcomes_by_day(by_day),
+        "outcomes_by_day": _outcomes_by_day(activity.outcomes),
         "failure_by_schema": store.failure_by_schema(),
         "failure_by_agent": store.failure_by_agent(),
         "fields_lost": [
@@ -51,8 +48,8 @@ def dashboard_figures(store: MemoryStore) -> dict[str, Any]:
         ],
         "review_backlog": store.review_backlog_summary(),
         "review_decisions_by_day": [
-            {"day": _day(day), "type": str(kind), "count": int(count)}
-            for day, kind, count in decisions
+            {"day": decision.day.isoformat(), "type": decision.kind, "count": decision.count}
+            for decision in activity.review_decisions
         ],
         "llm_cost": store.llm_cost(),
         "memory_score": memory_score(store),
@@ -60,16 +57,12 @@ def dashboard_figures(store: MemoryStore) -> dict[str, Any]:
     }
 
 
-def _day(day: Any) -> str:
-    return (_EPOCH_DAY + timedelta(days=int(day))).isoformat()
-
-
-def _outcomes_by_day(rows: list[Any]) -> list[dict[str, Any]]:
+def _outcomes_by_day(counts: Sequence[DayCount]) -> list[dict[str, Any]]:
     days: dict[str, dict[str, Any]] = {}
-    for day, outcome, count in rows:
-        key = _day(day)
+    for count in counts:
+        key = count.day.isoformat()
         row = days.setdefault(key, {"day": key, **dict.fromkeys(OUTCOMES, 0)})
-        row[str(outcome)] = row.get(str(outcome), 0) + int(count)
+        row[count.kind] = row.get(count.kind, 0) + count.count
     return [days[key] for key in sorted(days)]
 
 

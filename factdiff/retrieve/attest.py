@@ -38,67 +38,31 @@ from factdiff.retrieve.context import (
     render_entry,
 )
 from factdiff.retrieve.schemas import SchemaResolver
-from factdiff.schema.model import tagged_digest
 from factdiff.store import codec
+from factdiff.store.attestations import (
+    Attestation,
+    AttestedEntry,
+    DecisionAmbiguous,
+    digest_of,
+)
 from factdiff.store.model import EntryNotFound, IntegrityError, Tier
 from factdiff.values.base import JSON
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
 
-PAGE = 64
-
-
-class DecisionAmbiguous(InputError):
-    """A decision id that several agents hold, asked for without naming the agent."""
-
-
-@dataclass(frozen=True)
-class AttestedEntry:
-    """One entry as it was attested."""
-
-    position: int
-    entry_id: str
-    tier: str
-    schema_name: str | None
-    schema_version: int | None
-    source_hash: str
-    rendered_hash: str
-
-    def to_json(self) -> dict[str, JSON]:
-        """The stored row as JSON (also the input of the attestation's digest)."""
-        return {
-            "position": self.position,
-            "entry_id": self.entry_id,
-            "tier": self.tier,
-            "schema": {"name": self.schema_name, "version": self.schema_version},
-            "source_hash": self.source_hash,
-            "rendered_hash": self.rendered_hash,
-        }
-
-
-@dataclass(frozen=True)
-class Attestation:
-    """A decision and the context it was made on."""
-
-    decision_id: str
-    rendered_hash: str
-    attested_at: datetime
-    entries: tuple[AttestedEntry, ...]
-    digest: str
-    agent: str | None = None
-    """The agent whose entries were attested (``None``: several agents')."""
-
-    def to_json(self) -> dict[str, JSON]:
-        """``{"decision_id", "agent", "rendered_hash", "attested_at", "entries", "digest"}``."""
-        return {
-            "decision_id": self.decision_id,
-            "agent": self.agent,
-            "rendered_hash": self.rendered_hash,
-            "attested_at": self.attested_at.isoformat(),
-            "entries": [e.to_json() for e in self.entries],
-            "digest": self.digest,
-        }
+__all__ = [
+    "Attestation",
+    "AttestationCheck",
+    "AttestedEntry",
+    "DecisionAmbiguous",
+    "EntryChange",
+    "attest",
+    "attestation_problems",
+    "check_attestation",
+    "digest_of",
+    "load_attestation",
+]
 
 
 @dataclass(frozen=True)
@@ -174,19 +138,6 @@ class AttestationCheck:
         }
 
 
-def digest_of(
-    decision_id: str, rendered_hash: str, at_us: int, entries: Sequence[AttestedEntry]
-) -> str:
-    """The digest an attestation's rows are stored with."""
-    data: dict[str, JSON] = {
-        "decision_id": decision_id,
-        "rendered_hash": rendered_hash,
-        "attested_at": at_us,
-        "entries": [e.to_json() for e in entries],
-    }
-    return tagged_digest("factdiff.attestation", data)
-
-
 def attest(
     store: MemoryStore, decision_id: str, entry_ids: Sequence[str], *, now: datetime
 ) -> Attestation:
@@ -211,115 +162,18 @@ def attest(
     )
     digest = digest_of(decision, context.hash, at_us, entries)
 
-    def work() -> str:
-        owner = _owner(store, [entry.entry_id for entry in entries])
-        key = {"decision_id": decision, "agent_id": owner}
-        if store._row("select_attestation", **key) is not None:
-            raise InputError(f"decision {decision!r} is already attested: use a new decision id")
-        store._exec(
-            "insert_attestation", **key, rendered_hash=context.hash, digest=digest, at=at_us
-        )
-        for entry in entries:
-            store._exec(
-                "insert_attestation_entry",
-                **key,
-                position=entry.position,
-                entry_id=entry.entry_id,
-                tier=entry.tier,
-                schema_name=entry.schema_name,
-                schema_version=entry.schema_version,
-                source_hash=entry.source_hash,
-                rendered_hash=entry.rendered_hash,
-            )
-        return owner
-
-    owner = store._write(work)
+    owner = store.attestations.record(decision, context.hash, at_us, entries, digest)
     return Attestation(
         decision, context.hash, codec.from_micros(at_us), entries, digest, owner or None
     )
-
-
-def _owner(store: MemoryStore, entry_ids: Sequence[str]) -> str:
-    """The agent of these entries when they are all one agent's, else ``''``."""
-    agents = set()
-    for entry_id in entry_ids:
-        row = store._row("select_entry", id=entry_id)
-        if row is None:
-            raise EntryNotFound(entry_id)
-        agents.add(str(row["agent_id"]))
-    return agents.pop() if len(agents) == 1 else ""
-
-
-def _entry_agents(store: MemoryStore, entry_ids: Sequence[str]) -> set[str]:
-    """The agents of these entries, live or erased with a tombstone (others are skipped)."""
-    agents = set()
-    for entry_id in entry_ids:
-        row = store._row("select_entry", id=entry_id)
-        stone = None if row is not None else store.tombstone(entry_id)
-        if row is not None:
-            agents.add(str(row["agent_id"]))
-        elif stone is not None:
-            agents.add(stone.agent_id)
-    return agents
 
 
 def load_attestation(
     store: MemoryStore, decision_id: str, agent: str | None = None
 ) -> tuple[Attestation, bool]:
     """The stored attestation of ``decision_id`` by ``agent`` and whether its rows still
-    match their digest. ``agent`` ``None`` (a caller who sees every agent) finds the decision
-    id whichever agent holds it, and asks for the agent when several do; ``""`` is an
-    attestation of several agents' entries."""
-    with store._read():
-        owner = _attesting_agent(store, decision_id) if agent is None else agent
-        key = {"decision_id": decision_id, "agent_id": owner}
-        row = store._row("select_attestation", **key)
-        if row is None:
-            raise InputError(
-                f"no attestation for decision {decision_id!r}: check the id "
-                "(`factdiff attest --decision D ID...` records one)"
-            )
-        rows = store._rows(store._sql("select_attestation_entries"), key)
-    entries = tuple(
-        AttestedEntry(
-            int(r["position"]),
-            str(r["entry_id"]),
-            str(r["tier"]),
-            r["schema_name"],
-            r["schema_version"],
-            str(r["source_hash"]),
-            str(r["rendered_hash"]),
-        )
-        for r in rows
-    )
-    at_us = int(row["attested_at"])
-    attestation = Attestation(
-        str(row["decision_id"]),
-        str(row["rendered_hash"]),
-        codec.from_micros(at_us),
-        entries,
-        str(row["digest"]),
-        str(row["agent_id"]) or None,
-    )
-    intact = digest_of(attestation.decision_id, attestation.rendered_hash, at_us, entries) == (
-        attestation.digest
-    )
-    return attestation, intact
-
-
-def _attesting_agent(store: MemoryStore, decision_id: str) -> str:
-    """The one agent holding ``decision_id`` (``''`` when none does: not found later)."""
-    agents = [
-        str(agent)
-        for (agent,) in store._rows(store._sql("attestation_agents"), {"decision_id": decision_id})
-    ]
-    if len(agents) > 1:
-        named = ", ".join(repr(a) if a else "several agents" for a in agents[:2])
-        raise DecisionAmbiguous(
-            f"decision {decision_id!r} is attested by more than one agent ({named}...): "
-            "name the agent (--agent A, or ?agent=A)"
-        )
-    return agents[0] if agents else ""
+    match their digest (``factdiff.store.attestations.Attestations.load``)."""
+    return store.attestations.load(decision_id, agent)
 
 
 def check_attestation(
@@ -334,8 +188,9 @@ def check_attestation(
     changes: list[EntryChange] = []
     erased = False
     for attested in attestation.entries:
-        entry = store._load(attested.entry_id)
-        if entry is None:
+        try:
+            entry = store.get(attested.entry_id)
+        except EntryNotFound:
             erased = True
             changes.append(_erased(store, attested))
             continue
@@ -393,41 +248,5 @@ def _cross_reference(store: MemoryStore, attested: AttestedEntry, block: Rendere
 
 def attestation_problems(store: MemoryStore) -> list[str]:
     """For ``verify``: attestations whose rows were altered, or whose entries or sources are
-    gone."""
-    problems: list[str] = []
-    sql, after, after_agent = store._sql("attestations_page"), "", ""
-    while True:
-        keys = [
-            (str(decision_id), str(agent))
-            for (decision_id, agent) in store._rows(
-                sql, {"after": after, "after_agent": after_agent, "limit": PAGE}
-            )
-        ]
-        for decision_id, agent in keys:
-            after, after_agent = decision_id, agent
-            attestation, intact = load_attestation(store, decision_id, agent)
-            name = decision_id if not agent else f"{decision_id} (agent {agent})"
-            if not intact:
-                problems.append(
-                    f"attestation {name}: its stored rows do not match their digest (edited)"
-                )
-            owners = _entry_agents(store, [e.entry_id for e in attestation.entries])
-            if owners and (agent or None) != (owners.pop() if len(owners) == 1 else None):
-                problems.append(
-                    f"attestation {name}: it is not filed under its entries' agent (edited)"
-                )
-            for attested in attestation.entries:
-                row = store._row("select_entry", id=attested.entry_id)
-                if row is None and store.tombstone(attested.entry_id) is not None:
-                    continue  # erased through factdiff forget: reported by attest verify
-                if row is None:
-                    problems.append(
-                        f"attestation {name}: entry {attested.entry_id} no longer exists"
-                    )
-                elif str(row["content_hash"]) != attested.source_hash:
-                    problems.append(
-                        f"attestation {name}: entry {attested.entry_id}'s source is "
-                        f"{row['content_hash']}, not the attested {attested.source_hash}"
-                    )
-        if len(keys) < PAGE:
-            return problems
+    gone (``factdiff.store.attestations.Attestations.problems``)."""
+    return store.attestations.problems()

@@ -21,12 +21,10 @@ demotion refuses sources over 1 MB.)
 
 from __future__ import annotations
 
-import json
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from factdiff.extraction.record import FactRecord
 from factdiff.extraction.rules import MAX_TEXT_CHARS, RulesExtractor, infer_reference
@@ -34,49 +32,44 @@ from factdiff.retrieve.keys import key_hashes, record_keys
 from factdiff.retrieve.schemas import GENERIC, SchemaResolver
 from factdiff.schema.builtin import builtin_schema
 from factdiff.schema.model import FactSchema, canonical_json
+from factdiff.store.indexing import (
+    IndexDoc,
+    SchemaLookup,
+    WarmIndex,
+    index_text,
+    text_digest,
+    unpack_json,
+)
 from factdiff.store.warm_columns import record_digest
 
 if TYPE_CHECKING:
     from factdiff.store.model import Entry, NewEntry
     from factdiff.values.base import JSON
 
-
-class SchemaLookup(Protocol):
-    """Schemas by name and version (``SchemaResolver`` over a store, or the one schema a
-    worker process was sent)."""
-
-    def get(self, name: str, version: int | None = None) -> FactSchema | None: ...
+__all__ = [
+    "INDEX_EXTRACTOR",
+    "IndexDoc",
+    "SchemaLookup",
+    "WarmIndex",
+    "entry_hot_doc",
+    "extract_source",
+    "hot_doc",
+    "hot_docs",
+    "index_text",
+    "indexes_as",
+    "pack_record",
+    "readable",
+    "reference_date",
+    "stored_record",
+    "text_digest",
+    "unpack_json",
+    "unpack_record",
+    "warm_doc",
+]
 
 
 INDEX_EXTRACTOR = RulesExtractor()
 """The extractor of hot entries' records, of warm narratives' facts, and of queries."""
-
-
-@dataclass(frozen=True)
-class WarmIndex:
-    """What the indexes keep of a warm entry besides its fact keys."""
-
-    narrative_hash: str
-    """``sha256:`` of the narrative's UTF-8 bytes."""
-    record_hash: str
-    """``factdiff.extraction.record`` tagged digest of the record's canonical JSON."""
-    narrative_keys: tuple[int, ...]
-    """The fact key hashes of the facts the narrative states."""
-
-
-@dataclass(frozen=True)
-class IndexDoc:
-    """One entry's rows in the search indexes."""
-
-    entry_id: str
-    text: str
-    """The full source (NUL characters as spaces: PostgreSQL text cannot hold them)."""
-    key_hashes: tuple[int, ...]
-    hot_record: bytes | None = None
-    """A hot entry's packed fact record."""
-    warm: WarmIndex | None = None
-    facts_pending: bool = False
-    """Added without its facts (``add_many(index_facts=False)``): indexed later."""
 
 
 def reference_date(occurred_at: datetime | None, text: str) -> date | None:
@@ -100,20 +93,9 @@ def extract_source(text: str, schema: FactSchema, reference: date | None) -> Fac
     return INDEX_EXTRACTOR.extract(readable(text), schema, reference)
 
 
-def index_text(text: str) -> str:
-    """The text as the text index takes it."""
-    return text.replace("\0", " ")
-
-
 def pack_record(record: FactRecord) -> bytes:
     """A record as stored for a hot entry: zlib of its canonical JSON."""
     return zlib.compress(canonical_json(record.to_json()).encode("utf-8"), 6)
-
-
-def unpack_json(data: bytes) -> dict[str, JSON]:
-    """The JSON of a packed record (inverse of ``pack_record``, before parsing)."""
-    found: dict[str, JSON] = json.loads(zlib.decompress(bytes(data)).decode("utf-8"))
-    return found
 
 
 def unpack_record(data: bytes) -> FactRecord:
@@ -235,10 +217,3 @@ def indexes_as(said: FactRecord, source: FactRecord, narrative: str) -> bool:
         and said.reference == source.reference
         and len(narrative) <= MAX_TEXT_CHARS
     )
-
-
-def text_digest(text: str) -> str:
-    """``sha256:`` of the UTF-8 bytes of ``text`` (a narrative's hash)."""
-    import hashlib
-
-    return "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()

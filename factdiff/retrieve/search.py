@@ -67,11 +67,11 @@ from factdiff.retrieve.keys import (
     typed_facts,
 )
 from factdiff.retrieve.schemas import GENERIC, SchemaResolver
-from factdiff.retrieve.terms import query_terms, stated_terms, words
+from factdiff.retrieve.terms import TextQuery, query_terms, stated_terms, words
 from factdiff.schema.builtin import builtin_schema
 from factdiff.schema.model import FactSchema
 from factdiff.settings.retrieval import RetrievalSettings, TouchMode
-from factdiff.store import search_index
+from factdiff.store import search_index, search_queries
 from factdiff.store.model import Tier
 from factdiff.values.base import JSON, FactType, Value
 
@@ -178,9 +178,9 @@ def search(
     parsed = read_query(query, _distinct([schemas.for_indexing(GENERIC, "", ()), *reading]))
     if touch and search_index.has_pending(store):
         search_index.index_pending(store)
-    with store._read():
+    with store.read_snapshot():
         ranked, terms = _rank(store, parsed, k, agent, tier)
-        rows = search_index.hit_entries(store, [c.entry_id for c in ranked[:k]])
+        rows = search_queries.hit_entries(store, [c.entry_id for c in ranked[:k]])
     hits = _hits(store, parsed, terms, ranked, rows, k, include_source, schemas)
     if touch:
         _record_use(store, hits, now or datetime.now(UTC), settings)
@@ -220,7 +220,7 @@ def _rank(
     store: MemoryStore, query: Query, k: int, agent: str | None, tier: str | None
 ) -> tuple[list[Candidate], tuple[str, ...]]:
     """The candidates in rank order, and the query words the text index ranked them by."""
-    total = max(1, search_index.doc_span(store))
+    total = max(1, search_queries.doc_span(store))
     stats, counts = _fact_stats(store, query, total)
     terms = text_terms(query, stats)
     strong = [
@@ -230,12 +230,12 @@ def _rank(
         for hashed in fact.hashes
         if 0 < counts.get(hashed, 0) <= FACT_CAP
     ]
-    candidates = _candidates(store, search_index.fact_docs(store, strong), agent, tier)
+    candidates = _candidates(store, search_queries.fact_docs(store, strong), agent, tier)
     text_query = _text_query(store, terms, total)
     if text_query is not None and len(candidates) < k:
         # Entries holding a distinctive fact outrank every text-only entry: the text index
         # is asked for more only when they are fewer than k.
-        found = search_index.text_candidates(store, text_query, 2 * k + 10, agent, tier)
+        found = search_queries.text_candidates(store, text_query, 2 * k + 10, agent, tier)
         new = {doc for doc, _ in found} - candidates.keys()
         candidates.update(_candidates(store, new, agent, tier))
         for doc, score in found:
@@ -262,7 +262,7 @@ def _candidates(
     if not docs:
         return {}
     found: dict[int, Candidate] = {}
-    for doc, (entry_id, owner, entry_tier) in search_index.doc_entries(store, docs).items():
+    for doc, (entry_id, owner, entry_tier) in search_queries.doc_entries(store, docs).items():
         if (agent is None or owner == agent) and (tier is None or entry_tier == tier):
             found[doc] = Candidate(doc, entry_id, owner, entry_tier)
     return found
@@ -282,23 +282,21 @@ def text_terms(query: Query, stats: Sequence[_FactStats]) -> tuple[str, ...]:
     return tuple(t for t in query.terms if t not in covered)
 
 
-def _text_query(
-    store: MemoryStore, terms: Sequence[str], total: int
-) -> search_index.TextQuery | None:
+def _text_query(store: MemoryStore, terms: Sequence[str], total: int) -> TextQuery | None:
     """The words the text index finds and ranks entries by: those held by at most
     ``TERM_CAP`` entries (a word nearly every entry holds, ``the`` or ``user``, tells none
     apart and would cost time); when every word is that common, entries holding the two
     rarest, ranked by all. None when the index holds none of ``terms``."""
-    counts = search_index.term_counts(store, terms, TERM_CAP + 1)
+    counts = search_queries.term_counts(store, terms, TERM_CAP + 1)
     present = tuple(t for t in terms if counts.get(t, 0) > 0)
     if not present:
         return None
     weights = {t: _idf(total, counts[t]) for t in present}
     selective = tuple(t for t in present if counts[t] <= TERM_CAP)
     if selective:
-        return search_index.TextQuery(selective, selective, False, weights)
+        return TextQuery(selective, selective, False, weights)
     rarest = tuple(sorted(present, key=lambda t: (counts[t], present.index(t)))[:2])
-    return search_index.TextQuery(rarest, present, True, weights)
+    return TextQuery(rarest, present, True, weights)
 
 
 def _idf(total: int, held_by: int) -> float:
@@ -310,7 +308,7 @@ def _fact_stats(
     store: MemoryStore, query: Query, total: int
 ) -> tuple[list[_FactStats], dict[int, int]]:
     """Per query fact its stats, and how many entries hold each key (up to ``FACT_CAP`` + 1)."""
-    counts = search_index.fact_counts(
+    counts = search_queries.fact_counts(
         store, (h for fact in query.facts for h in fact.hashes), FACT_CAP + 1
     )
     stats = []
@@ -334,7 +332,7 @@ def _holdings(
     }
     if not hashes or not candidates:
         return
-    held = search_index.fact_hits(store, hashes, candidates)
+    held = search_queries.fact_hits(store, hashes, candidates)
     for doc, keys in held.items():
         candidate = candidates.get(doc)
         if candidate is None:
@@ -346,7 +344,7 @@ def _holdings(
 
 def _rescore(
     store: MemoryStore,
-    query: search_index.TextQuery,
+    query: TextQuery,
     candidates: dict[int, Candidate],
     pool: int,
 ) -> None:
@@ -356,7 +354,7 @@ def _rescore(
     strong = _ordered(
         (c for c in candidates.values() if c.strong), lambda c: (-len(c.strong), -len(c.weak))
     )
-    scores = search_index.text_scores(store, query, (c.doc for c in strong[:pool]))
+    scores = search_queries.text_scores(store, query, (c.doc for c in strong[:pool]))
     for candidate in strong:
         candidate.text = scores.get(candidate.doc, 0.0)
 
@@ -416,7 +414,7 @@ def _hits(
     load(k)
     if any(hit.gap_hit for hit in loaded):
         more = [c.entry_id for c in ranked[k : 2 * k + 10]]
-        rows.update(search_index.hit_entries(store, more))
+        rows.update(search_queries.hit_entries(store, more))
         load(2 * k + 10)
         loaded[:] = _below_holders(loaded)
     return [_build(store, query, terms, hit, include_source) for hit in loaded[:k]]
@@ -582,4 +580,4 @@ def _record_use(
         touched = []
     fetched = [h.entry_id for h in hits if h.tier == Tier.WARM.value and h.source is not None]
     if touched or fetched:
-        search_index.record_use(store, now, touched, fetched, settings)
+        search_queries.record_use(store, now, touched, fetched, settings)

@@ -17,9 +17,12 @@ decides whether an entry matches; the database does.
 
 from __future__ import annotations
 
+import json
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
 MAX_TERMS = 32
 """A query keeps at most this many distinct words for the text index."""
@@ -97,3 +100,29 @@ def tsquery_expression(selective: Iterable[str], every: Iterable[str], all_of: b
         return tsquery_any(all_terms)
     found = " & ".join(chosen) if all_of else tsquery_any(chosen)
     return f"({found}) & ({tsquery_any(all_terms)})"
+
+
+@dataclass(frozen=True)
+class TextQuery:
+    """A text query: entries with the ``selective`` words (all of them with ``all_of``),
+    ranked over ``every`` word, each weighted by ``weights`` (its inverse document
+    frequency; the PostgreSQL dialect uses them, bm25 computes its own)."""
+
+    selective: tuple[str, ...]
+    every: tuple[str, ...]
+    all_of: bool
+    weights: Mapping[str, float]
+
+    def expression(self, dialect: str) -> str:
+        """The dialect's match expression."""
+        expression = tsquery_expression if dialect == "postgres" else fts5_expression
+        return expression(self.selective, self.every, self.all_of)
+
+    def params(self, dialect: str) -> dict[str, Any]:
+        """The statement parameters of this query."""
+        weights = {t: round(self.weights.get(t, 1.0), 6) for t in self.every}
+        return {"query": self.expression(dialect), "weights": json.dumps(weights, sort_keys=True)}
+
+    def narrowed(self) -> TextQuery:
+        """The query over its selective words only (cheap to score per entry)."""
+        return TextQuery(self.selective, self.selective, False, self.weights)

@@ -1,6 +1,7 @@
 """API keys of ``factdiff serve``: created with a random secret, stored hashed, revoked once.
 
-``ApiKeysMixin`` is part of every ``MemoryStore``. A key's secret (``fd_`` + 43 base64url
+``ApiKeys`` is a repository over the store's ``Database``; ``MemoryStore`` forwards its
+methods. A key's secret (``fd_`` + 43 base64url
 characters, 256 random bits) is returned once by ``create_api_key`` and never stored: the
 store keeps its SHA-256 (hex). An ``agent`` key is bound to one agent id; an ``operator``
 key to none. SQL lives in ``sql/<dialect>/service.sql`` (schema version 8).
@@ -13,13 +14,11 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from factdiff.errors import InputError
 from factdiff.store import codec
-
-if TYPE_CHECKING:
-    from factdiff.store.base import MemoryStore
+from factdiff.store.database import Database
 
 KEY_PREFIX = "fd_"
 
@@ -77,12 +76,11 @@ def _key(row: Any) -> ApiKey:
     )
 
 
-def _store(mixin: ApiKeysMixin) -> MemoryStore:
-    return cast("MemoryStore", mixin)
-
-
-class ApiKeysMixin:
+class ApiKeys:
     """API key methods of ``MemoryStore`` (see the module docstring)."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     def create_api_key(
         self,
@@ -93,7 +91,7 @@ class ApiKeysMixin:
         now: datetime,
     ) -> NewApiKey:
         """A new key; ``InputError`` if the name is taken or the scope and agent disagree."""
-        store = _store(self)
+        db = self._db
         scope = KeyScope(scope)
         if (scope is KeyScope.AGENT) != (agent_id is not None):
             raise InputError("an agent key needs --agent A; an operator key takes no agent")
@@ -111,29 +109,29 @@ class ApiKeysMixin:
             "key_hash": key_hash(secret),
             "now": now_us,
         }
-        if store._write(lambda: store._count("insert_api_key", **params)) != 1:
+        if db.write(lambda: db.count("insert_api_key", **params)) != 1:
             raise InputError(f"a key named {chosen!r} exists: choose another --name")
         key = ApiKey(chosen, scope, agent_id, codec.from_micros(now_us), None)
         return NewApiKey(key, secret)
 
     def api_key_for(self, secret: str) -> ApiKey | None:
         """The key whose secret this is (revoked or not), else ``None``."""
-        row = _store(self)._row("select_api_key_by_hash", key_hash=key_hash(secret))
+        row = self._db.row("select_api_key_by_hash", key_hash=key_hash(secret))
         return None if row is None else _key(row)
 
     def api_keys(self) -> list[ApiKey]:
         """Every key, oldest first."""
-        store = _store(self)
-        return [_key(row) for row in store._rows(store._sql("select_api_keys"), {})]
+        db = self._db
+        return [_key(row) for row in db.rows(db.sql("select_api_keys"), {})]
 
     def revoke_api_key(self, name: str, now: datetime) -> bool:
         """Revoke the key ``name``; ``False`` if it was revoked already.
 
         ``InputError`` if no key has that name.
         """
-        store = _store(self)
+        db = self._db
         now_us = codec.to_micros(now, "now")
-        if store._write(lambda: store._count("revoke_api_key", name=name, now=now_us)) == 1:
+        if db.write(lambda: db.count("revoke_api_key", name=name, now=now_us)) == 1:
             return True
         if not any(key.name == name for key in self.api_keys()):
             raise InputError(f"no key is named {name!r}: see `factdiff keys list`")

@@ -1,49 +1,50 @@
-"""``MemoryStore``: the tiered memory store's logic, shared by every backend.
+"""``MemoryStore``: the tiered memory store's facade, shared by every backend.
 
-The store holds a backend (``factdiff.store.backends``: an embedded SQLite file or a
-PostgreSQL server) that supplies the plumbing: running a named statement of its dialect, one
-write transaction (``_write``), one read snapshot (``_read``) and migration scripts.
-Everything else lives once above it, so both backends behave alike and one test suite runs
-against both: here the lifecycle, the plumbing and the hot tier (adding, reading, listing
-entries); each other concern in its own mixin module (``migrate``, ``outcomes``, ``leases``,
-``reviews``, ``cold_tier``, ``event_log``, ``schemas``, ``extraction_cache``, ``stats``,
-``integrity``, ``retrieval``, ``search_index``, ``compact_storage``, ``reevaluation``,
-``reports``, ``api_keys``, ``ui_sessions``, ``observe``).
+The store holds a ``Database`` (``factdiff.store.database``: a backend, an embedded SQLite
+file or a PostgreSQL server, with its dialect's named statements), so both backends behave
+alike and one test suite runs against both. Its parts are repositories over that database
+(``entries``, ``attestations``, ``activity``...) and, not yet converted, mixin modules
+(``migrate``, ``outcomes``, ``leases``, ``reviews``, ``cold_tier``, ``event_log``,
+``schemas``, ``extraction_cache``, ``stats``, ``integrity``, ``retrieval``, ``search_index``,
+``compact_storage``, ``reevaluation``, ``reports``, ``api_keys``, ``ui_sessions``,
+``observe``). What it needs from the layers above (index rows, retrieval) it is given as
+``StoreServices`` (``factdiff.store.indexing``).
 
 Open a store with ``MemoryStore.open(path_or_dsn)`` (see ``factdiff.store.open_store``).
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
-from itertools import islice
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import Any, Self
 
 from factdiff.errors import InputError
-from factdiff.schema.names import check_reference
 from factdiff.store import codec, correction, erasure, schema_refs, search_index
 from factdiff.store import rows as rowmap
-from factdiff.store.api_keys import ApiKeysMixin
-from factdiff.store.backends import Backend, Cursor, open_backend
+from factdiff.store.activity import DailyActivity, read_daily_activity
+from factdiff.store.api_keys import ApiKeys
+from factdiff.store.attestations import Attestations
+from factdiff.store.backends import Backend, open_backend
 from factdiff.store.cold_tier import ColdTierMixin
-from factdiff.store.compact_storage import WARM_COLUMNS, CompactStorageMixin
+from factdiff.store.compact_storage import CompactStorageMixin
 from factdiff.store.correction import Correction
+from factdiff.store.database import Database
 from factdiff.store.dialect import Dialect
+from factdiff.store.entries import Entries
 from factdiff.store.erasure import Forgotten
 from factdiff.store.event_log import EventLogMixin
-from factdiff.store.extraction_cache import ExtractionCacheMixin
+from factdiff.store.extraction_cache import ExtractionCache
+from factdiff.store.forward import forward
+from factdiff.store.indexing import StoreServices, default_services
 from factdiff.store.integrity import IntegrityMixin
 from factdiff.store.leases import LeasesMixin
 from factdiff.store.migrate import MigrationMixin
 from factdiff.store.model import (
     BadEntry,
-    BlankEntry,
     Entry,
     EntryErased,
     EntryNotFound,
@@ -56,27 +57,24 @@ from factdiff.store.model import (
 )
 from factdiff.store.observe import ObserveMixin
 from factdiff.store.outcomes import OutcomesMixin
+from factdiff.store.plumbing import DatabaseAccess
 from factdiff.store.reevaluation import ReevaluationMixin
-from factdiff.store.reports import ReportingMixin
+from factdiff.store.reports import Reports
 from factdiff.store.retrieval import RetrievalMixin
 from factdiff.store.reviews import ReviewsMixin
 from factdiff.store.schemas import SchemaRegistryMixin
 from factdiff.store.search_index import SearchIndexMixin
 from factdiff.store.stats import StatsMixin
-from factdiff.store.ui_sessions import UiSessionsMixin
-
-T = TypeVar("T")
-P = TypeVar("P")
-Row = rowmap.Row
+from factdiff.store.ui_sessions import UiSessions
 
 DEFAULT_MAX_ENTRY_BYTES = 16 * 1024 * 1024
 """Entries larger than this (UTF-8 bytes) are rejected with ``InputError``, never truncated."""
 
 PAGE_SIZE = rowmap.PAGE_SIZE
-_MIN_KEY = -(2**63)
 
 
 class MemoryStore(
+    DatabaseAccess,
     MigrationMixin,
     OutcomesMixin,
     LeasesMixin,
@@ -84,16 +82,12 @@ class MemoryStore(
     ColdTierMixin,
     EventLogMixin,
     SchemaRegistryMixin,
-    ExtractionCacheMixin,
     StatsMixin,
     IntegrityMixin,
     RetrievalMixin,
     SearchIndexMixin,
     CompactStorageMixin,
     ReevaluationMixin,
-    ReportingMixin,
-    ApiKeysMixin,
-    UiSessionsMixin,
     ObserveMixin,
 ):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
@@ -103,11 +97,25 @@ class MemoryStore(
     never reads the wall clock, except the database clock for lease arithmetic.
     """
 
-    def __init__(self, backend: Backend, *, max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES) -> None:
+    def __init__(
+        self,
+        backend: Backend,
+        *,
+        max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES,
+        services: StoreServices | None = None,
+    ) -> None:
+        self._services = services
         self._backend = backend
         self._dialect = backend.dialect
+        self._db = Database(backend)
+        self._attestations = Attestations(self._db, self.tombstone)
+        self._db.on_rollback.append(self._forget_written_ids)
+        self._ui_sessions = UiSessions(self._db)
+        self._extraction_cache = ExtractionCache(self._db)
+        self._api_keys = ApiKeys(self._db)
+        self._reports = Reports(self._db)
+        self._entries = Entries(self._db, max_entry_bytes, self._warm_view)
         self._max_entry_bytes = max_entry_bytes
-        self._join_local = threading.local()
         self._registered_hashes = {}
         self._init_compact()
 
@@ -122,6 +130,7 @@ class MemoryStore(
         check_version: bool = True,
         read_only: bool = False,
         max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES,
+        services: StoreServices | None = None,
         **options: Any,
     ) -> Self:
         """Open the store at ``target``: a ``postgresql://`` DSN or a SQLite file path; the
@@ -132,7 +141,9 @@ class MemoryStore(
         it raises ``StoreError``). ``check_version``: an older schema raises
         ``MigrationRequired`` and a newer one ``StoreError``; pass ``False`` to open a store
         only to ``migrate()`` it. ``read_only``: open without writing (a write then raises
-        ``StoreError``). Other ``options`` go to the backend (``dialect``;
+        ``StoreError``). ``services``: the indexer and retrieval the store uses
+        (``factdiff.store.indexing``; default: the rules-based ones the package root wires).
+        Other ``options`` go to the backend (``dialect``;
         ``busy_timeout_ms``/``busy_retries`` for SQLite; ``pool_size``,
         ``application_name``... for PostgreSQL, see ``factdiff.store.backends``).
         """
@@ -143,6 +154,7 @@ class MemoryStore(
             check_version=check_version,
             read_only=read_only,
             max_entry_bytes=max_entry_bytes,
+            services=services,
         )
 
     @classmethod
@@ -154,10 +166,11 @@ class MemoryStore(
         check_version: bool = True,
         read_only: bool = False,
         max_entry_bytes: int = DEFAULT_MAX_ENTRY_BYTES,
+        services: StoreServices | None = None,
     ) -> Self:
         """The store on an open ``backend`` (options as for ``open``); the backend is closed
         when the version check fails."""
-        store = cls(backend, max_entry_bytes=max_entry_bytes)
+        store = cls(backend, max_entry_bytes=max_entry_bytes, services=services)
         try:
             if check_version:
                 store._check_version(create and not read_only)
@@ -202,76 +215,40 @@ class MemoryStore(
         self.close()
 
     @property
+    def services(self) -> StoreServices:
+        """The indexer and retrieval this store uses (resolved on first use)."""
+        if self._services is None:
+            self._services = default_services()
+        return self._services
+
+    def read_snapshot(self) -> AbstractContextManager[None]:
+        """A read transaction: one consistent snapshot for several reads."""
+        return self._db.read()
+
+    @property
+    def attestations(self) -> Attestations:
+        """The attestation rows: recorded, read back and checked (``factdiff.retrieve.attest``
+        renders and compares the contexts)."""
+        return self._attestations
+
+    def daily_activity(self) -> DailyActivity:
+        """Attempts per UTC day and outcome, review decisions per day and type (the
+        dashboard's), in one read snapshot."""
+        return read_daily_activity(self._db)
+
+    @property
     def max_entry_bytes(self) -> int:
         """The largest entry ``add`` accepts, in UTF-8 bytes."""
         return self._max_entry_bytes
 
-    # -- plumbing (the backend's part) -----------------------------------------------------
+    # -- plumbing (the database's part) ----------------------------------------------------
 
-    def _sql(self, key: str, **filters: bool) -> str:
-        return self._dialect.sql(key, **filters)
+    @property
+    def database(self) -> Database:
+        """The backend with its dialect, which the store's parts run their SQL through."""
+        return self._db
 
-    def _run_script(self, script: str) -> None:
-        """Run a migration script inside the current write transaction."""
-        self._backend.run_script(script)
-
-    def _maintain(self, script: str) -> None:
-        """Run a maintenance script (``VACUUM``...) outside any transaction."""
-        self._backend.maintain(script)
-
-    def _exec(self, key: str, **params: Any) -> Cursor:
-        """Run statement ``key`` inside the current transaction; returns the cursor, whose
-        ``rowcount`` and ``fetchone()`` the store uses."""
-        return self._backend.execute(self._dialect.sql(key), params)
-
-    def _exec_many(self, key: str, rows: list[dict[str, Any]]) -> None:
-        """Run statement ``key`` once per parameter set, inside the current transaction."""
-        self._backend.execute_many(self._dialect.sql(key), rows)
-
-    def _row(self, key: str, **params: Any) -> Row | None:
-        """The first row of statement ``key`` (in the current transaction, if any)."""
-        return self._backend.fetch_one(self._dialect.sql(key), params)
-
-    def _rows(self, sql: str, params: Mapping[str, Any]) -> list[Row]:
-        """All rows of ``sql`` (in the current transaction, if any)."""
-        return self._backend.fetch_all(sql, params)
-
-    def _write(self, work: Callable[[], T]) -> T:
-        """Run ``work`` in one write transaction, retried a bounded number of times while the
-        backend reports contention; rolled back on any error. Inside ``_joined_writes``, in
-        a savepoint of the open write transaction."""
-        return self._backend.write(work, join=self._joining())
-
-    def write_each(self, calls: Sequence[Callable[[], Any]]) -> list[tuple[bool, Any]]:
-        """Run ``calls`` one after another in one write transaction: one commit for all
-        (group commit), each call's outcome in order, ``(True, result)`` or ``(False,
-        exception)``.
-
-        Every write a call makes (each ``_write``: an outcome's fenced update and what it
-        writes) runs in a savepoint of its own, so a call as a whole behaves as when run
-        alone: a write that raises or that its fence refuses writes nothing, and leaves the
-        other calls' writes alone; an exception a call raises is its own outcome. Nothing is
-        visible to others before the commit. When the transaction fails (its begin or its
-        commit), this raises and nothing of any call is stored: the caller may run each call
-        again alone. A call that raises anything but an ``Exception`` (an interrupt) rolls
-        every call back and propagates.
-        """
-
-        def run_all() -> list[tuple[bool, Any]]:
-            outcomes: list[tuple[bool, Any]] = []
-            with self._joined_writes():
-                for call in calls:
-                    try:
-                        outcomes.append((True, call()))
-                    except Exception as exc:  # this call's own outcome
-                        outcomes.append((False, exc))
-            return outcomes
-
-        try:
-            return self._write(run_all)
-        except BaseException:
-            self._forget_written_ids()
-            raise
+    write_each = forward("_db", Database.write_each)
 
     def _forget_written_ids(self) -> None:
         """Drop the ids cached from writes that were rolled back after their savepoint was
@@ -281,79 +258,6 @@ class MemoryStore(
         self._identity_ids.clear()
         self._identity_values.clear()
         self._registered_hashes.clear()
-
-    @contextmanager
-    def _joined_writes(self) -> Iterator[None]:
-        """Inside a write transaction: ``_write`` calls made by this thread within the block
-        run their work in that transaction instead of opening one (an erasure step that
-        calls a store operation made of several writes)."""
-        before = getattr(self._join_local, "on", False)
-        self._join_local.on = True
-        try:
-            yield
-        finally:
-            self._join_local.on = before
-
-    def _joining(self) -> bool:
-        """Whether this thread's writes join the open write transaction (``_joined_writes``)."""
-        return bool(getattr(self._join_local, "on", False))
-
-    def _read(self) -> AbstractContextManager[None]:
-        """A read transaction: one consistent snapshot for several statements."""
-        return self._backend.read()
-
-    def _one(self, key: str, **params: Any) -> Any:
-        """The one value of a one-column statement (None when it returns no row)."""
-        row = self._row(key, **params)
-        if row is None:
-            return None
-        (value,) = row
-        return value
-
-    def _keyset_page(
-        self,
-        name: str,
-        filters: Mapping[str, bool],
-        params: Mapping[str, Any],
-        *,
-        start: str | int,
-        after: str | int,
-        limit: int,
-        key: Callable[[P], str | int],
-        listed: Callable[[str, int], Iterable[P]],
-    ) -> Page[P]:
-        """One page of the ``{name}_page`` listing after the key ``after`` (``start``: from
-        the beginning), with how many items match in all and how many come before it
-        (``{name}_count``), in one read snapshot; ``key`` is an item's key, and
-        ``listed(page_sql, n)`` the items after ``after`` (``n`` of them when there are that
-        many: ``_row_items`` for a listing of one item per row)."""
-        count_sql = self._sql(f"{name}_count", **filters)
-        with self._read():
-            total = self._count_rows(count_sql, {**params, "after": start})
-            remaining = self._count_rows(count_sql, {**params, "after": after})
-            found = list(islice(listed(self._sql(f"{name}_page", **filters), limit + 1), limit + 1))
-        items = tuple(found[:limit])
-        more = len(found) > limit
-        next_after = (key(items[-1]) if items else after) if more else None
-        return Page(items, total, total - remaining, next_after)
-
-    def _row_items(
-        self, item: Callable[[Row], P], params: Mapping[str, Any], after: str | int
-    ) -> Callable[[str, int], Iterable[P]]:
-        """A ``_keyset_page`` listing of one ``item`` per row of its page statement."""
-
-        def listed(sql: str, n: int) -> Iterable[P]:
-            return map(item, self._rows(sql, {**params, "after": after, "limit": n}))
-
-        return listed
-
-    def _count_rows(self, sql: str, params: Mapping[str, Any]) -> int:
-        """The count of a ``SELECT count(*)`` statement."""
-        ((count,),) = self._rows(sql, params)
-        return int(count)
-
-    def _count(self, key: str, **params: Any) -> int:
-        return int(self._exec(key, **params).rowcount)
 
     def _append_events(
         self, events: list[NewEvent], entry_id: str | None, agent_id: str | None, now: int
@@ -366,39 +270,6 @@ class MemoryStore(
         return rowmap.event_rows(
             [schema_refs.elide_event(e, self._registered_hash) for e in events]
         )
-
-    def _insert_events(
-        self,
-        rows: list[tuple[str, str, bytes | None]],
-        entry_id: str | None,
-        agent_id: str | None,
-        now: int,
-    ) -> None:
-        """Insert events whose (type, payload, packed payload) were made before the
-        transaction (``rowmap.event_rows``), two to a row (schema version 14: a row of two
-        holds events ``id - 1`` and ``id``), so that a demotion's verification event and its
-        ``demoted`` pay one row and its index entries."""
-        for start in range(0, len(rows), 2):
-            kind, payload, packed = rows[start]
-            params: dict[str, Any] = {
-                "type": kind,
-                "entry_id": entry_id,
-                "agent_id": agent_id,
-                "at": now,
-                "payload": payload,
-                "packed": packed,
-            }
-            if start + 1 == len(rows):
-                self._exec("insert_event", **params)
-                continue
-            then_kind, then_payload, then_packed = rows[start + 1]
-            self._exec(
-                "insert_event_pair",
-                **params,
-                then_type=then_kind,
-                then_payload=then_payload,
-                then_packed=then_packed,
-            )
 
     # -- entries ---------------------------------------------------------------------------
 
@@ -465,29 +336,6 @@ class MemoryStore(
         self._write(work)
         return ids
 
-    def _entry_params(
-        self, entry_id: str, item: NewEntry, now: datetime, now_us: int
-    ) -> tuple[dict[str, Any], bytes]:
-        if not item.agent_id.strip():
-            raise InputError("agent id must not be empty")
-        BlankEntry.refuse(item.content)
-        data = codec.encode_content(item.content, self._max_entry_bytes)
-        schema = item.schema
-        params = {
-            "id": entry_id,
-            "agent_id": codec.check_text(item.agent_id, "agent id"),
-            "occurred_at": codec.opt_micros(item.occurred_at, "occurred_at"),
-            "occurred_offset": codec.offset_minutes(item.occurred_at, "occurred_at"),
-            "created_at": now_us,
-            "last_used_at": codec.to_micros(item.last_used_at or now, "last_used_at"),
-            "metadata": codec.dump_json(dict(item.metadata), "metadata"),
-            "schema_name": None if schema is None else check_reference(schema),
-            "tags": codec.dump_json([codec.check_text(t, "tag") for t in item.tags], "tags"),
-            "content_hash": codec.content_hash(data),
-            "size_bytes": len(data),
-        }
-        return params, data
-
     def get(self, entry_id: str) -> Entry:
         """The entry with its hot content or warm view; ``EntryErased`` (an
         ``EntryNotFound``) if it was erased, ``EntryNotFound`` if unknown."""
@@ -540,22 +388,7 @@ class MemoryStore(
         """Rewrite the store without the free space or dead rows where erased content may
         linger (SQLite: ``VACUUM`` with ``secure_delete``, then the write-ahead log emptied;
         PostgreSQL: ``VACUUM FULL`` of the store's own tables). Locks the store while it runs."""
-        script = self._sql("vacuum")
-        if "{tables}" in script:
-            tables = [str(name) for (name,) in self._rows(self._sql("vacuum_tables"), {})]
-            script = script.replace("{tables}", ", ".join(tables))
-        self._maintain(script)
-
-    def _load(self, entry_id: str) -> Entry | None:
-        row = self._row("select_entry_full", id=entry_id)  # one statement: one snapshot
-        if row is None:
-            return None
-        entry = rowmap.entry(row)
-        if entry.tier is Tier.HOT:
-            data = row["content"]
-            return replace(entry, content=None if data is None else codec.decode_content(data))
-        warm = row[rowmap.FULL_WARM : rowmap.FULL_WARM + WARM_COLUMNS]
-        return replace(entry, warm=None if warm[0] is None else self._warm_view(entry, warm))
+        self._db.vacuum()
 
     def prime_dictionary(self, agent_id: str, now: datetime) -> bool:
         """Train the agent's first zstd dictionary now, when it has none and enough entries:
@@ -564,15 +397,18 @@ class MemoryStore(
         found, _ = self._agent_dictionary(agent_id, codec.to_micros(now, "now"))
         return found is not None
 
+    def _entry_params(
+        self, entry_id: str, item: NewEntry, now: datetime, now_us: int
+    ) -> tuple[dict[str, Any], bytes]:
+        return self._entries.params(entry_id, item, now, now_us)
+
+    def _load(self, entry_id: str) -> Entry | None:
+        """The entry with its content or warm view (``Entries.load``; None if unknown)."""
+        return self._entries.load(entry_id)
+
     def touch(self, entry_id: str, now: datetime) -> None:
         """Record a use of the entry: its dormancy clock restarts at ``now``."""
-        now_us = codec.to_micros(now, "now")
-
-        def work() -> int:
-            return self._count("touch", id=entry_id, now=now_us)
-
-        if self._write(work) == 0:
-            raise EntryNotFound(entry_id)
+        self._entries.touch(entry_id, now)
 
     def entries(
         self,
@@ -588,20 +424,7 @@ class MemoryStore(
         With ``with_content`` each entry is re-read with its content or warm view as it is
         yielded; without, ``content`` and ``warm`` stay ``None`` (cheap listings).
         """
-        if tier is Tier.COLD:
-            raise InputError("entries live in the hot or warm tier; cold holds their archives")
-        sql = self._sql(
-            "entries_page",
-            agent=agent is not None,
-            tier=tier is not None,
-            status=status is not None,
-        )
-        params: dict[str, Any] = {
-            "agent": agent,
-            "tier": None if tier is None else Tier(tier).value,
-            "status": None if status is None else EntryStatus(status).value,
-        }
-        return self._stream(sql, params, limit, with_content, due=False)
+        return self._entries.entries(agent, tier, status, limit, with_content=with_content)
 
     def entry_page(
         self,
@@ -618,32 +441,14 @@ class MemoryStore(
         with how many match the filters (``tag``: entries carrying that tag;
         ``exclude_kept``: not those kept hot by an operator) in all; one read snapshot. No
         content is loaded."""
-        if tier is Tier.COLD:
-            raise InputError("entries live in the hot or warm tier; cold holds their archives")
-        if limit < 0:
-            raise InputError(f"limit must not be negative (got {limit})")
-        filters = {
-            "agent": agent is not None,
-            "tier": tier is not None,
-            "status": status is not None,
-            "tag": tag is not None,
-            "unkept": exclude_kept,
-        }
-        params: dict[str, Any] = {
-            "agent": agent,
-            "tier": None if tier is None else Tier(tier).value,
-            "status": None if status is None else EntryStatus(status).value,
-            "tag": tag,
-        }
-        return self._keyset_page(
-            "entries",
-            filters,
-            params,
-            start="",
+        return self._entries.entry_page(
+            agent=agent,
+            tier=tier,
+            status=status,
+            tag=tag,
+            exclude_kept=exclude_kept,
             after=after,
             limit=limit,
-            key=lambda entry: entry.id,
-            listed=self._row_items(rowmap.entry, params, after),
         )
 
     def due_for_demotion(
@@ -661,41 +466,31 @@ class MemoryStore(
         ``with_content`` each entry is re-read as it is yielded and skipped if it has left
         the hot tier or active status meanwhile.
         """
-        now_us = codec.to_micros(now, "now")
-        params: dict[str, Any] = {
-            "threshold": now_us - codec.duration_micros(older_than, "older_than"),
-            "now": now_us,
-            "agent": agent,
-        }
-        sql = self._sql("due_page" if agent is None else "due_page_agent")
-        return self._stream(sql, params, limit, with_content, due=True)
+        return self._entries.due_for_demotion(
+            now, older_than, agent, limit, with_content=with_content
+        )
 
-    def _stream(
-        self, sql: str, params: dict[str, Any], limit: int | None, with_content: bool, due: bool
-    ) -> Iterator[Entry]:
-        remaining = limit
-        keys: dict[str, Any] = {"after": "", "after_used": _MIN_KEY, "after_id": ""}
-        while remaining is None or remaining > 0:
-            page = PAGE_SIZE if remaining is None else min(PAGE_SIZE, remaining)
-            rows = self._rows(sql, {**params, **keys, "limit": page})
-            for row in rows:
-                entry = rowmap.entry(row)
-                keys = {"after": entry.id, "after_used": row["last_used_at"], "after_id": entry.id}
-                if with_content:
-                    fresh = self._load(entry.id)
-                    if fresh is None or (due and not rowmap.is_due(fresh)):
-                        continue
-                    entry = fresh
-                yield entry
-                if remaining is not None:
-                    remaining -= 1
-                    if remaining == 0:
-                        return
-            if len(rows) < page:
-                return
+    # -- ui sessions (UiSessions) --
+    start_ui_session = forward("_ui_sessions", UiSessions.start_ui_session)
+    ui_session_key = forward("_ui_sessions", UiSessions.ui_session_key)
+    end_ui_session = forward("_ui_sessions", UiSessions.end_ui_session)
 
-    # -- leases ----------------------------------------------------------------------------
+    # -- extraction cache (ExtractionCache) --
+    cached_extraction = forward("_extraction_cache", ExtractionCache.cached_extraction)
+    put_extraction = forward("_extraction_cache", ExtractionCache.put_extraction)
 
-    # -- events ----------------------------------------------------------------------------
+    # -- api keys (ApiKeys) --
+    create_api_key = forward("_api_keys", ApiKeys.create_api_key)
+    api_key_for = forward("_api_keys", ApiKeys.api_key_for)
+    api_keys = forward("_api_keys", ApiKeys.api_keys)
+    revoke_api_key = forward("_api_keys", ApiKeys.revoke_api_key)
 
-    # -- extraction cache ------------------------------------------------------------------
+    # -- reports (Reports) --
+    registered_schemas = forward("_reports", Reports.registered_schemas)
+    agent_schema_assignments = forward("_reports", Reports.agent_schema_assignments)
+    agent_counts = forward("_reports", Reports.agent_counts)
+    review_backlog = forward("_reports", Reports.review_backlog)
+    recent_outcomes = forward("_reports", Reports.recent_outcomes)
+    reevaluation_results = forward("_reports", Reports.reevaluation_results)
+    reevaluation_by_agent = forward("_reports", Reports.reevaluation_by_agent)
+    loss_attempts = forward("_reports", Reports.loss_attempts)

@@ -267,7 +267,7 @@ class CompactStorageMixin(ReencodingMixin):
             ids.append(str(entry_id))
             samples.append(source)
             if hot_record is not None:
-                from factdiff.retrieve.index import unpack_json as unpack_hot
+                from factdiff.store.indexing import unpack_json as unpack_hot
 
                 text = codec.decode_content(source)
                 samples.append(compact.pack_record(unpack_hot(bytes(hot_record)), text))

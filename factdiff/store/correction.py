@@ -63,9 +63,9 @@ def correct(
     or a text equal to the current source; ``EntryErased`` / ``EntryNotFound`` for an entry
     that is gone or unknown.
     """
-    from factdiff.retrieve.index import entry_hot_doc, index_text
-    from factdiff.retrieve.schemas import SchemaResolver
     from factdiff.store import erasure, search_index
+    from factdiff.store.indexing import index_text
+    from factdiff.store.schema_resolver import SchemaResolver
 
     if not content.strip():
         raise InputError("the corrected text is empty or whitespace: give the full new text")
@@ -99,7 +99,7 @@ def correct(
             if store._sql("erase_search_text"):
                 store._exec("erase_search_text", doc=int(doc), text=old_text)
             store._exec("correct_search_body", doc=int(doc), text=index_text(content))
-        hot = entry_hot_doc(SchemaResolver(store), entry, content)
+        hot = store.services.indexer.entry_hot_doc(SchemaResolver(store), entry, content)
         search_index._reindex(store, hot)
         payload = {
             "previous_content_hash": entry.content_hash,

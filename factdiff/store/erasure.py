@@ -220,7 +220,7 @@ def _extraction_cache(store: MemoryStore, target: ErasureTarget, tally: ErasureT
 
 
 def _search_text(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
-    from factdiff.retrieve.index import index_text
+    from factdiff.store.indexing import index_text
 
     if target.doc is None:
         return

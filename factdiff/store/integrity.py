@@ -29,8 +29,6 @@ class IntegrityMixin:
         and every attestation, check that every entry is in exactly one tier and in the
         search indexes and that packed attempts and events decode; returns one line per
         problem (empty when the store is sound)."""
-        from factdiff.retrieve.attest import attestation_problems
-
         store = _store(self)
         problems: list[str] = []
         for row in store._pages("hot_page", 32):
@@ -47,7 +45,7 @@ class IntegrityMixin:
                 f"warm={bool(row['warm'])} cold={bool(row['cold'])}"
             )
         problems.extend(search_index.verify_retrieval(store))
-        problems.extend(attestation_problems(store))
+        problems.extend(store.attestations.problems())
         problems.extend(search_index.unindexed_problems(store))
         problems.extend(store._packed_problems())
         return problems

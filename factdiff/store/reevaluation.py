@@ -26,8 +26,8 @@ from factdiff.store import codec
 from factdiff.store.model import Entry, NewEvent, Tier, WarmMeta
 
 if TYPE_CHECKING:
-    from factdiff.retrieve.index import IndexDoc
     from factdiff.store.base import MemoryStore
+    from factdiff.store.indexing import IndexDoc
 
 __all__ = ["ReevaluationFinish", "ReevaluationItem", "ReevaluationMixin", "ReevaluationResult"]
 

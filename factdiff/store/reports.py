@@ -1,7 +1,7 @@
 """The store's reporting reads: registered schemas and their users, per-agent memory health,
 loss patterns of verified attempts, re-evaluation results.
 
-``ReportingMixin`` is part of every ``MemoryStore``; it only reads (every method works on a
+``Reports`` is a repository over the store's ``Database``; it only reads (every method works on a
 read-only store). SQL lives in ``sql/<dialect>/reports.sql`` and ``reevaluation.sql``.
 """
 
@@ -10,15 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from factdiff.store import codec
 from factdiff.store import rows as rowmap
+from factdiff.store.database import Database
 
-if TYPE_CHECKING:
-    from factdiff.store.base import MemoryStore
-
-__all__ = ["AgentCounts", "BacklogCounts", "LossAttempt", "RegisteredSchema", "ReportingMixin"]
+__all__ = ["AgentCounts", "BacklogCounts", "LossAttempt", "RegisteredSchema", "Reports"]
 
 PAGE = 256
 
@@ -70,17 +68,16 @@ class LossAttempt:
     diff: dict[str, Any]
 
 
-def _store(mixin: ReportingMixin) -> MemoryStore:
-    return cast("MemoryStore", mixin)
-
-
-class ReportingMixin:
+class Reports:
     """Reporting reads of ``MemoryStore`` (see the module docstring)."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     def registered_schemas(self) -> list[RegisteredSchema]:
         """Every registered schema version, by name then version."""
-        store = _store(self)
-        rows = store._rows(store._sql("select_schemas"), {})
+        db = self._db
+        rows = db.rows(db.sql("select_schemas"), {})
         return [
             RegisteredSchema(
                 str(row["name"]),
@@ -93,14 +90,14 @@ class ReportingMixin:
 
     def agent_schema_assignments(self) -> list[tuple[str, str, str]]:
         """``(agent, tag, schema name)`` for every assignment (tag ``""``: the default)."""
-        store = _store(self)
-        rows = store._rows(store._sql("select_all_agent_schemas"), {})
+        db = self._db
+        rows = db.rows(db.sql("select_all_agent_schemas"), {})
         return [(str(row["agent_id"]), str(row["tag"]), str(row["schema_name"])) for row in rows]
 
     def agent_counts(self) -> list[AgentCounts]:
         """Entry counts per agent, by agent id."""
-        store = _store(self)
-        rows = store._rows(store._sql("agent_entry_counts"), {})
+        db = self._db
+        rows = db.rows(db.sql("agent_entry_counts"), {})
         return [
             AgentCounts(
                 str(r["agent_id"]),
@@ -116,8 +113,8 @@ class ReportingMixin:
     def review_backlog(self) -> list[BacklogCounts]:
         """Per agent with entries in review, by agent id: the one definition of the review
         backlog (``factdiff stats``, the dashboard, ``/metrics`` and the memory score)."""
-        store = _store(self)
-        rows = store._rows(store._sql("review_backlog_by_agent"), {})
+        db = self._db
+        rows = db.rows(db.sql("review_backlog_by_agent"), {})
         return [
             BacklogCounts(
                 str(r["agent_id"]),
@@ -130,14 +127,14 @@ class ReportingMixin:
 
     def recent_outcomes(self, agent: str, limit: int) -> list[str]:
         """The outcomes of the agent's last ``limit`` attempts, newest first."""
-        store = _store(self)
-        rows = store._rows(store._sql("agent_recent_attempts"), {"agent": agent, "limit": limit})
+        db = self._db
+        rows = db.rows(db.sql("agent_recent_attempts"), {"agent": agent, "limit": limit})
         return [str(outcome) for (outcome,) in rows]
 
     def reevaluation_results(self, agent: str | None = None) -> list[tuple[str, int, str, int]]:
         """Finished re-evaluation items: ``(schema, to_version, result, count)``."""
-        store = _store(self)
-        rows = store._rows(store._sql("reevaluation_results"), {"agent": agent})
+        db = self._db
+        rows = db.rows(db.sql("reevaluation_results"), {"agent": agent})
         return [
             (str(row["schema_name"]), int(row["to_version"]), str(row["result"]), int(row["n"]))
             for row in rows
@@ -145,8 +142,8 @@ class ReportingMixin:
 
     def reevaluation_by_agent(self) -> dict[str, tuple[int, int]]:
         """Per agent: ``(re-evaluated entries, promoted ones)`` (skipped items left out)."""
-        store = _store(self)
-        rows = store._rows(store._sql("reevaluation_by_agent"), {})
+        db = self._db
+        rows = db.rows(db.sql("reevaluation_by_agent"), {})
         return {str(row["agent_id"]): (int(row["n"]), int(row["promoted"] or 0)) for row in rows}
 
     def loss_attempts(
@@ -157,15 +154,15 @@ class ReportingMixin:
         since: datetime | None = None,
     ) -> Iterator[LossAttempt]:
         """Verified attempts (clean, acceptable, failed) with their diffs, in id order."""
-        store = _store(self)
-        sql, after = store._sql("loss_attempts_page"), 0
+        db = self._db
+        sql, after = db.sql("loss_attempts_page"), 0
         params = {
             "schema_name": schema_name,
             "agent": agent,
             "since": codec.opt_micros(since, "since"),
         }
         while True:
-            rows = store._rows(sql, {**params, "after": after, "limit": PAGE})
+            rows = db.rows(sql, {**params, "after": after, "limit": PAGE})
             for row in rows:
                 after = int(row["id"])
                 version = row["schema_version"]

@@ -1,22 +1,22 @@
 """Retrieval on ``MemoryStore``: ``search``, ``render_context``, ``attest`` and
 ``check_attestation`` as store methods.
 
-``RetrievalMixin`` is part of every ``MemoryStore``; each method hands the store to
-``factdiff.retrieve``, which ranks, renders and attests with the statements and indexes of
-``factdiff.store.search_index``. It sits above both, so the indexes never import retrieval.
+``RetrievalMixin`` is part of every ``MemoryStore``; each method hands the store to its
+``Retrieval`` service (``factdiff.store.indexing``: ``factdiff.retrieve`` by default), which
+ranks, renders and attests with the statements and indexes of
+``factdiff.store.search_index`` and ``search_queries``. The results are that layer's types
+(``SearchHit``, ``RenderedContext``, ``Attestation``, ``AttestationCheck``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
+
+from factdiff.store.attestations import Attestation
 
 if TYPE_CHECKING:
-    from factdiff.retrieve.attest import Attestation, AttestationCheck
-    from factdiff.retrieve.context import RenderedContext
-    from factdiff.retrieve.hits import SearchHit
-    from factdiff.retrieve.settings import RetrievalSettings
     from factdiff.store.base import MemoryStore
 
 
@@ -37,8 +37,8 @@ class RetrievalMixin:
         include_source: str = "auto",
         touch: bool = True,
         now: datetime | None = None,
-        settings: RetrievalSettings | None = None,
-    ) -> list[SearchHit]:
+        settings: Any = None,
+    ) -> Any:
         """The ``k`` entries that best answer ``query`` (see ``factdiff.retrieve.search``).
 
         Entries holding a distinctive fact of the query (an identifier, an amount, a full
@@ -51,10 +51,9 @@ class RetrievalMixin:
         back to hot (``settings.promote_after`` within ``settings.promote_window``).
         ``now`` defaults to the wall clock (UTC).
         """
-        from factdiff.retrieve.search import search
-
-        return search(
-            _store(self),
+        store = _store(self)
+        return store.services.retrieval.search(
+            store,
             query,
             agent=agent,
             k=k,
@@ -65,24 +64,22 @@ class RetrievalMixin:
             settings=settings,
         )
 
-    def render_context(self, entry_ids: Sequence[str]) -> RenderedContext:
-        """Exactly what an agent is shown of these entries, deterministic, with its hash."""
-        from factdiff.retrieve.context import render_context
-
-        return render_context(_store(self), entry_ids)
+    def render_context(self, entry_ids: Sequence[str]) -> Any:
+        """Exactly what an agent is shown of these entries, deterministic, with its hash
+        (a ``RenderedContext``)."""
+        store = _store(self)
+        return store.services.retrieval.render_context(store, entry_ids)
 
     def attest(self, decision_id: str, entry_ids: Sequence[str], *, now: datetime) -> Attestation:
         """Record that decision ``decision_id`` was made on the rendered context of
         ``entry_ids``, for the agent whose entries they are: decision ids are per agent (see
         ``factdiff.retrieve.attest``)."""
-        from factdiff.retrieve.attest import attest
+        store = _store(self)
+        return store.services.retrieval.attest(store, decision_id, entry_ids, now=now)
 
-        return attest(_store(self), decision_id, entry_ids, now=now)
-
-    def check_attestation(self, decision_id: str, agent: str | None = None) -> AttestationCheck:
+    def check_attestation(self, decision_id: str, agent: str | None = None) -> Any:
         """Re-render an attested context and say whether it still matches, and what changed.
         Decision ids are per agent: ``agent`` names whose (``None``: whichever agent holds
         ``decision_id``, an ``InputError`` asking for the agent when several do)."""
-        from factdiff.retrieve.attest import check_attestation
-
-        return check_attestation(_store(self), decision_id, agent)
+        store = _store(self)
+        return store.services.retrieval.check_attestation(store, decision_id, agent)

@@ -1,7 +1,8 @@
 """Sessions of the review pages (``/ui``), kept in the store so that signing out ends them
 in every process of ``factdiff serve``.
 
-``UiSessionsMixin`` is part of every ``MemoryStore``. A session's token (256 random bits,
+``UiSessions`` is a repository over the store's ``Database``; ``MemoryStore`` forwards
+its methods. A session's token (256 random bits,
 base64url) is returned once by ``start_ui_session`` and travels only in the signed cookie;
 the store keeps its SHA-256 (hex), the key name that signed in, and when the session
 expires or ended. SQL lives in ``sql/common/ui_sessions.sql`` (schema version 17).
@@ -12,29 +13,25 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import datetime
-from typing import TYPE_CHECKING, cast
 
 from factdiff.store import codec
-
-if TYPE_CHECKING:
-    from factdiff.store.base import MemoryStore
+from factdiff.store.database import Database
 
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def _store(mixin: UiSessionsMixin) -> MemoryStore:
-    return cast("MemoryStore", mixin)
-
-
-class UiSessionsMixin:
+class UiSessions:
     """Review-page session methods of ``MemoryStore`` (see the module docstring)."""
+
+    def __init__(self, db: Database) -> None:
+        self._db = db
 
     def start_ui_session(self, key_name: str, *, expires_at: datetime, now: datetime) -> str:
         """A new session of the key ``key_name`` until ``expires_at``: its token (sessions
         expired by ``now`` are deleted on the way)."""
-        store = _store(self)
+        db = self._db
         token = secrets.token_urlsafe(32)
         params = {
             "token_hash": _hash(token),
@@ -44,24 +41,22 @@ class UiSessionsMixin:
         }
 
         def start() -> None:
-            store._exec("delete_expired_ui_sessions", now=params["now"])
-            store._exec("insert_ui_session", **params)
+            db.exec("delete_expired_ui_sessions", now=params["now"])
+            db.exec("insert_ui_session", **params)
 
-        store._write(start)
+        db.write(start)
         return token
 
     def ui_session_key(self, token: str, now: datetime) -> str | None:
         """The key name of the live session ``token`` (``None``: unknown, ended, expired)."""
-        store = _store(self)
+        db = self._db
         now_us = codec.to_micros(now, "now")
-        found = store._one("select_ui_session", token_hash=_hash(token), now=now_us)
+        found = db.one("select_ui_session", token_hash=_hash(token), now=now_us)
         return None if found is None else str(found)
 
     def end_ui_session(self, token: str, now: datetime) -> bool:
         """End the session ``token``; ``False`` when it was unknown or ended already."""
-        store = _store(self)
+        db = self._db
         now_us = codec.to_micros(now, "now")
-        ended = store._write(
-            lambda: store._count("end_ui_session", token_hash=_hash(token), now=now_us)
-        )
+        ended = db.write(lambda: db.count("end_ui_session", token_hash=_hash(token), now=now_us))
         return ended == 1

@@ -23,7 +23,7 @@ from factdiff.store.model import IntegrityError, WarmMeta
 
 if TYPE_CHECKING:
     from factdiff.extraction.record import FactRecord
-    from factdiff.retrieve.index import IndexDoc, SchemaLookup
+    from factdiff.store.indexing import IndexDoc, SchemaLookup
 
 __all__ = [
     "MetaColumns",
@@ -205,7 +205,7 @@ def encode_body(
     ``narrative_facts`` is not the index's own extraction (``None``: the record's schema is
     not at hand, the caller makes the index rows); ``parsed``: the ``FactRecord`` whose JSON
     ``record`` is, when the caller has it."""
-    from factdiff.retrieve.index import warm_doc
+    from factdiff.store.indexing import warm_doc
 
     dictionary_id, data = dictionary
     column = record_column(record, source, data)  # one digest: the meta's and the index's

@@ -16,7 +16,7 @@ from factdiff.retrieve.hits import SearchHit
 from factdiff.schema.model import FactSchema
 from factdiff.settings import RetrievalSettings, TouchMode
 from factdiff.store import EntryNotFound, EventType, MemoryStore, NewEntry, Tier, codec
-from factdiff.store.search_index import hot_record, narrative_keys
+from factdiff.store.search_queries import hot_record, narrative_keys
 from factdiff.testing import FixedSummarizer
 from tests.conftest import worked
 from tests.integration.conftest import raw

@@ -75,7 +75,7 @@ def test_public_names_load_lazily_and_match_their_modules() -> None:
     loaded = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout
-    assert loaded.strip() == "['factdiff']"
+    assert loaded.strip() == "['factdiff', 'factdiff.wiring']"  # wiring imports nothing
 
 
 def test_help_and_add_import_no_pipeline() -> None:
