@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from factdiff.store import codec
 from tests.acceptance.test_cli import factdiff, worked_path
 from tests.acceptance.test_determinism import ENVIRONMENTS, run_in
 
@@ -170,7 +171,9 @@ def test_context_attest_and_verify(store: tuple[str, str, str], tmp_path: Path) 
 
     conn = sqlite3.connect(db)
     with conn:
-        conn.execute("UPDATE warm_entries SET narrative = 'Nothing happened.'")
+        # an edit behind the store's back, framed as the store frames a narrative
+        edited = codec.zstd_compress(b"Nothing happened.")
+        conn.execute("UPDATE warm_entries SET narrative = ?", (edited,))
     conn.close()
     broken = factdiff("verify", "--db", db, "--json")
     assert broken.returncode == 1
