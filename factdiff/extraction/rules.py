@@ -10,6 +10,8 @@
    each occurrence serves one field), enum and boolean fields by their phrases with their
    polarity (``factdiff.extraction.negation``), then the remaining fields take the first (or
    every) value of their type.
+   Decisions (``factdiff.extraction.decisions``) are found beside the recognizers: their
+   verb spans never compete with other values.
 5. Every typed atom of a tracked inventory type that no field claimed lands in the inventory,
    with the roles the text gives it (``factdiff.extraction.roles``).
 """
@@ -23,6 +25,7 @@ from datetime import date
 from factdiff.errors import InputError
 from factdiff.extraction.clauses import Boundaries
 from factdiff.extraction.cues import CueIndex, cue_spans
+from factdiff.extraction.decisions import find_decisions
 from factdiff.extraction.negation import negated
 from factdiff.extraction.normalize import Normalized, normalize
 from factdiff.extraction.overlap import resolve_overlaps
@@ -136,6 +139,10 @@ class RulesExtractor:
             atoms.setdefault(match.value.type, []).append(match)
         if tool_calls:
             atoms[FactType.TOOL_CALL] = sorted(tool_calls, key=lambda m: (m.start, m.end))
+        if FactType.DECISION in needed:
+            decisions = list(find_decisions(text))
+            if decisions:
+                atoms[FactType.DECISION] = decisions
         return atoms
 
     @staticmethod

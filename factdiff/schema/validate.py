@@ -36,6 +36,7 @@ INVENTORY_TYPES: tuple[FactType, ...] = (
     FactType.QUANTITY,
     FactType.NUMBER,
     FactType.URL,
+    FactType.DECISION,
 )
 """Types the schema-free inventory can track (each enabled per schema with a criticality)."""
 
@@ -90,6 +91,12 @@ def validate_field(spec: FieldSpec) -> None:
         raise SchemaError(f"more than {MAX_CUES} cues", field=spec.name)
     if any(not cue.strip() for cue in spec.cues):
         raise SchemaError("cues must be non-empty words", field=spec.name)
+    if spec.type is FactType.DECISION:
+        raise SchemaError(
+            "decision fields are not supported yet: track decisions in the inventory "
+            "(`inventory: {decision: important}`)",
+            field=spec.name,
+        )
     if spec.type is FactType.ENUM:
         if not spec.options:
             raise SchemaError("an enum field needs `values`", field=spec.name)
