@@ -62,25 +62,32 @@ def _forms(verb: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return (verb + "ed",), (verb, verb + suffix, verb + "ing")
 
 
-_CLASS_OF: dict[str, str] = {}
-_PAST: set[str] = set()
-for _name, _verbs in VERB_CLASSES.items():
-    for _verb in _verbs:
-        _past, _other = _forms(_verb)
-        _PAST.update(_past)
-        for _form in (*_past, *_other):
-            _CLASS_OF[_form] = _name
-FORMS = frozenset(_CLASS_OF)
-"""Every inflected form the finder knows."""
+class Lexicon:
+    """The verb forms of some decision classes, and the one pattern that finds them."""
+
+    def __init__(self, classes: Mapping[str, tuple[str, ...]]) -> None:
+        self.class_of: dict[str, str] = {}
+        self.past: set[str] = set()
+        for name, verbs in classes.items():
+            for verb in verbs:
+                past, other = _forms(verb.strip().lower())
+                self.past.update(past)
+                for form in (*past, *other):
+                    self.class_of.setdefault(form, name)
+        self.forms = frozenset(self.class_of)
+        alternatives = "|".join(sorted(self.forms, key=lambda f: (-len(f), f)))
+        self.pattern = re.compile(rf"(?<![\w'’#-])(?:{alternatives})(?![\w'’-])")
 
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_VERB = re.compile(
-    r"(?<![\w'’#-])(?:" + "|".join(sorted(FORMS, key=lambda f: (-len(f), f))) + r")(?![\w'’-])"
-)
+DEFAULT_LEXICON = Lexicon(VERB_CLASSES)
+"""The generic inventory's decision verbs."""
+FORMS = DEFAULT_LEXICON.forms
+"""Every inflected form the generic finder knows."""
+
 _LICENSE = _words(
     "to will would shall should can could cannot may might must please do does did not never "
     "i we you they he she it who that which also just already now then still gladly happily "
@@ -130,18 +137,22 @@ def _object(low: str, end: int, bounds: Boundaries) -> tuple[str, ...]:
     return tuple(sorted(words))
 
 
-def find_decisions(text: str, bounds: Boundaries | None = None) -> Iterator[Match]:
+def find_decisions(
+    text: str, bounds: Boundaries | None = None, lexicon: Lexicon = DEFAULT_LEXICON
+) -> Iterator[Match]:
     """Every decision ``text`` states: the verb's span, its class, polarity and object."""
-    if not (vocabulary(text) & FORMS):
+    if not (vocabulary(text) & lexicon.forms):
         return
     low = lowered(text)
     bounds = bounds if bounds is not None else Boundaries.of(text)
-    for found in _VERB.finditer(low):
+    for found in lexicon.pattern.finditer(low):
         form = found.group()
-        if form not in _PAST and not _licensed(low, found.start()):
+        if form not in lexicon.past and not _licensed(low, found.start()):
             continue
         value = DecisionValue(
-            _CLASS_OF[form], negated(text, found.start(), bounds), _object(low, found.end(), bounds)
+            lexicon.class_of[form],
+            negated(text, found.start(), bounds),
+            _object(low, found.end(), bounds),
         )
         yield Match(found.start(), found.end(), value)
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from factdiff.errors import SchemaError
 from factdiff.extraction.decisions import find_decisions
 from factdiff.schema.builtin import generic_schema
+from factdiff.schema.loader import schema_from_yaml
 from factdiff.values.base import FactType
 from factdiff.values.decision import DecisionValue
 from factdiff.verify.check import check, extract
@@ -95,3 +97,33 @@ def test_not_cancelled_to_cancelled_is_a_change() -> None:
 def test_a_synonym_within_the_class_is_clean() -> None:
     summary = SOURCE.replace("refused", "declined").replace("offered", "proposed")
     assert check(SOURCE, summary, generic_schema()).outcome.value == "clean"
+
+
+REFUNDS = """schema: refunds
+version: 1
+fields:
+  refund_decision: {type: decision, criticality: critical, cues: [refund, reimburse]}
+inventory: {decision: important}
+"""
+
+
+def test_a_schema_decision_field_has_its_own_verbs_and_criticality() -> None:
+    schema = schema_from_yaml(REFUNDS, "<test>/refunds.yaml")
+    source = "Ticket T-1: we will not refund the fee. The agent offered a voucher."
+    kept = "Ticket T-1: we will not reimburse the fee. The agent offered a voucher."
+    assert check(source, kept, schema).outcome.value == "clean"
+    flipped = check(source, source.replace("not refund", "refund"), schema)
+    assert [(f.verdict.value, f.field) for f in flipped.diff.findings] == [
+        ("changed", "refund_decision")
+    ]
+    dropped = check(source, "Ticket T-1. The agent offered a voucher.", schema)
+    assert dropped.outcome.value == "failed"
+    assert [(f.verdict.value, f.field) for f in dropped.diff.findings] == [
+        ("missing", "refund_decision")
+    ]
+
+
+def test_a_decision_field_without_verbs_is_refused() -> None:
+    text = REFUNDS.replace("cues: [refund, reimburse]", "cues: [give back]")
+    with pytest.raises(SchemaError, match="decision field needs `cues`"):
+        schema_from_yaml(text, "<test>/refunds.yaml")
