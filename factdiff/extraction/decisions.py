@@ -13,6 +13,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from types import MappingProxyType
 
 from factdiff.extraction.clauses import Boundaries
@@ -62,6 +63,13 @@ def _forms(verb: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return (verb + "ed",), (verb, verb + suffix, verb + "ing")
 
 
+@lru_cache(maxsize=1024)
+def _pattern(forms: frozenset[str]) -> re.Pattern[str]:
+    """One pattern finding ``forms`` as whole words (a text's few forms get their own)."""
+    alternatives = "|".join(sorted(forms, key=lambda f: (-len(f), f)))
+    return re.compile(rf"(?<![\w'’#-])(?:{alternatives})(?![\w'’-])")
+
+
 class Lexicon:
     """The verb forms of some decision classes, and the one pattern that finds them."""
 
@@ -75,8 +83,6 @@ class Lexicon:
                 for form in (*past, *other):
                     self.class_of.setdefault(form, name)
         self.forms = frozenset(self.class_of)
-        alternatives = "|".join(sorted(self.forms, key=lambda f: (-len(f), f)))
-        self.pattern = re.compile(rf"(?<![\w'’#-])(?:{alternatives})(?![\w'’-])")
 
 
 def _words(text: str) -> frozenset[str]:
@@ -141,11 +147,12 @@ def find_decisions(
     text: str, bounds: Boundaries | None = None, lexicon: Lexicon = DEFAULT_LEXICON
 ) -> Iterator[Match]:
     """Every decision ``text`` states: the verb's span, its class, polarity and object."""
-    if not (vocabulary(text) & lexicon.forms):
+    present = vocabulary(text) & lexicon.forms
+    if not present:
         return
     low = lowered(text)
     bounds = bounds if bounds is not None else Boundaries.of(text)
-    for found in lexicon.pattern.finditer(low):
+    for found in _pattern(present).finditer(low):
         form = found.group()
         if form not in lexicon.past and not _licensed(low, found.start()):
             continue

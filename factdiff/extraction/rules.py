@@ -86,8 +86,8 @@ class RulesExtractor:
             reference=reference if reference is not None else infer_reference(text),
             decimal_comma=registry.detect_decimal_comma(work),
         )
-        atoms = self._atoms(work, schema, context)
         bounds = Boundaries.of(work)
+        atoms = self._atoms(work, schema, context, bounds)
         chosen = {spec.name: _Chosen([], {}) for spec in schema.fields}
         claimed: set[tuple[int, int]] = set()
 
@@ -122,7 +122,7 @@ class RulesExtractor:
 
     @staticmethod
     def _atoms(
-        text: str, schema: FactSchema, context: ExtractionContext
+        text: str, schema: FactSchema, context: ExtractionContext, bounds: Boundaries
     ) -> dict[FactType, list[Match]]:
         needed = set(schema.inventory) | {spec.type for spec in schema.fields}
         if needed & registry.TEMPORAL_TYPES:
@@ -141,7 +141,7 @@ class RulesExtractor:
         if tool_calls:
             atoms[FactType.TOOL_CALL] = sorted(tool_calls, key=lambda m: (m.start, m.end))
         if FactType.DECISION in needed:
-            decisions = list(find_decisions(text))
+            decisions = list(find_decisions(text, bounds))
             if decisions:
                 atoms[FactType.DECISION] = decisions
         return atoms
