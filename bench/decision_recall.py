@@ -42,7 +42,7 @@ from bench.datasets import (
     spread,
 )
 from factdiff.extraction.clauses import Boundaries
-from factdiff.extraction.decisions import VERB_CLASSES, _forms
+from factdiff.extraction.decisions import VERB_CLASSES, verb_forms
 from factdiff.extraction.record import Fact, FactRecord
 from factdiff.extraction.rules import infer_reference
 from factdiff.schema.builtin import generic_schema
@@ -90,7 +90,7 @@ def _slots() -> dict[str, tuple[str, int]]:
     out: dict[str, tuple[str, int]] = {}
     for verbs in VERB_CLASSES.values():
         for verb in verbs:
-            past, other = _forms(verb)
+            past, other = verb_forms(verb)
             for i, form in enumerate((past[0], *other)):
                 out.setdefault(form, (verb, i))
             for form in past[1:]:
@@ -102,7 +102,7 @@ _SLOTS = _slots()
 
 
 def _inflect(verb: str, slot: int) -> str:
-    past, other = _forms(verb)
+    past, other = verb_forms(verb)
     return (past[0], *other)[slot]
 
 

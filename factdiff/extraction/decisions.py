@@ -51,7 +51,7 @@ _IRREGULAR: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProxy
 )
 
 
-def _forms(verb: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def verb_forms(verb: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(past forms, other forms) of a regular verb."""
     if verb in _IRREGULAR:
         return _IRREGULAR[verb]
@@ -78,7 +78,7 @@ class Lexicon:
         self.past: set[str] = set()
         for name, verbs in classes.items():
             for verb in verbs:
-                past, other = _forms(verb.strip().lower())
+                past, other = verb_forms(verb.strip().lower())
                 self.past.update(past)
                 for form in (*past, *other):
                     self.class_of.setdefault(form, name)
