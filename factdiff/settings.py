@@ -24,6 +24,7 @@ The settings file is ``factdiff.toml`` in the working directory, or the file nam
     max_tokens = 4096          # the LLM extractor's output budget
     max_output_tokens = 16384  # how far a truncated answer may raise the budget
     llm_http = "auto"          # HTTP under the provider SDKs: aiohttp, httpx or auto
+    structured_output = "auto" # auto, json_schema, json_object or prompt (per model too)
     lease = "60s"              # workers
     heartbeat = "20s"
     poll = "1s"
@@ -37,6 +38,9 @@ The settings file is ``factdiff.toml`` in the working directory, or the file nam
     token_param = "max_completion_tokens"
     temperature = "omit"
     extra = {reasoning_effort = "low"}
+
+    [models."openai:smollm2"]  # a local llama.cpp server: no json_schema, JSON mode works
+    structured_output = "json_object"
 
 Per-model parameters also come from ``FACTDIFF_MODEL_PARAMS`` (a JSON object of the same
 shape) and from ``--model-param 'provider:model:key=value'`` (repeatable; ``extra.NAME=VALUE``
@@ -142,6 +146,10 @@ def _positive(seconds: float) -> float:
 PositiveSeconds = Annotated[float, BeforeValidator(parse_duration), AfterValidator(_positive)]
 
 
+StructuredOutput = Literal["auto", "json_schema", "json_object", "prompt"]
+"""How a model is asked for JSON (``factdiff.providers.structured``)."""
+
+
 class ModelSettings(BaseModel):
     """Parameters of one model (see ``factdiff.providers.ModelParams``)."""
 
@@ -151,6 +159,7 @@ class ModelSettings(BaseModel):
     temperature: float | Literal["omit"] | None = None
     max_tokens: int | None = Field(default=None, ge=1, le=COUNT_MAX)
     max_output_tokens: int | None = Field(default=None, ge=1, le=COUNT_MAX)
+    structured_output: StructuredOutput | None = None
     extra: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -185,6 +194,7 @@ class Settings(BaseModel):
     max_tokens: int = Field(default=4096, ge=1, le=COUNT_MAX)
     max_output_tokens: int = Field(default=16384, ge=1, le=COUNT_MAX)
     llm_http: Literal["auto", "aiohttp", "httpx"] = "auto"
+    structured_output: StructuredOutput = "auto"
     models: dict[str, ModelSettings] = Field(default_factory=dict)
 
     lease: PositiveSeconds = 60.0

@@ -63,6 +63,7 @@ def model_params(name: str, settings: Settings = DEFAULTS) -> ModelParams:
         temperature=chosen.temperature,
         max_tokens=chosen.max_tokens,
         max_output_tokens=chosen.max_output_tokens,
+        structured_output=chosen.structured_output or settings.structured_output,
         extra=dict(chosen.extra),
     )
 

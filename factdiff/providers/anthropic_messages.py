@@ -67,7 +67,9 @@ class AnthropicAdapter:
             "messages": [{"role": m.role, "content": m.content} for m in request.messages],
             "max_tokens": request.max_tokens,
         }
-        if request.output_schema is not None:
+        forced_tool = request.output_schema is not None and request.output_form == "json_schema"
+        if forced_tool:
+            assert request.output_schema is not None
             payload["tools"] = [
                 {
                     "name": request.schema_name,
@@ -87,7 +89,12 @@ class AnthropicAdapter:
             body = raw.decode("utf-8", errors="replace")
         except self._anthropic.APIStatusError as exc:
             raise from_status(
-                exc.status_code, exc.body, dict(exc.response.headers), model=name, http_calls=1
+                exc.status_code,
+                exc.body,
+                dict(exc.response.headers),
+                model=name,
+                http_calls=1,
+                form=request.output_form if request.output_schema is not None else None,
             ) from None
         except self._anthropic.APIConnectionError as exc:  # includes APITimeoutError
             timed_out = isinstance(exc, self._anthropic.APITimeoutError)
@@ -131,7 +138,7 @@ class AnthropicAdapter:
         try:
             blocks = message.get("content")
             blocks = blocks if isinstance(blocks, list) else []
-            if request.output_schema is not None:
+            if forced_tool:
                 text = self._tool_input(blocks, request.schema_name, name)
             else:
                 text = "".join(

@@ -82,14 +82,9 @@ class OpenAIAdapter:
         if temperature is not None:
             payload["temperature"] = temperature
         if request.output_schema is not None:
-            payload["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {
-                    "name": request.schema_name,
-                    "schema": _strict_schema(dict(request.output_schema)),
-                    "strict": True,
-                },
-            }
+            response_format = _response_format(request)
+            if response_format is not None:
+                payload["response_format"] = response_format
         payload.update(params.extra)
         timeout = self._openai.Timeout(timeout_s, connect=min(self._connect, timeout_s))
         try:
@@ -98,7 +93,12 @@ class OpenAIAdapter:
             )
         except self._openai.APIStatusError as exc:
             raise from_status(
-                exc.status_code, exc.body, dict(exc.response.headers), model=name, http_calls=1
+                exc.status_code,
+                exc.body,
+                dict(exc.response.headers),
+                model=name,
+                http_calls=1,
+                form=request.output_form if request.output_schema is not None else None,
             ) from None
         except self._openai.APIConnectionError as exc:  # includes APITimeoutError
             timed_out = isinstance(exc, self._openai.APITimeoutError)
@@ -106,6 +106,20 @@ class OpenAIAdapter:
                 exc, model=name, url=str(self.client.base_url), timed_out=timed_out
             ) from None
         return _reply(body, name)
+
+
+def _response_format(request: ChatRequest) -> dict[str, Any] | None:
+    """``response_format`` for the request's output form (``prompt``: none)."""
+    assert request.output_schema is not None
+    schema = _strict_schema(dict(request.output_schema))
+    if request.output_form == "json_schema":
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": request.schema_name, "schema": schema, "strict": True},
+        }
+    if request.output_form == "json_object":
+        return {"type": "json_object", "schema": schema}
+    return None
 
 
 def _reply(body: bytes, name: str) -> Reply:
