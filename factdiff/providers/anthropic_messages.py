@@ -22,7 +22,7 @@ from factdiff.errors import (
 )
 from factdiff.providers.base import ChatRequest, ModelParams, Reply
 from factdiff.providers.classify import from_connection, from_status
-from factdiff.providers.jsonout import OutputError, loads_strict
+from factdiff.providers.jsonout import OutputError, loads_strict, model_ids
 from factdiff.providers.spec import ModelSpec
 from factdiff.providers.transport import http_client
 
@@ -55,6 +55,23 @@ class AnthropicAdapter:
     async def aclose(self) -> None:
         """Close the SDK client and its connection pool."""
         await self.client.close()
+
+    async def models(self, timeout_s: float) -> list[str]:
+        """The model ids of ``GET /v1/models`` (one request; failures are failure classes)."""
+        name = f"{self.spec.provider} endpoint"
+        timeout = self._anthropic.Timeout(timeout_s, connect=min(self._connect, timeout_s))
+        try:
+            body = await self.client.get("/v1/models", cast_to=bytes, options={"timeout": timeout})
+        except self._anthropic.APIStatusError as exc:
+            raise from_status(
+                exc.status_code, exc.body, dict(exc.response.headers), model=name, http_calls=1
+            ) from None
+        except self._anthropic.APIConnectionError as exc:  # includes APITimeoutError
+            timed_out = isinstance(exc, self._anthropic.APITimeoutError)
+            raise from_connection(
+                exc, model=name, url=str(self.client.base_url), timed_out=timed_out
+            ) from None
+        return model_ids(body, name)
 
     async def send(
         self, model: str, params: ModelParams, request: ChatRequest, timeout_s: float

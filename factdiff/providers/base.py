@@ -231,6 +231,10 @@ class Adapter(Protocol):
         failure (with ``tokens_in``/``tokens_out`` set when the answer reported them)."""
         ...
 
+    async def models(self, timeout_s: float) -> list[str]:
+        """The model ids the endpoint lists (``GET /models``), in one HTTP request."""
+        ...
+
     async def aclose(self) -> None:
         """Close the SDK client."""
         ...

@@ -107,6 +107,17 @@ class LLMClient:
         )
         return runtime.adapter(key, lambda: _make_adapter(self.spec, self.policy))
 
+    @property
+    def structured_form(self) -> str | None:
+        """The structured-output form found to work for this endpoint and model, if any yet."""
+        return structured.known(self._form_key())
+
+    def list_models(self) -> list[str]:
+        """The model ids the endpoint lists (one request, within the connect timeout and the
+        deadline); a ``ProviderError`` says why not (a refused connection says so)."""
+        adapter = self._adapter()
+        return runtime.run(adapter.models(self.policy.deadline_s))
+
     def complete(self, request: ChatRequest) -> ChatResult:
         """One logical call from synchronous code."""
         role = meter.current_role()

@@ -18,7 +18,7 @@ from factdiff.errors import (
 )
 from factdiff.providers.base import ChatRequest, ModelParams, Reply
 from factdiff.providers.classify import from_connection, from_status
-from factdiff.providers.jsonout import OutputError, loads_strict
+from factdiff.providers.jsonout import OutputError, loads_strict, model_ids
 from factdiff.providers.spec import ModelSpec
 from factdiff.providers.transport import http_client
 
@@ -58,6 +58,23 @@ class OpenAIAdapter:
     async def aclose(self) -> None:
         """Close the SDK client and its connection pool."""
         await self.client.close()
+
+    async def models(self, timeout_s: float) -> list[str]:
+        """The model ids of ``GET /models`` (one request; failures are failure classes)."""
+        name = f"{self.spec.provider} endpoint"
+        timeout = self._openai.Timeout(timeout_s, connect=min(self._connect, timeout_s))
+        try:
+            body = await self.client.get("/models", cast_to=bytes, options={"timeout": timeout})
+        except self._openai.APIStatusError as exc:
+            raise from_status(
+                exc.status_code, exc.body, dict(exc.response.headers), model=name, http_calls=1
+            ) from None
+        except self._openai.APIConnectionError as exc:  # includes APITimeoutError
+            timed_out = isinstance(exc, self._openai.APITimeoutError)
+            raise from_connection(
+                exc, model=name, url=str(self.client.base_url), timed_out=timed_out
+            ) from None
+        return model_ids(body, name)
 
     def token_param(self, params: ModelParams) -> str:
         """``max_completion_tokens`` on OpenAI's own API, ``max_tokens`` elsewhere, unless the

@@ -37,6 +37,7 @@ from factdiff.providers.jsonout import loads_strict
 __all__ = [
     "AUTO",
     "FORMS",
+    "JSON_INSTRUCTION",
     "MODES",
     "extract_json",
     "forget",
@@ -58,6 +59,9 @@ FORMS: Mapping[str, tuple[str, ...]] = {
 """The forms each protocol can ask with, strictest first (the order ``auto`` tries)."""
 MODES = (AUTO, "json_schema", "json_object", "prompt")
 """The values of the ``structured_output`` setting."""
+
+JSON_INSTRUCTION = "It must follow this JSON Schema:"
+"""The words that introduce the schema in the instructions (``json_object``, ``prompt``)."""
 
 Key = tuple[str, str, str, str]
 """(provider, base URL, model, setting)."""
@@ -104,7 +108,7 @@ def instructions(schema: Mapping[str, Any]) -> str:
     ``prompt`` forms, where the wire carries no schema or may ignore it)."""
     return (
         "Answer with exactly one JSON object and nothing else (no prose, no code fence). "
-        "It must follow this JSON Schema:\n"
+        f"{JSON_INSTRUCTION}\n"
         + json.dumps(_without_meta(schema), ensure_ascii=False, separators=(",", ":"))
     )
 
