@@ -16,7 +16,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,20 +78,12 @@ def _ready(url: str) -> bool:
 
 
 @contextmanager
-def local_server(log_dir: Path) -> Iterator[LocalLLM]:
-    """Start the server (skipping or failing as ``unavailable`` says when it cannot)."""
-    root = venv()
-    python = root / "bin" / "python"
-    model = model_file(root) if python.exists() else None
-    if model is None:
-        unavailable(
-            f"no local model server in {root}: run `make local-llm` once (it compiles "
-            "llama.cpp, 15-30 min on 2 cores, then reuses the cached wheel)"
-        )
-        raise AssertionError  # unreachable: skip and fail raise
+def serve(python: Path, model: Path, log: Path) -> Iterator[LocalLLM]:
+    """Run the server of ``python``'s environment on ``model`` at a free port of 127.0.0.1,
+    one thread, until the block ends; ``RuntimeError`` (with its log's tail) when it does
+    not come up."""
     port = _free_port()
     url = f"http://127.0.0.1:{port}/v1"
-    log = log_dir / "llama-server.log"
     command = [
         str(python), "-m", "llama_cpp.server", "--model", str(model), "--model_alias", MODEL,
         "--n_threads", "1", "--n_ctx", str(CONTEXT), "--host", "127.0.0.1", "--port", str(port),
@@ -103,7 +95,7 @@ def local_server(log_dir: Path) -> Iterator[LocalLLM]:
         while not _ready(url):
             if process.poll() is not None or time.monotonic() > deadline:
                 tail = log.read_text(encoding="utf-8", errors="replace")[-800:]
-                pytest.fail(f"the local model server did not start ({command[0]}): {tail}")
+                raise RuntimeError(f"the local model server did not start ({python}): {tail}")
             time.sleep(0.5)
         yield LocalLLM(url, MODEL, log)
     finally:
@@ -113,3 +105,28 @@ def local_server(log_dir: Path) -> Iterator[LocalLLM]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=20)
+
+
+def installed() -> tuple[Path, Path] | None:
+    """The server's Python and the model file, when ``make local-llm`` has run."""
+    python = venv() / "bin" / "python"
+    model = model_file(venv()) if python.exists() else None
+    return None if model is None else (python, model)
+
+
+@contextmanager
+def local_server(log_dir: Path) -> Iterator[LocalLLM]:
+    """``serve`` for the tests: skip (or fail, as ``unavailable`` says) when it cannot."""
+    found = installed()
+    if found is None:
+        unavailable(
+            f"no local model server in {venv()}: run `make local-llm` once (it compiles "
+            "llama.cpp, 15-30 min on 2 cores, then reuses the cached wheel)"
+        )
+        raise AssertionError  # unreachable: skip and fail raise
+    with ExitStack() as stack:
+        try:
+            server = stack.enter_context(serve(*found, log_dir / "llama-server.log"))
+        except RuntimeError as exc:
+            pytest.fail(str(exc))
+        yield server
