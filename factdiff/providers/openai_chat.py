@@ -135,8 +135,20 @@ def _response_format(request: ChatRequest) -> dict[str, Any] | None:
             "json_schema": {"name": request.schema_name, "schema": schema, "strict": True},
         }
     if request.output_form == "json_object":
-        return {"type": "json_object", "schema": schema}
+        return {"type": "json_object", "schema": _without_patterns(schema)}
     return None
+
+
+def _without_patterns(schema: Any) -> Any:
+    """``schema`` without ``pattern`` keywords, for JSON mode: llama.cpp's servers turn the
+    schema into a grammar, and llama-cpp-python's server cannot parse the grammar of a regex
+    with escapes (it stops answering). The structure still constrains the output; patterns
+    are checked by the caller's validation."""
+    if isinstance(schema, dict):
+        return {k: _without_patterns(v) for k, v in schema.items() if k != "pattern"}
+    if isinstance(schema, list):
+        return [_without_patterns(v) for v in schema]
+    return schema
 
 
 def _reply(body: bytes, name: str) -> Reply:

@@ -53,7 +53,9 @@ def test_auto_steps_down_from_json_schema_to_json_object_and_remembers(
     assert [f.value.canonical() for f in first.fields["customer_id"]] == ["cust_482"]
     assert first.fields == second.fields
     json_mode = server.requests[1]
-    assert json_mode.body["response_format"]["schema"]["type"] == "object"
+    sent = json_mode.body["response_format"]["schema"]
+    assert sent["type"] == "object"
+    assert "pattern" not in json.dumps(sent)  # llama-cpp-python cannot parse regex grammars
     assert "JSON Schema" in json_mode.body["messages"][0]["content"]
 
 
