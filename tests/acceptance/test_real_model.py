@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-from factdiff.compression.components import ladder_for_summarizer
 from factdiff.compression.pipeline import Rung, compress
 from factdiff.demo.corpus import generate_corpus
 from factdiff.demotion.demoter import Demoter, DemotionSettings
@@ -125,17 +124,10 @@ def test_compress_holds_real_summaries_usage_and_the_lost_facts_in_the_retry(
 ) -> None:
     schema = builtin_schema("customer_service")
     with relay(local_llm) as server:
-        ladder = ladder_for_summarizer(f"openai:{local_llm.model}")
-        url = server.openai_url
+        local = _local(local_llm.model, server.openai_url)
         rungs = tuple(
-            Rung(
-                _local(local_llm.model, url),
-                rung.budget_words,
-                rung.budget_ratio,
-                rung.min_words,
-                rung.strictness,
-            )
-            for rung in ladder
+            Rung(local, budget_ratio=share, strictness=rung)
+            for rung, share in enumerate((0.35, 0.6, 1.0))
         )
         result = compress(SOURCE, schema, rungs)
     summaries = [r for r in server.requests if "response_format" not in r.body]
