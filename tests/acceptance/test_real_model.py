@@ -141,7 +141,7 @@ def test_compress_holds_real_summaries_usage_and_the_lost_facts_in_the_retry(
         assert request.body["model"] == local_llm.model
     for before, retry in zip(result.attempts, summaries[1:], strict=False):
         for fact in before.next_must_keep:
-            assert fact.value.canonical() in retry.last_user_message
+            assert f"(value: {fact.value.canonical()})" in retry.last_user_message
 
 
 def _local(model: str, url: str) -> LLMSummarizer:
