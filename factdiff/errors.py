@@ -40,7 +40,8 @@
             ├── ProviderAccountError    no entry can get past it: pause, tell an operator
             │   ├── QuotaExhausted           429 insufficient_quota, 402, billing
             │   └── ProviderConfigurationError   401/403/404, bad parameters
-            │       └── ParameterRejected        a parameter this model does not take
+            │       ├── ParameterRejected        a parameter this model does not take
+            │       └── FormRejected             a structured-output form the endpoint refuses
             ├── ContextTooLong          the input does not fit the model
             └── ModelOutputError        the model answered, but not usably
                 ├── Truncated            hit the output token limit
@@ -223,6 +224,17 @@ class ParameterRejected(ProviderConfigurationError):
 
     def __init__(self, message: str, *, parameter: str, **kwargs: object) -> None:
         self.parameter = parameter
+        super().__init__(message, **kwargs)  # type: ignore[arg-type]
+
+
+class FormRejected(ProviderConfigurationError):
+    """The endpoint refuses the structured-output form of the request (``json_schema``,
+    ``json_object``, a forced tool), whatever status it answers with. The client steps down to
+    the next form when the ``structured_output`` setting allows one (no attempt spent, no
+    outage); ``form`` is the refused form."""
+
+    def __init__(self, message: str, *, form: str, **kwargs: object) -> None:
+        self.form = form
         super().__init__(message, **kwargs)  # type: ignore[arg-type]
 
 

@@ -4,14 +4,23 @@ from __future__ import annotations
 
 import sys
 from datetime import date
+from typing import Any
 
 import click
 
 from factdiff.cli.inputs import read_text, resolve_schema
 from factdiff.cli.options import db_option, not_blank
 from factdiff.cli.render import console, diff_table, echo_json, outcome_line, table, text
+from factdiff.cli.settings_options import (
+    MODEL_KEYS,
+    model_param_option,
+    setting_options,
+    settings_from,
+)
 from factdiff.errors import InputError
-from factdiff.verify.check import check, extract
+from factdiff.extraction.base import Extractor
+from factdiff.settings import Settings
+from factdiff.verify.check import check
 
 SCHEMA_HELP = (
     "YAML schema file, built-in name, or NAME / NAME@VERSION registered in --db "
@@ -68,22 +77,46 @@ def check_command(
 @click.argument("source", type=str)
 @click.option("--schema", "schema_option", callback=not_blank, help=SCHEMA_HELP)
 @click.option("--reference", help=REFERENCE_HELP)
+@setting_options("extractor", *MODEL_KEYS)
+@model_param_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @db_option
 def extract_command(
-    source: str, schema_option: str | None, reference: str | None, as_json: bool, db: str
+    source: str,
+    schema_option: str | None,
+    reference: str | None,
+    model_params: tuple[str, ...],
+    as_json: bool,
+    db: str,
+    **options: Any,
 ) -> None:
-    """Extract the typed fact record of SOURCE, with evidence spans."""
+    """Extract the typed fact record of SOURCE, with evidence spans.
+
+    --extractor picks who extracts: rules (the default), provider:model (the model's own
+    record, validated: what that model finds in this entry) or jury:provider:model (rules
+    and the model merged, as compress and demote use it).
+    """
     schema = resolve_schema(schema_option, db)
     source_text = read_text(source)
-    record = extract(source_text, schema, _reference(reference))
+    settings = settings_from(options, model_params)
+    from factdiff.providers import meter
+
+    with meter.metered() as usage:
+        record = _extractor(settings).extract(source_text, schema, _reference(reference))
     many = {spec.name: spec.many for spec in schema.fields}
-    data = record.public_json(many)
+    data: dict[str, Any] = {
+        **record.public_json(many),
+        "extractor": record.extractor,
+        "usage": usage.snapshot(),
+    }
     if as_json:
         echo_json(data)
         return
     facts_table = table(
-        "field", "value", "evidence", title=f"facts: {schema.name} v{schema.version}"
+        "field",
+        "value",
+        "evidence",
+        title=f"facts: {schema.name} v{schema.version} ({record.extractor})",
     )
     for name, facts in record.fields.items():
         for fact in facts or ():
@@ -96,3 +129,26 @@ def extract_command(
                 text(repr(fact.text)),
             )
     console().print(facts_table)
+
+
+def _extractor(settings: Settings) -> Extractor:
+    """The extractor of ``--extractor``: a plain ``provider:model`` is the model alone (not
+    held to the rules floor), so that what the model itself finds is shown."""
+    from factdiff.compression.components import (
+        call_policy,
+        extractor_from_spec,
+        model_params,
+    )
+    from factdiff.providers.spec import is_model_spec, parse_model_spec
+
+    if not is_model_spec(settings.extractor):
+        return extractor_from_spec(settings.extractor, settings.models)
+    from factdiff.extraction.llm import LLMExtractor
+
+    model = parse_model_spec(settings.extractor)
+    return LLMExtractor(
+        model,
+        max_tokens=settings.max_tokens,
+        policy=call_policy(settings.models),
+        params=model_params(model.name, settings.models),
+    )

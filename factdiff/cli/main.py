@@ -93,6 +93,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "migrate_command",
         "Create or upgrade the store's tables.",
     ),
+    "models": (
+        "factdiff.cli.models_cmd",
+        "models_group",
+        "Check every configured model: reachable, listed, structured output, one extraction.",
+    ),
     "reevaluate": (
         "factdiff.cli.reevaluate_cmd",
         "reevaluate_command",

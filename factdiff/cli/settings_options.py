@@ -60,6 +60,8 @@ _HELP: Mapping[str, str] = {
     "max_tokens": "Output token budget of the LLM extractor",
     "max_output_tokens": "How far a truncated answer may raise the output budget",
     "llm_http": "HTTP transport under the provider SDKs (auto: aiohttp when installed)",
+    "structured_output": "How models are asked for JSON: auto steps down from json_schema "
+    "to json_object to prompt as the endpoint refuses a form",
     "lease": "Lease length, e.g. 60s or 5m",
     "heartbeat": "Heartbeat interval",
     "poll": "Wait when nothing is due",
@@ -79,6 +81,7 @@ _CHOICES: Mapping[str, tuple[str, ...]] = {
     "log_format": ("text", "json"),
     "attempt_retention": ("all", "warm-clean"),
     "llm_http": ("auto", "aiohttp", "httpx"),
+    "structured_output": ("auto", "json_schema", "json_object", "prompt"),
 }
 _INTEGERS = frozenset(
     key for key, spec in Settings.model_fields.items() if "int" in str(spec.annotation)

@@ -76,6 +76,7 @@ def model_params(name: str, models: ModelsSection = _DEFAULT_MODELS) -> ModelPar
         temperature=chosen.temperature,
         max_tokens=chosen.max_tokens,
         max_output_tokens=chosen.max_output_tokens,
+        structured_output=chosen.structured_output or models.structured_output,
         extra=dict(chosen.extra),
     )
 

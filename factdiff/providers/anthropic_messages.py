@@ -22,7 +22,7 @@ from factdiff.errors import (
 )
 from factdiff.providers.base import ChatRequest, ModelParams, Reply
 from factdiff.providers.classify import from_connection, from_status
-from factdiff.providers.jsonout import OutputError, loads_strict
+from factdiff.providers.jsonout import OutputError, loads_strict, model_ids
 from factdiff.providers.spec import ModelSpec
 from factdiff.providers.transport import http_client
 
@@ -56,6 +56,23 @@ class AnthropicAdapter:
         """Close the SDK client and its connection pool."""
         await self.client.close()
 
+    async def models(self, timeout_s: float) -> list[str]:
+        """The model ids of ``GET /v1/models`` (one request; failures are failure classes)."""
+        name = f"{self.spec.provider} endpoint"
+        timeout = self._anthropic.Timeout(timeout_s, connect=min(self._connect, timeout_s))
+        try:
+            body = await self.client.get("/v1/models", cast_to=bytes, options={"timeout": timeout})
+        except self._anthropic.APIStatusError as exc:
+            raise from_status(
+                exc.status_code, exc.body, dict(exc.response.headers), model=name, http_calls=1
+            ) from None
+        except self._anthropic.APIConnectionError as exc:  # includes APITimeoutError
+            timed_out = isinstance(exc, self._anthropic.APITimeoutError)
+            raise from_connection(
+                exc, model=name, url=str(self.client.base_url), timed_out=timed_out
+            ) from None
+        return model_ids(body, name)
+
     async def send(
         self, model: str, params: ModelParams, request: ChatRequest, timeout_s: float
     ) -> Reply:
@@ -67,7 +84,9 @@ class AnthropicAdapter:
             "messages": [{"role": m.role, "content": m.content} for m in request.messages],
             "max_tokens": request.max_tokens,
         }
-        if request.output_schema is not None:
+        forced_tool = request.output_schema is not None and request.output_form == "json_schema"
+        if forced_tool:
+            assert request.output_schema is not None
             payload["tools"] = [
                 {
                     "name": request.schema_name,
@@ -87,7 +106,12 @@ class AnthropicAdapter:
             body = raw.decode("utf-8", errors="replace")
         except self._anthropic.APIStatusError as exc:
             raise from_status(
-                exc.status_code, exc.body, dict(exc.response.headers), model=name, http_calls=1
+                exc.status_code,
+                exc.body,
+                dict(exc.response.headers),
+                model=name,
+                http_calls=1,
+                form=request.output_form if request.output_schema is not None else None,
             ) from None
         except self._anthropic.APIConnectionError as exc:  # includes APITimeoutError
             timed_out = isinstance(exc, self._anthropic.APITimeoutError)
@@ -131,7 +155,7 @@ class AnthropicAdapter:
         try:
             blocks = message.get("content")
             blocks = blocks if isinstance(blocks, list) else []
-            if request.output_schema is not None:
+            if forced_tool:
                 text = self._tool_input(blocks, request.schema_name, name)
             else:
                 text = "".join(

@@ -38,9 +38,10 @@ class Message:
 class ChatRequest:
     """One logical model call.
 
-    With ``output_schema`` the answer is constrained to that JSON Schema (OpenAI structured
-    outputs with ``strict``; Anthropic a forced tool whose ``input_schema`` it is) and the
-    reply's ``text`` is the JSON document.
+    With ``output_schema`` the answer is asked to follow that JSON Schema in the form the
+    endpoint takes (``output_form``: OpenAI structured outputs with ``strict`` or JSON mode,
+    Anthropic a forced tool, or the schema in the instructions) and the reply's ``text`` is
+    the JSON document.
     """
 
     system: str
@@ -49,6 +50,9 @@ class ChatRequest:
     temperature: float = 0.0
     output_schema: Mapping[str, Any] | None = None
     schema_name: str = "record_facts"
+    output_form: str = "json_schema"
+    """How ``output_schema`` is asked for on the wire (set by the client per endpoint:
+    ``json_schema``, ``json_object`` or ``prompt``; see ``factdiff.providers.structured``)."""
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,9 @@ class ModelParams:
       temperature only when one is set here).
     * ``max_tokens``: the first output budget, instead of the component's.
     * ``max_output_tokens``: how far a truncated answer may raise the budget (doubling).
+    * ``structured_output``: how JSON is asked for (``factdiff.providers.structured``):
+      ``auto`` tries the strictest form the endpoint takes, or one of ``json_schema``,
+      ``json_object``, ``prompt``.
     * ``extra``: further body parameters sent as they are (``reasoning_effort``...).
     """
 
@@ -70,6 +77,7 @@ class ModelParams:
     temperature: float | Literal["omit"] | None = None
     max_tokens: int | None = None
     max_output_tokens: int | None = None
+    structured_output: str = "auto"
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def prepared(self, request: ChatRequest) -> ChatRequest:
@@ -106,6 +114,9 @@ class ChatResult:
     tokens_out: int | None
     cost_usd: Decimal | None
     http_calls: int
+    structured_output: str | None = None
+    """The form that produced a structured answer (``json_schema``, ``json_object``,
+    ``prompt``); None for plain text."""
 
 
 @dataclass(frozen=True)
@@ -218,6 +229,10 @@ class Adapter(Protocol):
     ) -> Reply:
         """Make exactly one HTTP request for ``model``; raise a ``ProviderError`` subclass on
         failure (with ``tokens_in``/``tokens_out`` set when the answer reported them)."""
+        ...
+
+    async def models(self, timeout_s: float) -> list[str]:
+        """The model ids the endpoint lists (``GET /models``), in one HTTP request."""
         ...
 
     async def aclose(self) -> None:

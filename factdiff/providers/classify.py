@@ -12,6 +12,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from factdiff.errors import (
     ContextTooLong,
+    FormRejected,
     ParameterRejected,
     ProviderConfigurationError,
     ProviderError,
@@ -19,6 +20,7 @@ from factdiff.errors import (
     RateLimited,
     TransientProviderError,
 )
+from factdiff.providers.structured import is_form_rejection
 
 _CONTEXT_HINTS = (
     "context_length_exceeded",
@@ -92,8 +94,10 @@ def from_status(
     *,
     model: str,
     http_calls: int,
+    form: str | None = None,
 ) -> ProviderError:
-    """The failure class of an HTTP error response."""
+    """The failure class of an HTTP error response (``form``: the structured-output form the
+    request used, if any, so that an endpoint refusing it is told apart from an outage)."""
     text = _text_of(body)
     kwargs: dict[str, Any] = {"model": model, "http_calls": http_calls, "status_code": status}
     if status == 429:
@@ -111,6 +115,12 @@ def from_status(
         )
     if status == 402 or (status in (400, 403) and any(h in text for h in _QUOTA_HINTS)):
         return QuotaExhausted(f"quota or billing problem ({status}): {text[:200]}", **kwargs)
+    if form is not None and form != "prompt" and is_form_rejection(status, text):
+        return FormRejected(
+            f"the endpoint refuses structured output as {form} ({status}): {text[:200]}",
+            form=form,
+            **kwargs,
+        )
     parameter = rejected_parameter(status, body, text)
     if parameter is not None:
         fix = _PARAMETER_FIXES.get(parameter, f"extra (remove {parameter!r})")

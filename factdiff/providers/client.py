@@ -17,12 +17,13 @@ from decimal import Decimal
 
 from factdiff.errors import (
     DeadlineExceeded,
+    FormRejected,
     ProviderError,
     RateLimited,
     TransientProviderError,
     Truncated,
 )
-from factdiff.providers import meter, runtime
+from factdiff.providers import meter, runtime, structured
 from factdiff.providers.base import (
     Adapter,
     CallPolicy,
@@ -83,6 +84,7 @@ class LLMClient:
         self.policy = policy or CallPolicy()
         self.prices = prices or PriceTable.from_env()
         self.params = params or ModelParams()
+        structured.forms_for(self.spec.provider, self.params.structured_output)  # checked early
         self.usage = Usage()
 
     @property
@@ -104,6 +106,17 @@ class LLMClient:
             transport_name(self.policy.http),
         )
         return runtime.adapter(key, lambda: _make_adapter(self.spec, self.policy))
+
+    @property
+    def structured_form(self) -> str | None:
+        """The structured-output form found to work for this endpoint and model, if any yet."""
+        return structured.known(self._form_key())
+
+    def list_models(self) -> list[str]:
+        """The model ids the endpoint lists (one request, within the connect timeout and the
+        deadline); a ``ProviderError`` says why not (a refused connection says so)."""
+        adapter = self._adapter()
+        return runtime.run(adapter.models(self.policy.deadline_s))
 
     def complete(self, request: ChatRequest) -> ChatResult:
         """One logical call from synchronous code."""
@@ -133,18 +146,49 @@ class LLMClient:
         bound = runtime.semaphore(self.spec.provider, self.spec.base_url or "")
         return nullcontext() if bound is None else bound
 
+    def _form_key(self) -> structured.Key:
+        spec = self.spec
+        return (spec.provider, spec.base_url or "", spec.model, self.params.structured_output)
+
     async def _call(self, request: ChatRequest, role: str) -> tuple[ChatResult, ModelCall]:
         adapter = self._adapter()  # the first one imports its SDK: before the clock starts
+        if request.output_schema is None:
+            return await self._attempts(adapter, request, role, ())
+        key = self._form_key()
+        forms = structured.forms_for(self.spec.provider, self.params.structured_output)
+        if len(forms) > 1 and structured.known(key) is None:
+            async with structured.resolving(key):  # first calls find the form one at a time
+                return await self._attempts(adapter, request, role, _from_known(key, forms))
+        return await self._attempts(adapter, request, role, _from_known(key, forms))
+
+    async def _attempts(
+        self, adapter: Adapter, request: ChatRequest, role: str, forms: tuple[str, ...]
+    ) -> tuple[ChatResult, ModelCall]:
+        """One logical call; ``forms`` are the structured-output forms left to try, in order
+        (empty for plain text). A refused form moves to the next at once: not a failure."""
         loop = asyncio.get_running_loop()
         request = self.params.prepared(request)
         tally = _Tally()
         spent = 0.0  # seconds of requests and backoff: waiting for a slot is not counted
         failures = 0
+        tried: list[str] = []
         while True:
-            reply, error, spent = await self._send_once(adapter, request, tally, spent, loop)
+            form = forms[len(tried)] if forms else None
+            sent = request if form is None else structured.shaped(request, form)
+            reply, error, spent = await self._send_once(adapter, sent, tally, spent, loop)
             if reply is not None:
-                return self._answered(reply, tally, spent, role)
+                if form is not None:
+                    structured.remember(self._form_key(), form)
+                return self._answered(reply, tally, spent, role, form)
             assert error is not None
+            if isinstance(error, FormRejected) and form is not None:
+                tried.append(form)
+                if len(tried) < len(forms):
+                    continue  # the next form, at once: the endpoint said what it does not take
+                error = structured.none_accepted(
+                    self.name, self.spec.base_url, tried, str(error), model=self.name
+                )
+                raise self._failed(error, tally, spent, role)
             if isinstance(error, Truncated) and request.max_tokens < self.output_cap:
                 request = replace(request, max_tokens=min(self.output_cap, 2 * request.max_tokens))
                 continue  # a larger budget, at once: not a failed request
@@ -195,17 +239,19 @@ class LLMClient:
         return self.prices.cost(self.name, tally.tokens_in, tally.tokens_out)
 
     def _answered(
-        self, reply: Reply, tally: _Tally, spent: float, role: str
+        self, reply: Reply, tally: _Tally, spent: float, role: str, form: str | None = None
     ) -> tuple[ChatResult, ModelCall]:
         cost = self._cost(tally)
         self.usage.add(calls=1, tokens_in=tally.tokens_in, tokens_out=tally.tokens_out, cost=cost)
+        lenient = form is not None and form != "json_schema"
         result = ChatResult(
-            text=reply.text,
+            text=structured.extract_json(reply.text) if lenient else reply.text,
             model=self.name,
             tokens_in=tally.tokens_in,
             tokens_out=tally.tokens_out,
             cost_usd=cost,
             http_calls=tally.http_calls,
+            structured_output=form,
         )
         return result, self._call_record(tally, spent, role, OK, cost)
 
@@ -246,6 +292,12 @@ class LLMClient:
             wait = self.policy.backoff(failures)
             return wait if wait < left else None
         return None
+
+
+def _from_known(key: structured.Key, forms: tuple[str, ...]) -> tuple[str, ...]:
+    """``forms`` from the one known to work for ``key`` on (all of them when none is)."""
+    found = structured.known(key)
+    return forms[forms.index(found) :] if found in forms else forms
 
 
 def cost_str(cost: Decimal | None) -> str | None:

@@ -12,9 +12,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from factdiff.errors import OutputError
+from factdiff.errors import InvalidOutput, OutputError
 
-__all__ = ["OutputError", "loads_strict", "validate"]
+__all__ = ["OutputError", "loads_strict", "model_ids", "validate"]
 
 _FENCE = re.compile(r"\A\s*```(?:json|JSON)?[ \t]*\n(?P<body>.*?)\n?```\s*\Z", re.S)
 
@@ -42,6 +42,18 @@ def loads_strict(text: str) -> Any:
         raise
     except (ValueError, RecursionError) as exc:
         raise OutputError(f"not one JSON document: {exc}") from None
+
+
+def model_ids(body: bytes, name: str) -> list[str]:
+    """The ids of a model listing (``{"data": [{"id": ...}, ...]}``, OpenAI and Anthropic)."""
+    try:
+        listing = loads_strict(body.decode("utf-8"))
+    except (OutputError, UnicodeDecodeError) as exc:
+        raise InvalidOutput(f"the model listing is not JSON: {exc}", model=name) from None
+    data = listing.get("data") if isinstance(listing, dict) else None
+    if not isinstance(data, list):
+        raise InvalidOutput("the model listing has no data list", model=name)
+    return [str(item["id"]) for item in data if isinstance(item, dict) and "id" in item]
 
 
 _TYPES: Mapping[str, tuple[type, ...]] = {

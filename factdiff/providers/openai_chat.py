@@ -18,7 +18,7 @@ from factdiff.errors import (
 )
 from factdiff.providers.base import ChatRequest, ModelParams, Reply
 from factdiff.providers.classify import from_connection, from_status
-from factdiff.providers.jsonout import OutputError, loads_strict
+from factdiff.providers.jsonout import OutputError, loads_strict, model_ids
 from factdiff.providers.spec import ModelSpec
 from factdiff.providers.transport import http_client
 
@@ -59,6 +59,23 @@ class OpenAIAdapter:
         """Close the SDK client and its connection pool."""
         await self.client.close()
 
+    async def models(self, timeout_s: float) -> list[str]:
+        """The model ids of ``GET /models`` (one request; failures are failure classes)."""
+        name = f"{self.spec.provider} endpoint"
+        timeout = self._openai.Timeout(timeout_s, connect=min(self._connect, timeout_s))
+        try:
+            body = await self.client.get("/models", cast_to=bytes, options={"timeout": timeout})
+        except self._openai.APIStatusError as exc:
+            raise from_status(
+                exc.status_code, exc.body, dict(exc.response.headers), model=name, http_calls=1
+            ) from None
+        except self._openai.APIConnectionError as exc:  # includes APITimeoutError
+            timed_out = isinstance(exc, self._openai.APITimeoutError)
+            raise from_connection(
+                exc, model=name, url=str(self.client.base_url), timed_out=timed_out
+            ) from None
+        return model_ids(body, name)
+
     def token_param(self, params: ModelParams) -> str:
         """``max_completion_tokens`` on OpenAI's own API, ``max_tokens`` elsewhere, unless the
         model's parameters say which."""
@@ -82,14 +99,9 @@ class OpenAIAdapter:
         if temperature is not None:
             payload["temperature"] = temperature
         if request.output_schema is not None:
-            payload["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {
-                    "name": request.schema_name,
-                    "schema": _strict_schema(dict(request.output_schema)),
-                    "strict": True,
-                },
-            }
+            response_format = _response_format(request)
+            if response_format is not None:
+                payload["response_format"] = response_format
         payload.update(params.extra)
         timeout = self._openai.Timeout(timeout_s, connect=min(self._connect, timeout_s))
         try:
@@ -98,7 +110,12 @@ class OpenAIAdapter:
             )
         except self._openai.APIStatusError as exc:
             raise from_status(
-                exc.status_code, exc.body, dict(exc.response.headers), model=name, http_calls=1
+                exc.status_code,
+                exc.body,
+                dict(exc.response.headers),
+                model=name,
+                http_calls=1,
+                form=request.output_form if request.output_schema is not None else None,
             ) from None
         except self._openai.APIConnectionError as exc:  # includes APITimeoutError
             timed_out = isinstance(exc, self._openai.APITimeoutError)
@@ -106,6 +123,32 @@ class OpenAIAdapter:
                 exc, model=name, url=str(self.client.base_url), timed_out=timed_out
             ) from None
         return _reply(body, name)
+
+
+def _response_format(request: ChatRequest) -> dict[str, Any] | None:
+    """``response_format`` for the request's output form (``prompt``: none)."""
+    assert request.output_schema is not None
+    schema = _strict_schema(dict(request.output_schema))
+    if request.output_form == "json_schema":
+        return {
+            "type": "json_schema",
+            "json_schema": {"name": request.schema_name, "schema": schema, "strict": True},
+        }
+    if request.output_form == "json_object":
+        return {"type": "json_object", "schema": _without_patterns(schema)}
+    return None
+
+
+def _without_patterns(schema: Any) -> Any:
+    """``schema`` without ``pattern`` keywords, for JSON mode: llama.cpp's servers turn the
+    schema into a grammar, and llama-cpp-python's server cannot parse the grammar of a regex
+    with escapes (it stops answering). The structure still constrains the output; patterns
+    are checked by the caller's validation."""
+    if isinstance(schema, dict):
+        return {k: _without_patterns(v) for k, v in schema.items() if k != "pattern"}
+    if isinstance(schema, list):
+        return [_without_patterns(v) for v in schema]
+    return schema
 
 
 def _reply(body: bytes, name: str) -> Reply:

@@ -175,5 +175,9 @@ def set_provider_limit(provider: str, limit: int | None, endpoint: str = "*") ->
 
 
 def shutdown() -> None:
-    """Close every client and stop the model loop; the next call starts a fresh one."""
+    """Close every client and stop the model loop; the next call starts a fresh one (and
+    finds each endpoint's structured-output form anew)."""
+    from factdiff.providers import structured
+
     _RUNTIME.shutdown()
+    structured.forget()

@@ -24,6 +24,7 @@ The settings file is ``factdiff.toml`` in the working directory, or the file nam
     max_tokens = 4096          # the LLM extractor's output budget
     max_output_tokens = 16384  # how far a truncated answer may raise the budget
     llm_http = "auto"          # HTTP under the provider SDKs: aiohttp, httpx or auto
+    structured_output = "auto" # auto, json_schema, json_object or prompt (per model too)
     lease = "60s"              # worker
     heartbeat = "20s"
     poll = "1s"
@@ -37,6 +38,9 @@ The settings file is ``factdiff.toml`` in the working directory, or the file nam
     token_param = "max_completion_tokens"
     temperature = "omit"
     extra = {reasoning_effort = "low"}
+
+    [models."openai:smollm2"]  # a local llama.cpp server: no json_schema, JSON mode works
+    structured_output = "json_object"
 
 Per-model parameters also come from ``FACTDIFF_MODEL_PARAMS`` (a JSON object of the same
 shape) and from ``--model-param 'provider:model:key=value'`` (repeatable; ``extra.NAME=VALUE``

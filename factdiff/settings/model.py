@@ -15,7 +15,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from factdiff.inputs.bounds import BYTES_MAX, CONCURRENCY_MAX, COUNT_MAX, PROCESSES_MAX
 from factdiff.inputs.times import parse_duration
-from factdiff.settings.model_params import ModelSettings
+from factdiff.settings.model_params import ModelSettings, StructuredOutput
 from factdiff.settings.retrieval import RetrievalSettings
 from factdiff.settings.sections import (
     ComponentsSection,
@@ -64,6 +64,7 @@ SECTIONS: Mapping[str, tuple[str, ...]] = {
         "max_tokens",
         "max_output_tokens",
         "llm_http",
+        "structured_output",
         "models",
     ),
     "worker": ("lease", "heartbeat", "poll", "grace", "log_format"),
@@ -104,6 +105,7 @@ class Settings(BaseModel):
     max_tokens: int = Field(default=4096, ge=1, le=COUNT_MAX)
     max_output_tokens: int = Field(default=16384, ge=1, le=COUNT_MAX)
     llm_http: HttpTransport = "auto"
+    structured_output: StructuredOutput = "auto"
     per_model: dict[str, ModelSettings] = Field(default_factory=dict, alias="models")
     """The ``[models."provider:model"]`` tables (``model(name)`` reads one)."""
 

@@ -8,7 +8,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from factdiff.inputs.bounds import COUNT_MAX
 
-__all__ = ["ModelSettings"]
+__all__ = ["ModelSettings", "StructuredOutput"]
+
+StructuredOutput = Literal["auto", "json_schema", "json_object", "prompt"]
+"""How a model is asked for JSON (``factdiff.providers.structured``)."""
 
 
 class ModelSettings(BaseModel):
@@ -20,4 +23,5 @@ class ModelSettings(BaseModel):
     temperature: float | Literal["omit"] | None = None
     max_tokens: int | None = Field(default=None, ge=1, le=COUNT_MAX)
     max_output_tokens: int | None = Field(default=None, ge=1, le=COUNT_MAX)
+    structured_output: StructuredOutput | None = None
     extra: dict[str, Any] = Field(default_factory=dict)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from factdiff.settings.model_params import ModelSettings
+    from factdiff.settings.model_params import ModelSettings, StructuredOutput
 
 __all__ = [
     "SERVE_DB_ENV",
@@ -101,6 +101,7 @@ class ModelsSection:
     max_tokens: int
     max_output_tokens: int
     llm_http: HttpTransport
+    structured_output: StructuredOutput
     params: Mapping[str, ModelSettings] = field(default_factory=dict)
 
 

@@ -1,11 +1,11 @@
 """A model that answers like the rules extractor: grounded extraction answers for any entry.
 
 ``RulesOracle`` is a ``ScriptedLLMServer`` responder. For a structured request (an LLM
-extractor's) it finds the entry between the prompt's ``<entry-NONCE>`` tags, extracts it with
-the rules extractor and answers the JSON an honest model would give: every value with its
-verbatim quote. For a plain request (a summarizer's) it answers ``summary(entry)`` (the entry
-itself by default). So LLM pipelines can be tested end to end, both wire formats, with
-answers that always pass grounding::
+extractor's, whatever its structured-output form) it finds the entry between the prompt's
+``<entry-NONCE>`` tags, extracts it with the rules extractor and answers the JSON an honest
+model would give: every value with its verbatim quote. For a plain request (a summarizer's)
+it answers ``summary(entry)`` (the entry itself by default). So LLM pipelines can be tested
+end to end, both wire formats, with answers that always pass grounding::
 
     oracle = RulesOracle(schema, summary=lambda text: text[:400])
     with ScriptedLLMServer(responder=oracle) as server:
@@ -21,6 +21,7 @@ from typing import Any
 
 from factdiff.extraction.record import Fact, FactRecord
 from factdiff.extraction.rules import DEFAULT_EXTRACTOR
+from factdiff.providers.structured import JSON_INSTRUCTION
 from factdiff.schema.model import FactSchema, FieldSpec
 from factdiff.testing.llm_server import Answer, RecordedRequest
 from factdiff.values.base import JSON, FactType
@@ -88,7 +89,7 @@ class RulesOracle:
 
     def __call__(self, request: RecordedRequest) -> Answer:
         text = entry_text(request)
-        if request.structured:
+        if request.structured or JSON_INSTRUCTION in request.prompt:
             stated = _REFERENCE.search(request.last_user_message)
             reference = date.fromisoformat(stated.group(1)) if stated else None
             return Answer.json(self.answer_for(text, reference), delay_s=self.delay_s)

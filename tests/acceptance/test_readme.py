@@ -147,6 +147,9 @@ RUN: dict[str, Run] = {
     "factdiff keys revoke NAME": Run(bind={"NAME": "support-bot-2"}, expect="revoked"),
     "factdiff serve [--host 127.0.0.1] [--port 8787] [--workers N] [--max-body-bytes B] "
     "[--db ...]": Run("serve", bind={"N": "2", "B": "1048576", "...": "factdiff.db"}),
+    "factdiff models check --extractor openai:smollm2 --summarizer extractive --json": Run(
+        expect='"structured_output": "json_schema"'
+    ),
     "factdiff mcp [--agent A] [--db ...]": Run(
         "mcp", bind={"A": "support-bot", "...": "factdiff.db"}
     ),
@@ -158,6 +161,10 @@ NOT_RUN: dict[str, str] = {
         "needs a certificate; served over TLS in tests/acceptance/test_serve_session_cookie.py"
     ),
     "make test": "the test suite itself",
+    "make local-llm": (
+        "compiles llama.cpp (15-30 min once, then cached); the tests marked real_model start "
+        "the server it installs (tests/local_llm.py)"
+    ),
     "FACTDIFF_TEST_PG_DSN=postgresql://postgres@127.0.0.1:5432/test FACTDIFF_REQUIRE_PG=1 "
     "make test": "the test suite itself (on PostgreSQL)",
     "pip install 'factdiff[postgres]'": (
