@@ -21,7 +21,6 @@ GENERIC_INVENTORY: dict[FactType, Criticality] = {
     FactType.QUANTITY: Criticality.IMPORTANT,
     FactType.DURATION: Criticality.IMPORTANT,
     FactType.URL: Criticality.CONTEXTUAL,
-    FactType.DECISION: Criticality.IMPORTANT,
 }
 
 

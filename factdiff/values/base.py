@@ -50,7 +50,6 @@ class FactType(enum.StrEnum):
     BOOLEAN = "boolean"
     TEXT = "text"
     TOOL_CALL = "tool_call"
-    DECISION = "decision"
 
 
 class Precision(enum.StrEnum):
