@@ -31,6 +31,7 @@ ROUTE_MODULES = (
     "factdiff.retrieve.attest",
     "factdiff.retrieve.context",
     "factdiff.retrieve.search",
+    "factdiff.retrieve.services",
     "factdiff.demotion.review",
     "factdiff.schema.builtin",
     "factdiff.schema.loader",
