@@ -9,6 +9,12 @@
 
 Library use::
 
+    from factdiff import Memory
+    with Memory("memory.db", agent="support-bot", schema="customer_service") as memory:
+        memory.add("Refund of $1,249.00 for order 88213 approved on 2026-03-14.")
+        memory.search("order 88213")     # hits with their facts and known gaps
+        memory.demote()                  # verified compression of dormant entries
+
     from factdiff import load_schema, check
     schema = load_schema("schemas/customer_service.yaml")
     result = check(source_text, summary_text, schema)
@@ -49,6 +55,7 @@ if TYPE_CHECKING:
     from factdiff.extraction.base import Extractor
     from factdiff.extraction.record import Fact, FactRecord
     from factdiff.extraction.rules import RulesExtractor
+    from factdiff.memory import Memory
     from factdiff.schema.builtin import builtin_schema, generic_schema
     from factdiff.schema.loader import load_schema, schema_from_dict, schema_from_yaml
     from factdiff.schema.model import Criticality, FactSchema, FieldSpec
@@ -77,6 +84,7 @@ _SOURCES: dict[str, str] = {
     "UsageError": "factdiff.errors",
     "Extractor": "factdiff.extraction.base",
     "RulesExtractor": "factdiff.extraction.rules",
+    "Memory": "factdiff.memory",
     "CompressionResult": "factdiff.compression.pipeline",
     "Rung": "factdiff.compression.pipeline",
     "compress": "factdiff.compression.pipeline",
@@ -120,6 +128,7 @@ __all__ = [
     "FieldSpec",
     "Finding",
     "InputError",
+    "Memory",
     "NaiveSummarizer",
     "Outcome",
     "Policy",

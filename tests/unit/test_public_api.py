@@ -24,6 +24,7 @@ def test_public_names_are_pinned() -> None:
             "FieldSpec",
             "Finding",
             "InputError",
+            "Memory",
             "NaiveSummarizer",
             "Outcome",
             "Policy",
