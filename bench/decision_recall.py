@@ -14,9 +14,18 @@ decision in its generic record, one decision is picked with a seeded RNG and:
 * synonym - faithful: every decision verb is replaced by another verb of its class in the same
             inflection (refused -> declined, confirmed -> approved, booked -> reserved).
 
+False alarms: faithful summaries must state no decision change. Per entry of every dataset
+(with or without a decision) the extractive summarizer's output (default rung budget) is
+checked, and so are the trim and synonym variants above; the worked example's faithful
+summary is checked under the generic and the customer_service schema. A false alarm is a
+``changed`` or ``added`` finding on ``inventory.decision`` (a decision the budget dropped is a
+gap, reported as ``missing``, not an alarm). The dev datasets carry no reference summaries.
+
 ``flagged`` is an outcome other than clean; ``by decision`` counts findings on
-``inventory.decision`` only (other facts lost with a deleted sentence do not count there).
-Targets: flip and drop flagged by decision >= 0.9; trim and synonym flagged <= 0.01.
+``inventory.decision`` only (other facts lost with a deleted sentence do not count there);
+``changed`` counts changed or added decisions.
+Targets: flip and drop flagged by decision >= 0.9; trim and synonym flagged <= 0.01; false
+alarms <= 0.01.
 """
 
 from __future__ import annotations
@@ -41,15 +50,22 @@ from bench.datasets import (
     resolve_limit,
     spread,
 )
+from factdiff.compression.engine import Rung
 from factdiff.extraction.clauses import Boundaries
 from factdiff.extraction.decisions import VERB_CLASSES, verb_forms
 from factdiff.extraction.record import Fact, FactRecord
 from factdiff.extraction.rules import infer_reference
-from factdiff.schema.builtin import generic_schema
+from factdiff.schema.builtin import builtin_schema, generic_schema
+from factdiff.summarize import ExtractiveSummarizer, SummaryRequest
 from factdiff.values.base import FactType
 from factdiff.values.decision import DecisionValue
-from factdiff.verify.check import extract, verify
+from factdiff.verify.check import check, extract, verify
+from factdiff.verify.diff import FactDiff, Verdict
 from factdiff.verify.policy import Outcome
+
+WORKED = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "worked_example"
+FAITHFUL = ("trim", "synonym", "extractive")
+"""Variants whose summaries are faithful: any changed or added decision is a false alarm."""
 
 _FLIP_TO = {"accept": "reject", "refuse": "accept"}
 """Which verb replaces a verb of each class when flipped (other classes gain a ``not``)."""
@@ -188,7 +204,28 @@ class Cell:
     n: int = 0
     flagged: int = 0
     by_decision: int = 0
+    changed: int = 0
     examples: list[str] = field(default_factory=list)
+
+
+def decision_changes(result: FactDiff) -> list[str]:
+    """Changed or added decisions of one diff, as ``source => summary``."""
+    return [
+        f"{f.source and f.source.value.display()} => {f.summary and f.summary.value.display()}"
+        for f in result.findings
+        if f.field == "inventory.decision" and f.verdict in (Verdict.CHANGED, Verdict.ADDED)
+    ]
+
+
+def extractive(text: str, record: FactRecord) -> str:
+    """The extractive summarizer's output at the default rung's budget."""
+    request = SummaryRequest(
+        text=text,
+        schema=generic_schema(),
+        source_record=record,
+        budget_words=Rung(ExtractiveSummarizer()).budget_for(text),
+    )
+    return ExtractiveSummarizer().summarize(request).text
 
 
 def run(dataset: str, entries: list[Entry], cells: dict[tuple[str, str], Cell], seed: int) -> int:
@@ -199,18 +236,18 @@ def run(dataset: str, entries: list[Entry], cells: dict[tuple[str, str], Cell], 
         reference = entry.dialogue.reference or infer_reference(entry.text)
         source = extract(entry.text, schema, reference)
         decisions = source.inventory.get(FactType.DECISION, ())
-        if not decisions:
-            continue
-        used += 1
-        rng = random.Random(f"{seed}:{entry.dialogue.dialogue_id}")
-        target = rng.choice(decisions).value
-        assert isinstance(target, DecisionValue)
-        variants = {
-            "flip": flipped(entry.text, source, target),
-            "drop": dropped(entry.text, source, target),
-            "trim": trimmed(entry.text, source),
-            "synonym": synonyms(entry.text, source),
-        }
+        variants = {"extractive": extractive(entry.text, source)}
+        if decisions:
+            used += 1
+            rng = random.Random(f"{seed}:{entry.dialogue.dialogue_id}")
+            target = rng.choice(decisions).value
+            assert isinstance(target, DecisionValue)
+            variants |= {
+                "flip": flipped(entry.text, source, target),
+                "drop": dropped(entry.text, source, target),
+                "trim": trimmed(entry.text, source),
+                "synonym": synonyms(entry.text, source),
+            }
         for variant, summary in variants.items():
             if summary is None or summary == entry.text:
                 continue
@@ -219,26 +256,47 @@ def run(dataset: str, entries: list[Entry], cells: dict[tuple[str, str], Cell], 
             cell.n += 1
             flagged = result.outcome is not Outcome.CLEAN
             on_decision = any(f.field == "inventory.decision" for f in result.diff.findings)
+            changes = decision_changes(result.diff)
             cell.flagged += flagged
             cell.by_decision += on_decision
-            faithful = variant in ("trim", "synonym")
-            if (flagged if faithful else not on_decision) and len(cell.examples) < 4:
+            cell.changed += bool(changes)
+            if variant == "extractive":
+                if changes and len(cell.examples) < 4:
+                    found = "; ".join(changes)
+                    cell.examples.append(f"{entry.dialogue.dialogue_id}: {clip(found, 120)}")
+                continue
+            faithful = variant in FAITHFUL
+            if (changes if faithful else not on_decision) and len(cell.examples) < 4:
                 found = "; ".join(
                     f"{f.verdict.value} {f.field} {f.source and f.source.value.display()}"
-                    for f in result.diff.findings[:2]
+                    f" => {f.summary and f.summary.value.display()}"
+                    for f in result.diff.findings
+                    if f.field == "inventory.decision"
                 )
                 cell.examples.append(
                     f"{entry.dialogue.dialogue_id}: {target.display()} => "
-                    f"{result.outcome.value} [{clip(found, 90) or 'no findings'}]"
+                    f"{result.outcome.value} [{clip(found, 120) or 'no findings'}]"
                 )
     return used
+
+
+def worked_example() -> list[list[str]]:
+    """The worked example's faithful summary under the generic and customer_service schemas."""
+    source = (WORKED / "source.txt").read_text(encoding="utf-8").strip()
+    summary = (WORKED / "faithful.txt").read_text(encoding="utf-8").strip()
+    rows = []
+    for name in ("generic", "customer_service"):
+        result = check(source, summary, builtin_schema(name))
+        changes = decision_changes(result.diff)
+        rows.append([name, result.outcome.value, str(len(changes)), "; ".join(changes) or "-"])
+    return rows
 
 
 def main() -> None:
     """Parse flags, build entries, run every variant, print."""
     parser = base_parser(__doc__ or "", default_limit=400)
     parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--datasets", default="sgd,tau")
+    parser.add_argument("--datasets", default="sgd,tau,multiwoz,taskmaster")
     args = parser.parse_args()
     print(__doc__)
     cells: dict[tuple[str, str], Cell] = defaultdict(Cell)
@@ -251,10 +309,10 @@ def main() -> None:
         print(f"{name}: {len(entries)} entries, {used} with a decision, {took:.1f} s")
     print("\n== Flipped/dropped decisions (target >= 0.9) and faithful variants (<= 0.01) ==")
     rows = [
-        [ds, v, str(c.n), fmt_ratio(c.flagged, c.n), fmt_ratio(c.by_decision, c.n)]
+        [ds, v, str(c.n), *(fmt_ratio(k, c.n) for k in (c.flagged, c.by_decision, c.changed))]
         for (ds, v), c in sorted(cells.items())
     ]
-    for variant in ("flip", "drop", "trim", "synonym"):
+    for variant in ("flip", "drop", "trim", "synonym", "extractive"):
         picked = [c for (_d, v), c in cells.items() if v == variant]
         n = sum(c.n for c in picked)
         rows.append(
@@ -264,10 +322,21 @@ def main() -> None:
                 str(n),
                 fmt_ratio(sum(c.flagged for c in picked), n),
                 fmt_ratio(sum(c.by_decision for c in picked), n),
+                fmt_ratio(sum(c.changed for c in picked), n),
             ]
         )
-    print_table(["dataset", "variant", "n", "flagged", "by decision"], rows)
-    print("\n== Examples: flips/drops without a decision finding, faithful variants flagged ==")
+    print_table(["dataset", "variant", "n", "flagged", "by decision", "changed"], rows)
+    print("\n== False alarms: faithful summaries with a changed or added decision (<= 0.01) ==")
+    datasets = sorted({ds for ds, _v in cells})
+    alarm_rows = []
+    for ds in [*datasets, "ALL"]:
+        picked = [c for (d, v), c in cells.items() if v in FAITHFUL and ds in (d, "ALL")]
+        n = sum(c.n for c in picked)
+        alarm_rows.append([ds, str(n), fmt_ratio(sum(c.changed for c in picked), n)])
+    print_table(["dataset", "faithful summaries", "false-alarm rate"], alarm_rows)
+    print("\n== The worked example's faithful summary ==")
+    print_table(["schema", "outcome", "decision changes", "which"], worked_example())
+    print("\n== Examples: flips/drops without a decision finding, faithful decision changes ==")
     for (ds, variant), c in sorted(cells.items()):
         for example in c.examples:
             print(f"  {ds}/{variant}: {example}")
