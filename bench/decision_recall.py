@@ -236,7 +236,7 @@ def run(dataset: str, entries: list[Entry], cells: dict[tuple[str, str], Cell], 
         reference = entry.dialogue.reference or infer_reference(entry.text)
         source = extract(entry.text, schema, reference)
         decisions = source.inventory.get(FactType.DECISION, ())
-        variants = {"extractive": extractive(entry.text, source)}
+        variants: dict[str, str | None] = {"extractive": extractive(entry.text, source)}
         if decisions:
             used += 1
             rng = random.Random(f"{seed}:{entry.dialogue.dialogue_id}")

@@ -4,8 +4,11 @@ One regex pass finds the verb forms (on the lower-cased text); a past form (``re
 ``cancelled``) is always a decision, a base, ``-s`` or ``-ing`` form only after a word that
 makes it a verb (``to``, a modal or auxiliary, a pronoun: ``will refund``, ``I confirm``), so
 the nouns ``refund`` and ``shipping address`` are not. Polarity is the negation scope used for
-enum fields (``factdiff.extraction.negation``); the object is the first content words of the
-rest of the clause (``the refund``, ``order #W123``).
+enum fields (``factdiff.extraction.negation``). The object is bound only when it is read with
+confidence: the noun phrase that directly follows an active verb (``the refund``, ``order
+#W123``), its lower-case nouns and identifiers. A passive participle (``was not authorized by
+their CTO``), an infinitive (``agreed to pay``), a pronoun, an amount or a bare name leaves the
+object unbound, so a decision is then compared by its class and polarity alone.
 """
 
 from __future__ import annotations
@@ -75,14 +78,21 @@ class Lexicon:
 
     def __init__(self, classes: Mapping[str, tuple[str, ...]]) -> None:
         self.class_of: dict[str, str] = {}
+        self.verb_of: dict[str, str] = {}
         self.past: set[str] = set()
         for name, verbs in classes.items():
             for verb in verbs:
-                past, other = verb_forms(verb.strip().lower())
+                base = verb.strip().lower()
+                past, other = verb_forms(base)
                 self.past.update(past)
                 for form in (*past, *other):
                     self.class_of.setdefault(form, name)
+                    self.verb_of.setdefault(form, base)
         self.forms = frozenset(self.class_of)
+
+
+PARTICLES: Mapping[str, frozenset[str]] = MappingProxyType({"agree": frozenset({"to", "on"})})
+"""Verbs whose object follows a preposition (``agreed to the refund``)."""
 
 
 def _words(text: str) -> frozenset[str]:
@@ -102,16 +112,30 @@ _LICENSE = _words(
 )
 """Words after which a base, ``-s`` or ``-ing`` form is a verb (``will refund``)."""
 _PREVIOUS_WORD = re.compile(r"([a-z'’]+)[ \t]*$")
-_WORD = re.compile(r"[\w#][\w#-]*")
 _STOP = _words(
     "a an the to for of on in at by with your my our their his her its it this that these "
     "those them me you us him i we they he she be been is are was were will would please any "
     "all some and or but so as from now then just also up out off about into there here yes "
     "no not have has had do does did can could which what who again one ok okay sure"
 )
-OBJECT_WORDS = 4
-"""At most this many content words of the clause after the verb make its object."""
+OBJECT_WORDS = 3
+"""At most this many content words of the direct object make a decision's object."""
 _OBJECT_CHARS = 80
+_TOKEN = re.compile(r"[$€£]?[#\w][\w#/-]*(?:[.,:']\d[\w-]*)*")
+_DETERMINERS = _words(
+    "the a an your my our their his her its this that these those both another each every"
+)
+_RECIPIENTS = _words("me you him her us them")
+"""An indirect object skipped before a determiner (``offered you a voucher``)."""
+_NOT_NOUNS = _words(
+    "today tomorrow yesterday tonight morning afternoon evening night week weekend month year "
+    "day time moment earlier later soon again ago already instead too either anyway though "
+    "monday tuesday wednesday thursday friday saturday sunday everything anything something "
+    "nothing one ones same other others rest lot"
+)
+"""Words that end a direct object without heading one (``confirmed this morning``)."""
+_PASSIVE = _words("is are was were be been being get gets got getting 's ’s")
+_SKIPPED = _words("not never already just also now still then successfully all both")
 
 
 def _licensed(low: str, start: int) -> bool:
@@ -122,25 +146,106 @@ def _licensed(low: str, start: int) -> bool:
     return word in _LICENSE or word.endswith(("n't", "n’t", "'ll", "’ll", "'m", "’m", "'re"))
 
 
+def _passive(low: str, start: int, clause_start: int) -> bool:
+    """Whether a past form is a passive participle (``was not authorized by``): a form of
+    ``be`` or ``get`` stands before it, past negators and adverbs."""
+    words = re.findall(r"[a-z'’]+", low[max(clause_start, start - 48) : start])
+    for word in reversed(words):
+        if word in _PASSIVE:
+            return True
+        if word not in _SKIPPED and not word.endswith("ly") and not word.endswith("n't"):
+            return False
+    return False
+
+
+_UNIT = re.compile(r"\d+(?:[.,:]\d+)?[a-z]{1,3}", re.IGNORECASE)
+"""A number with a unit, an ordinal or a clock suffix (``5kg``, ``3rd``, ``10am``): no ID."""
+
+
+def _identifier(token: str) -> str | None:
+    """An identifier token (letters and digits, or ``#`` and digits), normalised."""
+    if not any(c.isdigit() for c in token) or _UNIT.fullmatch(token):
+        return None
+    if any(c.isalpha() for c in token) or token[0] == "#":
+        return token.lstrip("#").lower()
+    return None
+
+
+def _noun(token: str, determined: bool = True) -> bool:
+    """A lower-case word that can head a noun phrase (a decision verb's form only after a
+    determiner: ``the refund``)."""
+    return (
+        token.isalpha()
+        and token.islower()
+        and len(token) > 2
+        and token not in _STOP
+        and token not in _NOT_NOUNS
+        and (determined or token not in FORMS)
+        and not token.endswith("ly")
+    )
+
+
 def _stem(word: str) -> str:
-    word = word.removesuffix("'s").removesuffix("’s").lstrip("#")
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
         return word[:-1]
     return word
 
 
-def _object(low: str, end: int, bounds: Boundaries) -> tuple[str, ...]:
-    clauses = bounds.clauses
-    i = bisect.bisect_left(clauses, end)
-    stop = min(clauses[i] if i < len(clauses) else len(low), end + _OBJECT_CHARS)
+def _object(
+    text: str, end: int, stop: int, particles: frozenset[str] = frozenset()
+) -> tuple[str, ...]:
+    """The verb's direct object, only when it is read with confidence: the noun phrase right
+        after the verb (a determiner, at most one indirect object or the verb's particle before it:
+    ``offered you a voucher``, ``agreed to the refund``), whose words are
+        lower-case nouns or identifiers. A prepositional phrase (``authorized by their CTO``), an
+        infinitive (``agreed to pay``), a pronoun, an amount or a name is no object: ``()``."""
+    tokens: list[str] = []
+    position = end
+    for found in _TOKEN.finditer(text, end, stop):
+        if text[position : found.start()].strip():
+            break  # punctuation ends the phrase
+        tokens.append(found.group())
+        position = found.end()
+        if len(tokens) > 8:
+            break
+    i = 0
+    lower = [t.lower() for t in tokens]
+    if (
+        len(tokens) > 1
+        and lower[1] in _DETERMINERS
+        and (lower[0] in _RECIPIENTS or lower[0] in particles)
+    ):
+        i = 1
     words: list[str] = []
-    for found in _WORD.finditer(low, end, stop):
-        word = _stem(found.group())
-        if word and word not in _STOP and word not in words:
-            words.append(word)
-            if len(words) == OBJECT_WORDS:
-                break
-    return tuple(sorted(words))
+    identifiers: list[str] = []
+    while i < len(tokens):
+        determined = lower[i] in _DETERMINERS
+        i += determined
+        phrase = 0
+        while i < len(tokens) and phrase < OBJECT_WORDS:
+            token = tokens[i]
+            ident = _identifier(token)
+            if ident is not None:
+                identifiers.append(ident)
+            elif _noun(token, determined or phrase > 0) and not (phrase and token.endswith("ing")):
+                words.append(_stem(token))
+            elif not (token[:1].isupper() and token[1:].isalpha() and (determined or phrase)):
+                break  # a name only inside a noun phrase (``the Hilton hotel``)
+            phrase += 1
+            i += 1
+        if i + 1 < len(tokens) and lower[i] in ("and", "or") and lower[i + 1] in _DETERMINERS:
+            i += 1  # a coordinated noun phrase (``the hotel and the flight``)
+            continue
+        break
+    if not identifiers and not words:
+        return ()
+    if not identifiers and not _noun(tokens[i - 1]):
+        return ()  # a phrase ending in a name or a number heads no common noun
+    return tuple(sorted({*words, *identifiers}))
+
+
+def _particles(lexicon: Lexicon, form: str) -> frozenset[str]:
+    return PARTICLES.get(lexicon.verb_of[form], frozenset())
 
 
 def find_decisions(
@@ -156,10 +261,16 @@ def find_decisions(
         form = found.group()
         if form not in lexicon.past and not _licensed(low, found.start()):
             continue
+        ends = bounds.sentences
+        i = bisect.bisect_left(ends, found.end())
+        stop = min(ends[i] if i < len(ends) else len(text), found.end() + _OBJECT_CHARS)
+        passive = form in lexicon.past and _passive(
+            low, found.start(), bounds.clause_start(found.start())
+        )
         value = DecisionValue(
             lexicon.class_of[form],
             negated(text, found.start(), bounds),
-            _object(low, found.end(), bounds),
+            () if passive else _object(text, found.end(), stop, _particles(lexicon, form)),
         )
         yield Match(found.start(), found.end(), value)
 

@@ -2,9 +2,11 @@
 
 ``The agent refused the refund`` is ``refuse: refund``; ``did not cancel order #W12`` is
 ``not cancel: order w12``. Verbs of one class are one decision (refused, declined, denied and
-rejected are all ``refuse``). Two decisions are the same fact when class and polarity agree
-and their objects match loosely: one shares a content word with the other, or either has none
-(``confirmed`` restates ``confirmed the booking``).
+rejected are all ``refuse``). A decision's identity is its class and polarity; the object (only
+ever bound when the extractor read the verb's direct object with confidence) tells apart two
+decisions of one class only when both sides have one: identifiers (words with a digit) are
+compared when both state some, else nouns, which match when they share one (``confirmed``
+restates ``confirmed the booking``; ``refused the refund`` is not ``refused the exchange``).
 """
 
 from __future__ import annotations
@@ -36,7 +38,11 @@ class DecisionValue(Value):
             return False
         if (other.verb, other.negated) != (self.verb, self.negated):
             return False
-        return not self.obj or not other.obj or bool(set(self.obj) & set(other.obj))
+        mine, theirs = _split(self.obj), _split(other.obj)
+        for kind in (0, 1):  # identifiers first, then nouns
+            if mine[kind] and theirs[kind]:
+                return bool(mine[kind] & theirs[kind])
+        return True
 
     def to_json(self) -> dict[str, JSON]:
         data: dict[str, JSON] = {"type": self.type.value, "verb": self.verb}
@@ -45,6 +51,12 @@ class DecisionValue(Value):
         if self.obj:
             data["object"] = list(self.obj)
         return data
+
+
+def _split(words: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    """(identifiers, nouns) of an object."""
+    ids = frozenset(w for w in words if any(c.isdigit() for c in w))
+    return ids, frozenset(words) - ids
 
 
 @register_decoder(FactType.DECISION.value)

@@ -58,6 +58,49 @@ def test_base_forms_count_after_a_verb_licence() -> None:
     assert decisions("I can't confirm the date.") == ["not accept: date"]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Work was not authorized by their CTO Marcus Chen.", "not accept"),
+        ("The booking has been confirmed by the hotel.", "accept"),
+        ("Customer agreed to pay $11,850 within 7 days.", "accept"),
+        ("I refunded $50 to the card.", "refund"),
+        ("I booked Gourmet Burger for you.", "book"),
+        ("Sure, I can confirm that for you.", "accept"),
+        ("I confirmed this morning with the bank.", "accept"),
+    ],
+)
+def test_an_object_not_read_with_confidence_stays_unbound(text: str, expected: str) -> None:
+    assert decisions(text) == [expected]
+
+
+def test_the_direct_object_is_a_noun_phrase_or_an_identifier() -> None:
+    assert decisions("I booked the hotel and the flight.") == ["book: flight hotel"]
+    assert decisions("I booked the Hilton hotel.") == ["book: hotel"]
+    assert decisions("We have offered you a voucher.") == ["offer: voucher"]
+    assert decisions("She agreed to the refund.") == ["accept: refund"]
+    assert decisions("I refunded the card ending 1234.") == ["refund: card"]
+
+
+def test_a_restated_decision_with_another_reading_of_the_clause_is_kept() -> None:
+    source = "Customer disputes line item 3, claiming work was not authorized by their CTO."
+    summary = "The customer disputes line item 3: their CTO never authorized the work."
+    result = check(source, summary, generic_schema())
+    assert result.diff.findings == ()
+
+
+def test_objects_tell_apart_two_decisions_of_one_class() -> None:
+    source = "We cancelled order #W100. We did not cancel order #W200."
+    swapped = "We cancelled order #W200. We did not cancel order #W100."
+    result = check(source, swapped, generic_schema())
+    assert {f.field for f in result.diff.changed} >= {"inventory.decision"}
+    refused = "The agent refused the refund."
+    changed = check(refused, "The agent refused the exchange.", generic_schema())
+    assert [(f.verdict.value, f.field) for f in changed.diff.findings] == [
+        ("changed", "inventory.decision")
+    ]
+
+
 def test_generic_inventory_tracks_decisions() -> None:
     record = extract("The agent refused the refund.", generic_schema())
     facts = record.inventory[FactType.DECISION]

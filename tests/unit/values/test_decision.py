@@ -23,6 +23,16 @@ def test_same_when_class_polarity_and_an_object_word_agree() -> None:
     assert not refund.same_as(EnumValue("refuse"))
 
 
+def test_identifiers_are_compared_only_with_identifiers() -> None:
+    order = DecisionValue("cancel", False, ("order", "w1"))
+    assert order.same_as(DecisionValue("cancel", False, ("order",)))
+    assert order.same_as(DecisionValue("cancel", False, ("booking", "w1")))
+    assert not order.same_as(DecisionValue("cancel", False, ("order", "w2")))
+    assert not DecisionValue("cancel", False, ("order",)).same_as(
+        DecisionValue("cancel", False, ("booking",))
+    )
+
+
 def test_json_round_trip() -> None:
     for value in (
         DecisionValue("refuse", False, ("refund",)),
