@@ -10,6 +10,7 @@ from types import MappingProxyType
 from typing import Any
 
 from factdiff.schema.model import SchemaRef, tagged_digest
+from factdiff.values import decision as _decision  # noqa: F401  (registers its decoder)
 from factdiff.values.base import JSON, FactType, Value, value_from_json
 
 Span = tuple[int, int]

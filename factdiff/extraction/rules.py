@@ -10,6 +10,8 @@
    each occurrence serves one field), enum and boolean fields by their phrases with their
    polarity (``factdiff.extraction.negation``), then the remaining fields take the first (or
    every) value of their type.
+   Decisions (``factdiff.extraction.decisions``) are found beside the recognizers: their
+   verb spans never compete with other values.
 5. Every typed atom of a tracked inventory type that no field claimed lands in the inventory,
    with the roles the text gives it (``factdiff.extraction.roles``).
 """
@@ -19,10 +21,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 
 from factdiff.errors import InputError
 from factdiff.extraction.clauses import Boundaries
 from factdiff.extraction.cues import CueIndex, cue_spans
+from factdiff.extraction.decisions import Lexicon, find_decisions
 from factdiff.extraction.negation import negated
 from factdiff.extraction.normalize import Normalized, normalize
 from factdiff.extraction.overlap import resolve_overlaps
@@ -82,8 +86,8 @@ class RulesExtractor:
             reference=reference if reference is not None else infer_reference(text),
             decimal_comma=registry.detect_decimal_comma(work),
         )
-        atoms = self._atoms(work, schema, context)
         bounds = Boundaries.of(work)
+        atoms = self._atoms(work, schema, context, bounds)
         chosen = {spec.name: _Chosen([], {}) for spec in schema.fields}
         claimed: set[tuple[int, int]] = set()
 
@@ -118,7 +122,7 @@ class RulesExtractor:
 
     @staticmethod
     def _atoms(
-        text: str, schema: FactSchema, context: ExtractionContext
+        text: str, schema: FactSchema, context: ExtractionContext, bounds: Boundaries
     ) -> dict[FactType, list[Match]]:
         needed = set(schema.inventory) | {spec.type for spec in schema.fields}
         if needed & registry.TEMPORAL_TYPES:
@@ -136,6 +140,10 @@ class RulesExtractor:
             atoms.setdefault(match.value.type, []).append(match)
         if tool_calls:
             atoms[FactType.TOOL_CALL] = sorted(tool_calls, key=lambda m: (m.start, m.end))
+        if FactType.DECISION in needed:
+            decisions = list(find_decisions(text, bounds))
+            if decisions:
+                atoms[FactType.DECISION] = decisions
         return atoms
 
     @staticmethod
@@ -174,7 +182,7 @@ class RulesExtractor:
             entry.matches.sort(key=lambda m: m.start)
 
 
-_PHRASE_TYPES = frozenset({FactType.ENUM, FactType.BOOLEAN, FactType.TEXT})
+_PHRASE_TYPES = frozenset({FactType.ENUM, FactType.BOOLEAN, FactType.TEXT, FactType.DECISION})
 """Types whose values are found by the field's own phrases (options or cues), not by type."""
 
 
@@ -190,17 +198,26 @@ def infer_reference(text: str) -> date | None:
 
 
 def _phrase_occurrences(text: str, spec: FieldSpec, bounds: Boundaries) -> list[_Occurrence]:
-    """Enum options, boolean cues and text cues: the phrase is its own cue (distance 0)."""
+    """Enum options, boolean cues, text cues and decision verbs: the phrase is its own cue
+    (distance 0)."""
     if spec.type is FactType.ENUM:
         matches = list(_enum_matches(text, spec, bounds))
     elif spec.type is FactType.BOOLEAN:
         matches = list(_boolean_matches(text, spec, bounds))
+    elif spec.type is FactType.DECISION:
+        matches = list(find_decisions(text, bounds, _field_lexicon(spec.name, spec.cues)))
     else:
         matches = list(_text_matches(text, spec))
     return [
         _Occurrence(spec, m, Binding(BindingKind.CUE, fold(text[m.start : m.end])[:60], 0, True))
         for m in matches
     ]
+
+
+@lru_cache(maxsize=256)
+def _field_lexicon(name: str, verbs: tuple[str, ...]) -> Lexicon:
+    """A decision field's own verbs (its cues, base forms): one class named after the field."""
+    return Lexicon({name: verbs})
 
 
 def _pattern_matches(text: str, spec: FieldSpec, context: ExtractionContext) -> Iterable[Match]:

@@ -21,6 +21,7 @@ GENERIC_INVENTORY: dict[FactType, Criticality] = {
     FactType.QUANTITY: Criticality.IMPORTANT,
     FactType.DURATION: Criticality.IMPORTANT,
     FactType.URL: Criticality.CONTEXTUAL,
+    FactType.DECISION: Criticality.IMPORTANT,
 }
 
 

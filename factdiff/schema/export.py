@@ -34,6 +34,7 @@ _VALUE_SCHEMAS: dict[FactType, dict[str, JSON]] = {
     FactType.URL: {"type": "string"},
     FactType.BOOLEAN: {"type": "boolean"},
     FactType.TEXT: {"type": "string"},
+    FactType.DECISION: {"type": "string", "description": "the decision as stated"},
     FactType.TOOL_CALL: {
         "type": "object",
         "properties": {

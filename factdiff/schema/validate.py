@@ -19,6 +19,7 @@ MAX_FIELDS = 500
 MAX_PATTERN_LENGTH = 2_000
 MAX_CUES = 100
 MAX_ENUM_OPTIONS = 1_000
+_VERB = re.compile(r"[A-Za-z]+")
 TEMPORAL_TYPES = frozenset({FactType.DATE, FactType.DATETIME, FactType.TIME})
 NUMERIC_TYPES = frozenset(
     {FactType.MONEY, FactType.NUMBER, FactType.PERCENT, FactType.QUANTITY, FactType.DURATION}
@@ -36,6 +37,7 @@ INVENTORY_TYPES: tuple[FactType, ...] = (
     FactType.QUANTITY,
     FactType.NUMBER,
     FactType.URL,
+    FactType.DECISION,
 )
 """Types the schema-free inventory can track (each enabled per schema with a criticality)."""
 
@@ -90,6 +92,14 @@ def validate_field(spec: FieldSpec) -> None:
         raise SchemaError(f"more than {MAX_CUES} cues", field=spec.name)
     if any(not cue.strip() for cue in spec.cues):
         raise SchemaError("cues must be non-empty words", field=spec.name)
+    if spec.type is FactType.DECISION and (
+        not spec.cues or not all(_VERB.fullmatch(cue.strip()) for cue in spec.cues)
+    ):
+        raise SchemaError(
+            "a decision field needs `cues`: its verbs, one base-form word each "
+            "(cues: [refund, reimburse])",
+            field=spec.name,
+        )
     if spec.type is FactType.ENUM:
         if not spec.options:
             raise SchemaError("an enum field needs `values`", field=spec.name)

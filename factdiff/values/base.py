@@ -50,6 +50,7 @@ class FactType(enum.StrEnum):
     BOOLEAN = "boolean"
     TEXT = "text"
     TOOL_CALL = "tool_call"
+    DECISION = "decision"
 
 
 class Precision(enum.StrEnum):

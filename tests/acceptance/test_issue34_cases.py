@@ -79,3 +79,30 @@ def test_an_organisation_with_a_nordic_legal_form_is_a_fact() -> None:
     assert [(f.verdict, f.field) for f in dropped.diff.findings] == [
         (Verdict.MISSING, "company_name")
     ]
+
+
+DECISION_SOURCE = (
+    "Order ORD-5521 arrived damaged on March 3, 2026. "
+    "The agent refused the refund and offered a transfer."
+)
+
+
+def test_a_dropped_decision_is_a_known_gap_under_the_generic_schema() -> None:
+    generic = builtin_schema("generic")
+    result = check(DECISION_SOURCE, "Order ORD-5521 arrived damaged on March 3, 2026.", generic)
+    assert result.outcome is Outcome.ACCEPTABLE_WITH_NOTES
+    assert [(f.verdict, f.field) for f in result.diff.findings] == [
+        (Verdict.MISSING, "inventory.decision"),
+        (Verdict.MISSING, "inventory.decision"),
+    ]
+    assert result.notes == ("inventory.decision missing", "inventory.decision missing")
+
+
+def test_refused_to_agreed_fails_as_a_changed_decision() -> None:
+    generic = builtin_schema("generic")
+    summary = DECISION_SOURCE.replace("refused", "agreed to")
+    result = check(DECISION_SOURCE, summary, generic)
+    assert result.outcome is Outcome.FAILED
+    assert [(f.verdict, f.field) for f in result.diff.findings] == [
+        (Verdict.CHANGED, "inventory.decision")
+    ]

@@ -1,0 +1,283 @@
+"""Decisions and commitments: action verbs from a curated list, their polarity and object.
+
+One regex pass finds the verb forms (on the lower-cased text); a past form (``refused``,
+``cancelled``) is always a decision, a base, ``-s`` or ``-ing`` form only after a word that
+makes it a verb (``to``, a modal or auxiliary, a pronoun: ``will refund``, ``I confirm``), so
+the nouns ``refund`` and ``shipping address`` are not. Polarity is the negation scope used for
+enum fields (``factdiff.extraction.negation``). The object is bound only when it is read with
+confidence: the noun phrase that directly follows an active verb (``the refund``, ``order
+#W123``), its lower-case nouns and identifiers. A passive participle (``was not authorized by
+their CTO``), an infinitive (``agreed to pay``), a pronoun, an amount or a bare name leaves the
+object unbound, so a decision is then compared by its class and polarity alone.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator, Mapping
+from functools import lru_cache
+from types import MappingProxyType
+
+from factdiff.extraction.clauses import Boundaries
+from factdiff.extraction.negation import negated
+from factdiff.extraction.recognizers.base import Match, lowered, vocabulary
+from factdiff.values.decision import DecisionValue
+
+VERB_CLASSES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "accept": ("agree", "approve", "accept", "confirm", "authorize", "authorise", "grant"),
+        "refuse": ("refuse", "decline", "deny", "reject"),
+        "cancel": ("cancel", "revoke"),
+        "promise": ("promise", "guarantee"),
+        "offer": ("offer", "propose"),
+        "waive": ("waive",),
+        "refund": ("refund", "reimburse"),
+        "escalate": ("escalate",),
+        "ship": ("ship", "dispatch"),
+        "book": ("book", "reserve"),
+        "exchange": ("exchange",),
+    }
+)
+"""Decision classes: verbs of one class state one decision (a synonym swap is no change)."""
+
+_IRREGULAR: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProxyType(
+    {
+        "deny": (("denied",), ("deny", "denies", "denying")),
+        "cancel": (
+            ("cancelled", "canceled"),
+            ("cancel", "cancels", "cancelling", "canceling"),
+        ),
+        "ship": (("shipped",), ("ship", "ships", "shipping")),
+        "grant": (("granted",), ("grant", "grants", "granting")),
+    }
+)
+
+
+def verb_forms(verb: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(past forms, other forms) of a regular verb."""
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb]
+    if verb.endswith("ee"):
+        return (verb + "d",), (verb, verb + "s", verb + "ing")
+    if verb.endswith("e"):
+        return (verb + "d",), (verb, verb + "s", verb[:-1] + "ing")
+    suffix = "es" if verb.endswith(("sh", "ch", "x", "s")) else "s"
+    return (verb + "ed",), (verb, verb + suffix, verb + "ing")
+
+
+@lru_cache(maxsize=1024)
+def _pattern(forms: frozenset[str]) -> re.Pattern[str]:
+    """One pattern finding ``forms`` as whole words (a text's few forms get their own)."""
+    alternatives = "|".join(sorted(forms, key=lambda f: (-len(f), f)))
+    return re.compile(rf"(?<![\w'’#-])(?:{alternatives})(?![\w'’-])")
+
+
+class Lexicon:
+    """The verb forms of some decision classes, and the one pattern that finds them."""
+
+    def __init__(self, classes: Mapping[str, tuple[str, ...]]) -> None:
+        self.class_of: dict[str, str] = {}
+        self.verb_of: dict[str, str] = {}
+        self.past: set[str] = set()
+        for name, verbs in classes.items():
+            for verb in verbs:
+                base = verb.strip().lower()
+                past, other = verb_forms(base)
+                self.past.update(past)
+                for form in (*past, *other):
+                    self.class_of.setdefault(form, name)
+                    self.verb_of.setdefault(form, base)
+        self.forms = frozenset(self.class_of)
+
+
+PARTICLES: Mapping[str, frozenset[str]] = MappingProxyType({"agree": frozenset({"to", "on"})})
+"""Verbs whose object follows a preposition (``agreed to the refund``)."""
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+DEFAULT_LEXICON = Lexicon(VERB_CLASSES)
+"""The generic inventory's decision verbs."""
+FORMS = DEFAULT_LEXICON.forms
+"""Every inflected form the generic finder knows."""
+
+_LICENSE = _words(
+    "to will would shall should can could cannot may might must please do does did not never "
+    "i we you they he she it who that which also just already now then still gladly happily "
+    "certainly definitely immediately kindly is are am was were be been being has have had "
+    "agent customer user representative airline company"
+)
+"""Words after which a base, ``-s`` or ``-ing`` form is a verb (``will refund``)."""
+_PREVIOUS_WORD = re.compile(r"([a-z'’]+)[ \t]*$")
+_STOP = _words(
+    "a an the to for of on in at by with your my our their his her its it this that these "
+    "those them me you us him i we they he she be been is are was were will would please any "
+    "all some and or but so as from now then just also up out off about into there here yes "
+    "no not have has had do does did can could which what who again one ok okay sure"
+)
+OBJECT_WORDS = 3
+"""At most this many content words of the direct object make a decision's object."""
+_OBJECT_CHARS = 80
+_TOKEN = re.compile(r"[$€£]?[#\w][\w#/-]*(?:[.,:']\d[\w-]*)*")
+_DETERMINERS = _words(
+    "the a an your my our their his her its this that these those both another each every"
+)
+_RECIPIENTS = _words("me you him her us them")
+"""An indirect object skipped before a determiner (``offered you a voucher``)."""
+_NOT_NOUNS = _words(
+    "today tomorrow yesterday tonight morning afternoon evening night week weekend month year "
+    "day time moment earlier later soon again ago already instead too either anyway though "
+    "monday tuesday wednesday thursday friday saturday sunday everything anything something "
+    "nothing one ones same other others rest lot"
+)
+"""Words that end a direct object without heading one (``confirmed this morning``)."""
+_PASSIVE = _words("is are was were be been being get gets got getting 's ’s")
+_SKIPPED = _words("not never already just also now still then successfully all both")
+
+
+def _licensed(low: str, start: int) -> bool:
+    found = _PREVIOUS_WORD.search(low, max(0, start - 24), start)
+    if found is None:
+        return False
+    word = found.group(1)
+    return word in _LICENSE or word.endswith(("n't", "n’t", "'ll", "’ll", "'m", "’m", "'re"))
+
+
+def _passive(low: str, start: int, clause_start: int) -> bool:
+    """Whether a past form is a passive participle (``was not authorized by``): a form of
+    ``be`` or ``get`` stands before it, past negators and adverbs."""
+    words = re.findall(r"[a-z'’]+", low[max(clause_start, start - 48) : start])
+    for word in reversed(words):
+        if word in _PASSIVE:
+            return True
+        if word not in _SKIPPED and not word.endswith("ly") and not word.endswith("n't"):
+            return False
+    return False
+
+
+_UNIT = re.compile(r"\d+(?:[.,:]\d+)?[a-z]{1,3}", re.IGNORECASE)
+"""A number with a unit, an ordinal or a clock suffix (``5kg``, ``3rd``, ``10am``): no ID."""
+
+
+def _identifier(token: str) -> str | None:
+    """An identifier token (letters and digits, or ``#`` and digits), normalised."""
+    if not any(c.isdigit() for c in token) or _UNIT.fullmatch(token):
+        return None
+    if any(c.isalpha() for c in token) or token[0] == "#":
+        return token.lstrip("#").lower()
+    return None
+
+
+def _noun(token: str, determined: bool = True) -> bool:
+    """A lower-case word that can head a noun phrase (a decision verb's form only after a
+    determiner: ``the refund``)."""
+    return (
+        token.isalpha()
+        and token.islower()
+        and len(token) > 2
+        and token not in _STOP
+        and token not in _NOT_NOUNS
+        and (determined or token not in FORMS)
+        and not token.endswith("ly")
+    )
+
+
+def _stem(word: str) -> str:
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _object(
+    text: str, end: int, stop: int, particles: frozenset[str] = frozenset()
+) -> tuple[str, ...]:
+    """The verb's direct object, only when it is read with confidence: the noun phrase right
+        after the verb (a determiner, at most one indirect object or the verb's particle before it:
+    ``offered you a voucher``, ``agreed to the refund``), whose words are
+        lower-case nouns or identifiers. A prepositional phrase (``authorized by their CTO``), an
+        infinitive (``agreed to pay``), a pronoun, an amount or a name is no object: ``()``."""
+    tokens: list[str] = []
+    position = end
+    for found in _TOKEN.finditer(text, end, stop):
+        if text[position : found.start()].strip():
+            break  # punctuation ends the phrase
+        tokens.append(found.group())
+        position = found.end()
+        if len(tokens) > 8:
+            break
+    i = 0
+    lower = [t.lower() for t in tokens]
+    if (
+        len(tokens) > 1
+        and lower[1] in _DETERMINERS
+        and (lower[0] in _RECIPIENTS or lower[0] in particles)
+    ):
+        i = 1
+    words: list[str] = []
+    identifiers: list[str] = []
+    while i < len(tokens):
+        determined = lower[i] in _DETERMINERS
+        i += determined
+        phrase = 0
+        while i < len(tokens) and phrase < OBJECT_WORDS:
+            token = tokens[i]
+            ident = _identifier(token)
+            if ident is not None:
+                identifiers.append(ident)
+            elif _noun(token, determined or phrase > 0) and not (phrase and token.endswith("ing")):
+                words.append(_stem(token))
+            elif not (token[:1].isupper() and token[1:].isalpha() and (determined or phrase)):
+                break  # a name only inside a noun phrase (``the Hilton hotel``)
+            phrase += 1
+            i += 1
+        if i + 1 < len(tokens) and lower[i] in ("and", "or") and lower[i + 1] in _DETERMINERS:
+            i += 1  # a coordinated noun phrase (``the hotel and the flight``)
+            continue
+        break
+    if not identifiers and not words:
+        return ()
+    if not identifiers and not _noun(tokens[i - 1]):
+        return ()  # a phrase ending in a name or a number heads no common noun
+    return tuple(sorted({*words, *identifiers}))
+
+
+def _particles(lexicon: Lexicon, form: str) -> frozenset[str]:
+    return PARTICLES.get(lexicon.verb_of[form], frozenset())
+
+
+def find_decisions(
+    text: str, bounds: Boundaries | None = None, lexicon: Lexicon = DEFAULT_LEXICON
+) -> Iterator[Match]:
+    """Every decision ``text`` states: the verb's span, its class, polarity and object."""
+    present = vocabulary(text) & lexicon.forms
+    if not present:
+        return
+    low = lowered(text)
+    bounds = bounds if bounds is not None else Boundaries.of(text)
+    for found in _pattern(present).finditer(low):
+        form = found.group()
+        if form not in lexicon.past and not _licensed(low, found.start()):
+            continue
+        ends = bounds.sentences
+        i = bisect.bisect_left(ends, found.end())
+        stop = min(ends[i] if i < len(ends) else len(text), found.end() + _OBJECT_CHARS)
+        passive = form in lexicon.past and _passive(
+            low, found.start(), bounds.clause_start(found.start())
+        )
+        value = DecisionValue(
+            lexicon.class_of[form],
+            negated(text, found.start(), bounds),
+            () if passive else _object(text, found.end(), stop, _particles(lexicon, form)),
+        )
+        yield Match(found.start(), found.end(), value)
+
+
+def parse_decision(text: str) -> DecisionValue | None:
+    """The first decision stated in ``text`` (a whole value string), or None."""
+    for match in find_decisions(text):
+        assert isinstance(match.value, DecisionValue)
+        return match.value
+    return None

@@ -1,0 +1,172 @@
+"""Decisions: verb class, polarity and object, found by one regex pass."""
+
+from __future__ import annotations
+
+import pytest
+
+from factdiff.errors import SchemaError
+from factdiff.extraction.decisions import find_decisions
+from factdiff.schema.builtin import generic_schema
+from factdiff.schema.loader import schema_from_yaml
+from factdiff.values.base import FactType
+from factdiff.values.decision import DecisionValue
+from factdiff.verify.check import check, extract
+
+
+def decisions(text: str) -> list[str]:
+    out = []
+    for match in find_decisions(text):
+        assert isinstance(match.value, DecisionValue)
+        out.append(str(match.value.canonical()))
+    return out
+
+
+def test_verb_class_and_object() -> None:
+    assert decisions("The agent refused the refund and offered a transfer.") == [
+        "refuse: refund",
+        "offer: transfer",
+    ]
+
+
+def test_synonyms_are_one_class() -> None:
+    assert decisions("She declined the refund.") == decisions("She denied the refund.")
+    assert decisions("I confirmed the booking.") == ["accept: booking"]
+    assert decisions("I approved the booking.") == ["accept: booking"]
+
+
+def test_negation_gives_polarity() -> None:
+    assert decisions("We did not cancel order #W123.") == ["not cancel: order w123"]
+    assert decisions("We cancelled order #W123.") == ["cancel: order w123"]
+    assert decisions("I never promised a discount.") == ["not promise: discount"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Your refund is on its way.",
+        "The shipping address is 1 Main St.",
+        "Booking reference XY12.",
+        "Special offers apply.",
+    ],
+)
+def test_nouns_are_not_decisions(text: str) -> None:
+    assert decisions(text) == []
+
+
+def test_base_forms_count_after_a_verb_licence() -> None:
+    assert decisions("We will refund the fee.") == ["refund: fee"]
+    assert decisions("I can't confirm the date.") == ["not accept: date"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Work was not authorized by their CTO Marcus Chen.", "not accept"),
+        ("The booking has been confirmed by the hotel.", "accept"),
+        ("Customer agreed to pay $11,850 within 7 days.", "accept"),
+        ("I refunded $50 to the card.", "refund"),
+        ("I booked Gourmet Burger for you.", "book"),
+        ("Sure, I can confirm that for you.", "accept"),
+        ("I confirmed this morning with the bank.", "accept"),
+    ],
+)
+def test_an_object_not_read_with_confidence_stays_unbound(text: str, expected: str) -> None:
+    assert decisions(text) == [expected]
+
+
+def test_the_direct_object_is_a_noun_phrase_or_an_identifier() -> None:
+    assert decisions("I booked the hotel and the flight.") == ["book: flight hotel"]
+    assert decisions("I booked the Hilton hotel.") == ["book: hotel"]
+    assert decisions("We have offered you a voucher.") == ["offer: voucher"]
+    assert decisions("She agreed to the refund.") == ["accept: refund"]
+    assert decisions("I refunded the card ending 1234.") == ["refund: card"]
+
+
+def test_a_restated_decision_with_another_reading_of_the_clause_is_kept() -> None:
+    source = "Customer disputes line item 3, claiming work was not authorized by their CTO."
+    summary = "The customer disputes line item 3: their CTO never authorized the work."
+    result = check(source, summary, generic_schema())
+    assert result.diff.findings == ()
+
+
+def test_objects_tell_apart_two_decisions_of_one_class() -> None:
+    source = "We cancelled order #W100. We did not cancel order #W200."
+    swapped = "We cancelled order #W200. We did not cancel order #W100."
+    result = check(source, swapped, generic_schema())
+    assert {f.field for f in result.diff.changed} >= {"inventory.decision"}
+    refused = "The agent refused the refund."
+    changed = check(refused, "The agent refused the exchange.", generic_schema())
+    assert [(f.verdict.value, f.field) for f in changed.diff.findings] == [
+        ("changed", "inventory.decision")
+    ]
+
+
+def test_generic_inventory_tracks_decisions() -> None:
+    record = extract("The agent refused the refund.", generic_schema())
+    facts = record.inventory[FactType.DECISION]
+    assert [f.text for f in facts] == ["refused"]
+
+
+SOURCE = (
+    "Order ORD-5521 arrived damaged on March 3, 2026. "
+    "The agent refused the refund and offered a transfer."
+)
+
+
+def test_a_dropped_decision_is_a_known_gap() -> None:
+    result = check(SOURCE, "Order ORD-5521 arrived damaged on March 3, 2026.", generic_schema())
+    assert result.outcome.value == "acceptable_with_notes"
+    missing = {f.source.value.canonical() for f in result.diff.missing if f.source}
+    assert missing == {"refuse: refund", "offer: transfer"}
+    assert result.notes == ("inventory.decision missing", "inventory.decision missing")
+
+
+def test_a_flipped_decision_is_a_change() -> None:
+    flipped = SOURCE.replace("refused", "agreed to")
+    result = check(SOURCE, flipped, generic_schema())
+    assert result.outcome.value == "failed"
+    [change] = result.diff.changed
+    assert change.field == "inventory.decision"
+    assert change.summary is not None
+    assert change.summary.value.canonical() == "accept: refund"
+
+
+def test_not_cancelled_to_cancelled_is_a_change() -> None:
+    source = "Order ORD-5521 was not cancelled."
+    result = check(source, "Order ORD-5521 was cancelled.", generic_schema())
+    assert [f.field for f in result.diff.changed] == ["inventory.decision"]
+
+
+def test_a_synonym_within_the_class_is_clean() -> None:
+    summary = SOURCE.replace("refused", "declined").replace("offered", "proposed")
+    assert check(SOURCE, summary, generic_schema()).outcome.value == "clean"
+
+
+REFUNDS = """schema: refunds
+version: 1
+fields:
+  refund_decision: {type: decision, criticality: critical, cues: [refund, reimburse]}
+inventory: {decision: important}
+"""
+
+
+def test_a_schema_decision_field_has_its_own_verbs_and_criticality() -> None:
+    schema = schema_from_yaml(REFUNDS, "<test>/refunds.yaml")
+    source = "Ticket T-1: we will not refund the fee. The agent offered a voucher."
+    kept = "Ticket T-1: we will not reimburse the fee. The agent offered a voucher."
+    assert check(source, kept, schema).outcome.value == "clean"
+    flipped = check(source, source.replace("not refund", "refund"), schema)
+    assert [(f.verdict.value, f.field) for f in flipped.diff.findings] == [
+        ("changed", "refund_decision")
+    ]
+    dropped = check(source, "Ticket T-1. The agent offered a voucher.", schema)
+    assert dropped.outcome.value == "failed"
+    assert [(f.verdict.value, f.field) for f in dropped.diff.findings] == [
+        ("missing", "refund_decision")
+    ]
+
+
+def test_a_decision_field_without_verbs_is_refused() -> None:
+    text = REFUNDS.replace("cues: [refund, reimburse]", "cues: [give back]")
+    with pytest.raises(SchemaError, match="decision field needs `cues`"):
+        schema_from_yaml(text, "<test>/refunds.yaml")
