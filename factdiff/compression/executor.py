@@ -6,7 +6,7 @@ the diff) go where the run's ``Work`` puts them:
 
 * ``Work.inline()``: the offline components factdiff ships are called directly on the loop.
   One entry at a time (``compress``, a sequential demotion pass) has nothing to overlap, so
-  this is the cheapest. Any other blocking component (a user's summarizer) runs in a thread
+  this is the cheapest. Every other blocking component (a user's summarizer) runs in a thread
   even here: it could block for long, and the loop keeps the leases' heartbeats going.
 * ``Work.threads(n)``: a thread pool of ``n`` for blocking components that are not ours (a
   user's summarizer: their waits overlap), and one thread for the offline components
