@@ -55,8 +55,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from factdiff.compression.engine import Rung
-from factdiff.compression.executor import shutdown_pools
 from factdiff.compression.pipeline import compress_many
+from factdiff.compression.process_pool import shutdown_pools
 from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.demotion.retry import RetryPolicy
 from factdiff.demotion.runner import work_for

@@ -37,8 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.datasets import DEFAULT_DATA
 from bench.demotion_throughput import base_windows, entry_stream
-from factdiff.demotion.boundary import reference_of
 from factdiff.demotion.demoter import Demoter
+from factdiff.demotion.preparation import reference_of
 from factdiff.demotion.reevaluation import BATCH, Reevaluator
 from factdiff.schema.loader import schema_from_yaml
 from factdiff.schema.model import FactSchema

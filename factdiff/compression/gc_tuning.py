@@ -16,7 +16,7 @@ garbage in reference cycles waits a little longer. When the pass ends the frozen
 the collector and the thresholds are restored (a process that had frozen objects itself before the
 pass, as a pre-fork server does, keeps its own freeze: the pass neither freezes nor unfreezes
 then). Passes that overlap in one process (threads, nested calls) share one tuning: the first to
-start sets it, the last to end restores it. Worker processes (``factdiff.compression.executor``)
+start sets it, the last to end restores it. Worker processes (``factdiff.compression.process_pool``)
 tune themselves once at start-up (``tune_process``): they do nothing else.
 """
 

@@ -1,14 +1,8 @@
 """The store boundary of demotion: read what an attempt needs, write what it did.
 
-``Boundary.prepare`` reads an entry's schema, its source record and the must-keep facts of
-its last verified attempt, turning stored JSON into typed ``FactRecord``s and ``Fact``s
-(``from_json`` happens here and nowhere else). The source record comes from the search
-index, which holds the rules record each hot entry got when it was added: with the rules
-extractor that record is the one demotion would make (same extractor, schema hash and
-reference date; the extractor is deterministic), so the source is not extracted again, and
-the extraction cache, which could only hold the same record, is not read. Otherwise it comes
-from the extraction cache (a retry). ``Boundary.apply`` writes an
-``AttemptRun`` back in one fenced transaction:
+``Boundary.prepare`` reads what an attempt needs before any model runs
+(``factdiff.demotion.preparation``). ``Boundary.apply`` writes an ``AttemptRun`` back in one
+fenced transaction:
 
 * passed -> warm entry + cold archive, with a typed ``WarmMeta`` (known gaps included);
 * failed -> stays hot, ``compression_failure`` event, the next rung's must-keep facts, and a
@@ -25,11 +19,12 @@ from the extraction cache (a retry). ``Boundary.apply`` writes an
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
-from decimal import Decimal
+from datetime import datetime
 from typing import TYPE_CHECKING
 
-from factdiff.compression.engine import AttemptJob, AttemptResult, AttemptRun
+from factdiff.compression.engine import AttemptResult, AttemptRun
+from factdiff.demotion.attempt_rows import error_record, verified_record
+from factdiff.demotion.preparation import PreparedEntry, prepare
 from factdiff.demotion.retry import RetryDecision, ReviewReason
 from factdiff.errors import (
     ContextTooLong,
@@ -40,32 +35,18 @@ from factdiff.errors import (
     failure_class_of,
     one_line,
 )
-from factdiff.extraction.record import Fact, FactRecord
-from factdiff.extraction.rules import MAX_TEXT_CHARS, RulesExtractor, infer_reference
-from factdiff.inputs.times import later
+from factdiff.extraction.record import FactRecord
 from factdiff.providers.base import Usage
-from factdiff.providers.client import cost_str
-from factdiff.retrieve.index import unpack_record
 from factdiff.schema.model import FactSchema
-from factdiff.store import (
-    AttemptOutcome,
-    AttemptRecord,
-    Entry,
-    EventType,
-    MemoryStore,
-    NewEvent,
-    WarmMeta,
-)
+from factdiff.store import AttemptOutcome, Entry, EventType, MemoryStore, NewEvent, WarmMeta
 from factdiff.store.catalog import SchemaCatalog
-from factdiff.store.search_queries import hot_record
-from factdiff.store.warm_columns import WarmTarget
 from factdiff.verify.policy import Outcome
 
 if TYPE_CHECKING:
     from factdiff.demotion.settings import DemotionSettings
     from factdiff.values.base import JSON
 
-__all__ = ["Boundary", "EntryResult", "PassedWrite", "PreparedEntry", "reference_of"]
+__all__ = ["Boundary", "EntryResult", "PassedWrite"]
 
 REFUSED_INPUT = "refused_input"
 
@@ -102,43 +83,6 @@ class PassedWrite:
     events: list[NewEvent]
 
 
-@dataclass(frozen=True)
-class PreparedEntry:
-    """An entry ready for its attempt: what the store said before any model ran."""
-
-    entry: Entry
-    text: str
-    schema: FactSchema
-    rung_index: int
-    refusal: str | None
-    cached: FactRecord | None
-    """The source's record from the extraction cache, if there."""
-    must_keep: tuple[Fact, ...]
-    """The facts the last verified attempt lost: the next summary must keep them."""
-    warm: WarmTarget | None = None
-    """Where a passed summary goes (its warm body is made where it is verified)."""
-
-    def job(self, settings: DemotionSettings) -> AttemptJob:
-        """The attempt to make on this entry."""
-        return AttemptJob(
-            text=self.text,
-            schema=self.schema,
-            rung=settings.ladder[self.rung_index],
-            rung_index=self.rung_index,
-            reference=reference_of(self.entry, self.text),
-            source_facts=self.cached,
-            must_keep=self.must_keep,
-            warm=self.warm,
-        )
-
-
-def reference_of(entry: Entry, text: str) -> date | None:
-    """The entry's own local date (its occurred_at offset) resolves partial and relative dates."""
-    if entry.occurred_at is not None:
-        return entry.occurred_at.date()
-    return infer_reference(text)
-
-
 class Boundary:
     """Reads and writes one store on behalf of demotion (see the module docstring)."""
 
@@ -150,57 +94,8 @@ class Boundary:
     # -- reading ---------------------------------------------------------------------------
 
     def prepare(self, entry: Entry, now: datetime, encode_ahead: bool = False) -> PreparedEntry:
-        """Everything an attempt needs from the store, read before any model runs; with
-        ``encode_ahead`` (worker processes verify the summary), where a passed summary's
-        warm row goes, with the agent's dictionary to encode it with."""
-        text = entry.content or ""
-        schema = self.catalog.for_entry(entry, now)
-        refusal = self._refusal(entry, text)
-        cached: FactRecord | None = None
-        must_keep: tuple[Fact, ...] = ()
-        if refusal is None:
-            cached = self._indexed_record(entry, schema, text)
-            if cached is None:
-                found = self.store.cached_extraction(
-                    entry.content_hash, schema.hash, self.settings.extractor.identity
-                )
-                cached = None if found is None else FactRecord.from_json(found)
-            if entry.attempt_count:
-                must_keep = tuple(Fact.from_json(f) for f in self.store.last_must_keep(entry.id))
-        rung_index = min(entry.attempt_count, len(self.settings.ladder) - 1)
-        warm = None
-        if refusal is None and encode_ahead:
-            dictionary = self.store.latest_dictionary(entry.agent_id)
-            warm = WarmTarget(entry.id, text, entry.content_hash, dictionary, entry.agent_id)
-        return PreparedEntry(entry, text, schema, rung_index, refusal, cached, must_keep, warm)
-
-    def _indexed_record(self, entry: Entry, schema: FactSchema, text: str) -> FactRecord | None:
-        """The hot entry's record from the search index, when it is exactly the record this
-        demotion's extractor would make of ``text`` (see the module docstring)."""
-        extractor = self.settings.extractor
-        if type(extractor) is not RulesExtractor or len(text) > MAX_TEXT_CHARS:
-            return None
-        packed = hot_record(self.store, entry.id)
-        if packed is None:
-            return None
-        record = unpack_record(packed)
-        same = (
-            record.extractor == extractor.identity
-            and record.schema == schema.ref
-            and record.reference == reference_of(entry, text)
-        )
-        return record if same else None
-
-    def _refusal(self, entry: Entry, text: str) -> str | None:
-        if not text.strip():
-            return "the entry is empty or whitespace: an empty warm entry is never written"
-        if entry.size_bytes > self.settings.max_source_bytes:
-            return (
-                f"the entry is {entry.size_bytes} bytes, above the compression limit of "
-                f"{self.settings.max_source_bytes}; split it into smaller entries or raise "
-                "max_source_bytes (it stays hot, intact)"
-            )
-        return None
+        """Everything an attempt needs from the store (``preparation.prepare``)."""
+        return prepare(self.store, self.catalog, self.settings, entry, now, encode_ahead)
 
     # -- writing ---------------------------------------------------------------------------
 
@@ -247,7 +142,15 @@ class Boundary:
                 {"reason": ReviewReason.REFUSED_INPUT, "detail": message},
             ),
         ]
-        record = self._error_record(prepared.schema, None, now, message, REFUSED_INPUT, None)
+        record = error_record(
+            self.settings.extractor.identity,
+            prepared.schema,
+            None,
+            now,
+            message,
+            REFUSED_INPUT,
+            None,
+        )
         applied = self.store.apply_failed(
             entry.id,
             expected_attempts=entry.attempt_count,
@@ -344,7 +247,16 @@ class Boundary:
             narrative=attempt.summary,
             record=write.record,
             meta=write.meta,
-            attempt=self._verified_record(schema, attempt, outcome, now, usage, (), write.diff),
+            attempt=verified_record(
+                self.settings.extractor.identity,
+                schema,
+                attempt,
+                outcome,
+                now,
+                usage,
+                (),
+                write.diff,
+            ),
             events=write.events,
             now=now,
             lease_token=lease_token,
@@ -383,8 +295,14 @@ class Boundary:
             )
         ]
         events.extend(_escalation(decision))
-        record = self._verified_record(
-            schema, attempt, AttemptOutcome.FAILED, now, run.usage, attempt.next_must_keep
+        record = verified_record(
+            self.settings.extractor.identity,
+            schema,
+            attempt,
+            AttemptOutcome.FAILED,
+            now,
+            run.usage,
+            attempt.next_must_keep,
         )
         applied = self.store.apply_failed(
             entry.id,
@@ -429,7 +347,9 @@ class Boundary:
         }
         events = [NewEvent(EventType.COMPRESSION_FAILURE, payload), *_escalation(decision)]
         rung = run.job.rung_index if run is not None else None
-        record = self._error_record(schema, run, now, message, failure, rung)
+        record = error_record(
+            self.settings.extractor.identity, schema, run, now, message, failure, rung
+        )
         applied = self.store.apply_error(
             entry.id,
             expected_attempts=entry.attempt_count,
@@ -480,82 +400,6 @@ class Boundary:
         self.store.put_extraction(
             entry.content_hash, schema.hash, self.settings.extractor.identity, record.to_json()
         )
-
-    # -- attempt rows ----------------------------------------------------------------------
-
-    def _verified_record(
-        self,
-        schema: FactSchema,
-        attempt: AttemptResult,
-        outcome: AttemptOutcome,
-        now: datetime,
-        usage: Usage,
-        must_keep: tuple[Fact, ...],
-        diff: dict[str, JSON] | None = None,
-    ) -> AttemptRecord:
-        """The attempt's row (``diff``: its diff's JSON, when already made)."""
-        duration = attempt.duration_ms
-        return AttemptRecord(
-            rung=attempt.rung,
-            summarizer=attempt.summarizer,
-            extractor=self.settings.extractor.identity,
-            method_version=attempt.method_version,
-            outcome=outcome,
-            started_at=now,
-            finished_at=later(now, timedelta(milliseconds=duration)),
-            duration_ms=duration,
-            budget_words=attempt.budget_words,
-            diff=attempt.diff.to_json() if diff is None else diff,
-            summary=attempt.summary,
-            tokens_in=attempt.tokens_in,
-            tokens_out=attempt.tokens_out,
-            cost_usd=Decimal(attempt.cost_usd) if attempt.cost_usd else None,
-            schema_name=schema.name,
-            schema_version=schema.version,
-            schema_hash=schema.hash,
-            must_keep=None if outcome is not AttemptOutcome.FAILED else _facts_json(must_keep),
-            calls=tuple(usage.records),
-        )
-
-    def _error_record(
-        self,
-        schema: FactSchema | None,
-        run: AttemptRun | None,
-        now: datetime,
-        message: str,
-        failure: str,
-        rung: int | None,
-    ) -> AttemptRecord:
-        duration = run.duration_ms if run is not None else 0.0
-        usage = run.usage if run is not None else Usage()
-        summarizer = "-"
-        if run is not None:
-            summarizer = run.job.rung.summarizer.identity
-        metered = usage.calls > 0
-        cost = usage.known_cost if metered else None
-        return AttemptRecord(
-            rung=-1 if rung is None else rung,
-            summarizer=summarizer,
-            extractor=self.settings.extractor.identity,
-            method_version="-",
-            outcome=AttemptOutcome.ERROR,
-            started_at=now,
-            finished_at=later(now, timedelta(milliseconds=duration)),
-            duration_ms=duration,
-            tokens_in=usage.tokens_in if metered else None,
-            tokens_out=usage.tokens_out if metered else None,
-            cost_usd=None if cost is None else Decimal(cost_str(cost) or "0"),
-            error=message,
-            schema_name=None if schema is None else schema.name,
-            schema_version=None if schema is None else schema.version,
-            schema_hash=None if schema is None else schema.hash,
-            failure_class=failure,
-            calls=tuple(usage.records),
-        )
-
-
-def _facts_json(facts: tuple[Fact, ...]) -> tuple[dict[str, JSON], ...]:
-    return tuple(fact.to_json() for fact in facts)
 
 
 def _escalation(decision: RetryDecision) -> list[NewEvent]:

@@ -27,7 +27,8 @@ from typing import TYPE_CHECKING
 
 from factdiff.compression.engine import AttemptEngine
 from factdiff.compression.pipeline import run_sync
-from factdiff.demotion.boundary import Boundary, EntryResult, PreparedEntry, reference_of
+from factdiff.demotion.boundary import Boundary, EntryResult
+from factdiff.demotion.preparation import PreparedEntry, reference_of
 from factdiff.demotion.run_stats import RunSummary
 from factdiff.demotion.runner import Handled, Runner, RunOptions, handle_entry, work_for
 from factdiff.demotion.settings import DemotionSettings, default_ladder

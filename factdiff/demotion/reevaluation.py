@@ -38,7 +38,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from factdiff.demotion.boundary import reference_of
+from factdiff.demotion.preparation import reference_of
 from factdiff.errors import UsageError
 from factdiff.extraction.base import Extractor
 from factdiff.schema.evolution import SchemaDiff, diff_schemas

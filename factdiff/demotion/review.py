@@ -15,8 +15,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from factdiff.demotion.boundary import Boundary, PreparedEntry, reference_of
+from factdiff.demotion.boundary import Boundary
 from factdiff.demotion.demoter import Demoter, DemotionSettings
+from factdiff.demotion.preparation import PreparedEntry, reference_of
 from factdiff.errors import InputError
 from factdiff.store import (
     AttemptOutcome,

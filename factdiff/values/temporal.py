@@ -1,8 +1,8 @@
-"""Temporal values: dates, times of day, datetimes and durations.
+"""Temporal values: dates, times of day and datetimes (durations: ``factdiff.values.duration``).
 
 This module holds the value types and their comparison; the grammar that finds them in text
-lives in ``factdiff.extraction.recognizers`` (``dates``, ``times``, ``datetimes``, ``durations``)
-and follows the rules below.
+lives in ``factdiff.extraction.recognizers`` (``dates``, ``times``, ``datetimes``) and follows
+the rules below.
 
 Everything here is deterministic: no wall clock, no locale, no ``TZ``. A date that needs a
 year, or a relative word ("tomorrow", "next Friday"), resolves only against
@@ -28,9 +28,6 @@ Resolution rules (``ref`` is the reference date, weeks run Monday to Sunday):
 * numeric dates: ``2026-03-25`` and ``2026/03/25``; ``3/25/2026`` and ``03-25-2026`` are US
   month/day unless the first number exceeds 12 (``25/03/2026``); ``25.03.2026`` is always
   day.month. Numeric dates need a four-digit year.
-* durations "in 3 days", "within 7 business days", "3 days from now" resolve forward and
-  "3 days ago" backward into ``DurationValue.resolved``; business days skip Saturdays and
-  Sundays (no holidays); durations below a day resolve to nothing.
 
 Times of day: ``14:32``, ``2:32 pm``, ``6 pm``, ``6 o'clock``, ``noon``, ``midnight``,
 ``half past 11 in the morning``, ``quarter to 6 pm``, ``evening 6:30``. A bare number is
@@ -45,12 +42,6 @@ British Summer Time; generic ET/PT are not mapped). Explicit offsets: ``UTC+2``,
 offset only when it is at most 12 hours, on a 0/30/45 minute, and earlier than the time
 itself ("14:32-05:00" is an offset, "10:00-11:00" a range).
 
-Durations normalise weeks to days, hours/minutes/seconds to seconds, years to months;
-business days never equal calendar days. "1 hour and 30 minutes" is one duration. "a day",
-"an hour", "one week" need a cue before them ("for", "in", "takes", "about", ...) so that
-"once a day" is not a duration; "in a minute"/"just a sec" (idioms) and ranges ("5 to 7
-days", "2-3 days") are not durations. Canonical forms are ISO-8601-like: ``P7D``,
-``P7BD`` (business days), ``PT1H30M``, ``P3M``, ``P1Y6M``.
 """
 
 from __future__ import annotations
@@ -59,7 +50,6 @@ import calendar
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from decimal import Decimal, InvalidOperation
 from types import MappingProxyType
 from typing import ClassVar
 
@@ -78,8 +68,8 @@ __all__ = [
     "TIMEZONE_OFFSETS",
     "DateTimeValue",
     "DateValue",
-    "DurationValue",
     "TimeValue",
+    "decode_date",
 ]
 
 TIMEZONE_OFFSETS: Mapping[str, int] = MappingProxyType(
@@ -126,12 +116,6 @@ _PLACEHOLDER_YEAR = 2000
 """A leap year standing in for an unknown year in arithmetic."""
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _fmt_decimal(value: Decimal) -> str:
-    """``Decimal`` as plain digits, without exponent or trailing zeros."""
-    text = format(value.normalize(), "f")
-    return "0" if text in ("-0", "") else text
 
 
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
@@ -233,7 +217,7 @@ def _agree(a: int | None, b: int | None) -> bool:
 
 
 @register_decoder(FactType.DATE.value)
-def _decode_date(data: dict[str, JSON]) -> Value:
+def decode_date(data: dict[str, JSON]) -> Value:
     month, day = _json_int(data, "month"), _json_int(data, "day")
     if day is None:
         raise InvalidValue("date needs a day")
@@ -391,117 +375,7 @@ def _decode_datetime(data: dict[str, JSON]) -> Value:
     day, time = data.get("date"), data.get("time")
     if not isinstance(day, dict) or not isinstance(time, dict):
         raise InvalidValue("datetime needs date and time objects")
-    date_value, time_value = _decode_date(day), _decode_time(time)
+    date_value, time_value = decode_date(day), _decode_time(time)
     if not isinstance(date_value, DateValue) or not isinstance(time_value, TimeValue):
         raise InvalidValue("datetime parts did not decode")
     return DateTimeValue(date_value, time_value)
-
-
-_UNIT_FACTORS: Mapping[str, tuple[str, int]] = MappingProxyType(
-    {
-        "second": ("second", 1),
-        "sec": ("second", 1),
-        "minute": ("second", 60),
-        "min": ("second", 60),
-        "hour": ("second", 3600),
-        "hr": ("second", 3600),
-        "day": ("day", 1),
-        "week": ("day", 7),
-        "wk": ("day", 7),
-        "fortnight": ("day", 14),
-        "month": ("month", 1),
-        "year": ("month", 12),
-        "yr": ("month", 12),
-    }
-)
-"""Unit name (singular) -> (normalised unit, factor)."""
-
-
-def _unit_name(unit: str) -> str:
-    name = unit.lower().strip()
-    return name[:-1] if name.endswith("s") and name[:-1] in _UNIT_FACTORS else name
-
-
-@dataclass(frozen=True)
-class DurationValue(Value):
-    """A length of time, normalised to days, seconds or months at construction.
-
-    ``DurationValue(Decimal(2), "weeks")`` becomes 14 days; a business week is 5 business
-    days; ``business`` is only valid with days. ``resolved`` is the date the duration points
-    to from the reference ("in 3 days"); it is kept in JSON but ignored by ``key``/``same_as``.
-    """
-
-    type: ClassVar[FactType] = FactType.DURATION
-    amount: Decimal
-    unit: str
-    business: bool = False
-    resolved: DateValue | None = None
-
-    def __post_init__(self) -> None:
-        name = _unit_name(self.unit)
-        if name not in _UNIT_FACTORS:
-            raise InvalidValue(f"unknown duration unit {self.unit!r}")
-        unit, factor = _UNIT_FACTORS[name]
-        if self.business:
-            if unit != "day":
-                raise InvalidValue("only days and weeks can be business durations")
-            factor = 5 if name == "week" else factor
-        amount = Decimal(self.amount) * factor
-        if not amount.is_finite() or amount < 0:
-            raise InvalidValue(f"invalid duration amount {self.amount}")
-        object.__setattr__(self, "amount", amount)
-        object.__setattr__(self, "unit", unit)
-
-    def canonical(self) -> str:
-        """``P7D``, ``P7BD``, ``PT1H30M``, ``P3M``, ``P1Y6M``."""
-        amount = self.amount
-        if self.unit == "day":
-            return f"P{_fmt_decimal(amount)}{'BD' if self.business else 'D'}"
-        if self.unit == "month":
-            if amount != amount.to_integral_value() or amount == 0:
-                return f"P{_fmt_decimal(amount)}M"
-            years, months = divmod(int(amount), 12)
-            return "P" + (f"{years}Y" if years else "") + (f"{months}M" if months else "")
-        hours = int(amount // 3600)
-        minutes = int((amount - hours * 3600) // 60)
-        seconds = amount - hours * 3600 - minutes * 60
-        parts = [f"{hours}H" if hours else "", f"{minutes}M" if minutes else ""]
-        if seconds or not (hours or minutes):
-            parts.append(f"{_fmt_decimal(seconds)}S")
-        return "PT" + "".join(parts)
-
-    def key(self) -> object:
-        return (self.amount.normalize(), self.unit, self.business)
-
-    def same_as(self, other: Value, tolerance: Tolerance = EXACT) -> bool:
-        """Same unit and business flag, amounts equal within the numeric tolerance."""
-        if not isinstance(other, DurationValue):
-            return False
-        if (self.unit, self.business) != (other.unit, other.business):
-            return False
-        return tolerance.numbers_close(self.amount, other.amount)
-
-    def to_json(self) -> dict[str, JSON]:
-        return {
-            "type": self.type.value,
-            "amount": _fmt_decimal(self.amount),
-            "unit": self.unit,
-            "business": self.business,
-            "resolved": None if self.resolved is None else self.resolved.to_json(),
-        }
-
-
-@register_decoder(FactType.DURATION.value)
-def _decode_duration(data: dict[str, JSON]) -> Value:
-    amount, unit, business = data.get("amount"), data.get("unit"), data.get("business", False)
-    resolved = data.get("resolved")
-    if not isinstance(amount, str) or not isinstance(unit, str) or not isinstance(business, bool):
-        raise InvalidValue("duration needs amount (string), unit and business")
-    resolved_value = None if not isinstance(resolved, dict) else _decode_date(resolved)
-    if resolved_value is not None and not isinstance(resolved_value, DateValue):
-        raise InvalidValue("resolved must be a date")
-    try:
-        number = Decimal(amount)
-    except InvalidOperation as error:
-        raise InvalidValue(f"invalid amount {amount!r}") from error
-    return DurationValue(number, unit, business, resolved_value)

@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 import zstandard
 
-from factdiff.compression.executor import Verification, Work, shutdown_pools
+from factdiff.compression.executor import Work
+from factdiff.compression.process_pool import shutdown_pools
+from factdiff.compression.verification import Verification
 from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.extraction.base import Extractor
 from factdiff.extraction.record import FactRecord

@@ -23,7 +23,8 @@ from factdiff.extraction.recognizers.temporal_text import (
 )
 from factdiff.extraction.wordtrie import trie_alternation
 from factdiff.values.base import FactType
-from factdiff.values.temporal import DateValue, DurationValue
+from factdiff.values.duration import DurationValue
+from factdiff.values.temporal import DateValue
 
 # --------------------------------------------------------------------------- durations
 

@@ -12,7 +12,8 @@ from factdiff.extraction.recognizers.durations import _duration_candidates
 from factdiff.extraction.recognizers.temporal_text import _source
 from factdiff.extraction.recognizers.times import _time_candidates
 from factdiff.values.base import Value
-from factdiff.values.temporal import DateTimeValue, DateValue, DurationValue, TimeValue
+from factdiff.values.duration import DurationValue
+from factdiff.values.temporal import DateTimeValue, DateValue, TimeValue
 
 # --------------------------------------------------------------------------- parsers
 

@@ -1,17 +1,17 @@
-"""``factdiff.compression.executor``: process calls are batched per turn of the event loop, and each
-caller gets its own result or its own exception."""
+"""``factdiff.compression.executor``: a summary ``Work`` verifies in a worker process is the one
+verified inline, with the warm body of a passed one made where it was verified."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
-import os
 
 import pytest
 import zstandard
 
-from factdiff.compression import executor
-from factdiff.compression.executor import Verification, Work, _Batcher, shared_pool, shutdown_pools
+from factdiff.compression.executor import Work
+from factdiff.compression.process_pool import shutdown_pools
+from factdiff.compression.verification import Verification
 from factdiff.schema.model import FactSchema
 from factdiff.store import codec
 from factdiff.store.warm_columns import WarmTarget, encode_body
@@ -20,88 +20,10 @@ from factdiff.verify.policy import DEFAULT_POLICY
 from tests.conftest import worked
 
 
-def square(value: int) -> int:
-    return value * value
-
-
-def refuse(value: int) -> int:
-    raise ValueError(f"refused {value}")
-
-
-def pid(_: int) -> int:
-    return os.getpid()
-
-
 @pytest.fixture(autouse=True)
 def _pools() -> object:
     yield None
     shutdown_pools()
-
-
-def test_calls_of_one_turn_go_as_few_tasks_and_each_gets_its_answer(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    tasks: list[int] = []
-    real = executor._run_batch
-
-    def counted(calls: list[tuple[object, tuple[object, ...]]]) -> object:
-        tasks.append(len(calls))
-        return real(calls)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(executor, "_run_batch", counted)  # the pool runs it in threads here
-    monkeypatch.setattr(executor, "shared_pool", lambda size: _ThreadPool())
-
-    async def main() -> list[object]:
-        batcher = _Batcher(2)
-        calls = [batcher.submit(square if n % 3 else refuse, (n,)) for n in range(10)]
-        return await asyncio.gather(*calls, return_exceptions=True)
-
-    results = asyncio.run(main())
-    assert sorted(tasks) == [5, 5]  # ten calls, split evenly over two processes
-    for n, result in enumerate(results):
-        if n % 3:
-            assert result == n * n
-        else:
-            assert isinstance(result, ValueError)
-            assert str(result) == f"refused {n}"
-
-
-def test_batches_run_in_worker_processes() -> None:
-    async def main() -> list[int]:
-        batcher = _Batcher(2)
-        return list(await asyncio.gather(*(batcher.submit(pid, (n,)) for n in range(8))))
-
-    pids = asyncio.run(main())
-    assert os.getpid() not in pids
-
-
-def test_a_broken_pool_is_replaced_and_the_batch_runs_in_a_thread() -> None:
-    pool = shared_pool(1)
-    pool.submit(square, 2).result()
-    for process in list(getattr(pool, "_processes", {}).values()):
-        process.kill()
-        process.join()
-
-    async def main() -> list[int]:
-        batcher = _Batcher(1)
-        return list(await asyncio.gather(*(batcher.submit(square, (n,)) for n in range(3))))
-
-    assert asyncio.run(main()) == [0, 1, 4]
-    assert shared_pool(1) is not pool
-
-
-class _ThreadPool:
-    """Stands in for a process pool: ``run_in_executor`` runs the batch in a thread."""
-
-    def submit(self, function: object, *args: object) -> object:
-        import concurrent.futures
-
-        future: concurrent.futures.Future[object] = concurrent.futures.Future()
-        try:
-            future.set_result(function(*args))  # type: ignore[operator]
-        except Exception as exc:
-            future.set_exception(exc)
-        return future
 
 
 def test_a_verification_in_a_process_is_the_one_made_here(
