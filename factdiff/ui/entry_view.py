@@ -16,12 +16,12 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
+from factdiff.inputs.json_toml import JSON, json_objects
 from factdiff.present.documents import attempt_json, show_document
 from factdiff.retrieve.schemas import SchemaResolver
 from factdiff.store import AttemptOutcome, Tier
 from factdiff.ui.highlight import marks_of_record, segments
 from factdiff.ui.review_facts import review_state, schema_used
-from factdiff.values.base import JSON
 
 if TYPE_CHECKING:
     from factdiff.store import AttemptRecord, Entry, MemoryStore
@@ -50,10 +50,12 @@ def entry_view(store: MemoryStore, entry_id: str) -> dict[str, JSON]:
     source_text, summary_text, source_record, summary_record, diff, facts_from = state
     verdicts: dict[str, str] = {}
     for kind in DIFF_KINDS:
-        for item in _objects(diff, kind):
+        for item in json_objects(diff.get(kind)):
             verdicts.setdefault(str(item.get("field")), kind)
     criticality = {
-        str(f["field"]): str(f["criticality"]) for f in _objects(diff, "fields") if "field" in f
+        str(f["field"]): str(f["criticality"])
+        for f in json_objects(diff.get("fields"))
+        if "field" in f
     }
     summary_verdicts = {k: v for k, v in verdicts.items() if v in ("changed", "added")}
     earlier = [a for a in attempts if current is None or a.attempt_no != current.attempt_no]
@@ -191,8 +193,3 @@ def _mapping(value: JSON | None) -> Mapping[str, JSON]:
 def _list(value: JSON | None) -> list[JSON]:
     """The items of ``value`` when it is a JSON array, else none."""
     return list(value) if isinstance(value, list) else []
-
-
-def _objects(document: Mapping[str, JSON], key: str) -> list[Mapping[str, JSON]]:
-    """The JSON objects listed under ``key`` of ``document``."""
-    return [item for item in _list(document.get(key)) if isinstance(item, Mapping)]
