@@ -32,7 +32,7 @@ def models_group() -> None:
 @setting_options("extractor", "summarizer", "ladder", *MODEL_KEYS)
 @model_param_option
 @json_option
-def check_command(model_params: tuple[str, ...], as_json: bool, **options: Any) -> None:
+def check_command(model_params: tuple[str, ...], as_json: bool, **options: object) -> None:
     """Probe the extractor's and every summarizer's model on the worked example.
 
     For each endpoint and model: reachable (a refused connection is said as such), listed,
