@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from types import MappingProxyType
@@ -123,7 +123,7 @@ class Fact:
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> Fact:
         """Inverse of ``to_json``; facts stored without a binding load as type-only."""
-        spans = tuple(_span(json_array(s)) for s in json_array(data["spans"]))
+        spans = tuple(_span(s) for s in json_array(data["spans"]))
         binding = data.get("binding")
         return cls(
             value_from_json(dict(json_object(data["value"]))),
@@ -134,8 +134,13 @@ class Fact:
         )
 
 
-def _span(pair: Sequence[JSON]) -> Span:
-    return json_int(pair[0]), json_int(pair[1])
+def _span(pair: JSON) -> Span:
+    if type(pair) is list and len(pair) == 2:  # the stored form, read without conversions
+        start, end = pair
+        if type(start) is int and type(end) is int:
+            return start, end
+    items = json_array(pair)
+    return json_int(items[0]), json_int(items[1])
 
 
 def _facts(items: JSON) -> tuple[Fact, ...]:

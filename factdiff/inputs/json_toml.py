@@ -42,14 +42,14 @@ class UnreadableText(InputError, ValueError):
 
 def json_object(value: JSON) -> Mapping[str, JSON]:
     """``value``, a JSON object; ``TypeError`` when it is something else."""
-    if isinstance(value, Mapping):
+    if type(value) is dict or isinstance(value, Mapping):  # a dict skips the ABC check
         return value
     raise TypeError(f"expected a JSON object, got {type(value).__name__}")
 
 
 def json_array(value: JSON) -> Sequence[JSON]:
     """``value``, a JSON array; ``TypeError`` when it is something else."""
-    if isinstance(value, Sequence) and not isinstance(value, str):
+    if isinstance(value, list) or (isinstance(value, Sequence) and not isinstance(value, str)):
         return value
     raise TypeError(f"expected a JSON array, got {type(value).__name__}")
 
@@ -63,6 +63,8 @@ def json_objects(value: JSON | None) -> list[Mapping[str, JSON]]:
 
 def json_int(value: JSON) -> int:
     """``int(value)`` of a number or a numeric string; ``TypeError`` for anything else."""
+    if type(value) is int:
+        return value
     if isinstance(value, int | float | str):
         return int(value)
     raise TypeError(f"expected a number, got {type(value).__name__}")
