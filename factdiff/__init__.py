@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import importlib
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from factdiff import wiring as _wiring
 
@@ -161,7 +161,7 @@ def _source(name: str) -> tuple[str, str]:
     return module, attribute or name
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name not in _SOURCES:
         raise AttributeError(f"module 'factdiff' has no attribute {name!r}")
     module, attribute = _source(name)

@@ -62,8 +62,6 @@ that says what went wrong and what to do.
 
 from __future__ import annotations
 
-from typing import Any
-
 
 class FactdiffError(Exception):
     """Base of every error factdiff raises on purpose."""
@@ -171,7 +169,7 @@ class ProviderError(RuntimeFailure):
         self.status_code = status_code
         self.tokens_in: int | None = None
         self.tokens_out: int | None = None
-        self.call: Any = None
+        self.call: object = None
         """The ``factdiff.providers.ModelCall`` accounting of the failed call, once known."""
         prefix = f"{model}: " if model else ""
         super().__init__(f"{prefix}{message}")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from datetime import date
-from typing import Any
 
 import click
 
@@ -19,6 +18,7 @@ from factdiff.cli.settings_options import (
 )
 from factdiff.errors import InputError
 from factdiff.extraction.base import Extractor
+from factdiff.inputs.json_toml import JSON
 from factdiff.settings import Settings
 from factdiff.verify.check import check
 
@@ -88,7 +88,7 @@ def extract_command(
     model_params: tuple[str, ...],
     as_json: bool,
     db: str,
-    **options: Any,
+    **options: object,
 ) -> None:
     """Extract the typed fact record of SOURCE, with evidence spans.
 
@@ -104,7 +104,7 @@ def extract_command(
     with meter.metered() as usage:
         record = _extractor(settings).extract(source_text, schema, _reference(reference))
     many = {spec.name: spec.many for spec in schema.fields}
-    data: dict[str, Any] = {
+    data: dict[str, JSON] = {
         **record.public_json(many),
         "extractor": record.extractor,
         "usage": usage.snapshot(),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
+from datetime import datetime
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -45,7 +45,7 @@ def demote_command(
     dry_run: bool,
     db: str,
     as_json: bool,
-    **options: Any,
+    **options: object,
 ) -> None:
     """Compress dormant hot entries; only verified summaries reach the warm tier.
 
@@ -101,7 +101,7 @@ def demote_command(
 
 
 def _dry_run(
-    demoter: Demoter, moment: Any, agent: str | None, limit: int | None, as_json: bool
+    demoter: Demoter, moment: datetime, agent: str | None, limit: int | None, as_json: bool
 ) -> None:
     entries = demoter.store.due_for_demotion(
         moment, demoter.settings.older_than, agent, limit, with_content=False
@@ -167,7 +167,7 @@ def compress_command(
     schema_option: str | None,
     model_params: tuple[str, ...],
     as_json: bool,
-    **options: Any,
+    **options: object,
 ) -> None:
     """Run the whole pipeline with its retry ladder on FILE (no store).
 

@@ -14,11 +14,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from factdiff.cli.options import parse_time
 from factdiff.errors import InputError
 from factdiff.inputs import json_toml
+from factdiff.inputs.json_toml import JSON
 from factdiff.schema.names import check_reference
 from factdiff.store import BlankEntry, NewEntry
 
@@ -64,7 +65,7 @@ def _entries(handle: IO[bytes], default_agent: str | None, now: datetime) -> Ite
         yield LoadedEntry(number, entry)
 
 
-def _entry(data: Any, default_agent: str | None, now: datetime) -> NewEntry:
+def _entry(data: JSON, default_agent: str | None, now: datetime) -> NewEntry:
     if not isinstance(data, dict):
         raise InputError(f"expected a JSON object with a text key, got {type(data).__name__}")
     unknown = sorted(set(data) - set(KEYS))

@@ -7,7 +7,8 @@ Both print ``N of TOTAL`` and, when more remain, the ``--cursor`` of the next pa
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
@@ -27,10 +28,14 @@ from factdiff.store import EntryStatus, EventType, Page, Tier
 if TYPE_CHECKING:
     from factdiff.values.base import JSON
 
+T = TypeVar("T")
+
 CURSOR_HELP = "Continue a listing where the previous page ended (its next_cursor)."
 
 
-def _page_json(key: str, page: Page[Any], items: list[Any], cursor: str | None) -> dict[str, JSON]:
+def _page_json(
+    key: str, page: Page[T], items: Sequence[JSON], cursor: str | None
+) -> dict[str, JSON]:
     return {
         key: items,
         "total": page.total,

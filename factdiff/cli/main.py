@@ -186,7 +186,7 @@ class FactdiffGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: click.Context) -> object:
         try:
             return super().invoke(ctx)
         except UsageError as exc:

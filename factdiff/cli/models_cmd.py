@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from typing import Any
 
 import click
 
@@ -15,10 +14,14 @@ from factdiff.cli.settings_options import (
     setting_options,
     settings_from,
 )
-from factdiff.ops.model_check import ModelProbe, RoleCheck, check_models
+from factdiff.ops.model_check import (
+    ExtractionProbe,
+    ModelProbe,
+    RoleCheck,
+    SummaryProbe,
+    check_models,
+)
 from factdiff.present.wording import plural
-
-JSON = dict[str, Any]
 
 
 @click.group("models")
@@ -32,7 +35,7 @@ def models_group() -> None:
 @setting_options("extractor", "summarizer", "ladder", *MODEL_KEYS)
 @model_param_option
 @json_option
-def check_command(model_params: tuple[str, ...], as_json: bool, **options: Any) -> None:
+def check_command(model_params: tuple[str, ...], as_json: bool, **options: object) -> None:
     """Probe the extractor's and every summarizer's model on the worked example.
 
     For each endpoint and model: reachable (a refused connection is said as such), listed,
@@ -79,23 +82,24 @@ def _print_probe(probe: ModelProbe) -> None:
     if probe.extraction is not None:
         echo(f"  structured output: {probe.structured_output or 'none worked'}")
         echo("  extraction: " + _work_line(probe.extraction))
-        for name, value in probe.extraction["facts"].items():
+        for name, value in probe.extraction.facts.items():
             echo(f"    {name}: {value}")
     if probe.summary is not None:
         echo("  summary: " + _work_line(probe.summary))
-        if probe.summary["ok"]:
-            echo(f"    {probe.summary['text']}")
-            missing = ", ".join(probe.summary["missing"]) or "nothing"
-            echo(f"    verified: {probe.summary['outcome']} (missing: {missing})")
+        if probe.summary.ok:
+            echo(f"    {probe.summary.text}")
+            missing = ", ".join(probe.summary.missing) or "nothing"
+            echo(f"    verified: {probe.summary.outcome} (missing: {missing})")
 
 
-def _work_line(work: JSON) -> str:
-    seconds = (work.get("latency_ms") or 0) / 1000
-    tokens = f"{plural(work['tokens_in'], 'token')} in, {work['tokens_out']} out"
-    head = f"{seconds:.1f} s, {plural(len(work['calls']), 'call')}, {tokens}"
-    if not work["ok"]:
-        return f"FAILED after {head}: {work['error']}"
-    if "facts" in work:
-        return f"{plural(len(work['facts']), 'field')} found in {head}"
-    words = plural(work["words"], "word")
-    return f"{words} (budget {work['budget_words']}) in {head}"
+def _work_line(probe: ExtractionProbe | SummaryProbe) -> str:
+    work = probe.work
+    seconds = (work.latency_ms or 0) / 1000
+    tokens = f"{plural(work.tokens_in, 'token')} in, {work.tokens_out} out"
+    head = f"{seconds:.1f} s, {plural(len(work.calls), 'call')}, {tokens}"
+    if not probe.ok:
+        return f"FAILED after {head}: {probe.error}"
+    if isinstance(probe, ExtractionProbe):
+        return f"{plural(len(probe.facts), 'field')} found in {head}"
+    words = plural(probe.words, "word")
+    return f"{words} (budget {probe.budget_words}) in {head}"

@@ -20,7 +20,7 @@ from factdiff.inputs.times import check_time
 if TYPE_CHECKING:
     from factdiff.store import MemoryStore
 
-F = TypeVar("F", bound=Callable[..., Any])
+F = TypeVar("F", bound=Callable[..., object])
 DEFAULT_DB = "factdiff.db"
 
 
@@ -57,12 +57,14 @@ def json_option(function: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(function)
 
 
-def open_store(db: str, *, create: bool = True, **options: Any) -> MemoryStore:
+def open_store(
+    db: str, *, create: bool = True, check_version: bool = True, read_only: bool = False
+) -> MemoryStore:
     """Open the store at ``db``: a SQLite path (a new file is created and migrated) or a
     ``postgresql://`` DSN (an empty schema is migrated)."""
     from factdiff.store import open_store as _open_store
 
-    return _open_store(db, create=create, **options)
+    return _open_store(db, create=create, check_version=check_version, read_only=read_only)
 
 
 def open_store_to_read(db: str) -> MemoryStore:

@@ -7,7 +7,6 @@ Plain lines go through ``echo`` (controls made visible); JSON through ``echo_jso
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import click
 
@@ -27,7 +26,7 @@ __all__ = [
 ]
 
 
-def echo_json(data: Any) -> None:
+def echo_json(data: object) -> None:
     """Print one JSON document (stable key order, UTF-8; controls escaped by JSON itself)."""
     click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
 

@@ -4,7 +4,6 @@ keep hot for good."""
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 import click
 
@@ -166,7 +165,7 @@ def review_retry_command(
     model_params: tuple[str, ...],
     db: str,
     as_json: bool,
-    **options: Any,
+    **options: object,
 ) -> None:
     """Retry ENTRY_ID now on ladder rung --rung; a failure sends it back to review."""
     from factdiff.demotion.demoter import DemotionSettings

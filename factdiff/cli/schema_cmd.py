@@ -144,6 +144,7 @@ def list_command(db: str, as_json: bool) -> None:
     """Registered schemas: versions, hashes, registration time, agents and tags using them."""
     from factdiff.cli.options import open_store_to_read
     from factdiff.cli.render import console, table, text
+    from factdiff.inputs.json_toml import json_objects
     from factdiff.present.schema_listing import schema_listing
 
     with open_store_to_read(db) as store:
@@ -153,7 +154,8 @@ def list_command(db: str, as_json: bool) -> None:
         return
     listing = table("name", "version", "hash", "registered at", "warm", "used by")
     for row in rows:
-        users = [f"{u['agent']}[{u['tag']}]" if u["tag"] else u["agent"] for u in row["used_by"]]
+        used_by = json_objects(row["used_by"])
+        users = [f"{u['agent']}[{u['tag']}]" if u["tag"] else str(u["agent"]) for u in used_by]
         listing.add_row(
             text(row["name"]),
             str(row["version"]) + (" (latest)" if row["latest"] else ""),

@@ -7,7 +7,7 @@ the built-in default apply in that order; ``--help`` shows the built-in default.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
@@ -23,9 +23,9 @@ from factdiff.settings import (
 )
 
 if TYPE_CHECKING:
-    from factdiff.values.base import JSON
+    pass
 
-F = Callable[..., Any]
+F = TypeVar("F", bound=Callable[..., object])
 
 NOT_FLAGS = frozenset({"max_source_bytes", "models"})
 """Keys set only in the settings file or the environment (``--model-param`` sets models)."""
@@ -128,7 +128,7 @@ def setting_options(*keys: str) -> Callable[[F], F]:
             else:
                 help_text = f"{_HELP.get(key, key)} (env {env_name(key)}; default {_default(key)})."
                 choice = _CHOICES.get(key)
-                kind: Any = click.Choice(choice) if choice else None
+                kind = click.Choice(choice) if choice else None
                 option = click.option(
                     flag_name(key),
                     key,
@@ -154,7 +154,7 @@ def model_param_option(function: F) -> F:
     )(function)
 
 
-def settings_from(options: Mapping[str, JSON], model_params: tuple[str, ...] = ()) -> Settings:
+def settings_from(options: Mapping[str, object], model_params: tuple[str, ...] = ()) -> Settings:
     """Resolved settings from a command's option values (unset ones fall through)."""
     flags = {k: v for k, v in options.items() if k in KEYS}
     return resolve_settings(flags, model_params=model_params)

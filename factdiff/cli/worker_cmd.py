@@ -6,7 +6,7 @@ import signal
 import sys
 from collections.abc import Callable
 from types import FrameType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -52,7 +52,7 @@ def worker_command(
     metrics_port: int | None,
     db: str,
     as_json: bool,
-    **options: Any,
+    **options: object,
 ) -> None:
     """Claim due entries and demote them until SIGTERM or Ctrl-C.
 

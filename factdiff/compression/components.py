@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from factdiff.compression.pipeline import Rung
 from factdiff.errors import UsageError
@@ -45,6 +45,7 @@ from factdiff.summarize import ExtractiveSummarizer, NaiveSummarizer, Summarizer
 from factdiff.verify.check import DEFAULT_EXTRACTOR
 
 if TYPE_CHECKING:
+    from factdiff.extraction.llm import LLMExtractor
     from factdiff.values.base import JSON
 
 EXTRACTORS: dict[str, Callable[[], Extractor]] = {"rules": lambda: DEFAULT_EXTRACTOR}
@@ -87,7 +88,7 @@ def apply_provider_limits(models: ModelsSection) -> None:
         set_provider_limit(provider, models.in_flight)
 
 
-def _llm_extractor(spec: str, models: ModelsSection) -> Any:
+def _llm_extractor(spec: str, models: ModelsSection) -> LLMExtractor:
     from factdiff.extraction.llm import LLMExtractor
 
     model = parse_model_spec(spec)

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, TypeVar
+from typing import Never, TypeVar
 
 from factdiff.compression.engine import (
     NUL_REPLACEMENT,
@@ -225,7 +225,7 @@ async def compress_many(
             shared.close()
 
 
-def run_sync(coro: Coroutine[Any, Any, T]) -> T:
+def run_sync(coro: Coroutine[object, Never, T]) -> T:
     """Run ``coro`` to completion from synchronous code, on a fresh event loop (in a helper
     thread when this thread already runs one)."""
     try:

@@ -33,10 +33,10 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from factdiff.demotion.preparation import reference_of
 from factdiff.errors import UsageError
@@ -64,6 +64,7 @@ from factdiff.verify.check import DEFAULT_EXTRACTOR, verify
 from factdiff.verify.policy import DEFAULT_POLICY, Outcome, Policy
 
 if TYPE_CHECKING:
+    from factdiff.store import WarmMeta
     from factdiff.values.base import JSON
 
 __all__ = [
@@ -352,7 +353,7 @@ class Reevaluator:
         self,
         item: ReevaluationItem,
         entry: Entry,
-        seen: tuple[int, Any],
+        seen: tuple[int, WarmMeta],
         schema: FactSchema,
         source: str,
         now: datetime,
@@ -436,5 +437,5 @@ class Reevaluator:
         return report
 
 
-def _unique(names: Any) -> tuple[str, ...]:
+def _unique(names: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))

@@ -35,7 +35,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import ParamSpec, Protocol, TypeVar
 
 from factdiff.compression import gc_tuning
 from factdiff.compression.engine import AttemptEngine, AttemptRun, Stage
@@ -55,6 +55,7 @@ from factdiff.store import Claim, Entry, MemoryStore
 
 __all__ = ["Handled", "RunOptions", "Runner", "handle_entry", "work_for"]
 
+P = ParamSpec("P")
 T = TypeVar("T")
 log = logging.getLogger("factdiff.worker")
 
@@ -404,8 +405,12 @@ class Runner:
                     self._expiry[token] = expiry
 
 
-StoreCall = Callable[..., Awaitable[Any]]
-"""``calls(function, *args)``: run a store call where the store may be used."""
+class StoreCall(Protocol):
+    """``calls(function, *args)``: run a store call where the store may be used."""
+
+    def __call__(
+        self, function: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs
+    ) -> Awaitable[T]: ...
 
 
 async def handle_entry(

@@ -21,8 +21,7 @@ import concurrent.futures
 import queue
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, ParamSpec, Protocol, TypeVar
 
 from factdiff.demotion.run_stats import StageClock
 from factdiff.errors import StoreError
@@ -30,33 +29,93 @@ from factdiff.store import MemoryStore
 
 __all__ = ["GROUP_LIMIT", "Grouped", "StoreCalls", "call_here", "grouped"]
 
+P = ParamSpec("P")
 T = TypeVar("T")
 
 GROUP_LIMIT = 64
 """At most this many queued calls are taken at once (and grouped into one transaction)."""
 
 
-class Grouped(Generic[T]):
+class Grouped(Generic[P, T]):
     """A store call that may share its transaction with others queued with it (see the
     module docstring); called directly, it is ``function``."""
 
-    def __init__(self, function: Callable[..., T]) -> None:
+    def __init__(self, function: Callable[P, T]) -> None:
         self.function = function
 
-    def __call__(self, *args: Any) -> T:
-        return self.function(*args)
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> T:
+        return self.function(*args, **kwargs)
 
 
-def grouped(function: Callable[..., T]) -> Grouped[T]:
+def grouped(function: Callable[P, T]) -> Grouped[P, T]:
     """Mark ``function`` (a store call that writes through ``_write`` only) as groupable."""
     return Grouped(function)
 
 
-@dataclass(frozen=True)
-class _Call:
-    future: concurrent.futures.Future[Any]
-    call: Callable[[], Any]
+def _timed(clock: StageClock, call: Callable[[], T]) -> T:
+    """``call()``, timed as the ``sql`` stage."""
+    started = time.perf_counter()
+    try:
+        return call()
+    finally:
+        clock.add("sql", started, time.perf_counter())
+
+
+class _Queued(Protocol):
+    """A queued store call, whatever its result type, as the serving thread handles it."""
+
     grouped: bool
+
+    def claim(self) -> bool:
+        """Mark the caller's future running; False when the caller cancelled it."""
+        ...
+
+    def run_alone(self, clock: StageClock) -> None:
+        """Run the call in its own transaction(s) and hand its caller the outcome."""
+        ...
+
+    def keep(self) -> None:
+        """Run the call inside a shared transaction, keeping its result until the commit."""
+        ...
+
+    def deliver(self) -> None:
+        """Hand the caller the kept result (after the commit)."""
+        ...
+
+    def fail(self, error: BaseException) -> None:
+        """Hand the caller ``error``."""
+        ...
+
+
+class _Call(Generic[T]):
+    """One queued store call and the future its caller awaits."""
+
+    def __init__(self, call: Callable[[], T], grouped: bool) -> None:
+        self.future: concurrent.futures.Future[T] = concurrent.futures.Future()
+        self.call = call
+        self.grouped = grouped
+        self._kept: tuple[T] | None = None
+
+    def claim(self) -> bool:
+        return self.future.set_running_or_notify_cancel()
+
+    def run_alone(self, clock: StageClock) -> None:
+        try:
+            self.future.set_result(_timed(clock, self.call))
+        except BaseException as exc:
+            self.future.set_exception(exc)
+            if not isinstance(exc, Exception):
+                raise
+
+    def keep(self) -> None:
+        self._kept = (self.call(),)
+
+    def deliver(self) -> None:
+        assert self._kept is not None
+        self.future.set_result(self._kept[0])
+
+    def fail(self, error: BaseException) -> None:
+        self.future.set_exception(error)
 
 
 class StoreCalls:
@@ -69,7 +128,7 @@ class StoreCalls:
     def __init__(self, store: MemoryStore, clock: StageClock, threads: int = 4) -> None:
         self._store = store
         self._clock = clock
-        self._queue: queue.SimpleQueue[_Call | None] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Queued | None] = queue.SimpleQueue()
         self._pool = (
             concurrent.futures.ThreadPoolExecutor(threads, thread_name_prefix="factdiff-store")
             if store.thread_safe
@@ -78,23 +137,20 @@ class StoreCalls:
         self.groups = 0
         """Transactions that applied more than one grouped call (for tests and benches)."""
 
-    async def __call__(self, function: Callable[..., T], *args: Any) -> T:
+    async def __call__(self, function: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
+        def call() -> T:
+            return function(*args, **kwargs)
+
         future: concurrent.futures.Future[T]
         if self._pool is not None:
-            future = self._pool.submit(self._timed, function, *args)
+            future = self._pool.submit(_timed, self._clock, call)
         else:
-            future = concurrent.futures.Future()
-            self._queue.put(_Call(future, lambda: function(*args), isinstance(function, Grouped)))
+            queued = _Call(call, isinstance(function, Grouped))
+            future = queued.future
+            self._queue.put(queued)
         return await asyncio.wrap_future(future)
 
-    def _timed(self, function: Callable[..., T], *args: Any) -> T:
-        started = time.perf_counter()
-        try:
-            return function(*args)
-        finally:
-            self._clock.add("sql", started, time.perf_counter())
-
-    def serve_until(self, main: concurrent.futures.Future[Any]) -> None:
+    def serve_until(self, main: concurrent.futures.Future[T]) -> None:
         """Run queued store calls in this thread until ``main`` is done."""
         main.add_done_callback(lambda _: self._queue.put(None))
         while True:
@@ -114,49 +170,38 @@ class StoreCalls:
             if len(calls) < len(taken) and main.done():
                 break
 
-    def _settle(self, item: _Call) -> None:
+    def _settle(self, item: _Queued) -> None:
         """Run one call in its own transaction(s) and hand its caller the outcome."""
-        if item.future.set_running_or_notify_cancel():
-            self._run_alone(item)
+        if item.claim():
+            item.run_alone(self._clock)
 
-    def _settle_group(self, group: list[_Call]) -> None:
+    def _settle_group(self, group: list[_Queued]) -> None:
         """Run grouped calls in one transaction; each caller gets its own outcome after the
         commit (or, when the shared transaction fails, after running alone)."""
-        live = [item for item in group if item.future.set_running_or_notify_cancel()]
+        live = [item for item in group if item.claim()]
         if len(live) <= 1:
             for item in live:
-                self._run_alone(item)
+                item.run_alone(self._clock)
             return
         started = time.perf_counter()
         try:
-            outcomes = self._store.write_each([item.call for item in live])
+            outcomes = self._store.write_each([item.keep for item in live])
         except Exception:  # the shared transaction failed: nothing of it was stored
             for item in live:
-                self._run_alone(item)
+                item.run_alone(self._clock)
             return
         except BaseException:
             for item in live:
-                item.future.set_exception(
-                    StoreError("interrupted before its commit: nothing was written")
-                )
+                item.fail(StoreError("interrupted before its commit: nothing was written"))
             raise
         finally:
             self._clock.add("sql", started, time.perf_counter())
         self.groups += 1
-        for item, (ok, value) in zip(live, outcomes, strict=True):
+        for item, (ok, error) in zip(live, outcomes, strict=True):
             if ok:
-                item.future.set_result(value)
+                item.deliver()
             else:
-                item.future.set_exception(value)
-
-    def _run_alone(self, item: _Call) -> None:
-        """A call whose future is already running, in its own transaction(s)."""
-        try:
-            item.future.set_result(self._timed(item.call))
-        except BaseException as exc:
-            item.future.set_exception(exc)
-            if not isinstance(exc, Exception):
-                raise
+                item.fail(error)
 
     def close(self) -> None:
         """Stop the pool (a thread-safe store's)."""
@@ -164,6 +209,6 @@ class StoreCalls:
             self._pool.shutdown(wait=True)
 
 
-async def call_here(function: Callable[..., T], *args: Any) -> T:
+async def call_here(function: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> T:
     """A store call in the current thread (the store belongs to it)."""
-    return function(*args)
+    return function(*args, **kwargs)

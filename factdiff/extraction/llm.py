@@ -23,13 +23,13 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
 
 from factdiff.errors import InvalidJSON, InvalidOutput, SchemaViolation
 from factdiff.extraction.recognizers import registry
 from factdiff.extraction.recognizers.base import ExtractionContext
 from factdiff.extraction.record import Fact, FactRecord, Span
 from factdiff.extraction.rules import infer_reference
+from factdiff.inputs.json_toml import JSON, json_array, json_object
 from factdiff.providers import runtime
 from factdiff.providers.base import CallPolicy, ChatRequest, Message, ModelParams
 from factdiff.providers.client import LLMClient
@@ -202,14 +202,14 @@ def _check(
     except OutputError as exc:
         return _Checked(None, (f"not valid JSON: {exc}",), json_error=True)
     problems = validate(data, json_schema(schema))
-    if problems:
+    if problems or not isinstance(data, Mapping):  # the schema asks for an object
         return _Checked(None, tuple(problems))
     record, problems = record_from_output(data, text, schema, context, identity)
     return _Checked(None if problems else record, tuple(problems))
 
 
 def record_from_output(
-    data: Mapping[str, Any],
+    data: Mapping[str, JSON],
     text: str,
     schema: FactSchema,
     context: ExtractionContext,
@@ -224,7 +224,7 @@ def record_from_output(
         facts: dict[object, Fact] = {}
         for index, item in enumerate(items):
             where = f"{spec.name}[{index}]" if spec.many else spec.name
-            fact, problem = _fact(item, text, spec, context)
+            fact, problem = _fact(json_object(item), text, spec, context)
             if problem is not None:
                 problems.append(f"{where}: {problem}")
             elif fact is not None and fact.value.key() not in facts:
@@ -241,7 +241,7 @@ def record_from_output(
 
 
 def _fact(
-    item: Mapping[str, Any], text: str, spec: FieldSpec, context: ExtractionContext
+    item: Mapping[str, JSON], text: str, spec: FieldSpec, context: ExtractionContext
 ) -> tuple[Fact | None, str | None]:
     quote = str(item.get("quote", ""))
     spans = locate(text, quote)
@@ -263,7 +263,7 @@ def _fact(
     return Fact(value, tuple(spans), text[start:end]), None
 
 
-def _value(spec: FieldSpec, raw: Any, quote: str, context: ExtractionContext) -> Value | None:
+def _value(spec: FieldSpec, raw: JSON, quote: str, context: ExtractionContext) -> Value | None:
     kind = spec.type
     if kind is FactType.ENUM:
         folded = fold(str(raw))
@@ -289,11 +289,11 @@ def _value(spec: FieldSpec, raw: Any, quote: str, context: ExtractionContext) ->
     return registry.parse_value(kind, raw, context)
 
 
-def _tool_call_json(raw: Any) -> str:
+def _tool_call_json(raw: JSON) -> str:
     if not isinstance(raw, dict):
         return ""
-    arguments: dict[str, Any] = {}
-    for argument in raw.get("arguments", []) or []:
+    arguments: dict[str, JSON] = {}
+    for argument in json_array(raw.get("arguments", []) or []):
         if isinstance(argument, dict) and "name" in argument:
             value = argument.get("value")
             try:

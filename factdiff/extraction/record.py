@@ -7,13 +7,15 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from types import MappingProxyType
-from typing import Any
+from typing import TypeVar
 
+from factdiff.inputs.json_toml import json_array, json_int, json_object
 from factdiff.schema.model import SchemaRef, tagged_digest
 from factdiff.values import decision as _decision  # noqa: F401  (registers its decoder)
 from factdiff.values.base import JSON, FactType, Value, value_from_json
 
 Span = tuple[int, int]
+K = TypeVar("K")
 
 NEAR_CUE_CHARS = 24
 """A cue at most this many characters from its value, in the same sentence, binds strongly."""
@@ -73,7 +75,7 @@ class Binding:
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any] | None) -> Binding:
+    def from_json(cls, data: Mapping[str, JSON] | None) -> Binding:
         """Inverse of ``to_json``; ``None`` (a record of an earlier version) is type-only."""
         if not data:
             return TYPE_ONLY
@@ -81,7 +83,7 @@ class Binding:
         return cls(
             kind=BindingKind(str(data.get("kind", BindingKind.TYPE.value))),
             cue=str(data.get("cue", "")),
-            distance=None if distance is None else int(distance),
+            distance=None if distance is None else json_int(distance),
             same_clause=bool(data.get("same_clause", False)),
             contextual=bool(data.get("contextual", False)),
         )
@@ -120,19 +122,33 @@ class Fact:
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Fact:
+    def from_json(cls, data: Mapping[str, JSON]) -> Fact:
         """Inverse of ``to_json``; facts stored without a binding load as type-only."""
-        spans = tuple((int(s[0]), int(s[1])) for s in data["spans"])
+        spans = tuple(_span(s) for s in json_array(data["spans"]))
+        binding = data.get("binding")
         return cls(
-            value_from_json(dict(data["value"])),
+            value_from_json(dict(json_object(data["value"]))),
             spans,
             str(data.get("text", "")),
-            Binding.from_json(data.get("binding")),
-            tuple(str(r) for r in data.get("roles", ())),
+            Binding.from_json(None if binding is None else json_object(binding)),
+            tuple(str(r) for r in json_array(data.get("roles", ()))),
         )
 
 
-def _frozen(mapping: Mapping[Any, tuple[Fact, ...]]) -> Mapping[Any, tuple[Fact, ...]]:
+def _span(pair: JSON) -> Span:
+    if type(pair) is list and len(pair) == 2:  # the stored form, read without conversions
+        start, end = pair
+        if type(start) is int and type(end) is int:
+            return start, end
+    items = json_array(pair)
+    return json_int(items[0]), json_int(items[1])
+
+
+def _facts(items: JSON) -> tuple[Fact, ...]:
+    return tuple(Fact.from_json(json_object(f)) for f in json_array(items))
+
+
+def _frozen(mapping: Mapping[K, tuple[Fact, ...]]) -> Mapping[K, tuple[Fact, ...]]:
     return MappingProxyType(dict(mapping))
 
 
@@ -193,22 +209,17 @@ class FactRecord:
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> FactRecord:
+    def from_json(cls, data: Mapping[str, JSON]) -> FactRecord:
         """Inverse of ``to_json``."""
         reference = data.get("reference")
+        unbound = data.get("unbound")
         return cls(
-            schema=SchemaRef.from_json(data["schema"]),
-            fields={k: tuple(Fact.from_json(f) for f in v) for k, v in data["fields"].items()},
-            inventory={
-                FactType(k): tuple(Fact.from_json(f) for f in v)
-                for k, v in data["inventory"].items()
-            },
-            reference=date.fromisoformat(reference) if reference else None,
+            schema=SchemaRef.from_json(json_object(data["schema"])),
+            fields={k: _facts(v) for k, v in json_object(data["fields"]).items()},
+            inventory={FactType(k): _facts(v) for k, v in json_object(data["inventory"]).items()},
+            reference=date.fromisoformat(str(reference)) if reference else None,
             extractor=str(data.get("extractor", "rules")),
-            unbound={
-                FactType(k): tuple(Fact.from_json(f) for f in v)
-                for k, v in dict(data.get("unbound") or {}).items()
-            },
+            unbound={FactType(k): _facts(v) for k, v in json_object(unbound or {}).items()},
         )
 
     def digest(self) -> str:

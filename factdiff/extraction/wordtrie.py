@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import Any
 
-Trie = dict[str, Any]
+Trie = dict[str, "Trie"]
+"""One node: the next letters, each with its node (``""`` marks a word's end)."""
 
 
 def flexible_char(char: str) -> str:

@@ -13,30 +13,76 @@ from __future__ import annotations
 import json
 import sys
 import tomllib
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 
 from factdiff.errors import InputError
 
-__all__ = ["UnreadableText", "loads", "loads_toml"]
+__all__ = [
+    "JSON",
+    "UnreadableText",
+    "json_array",
+    "json_int",
+    "json_object",
+    "json_objects",
+    "loads",
+    "loads_toml",
+]
+
+JSON = Mapping[str, "JSON"] | Sequence["JSON"] | str | int | float | bool | None
+"""A JSON-compatible Python value (dict, list, str, int, float, bool, None)."""
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class UnreadableText(InputError, ValueError):
     """The text is not a document the parser can read; the message says why."""
 
 
-def loads(text: str | bytes) -> Any:
+def json_object(value: JSON) -> Mapping[str, JSON]:
+    """``value``, a JSON object; ``TypeError`` when it is something else."""
+    if type(value) is dict or isinstance(value, Mapping):  # a dict skips the ABC check
+        return value
+    raise TypeError(f"expected a JSON object, got {type(value).__name__}")
+
+
+def json_array(value: JSON) -> Sequence[JSON]:
+    """``value``, a JSON array; ``TypeError`` when it is something else."""
+    if isinstance(value, list) or (isinstance(value, Sequence) and not isinstance(value, str)):
+        return value
+    raise TypeError(f"expected a JSON array, got {type(value).__name__}")
+
+
+def json_objects(value: JSON | None) -> list[Mapping[str, JSON]]:
+    """The JSON objects in ``value`` when it is an array (none when it is not)."""
+    if isinstance(value, list):
+        return [item for item in value if isinstance(item, Mapping)]
+    return []
+
+
+def json_int(value: JSON) -> int:
+    """``int(value)`` of a number or a numeric string; ``TypeError`` for anything else."""
+    if type(value) is int:
+        return value
+    if isinstance(value, int | float | str):
+        return int(value)
+    raise TypeError(f"expected a number, got {type(value).__name__}")
+
+
+def loads(text: str | bytes) -> JSON:
     """``text`` as JSON; ``UnreadableText`` says why it is not."""
-    return _parse(json.loads, text, json.JSONDecodeError)
-
-
-def loads_toml(text: str) -> dict[str, Any]:
-    """``text`` as TOML; ``UnreadableText`` says why it is not."""
-    parsed: dict[str, Any] = _parse(tomllib.loads, text, tomllib.TOMLDecodeError)
+    parsed: JSON = _parse(json.loads, text, json.JSONDecodeError)
     return parsed
 
 
-def _parse(parse: Callable[[Any], Any], text: Any, decode_error: type[ValueError]) -> Any:
+def loads_toml(text: str) -> dict[str, object]:
+    """``text`` as TOML (its values: JSON's and dates and times); ``UnreadableText`` says
+    why it is not."""
+    return _parse(tomllib.loads, text, tomllib.TOMLDecodeError)
+
+
+def _parse(parse: Callable[[T], R], text: T, decode_error: type[ValueError]) -> R:
     try:
         return parse(text)
     except RecursionError:

@@ -17,7 +17,9 @@ Two figures come from ``factdiff.ops.health``, the same functions as ``factdiff 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from factdiff.inputs.json_toml import JSON, json_object
 
 if TYPE_CHECKING:
     from factdiff.store import MemoryStore
@@ -32,7 +34,7 @@ TOP_FIELDS = 10
 """How many of the most often lost fields the dashboard lists."""
 
 
-def dashboard_figures(store: MemoryStore) -> dict[str, Any]:
+def dashboard_figures(store: MemoryStore) -> dict[str, JSON]:
     """``{"outcomes_by_day", "failure_by_schema", "failure_by_agent", "fields_lost",
     "review_backlog", "review_decisions_by_day", "llm_cost", "memory_score",
     "reevaluation"}``."""
@@ -57,29 +59,28 @@ def dashboard_figures(store: MemoryStore) -> dict[str, Any]:
     }
 
 
-def _outcomes_by_day(counts: Sequence[DayCount]) -> list[dict[str, Any]]:
-    days: dict[str, dict[str, Any]] = {}
+def _outcomes_by_day(counts: Sequence[DayCount]) -> list[dict[str, JSON]]:
+    days: dict[str, dict[str, int]] = {}
     for count in counts:
-        key = count.day.isoformat()
-        row = days.setdefault(key, {"day": key, **dict.fromkeys(OUTCOMES, 0)})
+        row = days.setdefault(count.day.isoformat(), dict.fromkeys(OUTCOMES, 0))
         row[count.kind] = row.get(count.kind, 0) + count.count
-    return [days[key] for key in sorted(days)]
+    return [{"day": day, **days[day]} for day in sorted(days)]
 
 
-def memory_score(store: MemoryStore) -> dict[str, Any]:
+def memory_score(store: MemoryStore) -> dict[str, JSON]:
     """``{"available": True, "window": N, "agents": [...]}``: per agent its health figure
     (``score``, 0 to 100, documented in ``docs/evolution.md``) and the figures it is made of
     (``failure_rate`` over its last ``window`` attempts)."""
     from factdiff.ops.health import WINDOW, agent_health
 
-    agents = [
+    agents: list[JSON] = [
         {
             "agent": row["agent"],
             "score": row["health"],
             "failure_rate": row["failure_rate"],
             "trend": row["trend"],
             "gap_share": row["gap_share"],
-            "reevaluation_rate": row["reevaluation"]["rate"],
+            "reevaluation_rate": json_object(row["reevaluation"])["rate"],
             "review_backlog": row["review_backlog"],
             "kept_hot": row["kept_hot"],
         }
@@ -88,7 +89,7 @@ def memory_score(store: MemoryStore) -> dict[str, Any]:
     return {"available": True, "window": WINDOW, "agents": agents}
 
 
-def reevaluation_status(store: MemoryStore) -> dict[str, Any]:
+def reevaluation_status(store: MemoryStore) -> dict[str, JSON]:
     """``{"available": True, "schemas": [...]}``: per schema name and target version, the
     entries re-evaluated, promoted, annotated and clean, and the promoted share."""
     from factdiff.ops.health import reevaluation_by_schema

@@ -23,7 +23,7 @@ still in the warm record and its source in cold, but the narrative an agent read
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from factdiff.store import MemoryStore
@@ -58,10 +58,10 @@ def health_figure(
 
 def agent_health(
     store: MemoryStore, agent: str | None = None, window: int = WINDOW
-) -> list[dict[str, Any]]:
+) -> list[dict[str, JSON]]:
     """The memory score of every agent (or of ``agent``), by agent id."""
     reevaluated = store.reevaluation_by_agent()
-    result: list[dict[str, Any]] = []
+    result: list[dict[str, JSON]] = []
     for counts in store.agent_counts():
         if agent is not None and counts.agent != agent:
             continue

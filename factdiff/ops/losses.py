@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from factdiff.store.rows import diff_fields
 
@@ -103,7 +103,7 @@ class _Group:
         self.touched: Counter[str] = Counter()
         self.examples: dict[str, list[str]] = {}
 
-    def add(self, entry_id: str, diff: Any) -> None:
+    def add(self, entry_id: str, diff: object) -> None:
         self.attempts += 1
         seen: set[str] = set()
         for kind, name in diff_fields(diff):

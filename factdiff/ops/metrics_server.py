@@ -14,8 +14,9 @@ import json
 import threading
 from collections.abc import Callable, Iterable
 from socketserver import ThreadingMixIn
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
+from wsgiref.types import StartResponse
 
 if TYPE_CHECKING:
     from factdiff.demotion.loop_health import LoopHealth
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
 
 __all__ = ["health_app", "serve"]
 
-StartResponse = Callable[..., Any]
 WsgiApp = Callable[[dict[str, object], StartResponse], Iterable[bytes]]
 
 
@@ -32,7 +32,7 @@ class _Server(ThreadingMixIn, WSGIServer):
 
 
 class _Quiet(WSGIRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
+    def log_message(self, format: str, *args: object) -> None:
         """Log nothing (scrapes and probes come every few seconds)."""
 
 

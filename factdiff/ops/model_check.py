@@ -15,7 +15,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
 
 from factdiff.compression.components import (
     call_policy,
@@ -25,6 +24,7 @@ from factdiff.compression.components import (
 )
 from factdiff.errors import FactdiffError, ProviderError
 from factdiff.extraction.llm import LLMExtractor
+from factdiff.inputs.json_toml import JSON
 from factdiff.present.safe_text import one_line
 from factdiff.providers import meter
 from factdiff.providers.base import Usage
@@ -42,7 +42,66 @@ EXAMPLE_SCHEMA = "customer_service"
 SUMMARY_SHARE = 0.35
 """The probe's summary budget, as a share of the example's words (the ladder's first rung)."""
 
-JSON = dict[str, Any]
+
+@dataclass(frozen=True)
+class Work:
+    """What one probe's work took: its latency, its model calls and their tokens."""
+
+    latency_ms: float | None
+    calls: list[dict[str, JSON]]
+    tokens_in: int
+    tokens_out: int
+
+    def to_json(self) -> dict[str, JSON]:
+        """``latency_ms``, ``calls``, ``tokens_in``, ``tokens_out``."""
+        return {
+            "latency_ms": self.latency_ms,
+            "calls": list(self.calls),
+            "tokens_in": self.tokens_in,
+            "tokens_out": self.tokens_out,
+        }
+
+
+@dataclass(frozen=True)
+class ExtractionProbe:
+    """The extractor's probe: one extraction of the example and the facts it found."""
+
+    ok: bool
+    error: str | None
+    facts: dict[str, JSON]
+    work: Work
+
+    def to_json(self) -> dict[str, JSON]:
+        """``ok``, ``error``, ``facts`` and the work's figures."""
+        return {"ok": self.ok, "error": self.error, "facts": self.facts, **self.work.to_json()}
+
+
+@dataclass(frozen=True)
+class SummaryProbe:
+    """A summarizer's probe: one summary of the example and its verification (``words``,
+    ``outcome`` and ``missing`` when it summarized)."""
+
+    ok: bool
+    error: str | None
+    text: str | None
+    budget_words: int
+    work: Work
+    words: int = 0
+    outcome: str = ""
+    missing: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, JSON]:
+        """``ok``, ``error``, ``text``, ``budget_words`` (then ``words``, ``outcome`` and
+        ``missing`` when ok) and the work's figures."""
+        data: dict[str, JSON] = {
+            "ok": self.ok,
+            "error": self.error,
+            "text": self.text,
+            "budget_words": self.budget_words,
+        }
+        if self.ok:
+            data.update(words=self.words, outcome=self.outcome, missing=list(self.missing))
+        return {**data, **self.work.to_json()}
 
 
 @dataclass
@@ -56,15 +115,15 @@ class ModelProbe:
     listed: bool | None = None
     error: str | None = None
     structured_output: str | None = None
-    extraction: JSON | None = None
-    summary: JSON | None = None
+    extraction: ExtractionProbe | None = None
+    summary: SummaryProbe | None = None
 
     def can(self, role: str) -> bool:
         """Whether this model did ``role``'s work."""
         work = self.extraction if role == "extractor" else self.summary
-        return bool(work and work.get("ok"))
+        return work is not None and work.ok
 
-    def to_json(self) -> JSON:
+    def to_json(self) -> dict[str, JSON]:
         """The probe as JSON (``models check --json``)."""
         return {
             "model": self.model,
@@ -74,8 +133,8 @@ class ModelProbe:
             "listed": self.listed,
             "error": self.error,
             "structured_output": self.structured_output,
-            "extraction": self.extraction,
-            "summary": self.summary,
+            "extraction": None if self.extraction is None else self.extraction.to_json(),
+            "summary": None if self.summary is None else self.summary.to_json(),
         }
 
 
@@ -88,7 +147,7 @@ class RoleCheck:
     models: list[str] = field(default_factory=list)
     ok: bool = True
 
-    def to_json(self) -> JSON:
+    def to_json(self) -> dict[str, JSON]:
         """The role as JSON."""
         return {"role": self.role, "spec": self.spec, "models": self.models, "ok": self.ok}
 
@@ -167,10 +226,10 @@ def _timed() -> Iterator[tuple[Usage, dict[str, float]]]:
     clock["ms"] = round((time.perf_counter() - started) * 1000, 1)
 
 
-def _work(usage: Usage, clock: dict[str, float]) -> JSON:
-    return {
-        "latency_ms": clock.get("ms"),
-        "calls": [
+def _work(usage: Usage, clock: dict[str, float]) -> Work:
+    return Work(
+        clock.get("ms"),
+        [
             {
                 "outcome": call.outcome,
                 "http_calls": call.http_calls,
@@ -180,50 +239,53 @@ def _work(usage: Usage, clock: dict[str, float]) -> JSON:
             }
             for call in usage.records
         ],
-        "tokens_in": usage.tokens_in,
-        "tokens_out": usage.tokens_out,
-    }
+        usage.tokens_in,
+        usage.tokens_out,
+    )
 
 
-def _extraction(client: LLMClient, settings: Settings, example: str) -> JSON:
+def _extraction(client: LLMClient, settings: Settings, example: str) -> ExtractionProbe:
     schema = builtin_schema(EXAMPLE_SCHEMA)
     extractor = LLMExtractor(client, max_tokens=settings.max_tokens)
-    result: JSON = {"ok": False, "error": None, "facts": {}}
+    error: str | None = None
     with _timed() as (usage, clock):
         try:
             record = extractor.extract(example, schema)
         except FactdiffError as exc:
-            result["error"] = one_line(str(exc))
+            error = one_line(str(exc))
             record = None
-    if record is not None:
-        many = {spec.name: spec.many for spec in schema.fields}
-        facts = record.public_json(many)["facts"]
-        assert isinstance(facts, dict)
-        result["ok"] = True
-        result["facts"] = {k: v for k, v in facts.items() if v not in (None, [])}
-    return {**result, **_work(usage, clock)}
+    if record is None:
+        return ExtractionProbe(False, error, {}, _work(usage, clock))
+    many = {spec.name: spec.many for spec in schema.fields}
+    facts = record.public_json(many)["facts"]
+    assert isinstance(facts, dict)
+    found = {k: v for k, v in facts.items() if v not in (None, [])}
+    return ExtractionProbe(True, error, found, _work(usage, clock))
 
 
-def _summary(client: LLMClient, example: str) -> JSON:
+def _summary(client: LLMClient, example: str) -> SummaryProbe:
     schema = builtin_schema(EXAMPLE_SCHEMA)
     text = example
     budget = max(10, round(len(text.split()) * SUMMARY_SHARE))
     source_record = extract(text, schema)
     request = SummaryRequest(text, schema, source_record, budget)
-    result: JSON = {"ok": False, "error": None, "text": None, "budget_words": budget}
+    error: str | None = None
     with _timed() as (usage, clock):
         try:
             summary = LLMSummarizer(client).summarize(request)
         except FactdiffError as exc:
-            result["error"] = one_line(str(exc))
+            error = one_line(str(exc))
             summary = None
-    if summary is not None:
-        verdict = check(text, summary.text, schema)
-        result.update(
-            ok=True,
-            text=summary.text,
-            words=len(summary.text.split()),
-            outcome=verdict.outcome.value,
-            missing=sorted({f.field for f in verdict.diff.missing}),
-        )
-    return {**result, **_work(usage, clock)}
+    if summary is None:
+        return SummaryProbe(False, error, None, budget, _work(usage, clock))
+    verdict = check(text, summary.text, schema)
+    return SummaryProbe(
+        True,
+        error,
+        summary.text,
+        budget,
+        _work(usage, clock),
+        words=len(summary.text.split()),
+        outcome=verdict.outcome.value,
+        missing=tuple(sorted({f.field for f in verdict.diff.missing})),
+    )

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from factdiff.store import MemoryStore
+    from factdiff.values.base import JSON
 
 __all__ = ["schema_listing"]
 
 
-def schema_listing(store: MemoryStore) -> list[dict[str, Any]]:
+def schema_listing(store: MemoryStore) -> list[dict[str, JSON]]:
     """One object per registered version: ``name``, ``version``, ``hash``, ``registered_at``
     (ISO), ``latest`` (the version new compressions use), ``warm_entries`` (compressed under
     it) and ``used_by`` (``{"agent", "tag"}`` assignments of the name; ``tag`` None for an

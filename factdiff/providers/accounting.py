@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+
+from factdiff.inputs.json_toml import JSON
 
 __all__ = ["ModelCall"]
 
@@ -29,7 +30,7 @@ class ModelCall:
     cost_usd: Decimal | None
     duration_ms: float
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """JSON-ready (cost as a string, None when unknown)."""
         return {
             "model": self.model,

@@ -9,7 +9,6 @@ the SDK's response models are skipped, they cost more CPU than the request)."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from factdiff.errors import (
     ContextTooLong,
@@ -20,9 +19,10 @@ from factdiff.errors import (
     Truncated,
     UsageError,
 )
+from factdiff.inputs.json_toml import JSON
 from factdiff.providers.base import ChatRequest, ModelParams, Reply
 from factdiff.providers.classify import from_connection, from_status
-from factdiff.providers.jsonout import OutputError, loads_strict, model_ids
+from factdiff.providers.jsonout import OutputError, json_object, loads_strict, model_ids
 from factdiff.providers.spec import ModelSpec
 from factdiff.providers.transport import http_client
 
@@ -49,7 +49,7 @@ class AnthropicAdapter:
             base_url=spec.base_url,
             max_retries=0,
             timeout=anthropic.Timeout(60.0, connect=connect_timeout_s),
-            **http_client(anthropic, http),
+            http_client=http_client(anthropic, http),
         )
 
     async def aclose(self) -> None:
@@ -78,7 +78,7 @@ class AnthropicAdapter:
     ) -> Reply:
         """One ``POST /v1/messages``."""
         name = f"{self.spec.provider}:{model}"
-        payload: dict[str, Any] = {
+        payload: dict[str, object] = {
             "model": model,
             "system": request.system,
             "messages": [{"role": m.role, "content": m.content} for m in request.messages],
@@ -124,7 +124,7 @@ class AnthropicAdapter:
             raise InvalidJSON(f"the answer is not strict JSON: {exc}", model=name) from None
         if not isinstance(message, dict):
             raise InvalidOutput("the response body is not a JSON object", model=name)
-        usage = message.get("usage") or {}
+        usage = json_object(message.get("usage"))
         tokens_in = _count(usage.get("input_tokens"))
         tokens_out = _count(usage.get("output_tokens"))
 
@@ -170,7 +170,7 @@ class AnthropicAdapter:
         return Reply(text, tokens_in, tokens_out)
 
     @staticmethod
-    def _tool_input(blocks: list[Any], tool: str, name: str) -> str:
+    def _tool_input(blocks: list[JSON], tool: str, name: str) -> str:
         for block in blocks:
             if isinstance(block, dict) and block.get("type") == "tool_use":
                 if block.get("name") != tool:
@@ -179,5 +179,5 @@ class AnthropicAdapter:
         raise InvalidOutput(f"the model did not call the {tool!r} tool", model=name)
 
 
-def _count(value: Any) -> int | None:
+def _count(value: JSON | None) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None

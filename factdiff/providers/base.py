@@ -7,8 +7,9 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
+from factdiff.inputs.json_toml import JSON
 from factdiff.providers.accounting import ModelCall
 
 __all__ = [
@@ -48,7 +49,7 @@ class ChatRequest:
     messages: tuple[Message, ...]
     max_tokens: int = 1024
     temperature: float = 0.0
-    output_schema: Mapping[str, Any] | None = None
+    output_schema: Mapping[str, JSON] | None = None
     schema_name: str = "record_facts"
     output_form: str = "json_schema"
     """How ``output_schema`` is asked for on the wire (set by the client per endpoint:
@@ -78,7 +79,7 @@ class ModelParams:
     max_tokens: int | None = None
     max_output_tokens: int | None = None
     structured_output: str = "auto"
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: Mapping[str, object] = field(default_factory=dict)
 
     def prepared(self, request: ChatRequest) -> ChatRequest:
         """``request`` with this model's first output budget."""

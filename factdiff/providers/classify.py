@@ -7,7 +7,7 @@ import errno
 import math
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import TypedDict
 from urllib.parse import urlsplit, urlunsplit
 
 from factdiff.errors import (
@@ -64,7 +64,7 @@ def retry_after(headers: Mapping[str, str]) -> float | None:
         return max(0.0, float(email.utils.mktime_tz(parsed) - time.time()))
 
 
-def _text_of(body: Any) -> str:
+def _text_of(body: object) -> str:
     if isinstance(body, Mapping):
         inner = body.get("error", body)
         if isinstance(inner, Mapping):
@@ -74,7 +74,7 @@ def _text_of(body: Any) -> str:
     return str(body or "").lower()
 
 
-def rejected_parameter(status: int, body: Any, text: str) -> str | None:
+def rejected_parameter(status: int, body: object, text: str) -> str | None:
     """The request parameter a 400/422 refuses ("Unsupported parameter: 'max_tokens'..."),
     or None when the error is about something else."""
     if status not in (400, 422) or not any(h in text for h in _PARAMETER_HINTS):
@@ -87,9 +87,17 @@ def rejected_parameter(status: int, body: Any, text: str) -> str | None:
     return min(mentioned)[1] if mentioned else None
 
 
+class _Where(TypedDict):
+    """Who answered an HTTP error, for every failure class made of it."""
+
+    model: str
+    http_calls: int
+    status_code: int
+
+
 def from_status(
     status: int,
-    body: Any,
+    body: object,
     headers: Mapping[str, str],
     *,
     model: str,
@@ -99,7 +107,7 @@ def from_status(
     """The failure class of an HTTP error response (``form``: the structured-output form the
     request used, if any, so that an endpoint refusing it is told apart from an outage)."""
     text = _text_of(body)
-    kwargs: dict[str, Any] = {"model": model, "http_calls": http_calls, "status_code": status}
+    kwargs: _Where = {"model": model, "http_calls": http_calls, "status_code": status}
     if status == 429:
         if "insufficient_quota" in text:
             return QuotaExhausted(

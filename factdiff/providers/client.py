@@ -124,7 +124,7 @@ class LLMClient:
         try:
             result, call = runtime.run(self._call(request, role))
         except ProviderError as exc:
-            if exc.call is not None:
+            if isinstance(exc.call, ModelCall):
                 meter.record(exc.call)
             raise
         meter.record(call)
@@ -136,7 +136,7 @@ class LLMClient:
         try:
             result, call = await runtime.run_async(self._call(request, role))
         except ProviderError as exc:
-            if exc.call is not None:
+            if isinstance(exc.call, ModelCall):
                 meter.record(exc.call)
             raise
         meter.record(call)

@@ -10,17 +10,18 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import NoReturn
 
 from factdiff.errors import InvalidOutput, OutputError
+from factdiff.inputs.json_toml import JSON, json_objects
 
-__all__ = ["OutputError", "loads_strict", "model_ids", "validate"]
+__all__ = ["OutputError", "json_object", "loads_strict", "model_ids", "validate"]
 
 _FENCE = re.compile(r"\A\s*```(?:json|JSON)?[ \t]*\n(?P<body>.*?)\n?```\s*\Z", re.S)
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _no_duplicates(pairs: list[tuple[str, JSON]]) -> dict[str, JSON]:
+    out: dict[str, JSON] = {}
     for key, value in pairs:
         if key in out:
             raise OutputError(f"duplicate key {key!r}")
@@ -28,16 +29,19 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return out
 
 
-def _no_constants(name: str) -> Any:
+def _no_constants(name: str) -> NoReturn:
     raise OutputError(f"{name} is not JSON")
 
 
-def loads_strict(text: str) -> Any:
+def loads_strict(text: str) -> JSON:
     """Parse ``text`` as exactly one JSON document; ``OutputError`` says why not."""
     fenced = _FENCE.match(text)
     body = fenced.group("body") if fenced else text
     try:
-        return json.loads(body, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
+        document: JSON = json.loads(
+            body, object_pairs_hook=_no_duplicates, parse_constant=_no_constants
+        )
+        return document
     except OutputError:
         raise
     except (ValueError, RecursionError) as exc:
@@ -67,11 +71,16 @@ _TYPES: Mapping[str, tuple[type, ...]] = {
 }
 
 
-def validate(instance: Any, schema: Mapping[str, Any], path: str = "$") -> list[str]:
+def json_object(value: JSON) -> Mapping[str, JSON]:
+    """``value`` when it is a JSON object, else an empty one (a part missing from a reply)."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def validate(instance: JSON, schema: Mapping[str, JSON], path: str = "$") -> list[str]:
     """Errors of ``instance`` against ``schema`` (type, enum, pattern, properties, required,
     additionalProperties, items, anyOf). Empty when valid."""
     if "anyOf" in schema:
-        options = [validate(instance, option, path) for option in schema["anyOf"]]
+        options = [validate(instance, option, path) for option in json_objects(schema["anyOf"])]
         if any(not errors for errors in options):
             return []
         return [f"{path}: matches none of the allowed forms ({'; '.join(options[0])})"]
@@ -84,16 +93,18 @@ def validate(instance: Any, schema: Mapping[str, Any], path: str = "$") -> list[
         )
         if not ok:
             return [f"{path}: expected {expected}, got {type(instance).__name__}"]
-    if "enum" in schema and instance not in schema["enum"]:
-        errors.append(f"{path}: {instance!r} is not one of {schema['enum']!r}")
+    enum = schema.get("enum")
+    if isinstance(enum, list) and instance not in enum:
+        errors.append(f"{path}: {instance!r} is not one of {enum!r}")
     pattern = schema.get("pattern")
-    if isinstance(instance, str) and pattern is not None and re.search(pattern, instance) is None:
-        errors.append(f"{path}: {instance!r} does not match {schema['pattern']!r}")
+    if isinstance(instance, str) and isinstance(pattern, str) and not re.search(pattern, instance):
+        errors.append(f"{path}: {instance!r} does not match {pattern!r}")
     if isinstance(instance, dict):
-        properties: Mapping[str, Any] = schema.get("properties", {})
+        properties = json_object(schema.get("properties", {}))
+        required = schema.get("required", ())
         errors.extend(
             f"{path}: missing required key {key!r}"
-            for key in schema.get("required", ())
+            for key in (required if isinstance(required, list) else ())
             if key not in instance
         )
         if schema.get("additionalProperties") is False:
@@ -101,9 +112,10 @@ def validate(instance: Any, schema: Mapping[str, Any], path: str = "$") -> list[
                 f"{path}: unexpected key {key!r}" for key in instance if key not in properties
             )
         for key, sub in properties.items():
-            if key in instance:
+            if key in instance and isinstance(sub, Mapping):
                 errors.extend(validate(instance[key], sub, f"{path}.{key}"))
-    if isinstance(instance, list) and "items" in schema:
+    items = schema.get("items")
+    if isinstance(instance, list) and isinstance(items, Mapping):
         for index, item in enumerate(instance):
-            errors.extend(validate(item, schema["items"], f"{path}[{index}]"))
+            errors.extend(validate(item, items, f"{path}[{index}]"))
     return errors

@@ -7,7 +7,7 @@ SDK client serves every model of an endpoint."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from factdiff.errors import (
     InvalidOutput,
@@ -16,16 +16,17 @@ from factdiff.errors import (
     Truncated,
     UsageError,
 )
+from factdiff.inputs.json_toml import JSON
 from factdiff.providers.base import ChatRequest, ModelParams, Reply
 from factdiff.providers.classify import from_connection, from_status
-from factdiff.providers.jsonout import OutputError, loads_strict, model_ids
+from factdiff.providers.jsonout import OutputError, json_object, loads_strict, model_ids
 from factdiff.providers.spec import ModelSpec
 from factdiff.providers.transport import http_client
 
 __all__ = ["OpenAIAdapter"]
 
 
-def _strict_schema(schema: dict[str, Any]) -> dict[str, Any]:
+def _strict_schema(schema: Mapping[str, JSON]) -> dict[str, JSON]:
     return {k: v for k, v in schema.items() if k != "$schema"}
 
 
@@ -52,7 +53,7 @@ class OpenAIAdapter:
             base_url=spec.base_url,
             max_retries=0,
             timeout=openai.Timeout(60.0, connect=connect_timeout_s),
-            **http_client(openai, http),
+            http_client=http_client(openai, http),
         )
 
     async def aclose(self) -> None:
@@ -90,7 +91,7 @@ class OpenAIAdapter:
         messages: list[dict[str, str]] = [{"role": "system", "content": request.system}]
         messages.extend({"role": m.role, "content": m.content} for m in request.messages)
         name = f"{self.spec.provider}:{model}"
-        payload: dict[str, Any] = {
+        payload: dict[str, object] = {
             "model": model,
             "messages": messages,
             self.token_param(params): request.max_tokens,
@@ -125,10 +126,10 @@ class OpenAIAdapter:
         return _reply(body, name)
 
 
-def _response_format(request: ChatRequest) -> dict[str, Any] | None:
+def _response_format(request: ChatRequest) -> dict[str, JSON] | None:
     """``response_format`` for the request's output form (``prompt``: none)."""
     assert request.output_schema is not None
-    schema = _strict_schema(dict(request.output_schema))
+    schema = _strict_schema(request.output_schema)
     if request.output_form == "json_schema":
         return {
             "type": "json_schema",
@@ -139,7 +140,7 @@ def _response_format(request: ChatRequest) -> dict[str, Any] | None:
     return None
 
 
-def _without_patterns(schema: Any) -> Any:
+def _without_patterns(schema: JSON) -> JSON:
     """``schema`` without ``pattern`` keywords, for JSON mode: llama.cpp's servers turn the
     schema into a grammar, and llama-cpp-python's server cannot parse the grammar of a regex
     with escapes (it stops answering). The structure still constrains the output; patterns
@@ -160,7 +161,7 @@ def _reply(body: bytes, name: str) -> Reply:
         raise InvalidOutput(f"the response body is not JSON: {exc}", model=name) from None
     if not isinstance(completion, dict):
         raise InvalidOutput("the response body is not a JSON object", model=name)
-    usage = completion.get("usage") or {}
+    usage = json_object(completion.get("usage"))
     tokens_in = _count(usage.get("prompt_tokens"))
     tokens_out = _count(usage.get("completion_tokens"))
 
@@ -172,7 +173,7 @@ def _reply(body: bytes, name: str) -> Reply:
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
         raise billed(InvalidOutput("the response has no choices", model=name))
     choice = choices[0]
-    message = choice.get("message") or {}
+    message = json_object(choice.get("message"))
     refusal = message.get("refusal")
     if refusal:
         raise billed(Refused(f"the model refused: {str(refusal)[:200]}", model=name))
@@ -193,5 +194,5 @@ def _reply(body: bytes, name: str) -> Reply:
     return Reply(content, tokens_in, tokens_out)
 
 
-def _count(value: Any) -> int | None:
+def _count(value: JSON | None) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None

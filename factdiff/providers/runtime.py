@@ -18,7 +18,7 @@ import contextvars
 import threading
 from collections.abc import Callable, Coroutine
 from concurrent.futures import Future, InvalidStateError
-from typing import Any, TypeVar
+from typing import Never, TypeVar
 
 from factdiff.errors import UsageError
 from factdiff.providers.base import Adapter
@@ -54,7 +54,7 @@ class _Runtime:
                 self._loop, self._thread = loop, thread
             return self._loop
 
-    def submit(self, coro: Coroutine[Any, Any, T]) -> Future[T]:
+    def submit(self, coro: Coroutine[object, Never, T]) -> Future[T]:
         """Start ``coro`` on the loop in a copy of the caller's context (so meters and roles
         set by the caller see the calls made there) and return its future."""
         loop = self.loop()
@@ -116,12 +116,12 @@ _RUNTIME = _Runtime()
 atexit.register(_RUNTIME.shutdown)
 
 
-def submit(coro: Coroutine[Any, Any, T]) -> Future[T]:
+def submit(coro: Coroutine[object, Never, T]) -> Future[T]:
     """Start ``coro`` on the model loop; its future completes in the calling thread."""
     return _RUNTIME.submit(coro)
 
 
-def run(coro: Coroutine[Any, Any, T]) -> T:
+def run(coro: Coroutine[object, Never, T]) -> T:
     """Run ``coro`` on the model loop and wait for it (from synchronous code)."""
     if _RUNTIME.on_loop():
         coro.close()
@@ -129,7 +129,7 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
     return _RUNTIME.submit(coro).result()
 
 
-async def run_async(coro: Coroutine[Any, Any, T]) -> T:
+async def run_async(coro: Coroutine[object, Never, T]) -> T:
     """Await ``coro`` on the model loop from any event loop (cancellation propagates)."""
     if _RUNTIME.on_loop():
         return await coro

@@ -28,9 +28,9 @@ import re
 import threading
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 from factdiff.errors import OutputError, ProviderConfigurationError, UsageError
+from factdiff.inputs.json_toml import JSON
 from factdiff.providers.base import ChatRequest
 from factdiff.providers.jsonout import loads_strict
 
@@ -103,7 +103,7 @@ def is_form_rejection(status: int, text: str) -> bool:
     return any(hint in text for hint in _FORM_HINTS)
 
 
-def instructions(schema: Mapping[str, Any]) -> str:
+def instructions(schema: Mapping[str, JSON]) -> str:
     """The system-prompt lines that ask for JSON following ``schema`` (``json_object`` and
     ``prompt`` forms, where the wire carries no schema or may ignore it)."""
     return (
@@ -113,7 +113,7 @@ def instructions(schema: Mapping[str, Any]) -> str:
     )
 
 
-def _without_meta(schema: Mapping[str, Any]) -> dict[str, Any]:
+def _without_meta(schema: Mapping[str, JSON]) -> dict[str, JSON]:
     return {k: v for k, v in schema.items() if k != "$schema"}
 
 
@@ -166,7 +166,7 @@ def extract_json(text: str) -> str:
 
 
 def none_accepted(
-    name: str, base_url: str | None, tried: list[str], last: str, **kwargs: Any
+    name: str, base_url: str | None, tried: list[str], last: str, *, model: str
 ) -> ProviderConfigurationError:
     """The configuration error of an endpoint that refused every form tried."""
     where = base_url or "the provider's API"
@@ -175,7 +175,7 @@ def none_accepted(
         f"{name} at {where} accepts none of the structured-output forms tried "
         f"({', '.join(tried)}); last answer: {last[:160]}; set structured_output for this "
         f"model (e.g. --model-param '{name}:structured_output=prompt') or use {allowed}",
-        **kwargs,
+        model=model,
     )
 
 

@@ -14,9 +14,12 @@ from __future__ import annotations
 import functools
 import importlib.util
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING
 
 from factdiff.errors import UsageError
+
+if TYPE_CHECKING:
+    import httpx2
 
 __all__ = ["TRANSPORTS", "http_client", "transport_name"]
 
@@ -41,8 +44,9 @@ def _aiohttp_installed() -> bool:
     return importlib.util.find_spec("aiohttp") is not None
 
 
-def http_client(sdk: ModuleType, choice: str = "auto") -> dict[str, Any]:
-    """The ``http_client`` keyword for ``sdk``'s async client (empty: the SDK's default)."""
+def http_client(sdk: ModuleType, choice: str = "auto") -> httpx2.AsyncClient | None:
+    """The ``http_client`` argument of ``sdk``'s async client (None: the SDK's default)."""
     if transport_name(choice) == "aiohttp":
-        return {"http_client": sdk.DefaultAioHttpClient()}
-    return {}
+        client: httpx2.AsyncClient = sdk.DefaultAioHttpClient()
+        return client
+    return None

@@ -25,9 +25,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Collection, Iterable, Iterator, Mapping
-from typing import Any
 
 from factdiff.extraction.record import Fact, FactRecord
+from factdiff.inputs.json_toml import JSON, json_object, json_objects
 from factdiff.values.base import FactType, Value, json_string
 from factdiff.values.numeric import MoneyValue, NumberValue
 from factdiff.values.temporal import DateTimeValue, DateValue, TimeValue
@@ -142,19 +142,21 @@ def record_facts(record: FactRecord) -> Iterator[tuple[str, Fact]]:
             yield f"inventory.{fact_type.value}", fact
 
 
-def typed_facts(data: Mapping[str, Any], types: Collection[FactType]) -> Iterator[tuple[str, Fact]]:
+def typed_facts(
+    data: Mapping[str, JSON], types: Collection[FactType]
+) -> Iterator[tuple[str, Fact]]:
     """``(field, fact)`` for the facts of a stored record's JSON whose value is of one of
     ``types``, parsing only those (the order of ``record_facts``)."""
     wanted = {t.value for t in types}
-    fields = data.get("fields") or {}
-    inventory = data.get("inventory") or {}
+    fields = json_object(data.get("fields") or {})
+    inventory = json_object(data.get("inventory") or {})
     for name, facts in fields.items():
-        for fact in facts:
-            if fact["value"].get("type") in wanted:
+        for fact in json_objects(facts):
+            if json_object(fact["value"]).get("type") in wanted:
                 yield name, Fact.from_json(fact)
     for type_name, facts in sorted(inventory.items()):
         if type_name in wanted:
-            for fact in facts:
+            for fact in json_objects(facts):
                 yield f"inventory.{type_name}", Fact.from_json(fact)
 
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from factdiff.retrieve.hits import SearchHit
     from factdiff.store.base import MemoryStore
     from factdiff.store.model import Entry, NewEntry
+    from factdiff.values.base import JSON
 
 __all__ = ["RulesIndexer", "RulesRetrieval", "rules_services"]
 
@@ -50,7 +51,7 @@ class RulesIndexer:
         entry_id: str,
         source: str,
         narrative: str,
-        record: Mapping[str, Any],
+        record: Mapping[str, JSON],
         narrative_facts: FactRecord | None = None,
         record_hash: str | None = None,
         parsed: FactRecord | None = None,

@@ -22,7 +22,6 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 MAX_TERMS = 32
 """A query keeps at most this many distinct words for the text index."""
@@ -118,7 +117,7 @@ class TextQuery:
         expression = tsquery_expression if dialect == "postgres" else fts5_expression
         return expression(self.selective, self.every, self.all_of)
 
-    def params(self, dialect: str) -> dict[str, Any]:
+    def params(self, dialect: str) -> dict[str, str]:
         """The statement parameters of this query."""
         weights = {t: round(self.weights.get(t, 1.0), 6) for t in self.every}
         return {"query": self.expression(dialect), "weights": json.dumps(weights, sort_keys=True)}

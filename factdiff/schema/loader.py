@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from factdiff.errors import SchemaError
 from factdiff.inputs.bounds import VERSION_MAX
+from factdiff.inputs.json_toml import JSON, json_array, json_object
 from factdiff.schema.model import (
     Criticality,
     EnumOption,
@@ -47,7 +48,7 @@ class FieldDoc(_Strict):
 
     @field_validator("tolerance", mode="before")
     @classmethod
-    def _number_is_absolute(cls, value: Any) -> Any:
+    def _number_is_absolute(cls, value: object) -> object:
         if isinstance(value, bool):
             raise ValueError("tolerance must be a number or a mapping")
         if isinstance(value, int | float):
@@ -92,7 +93,7 @@ class SchemaDoc(_Strict):
 
 
 def schema_from_dict(
-    data: Any, source: str = "<dict>", document: YamlDocument | None = None
+    data: object, source: str = "<dict>", document: YamlDocument | None = None
 ) -> FactSchema:
     """Validate a plain-data schema and build it; ``SchemaError`` names the offending place."""
     if not isinstance(data, dict):
@@ -172,24 +173,26 @@ def _located(
     return SchemaError(message, source=source, line=line, field=field_name)
 
 
-def schema_from_definition(definition: dict[str, Any], source: str = "<stored>") -> FactSchema:
+def schema_from_definition(definition: Mapping[str, JSON], source: str = "<stored>") -> FactSchema:
     """Rebuild a schema from ``FactSchema.definition()`` (how the store keeps schemas)."""
-    fields: dict[str, Any] = {}
-    for name, spec in dict(definition.get("fields", {})).items():
-        doc: dict[str, Any] = {
+    fields: dict[str, JSON] = {}
+    for name, stored in json_object(definition.get("fields", {})).items():
+        spec = json_object(stored)
+        doc: dict[str, JSON] = {
             key: spec[key] for key in ("type", "criticality", "many", "description", "cues")
         }
         if spec.get("pattern") is not None:
             doc["pattern"] = spec["pattern"]
-        tolerance = dict(spec.get("tolerance") or {})
+        tolerance = dict(json_object(spec.get("tolerance") or {}))
         if "precision" in tolerance:
             doc["precision"] = tolerance.pop("precision")
         if tolerance:
             doc["tolerance"] = tolerance
         if spec.get("values"):
-            doc["values"] = {v["value"]: list(v["synonyms"]) for v in spec["values"]}
+            options = [json_object(v) for v in json_array(spec["values"])]
+            doc["values"] = {str(v["value"]): list(json_array(v["synonyms"])) for v in options}
         fields[name] = doc
-    data = {
+    data: dict[str, JSON] = {
         "schema": definition["schema"],
         "version": definition["version"],
         "description": definition.get("description", ""),

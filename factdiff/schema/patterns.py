@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Protocol
 
 import re2  # type: ignore[import-untyped]
 
@@ -29,10 +29,29 @@ _LEADING = re.compile(r"\A\(\?<([!=])")
 _TRAILING_OPEN = re.compile(r"\(\?([!=])")
 
 
+class _Found(Protocol):
+    """What is read of an RE2 match."""
+
+    def span(self, group: int = 0) -> tuple[int, int]: ...
+
+
+class _Compiled(Protocol):
+    """What is used of a compiled RE2 pattern (``google-re2`` ships no type information)."""
+
+    @property
+    def groups(self) -> int: ...
+
+    def search(self, text: str, pos: int = 0) -> _Found | None: ...
+
+    def match(self, text: str, pos: int = 0) -> _Found | None: ...
+
+    def fullmatch(self, text: str, pos: int = 0, endpos: int = ...) -> _Found | None: ...
+
+
 @dataclass(frozen=True)
 class _Look:
     negative: bool
-    body: Any
+    body: _Compiled
     widths: tuple[int, ...]
 
 
@@ -41,14 +60,14 @@ class SafePattern:
     """A compiled schema pattern: RE2 core plus optional edge lookarounds."""
 
     pattern: str
-    core: Any
+    core: _Compiled
     behind: _Look | None
     ahead: _Look | None
 
     @property
     def groups(self) -> int:
         """Capturing groups of the core pattern."""
-        return int(self.core.groups)
+        return self.core.groups
 
     def spans(self, text: str) -> Iterator[tuple[int, int]]:
         """``(start, end)`` of group 1 (or the whole match) of every match, left to right."""
@@ -103,9 +122,10 @@ def _closing(pattern: str, open_at: int) -> int:
     return -1
 
 
-def _re2(pattern: str, field: str, what: str) -> Any:
+def _re2(pattern: str, field: str, what: str) -> _Compiled:
     try:
-        return re2.compile(pattern, options=_OPTIONS)
+        compiled: _Compiled = re2.compile(pattern, options=_OPTIONS)
+        return compiled
     except re2.error as exc:
         reason = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else exc
         raise SchemaError(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import yaml
 
@@ -41,7 +41,7 @@ Path = tuple[str | int, ...]
 class YamlDocument:
     """Plain Python data plus the line (1-based) where each path starts."""
 
-    data: Any
+    data: JSON
     lines: dict[Path, int] = field(default_factory=dict)
 
     def line_of(self, path: Path) -> int | None:
@@ -113,7 +113,7 @@ class _Builder:
     def fail(self, message: str, node: yaml.Node) -> SchemaError:
         return SchemaError(message, source=self.source, line=node.start_mark.line + 1)
 
-    def build(self, node: yaml.Node, path: Path, depth: int) -> Any:
+    def build(self, node: yaml.Node, path: Path, depth: int) -> JSON:
         self.count += 1
         if self.count > MAX_NODES:
             raise self.fail(f"more than {MAX_NODES} YAML nodes", node)
@@ -149,7 +149,7 @@ class _Builder:
         return result
 
     @staticmethod
-    def scalar(node: yaml.ScalarNode) -> Any:
+    def scalar(node: yaml.ScalarNode) -> str | int | float | bool | None:
         text = str(node.value)
         if node.style in ("'", '"', "|", ">"):
             return text

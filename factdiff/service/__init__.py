@@ -7,15 +7,26 @@ imports this package.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
 
-__all__ = ["create_app"]
+    from factdiff.settings import Settings
+
+__all__ = ["AppOptions", "create_app"]
 
 
-def create_app(db: str, **options: Any) -> FastAPI:
+class AppOptions(TypedDict, total=False):
+    """The keyword options of ``factdiff.service.app.create_app``."""
+
+    max_body_bytes: int
+    event_poll_seconds: float
+    create: bool
+    settings: Settings | None
+
+
+def create_app(db: str, **options: Unpack[AppOptions]) -> FastAPI:
     """The API on the store at ``db`` (see ``factdiff.service.app.create_app``)."""
     from factdiff.service.app import create_app as build
 

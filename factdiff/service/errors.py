@@ -12,7 +12,6 @@ one line per failed request; an unexpected exception's traceback is logged by uv
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -48,7 +47,7 @@ class ErrorBody(BaseModel):
 
     code: str
     message: str
-    details: dict[str, Any] | None = None
+    details: dict[str, object] | None = None
 
 
 class ErrorDocument(BaseModel):
@@ -63,7 +62,7 @@ class ApiError(UsageError):
     """A request the service refuses, with its HTTP status and stable code."""
 
     def __init__(
-        self, status: int, code: str, message: str, details: dict[str, Any] | None = None
+        self, status: int, code: str, message: str, details: dict[str, object] | None = None
     ) -> None:
         super().__init__(message)
         self.status = status
@@ -81,7 +80,7 @@ def error_response(
     status: int,
     code: str,
     message: str,
-    details: dict[str, Any] | None = None,
+    details: dict[str, object] | None = None,
     headers: dict[str, str] | None = None,
 ) -> JSONResponse:
     """The JSON response for an error (``headers`` such as ``Allow`` kept)."""
@@ -92,7 +91,7 @@ def error_response(
     return JSONResponse(body.model_dump(exclude_none=True), status_code=status, headers=sent)
 
 
-ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+ERROR_RESPONSES: dict[int | str, dict[str, object]] = {
     status: {"model": ErrorDocument, "description": description}
     for status, description in (
         (401, "No key, or an unknown or revoked key"),

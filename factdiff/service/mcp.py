@@ -32,7 +32,7 @@ from factdiff.present.safe_text import one_line
 if TYPE_CHECKING:
     from mcp.types import InputRequiredResult
 
-    from factdiff.store import MemoryStore
+    from factdiff.store import Entry, MemoryStore
 
 INSTRUCTIONS = (
     "Memory with verified compression: remember notes, recall them by the facts they hold "
@@ -98,7 +98,7 @@ def build_mcp(
     """An MCP server on ``store()`` acting for ``agent()`` (read per call)."""
     server = FactdiffMCP("factdiff", instructions=INSTRUCTIONS, version=_version())
 
-    def own(entry_id: str) -> Any:
+    def own(entry_id: str) -> Entry:
         from factdiff.store import EntryNotFound
 
         try:
@@ -109,10 +109,12 @@ def build_mcp(
             raise MemoryNotFound(f"no memory {entry_id!r}")
         return entry
 
+    # Tools return ``dict[str, object]``: the SDK derives each tool's output schema from the
+    # annotation, and cannot from the recursive ``JSON`` alias.
     @server.tool()
     def remember(
         text: str, occurred_at: str | None = None, tags: list[str] | None = None
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """Store a memory (text; when it happened as an ISO time; tags). Returns its id."""
         who = agent()
         if who is None:
@@ -132,15 +134,15 @@ def build_mcp(
         return {"id": entry_id}
 
     @server.tool()
-    def recall(query: str, k: int = 5) -> dict[str, Any]:
+    def recall(query: str, k: int = 5) -> dict[str, object]:
         """Memories that answer the query, those holding its facts first: each with its
         text, facts and known gaps (facts its summary lost: read them from the facts)."""
         scope = None if may_see_all() else agent()
         hits = store().search(query, agent=scope, k=max(1, min(k, 100)))
-        return search_document(query, hits)
+        return {**search_document(query, hits)}
 
     @server.tool()
-    def get_memory(id: str) -> dict[str, Any]:
+    def get_memory(id: str) -> dict[str, object]:
         """One memory by id: the entry (any tier), its fact record and its known gaps."""
         from factdiff.retrieve.context import entry_view
         from factdiff.retrieve.hits import facts_json
@@ -156,14 +158,14 @@ def build_mcp(
         }
 
     @server.tool()
-    def check_summary(source: str, summary: str, schema: str | None = None) -> dict[str, Any]:
+    def check_summary(source: str, summary: str, schema: str | None = None) -> dict[str, object]:
         """Diff the facts of a summary against its source (missing, changed, added) under a
         registered or built-in schema (default generic): the ``factdiff check`` document."""
         from factdiff.store.catalog import GENERIC, SchemaCatalog
         from factdiff.verify.check import check
 
         chosen = SchemaCatalog(store()).get(schema or GENERIC, datetime.now(UTC))
-        return check(source, summary, chosen).to_json()
+        return {**check(source, summary, chosen).to_json()}
 
     @server.resource("factdiff://schemas", mime_type="application/json")
     def schemas() -> str:

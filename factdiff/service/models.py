@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, model_validator
 
 from factdiff.inputs.bounds import VERSION_MAX
 
-JsonObject = dict[str, Any]
+JsonObject = dict[str, object]
+"""A JSON object passed through as it is (its own keys described elsewhere)."""
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -31,7 +32,7 @@ class Body(Strict):
 
     @model_validator(mode="before")
     @classmethod
-    def _unicode_only(cls, data: Any) -> Any:
+    def _unicode_only(cls, data: object) -> object:
         where = lone_surrogate_at(data)
         if where is not None:
             raise ValueError(
@@ -41,7 +42,7 @@ class Body(Strict):
         return data
 
 
-def lone_surrogate_at(value: Any, path: str = "") -> str | None:
+def lone_surrogate_at(value: object, path: str = "") -> str | None:
     """The dotted path of the first string (or key) in ``value`` with a lone surrogate."""
     if isinstance(value, str):
         return path if _SURROGATE.search(value) else None

@@ -3,8 +3,9 @@ warm entries under a newer version (operator)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Body, Query
 from fastapi.responses import JSONResponse
@@ -21,6 +22,7 @@ from factdiff.service.models import (
     SchemaRegistered,
     SchemaSummary,
 )
+from factdiff.values.base import JSON
 
 router = APIRouter(prefix="/v1/schemas", tags=["schemas"], responses=ERROR_RESPONSES)
 
@@ -127,6 +129,6 @@ def diff_schema(
     )
 
 
-def _fields(definition: dict[str, Any]) -> dict[str, Any]:
+def _fields(definition: Mapping[str, JSON]) -> dict[str, JSON]:
     fields = definition.get("fields", {})
     return dict(fields) if isinstance(fields, dict) else {}

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any, TypeVar
+from typing import TypeVar
 from urllib.parse import parse_qs, quote
 
 from fastapi import APIRouter, Request
@@ -84,7 +84,7 @@ def _operator_name(store: MemoryStore, session: Session | None) -> str | None:
 
 
 def _page(
-    request: Request, template: str, context: Mapping[str, Any], status: int = 200
+    request: Request, template: str, context: Mapping[str, object], status: int = 200
 ) -> Response:
     session = _session(request) or Session.fresh()
     html = render.page(template, {**context, "csrf": session.csrf, "path": request.url.path})
@@ -183,7 +183,7 @@ def reviews_page(
     who = _signed_in(request)
     if who is None:
         return _to_login(request)
-    context: dict[str, Any] = {"title": "Review queue", "who": who, "sorts": SORTS}
+    context: dict[str, object] = {"title": "Review queue", "who": who, "sorts": SORTS}
     try:
         filters = queue_filters(agent, schema, field, older_than, sort)
     except FactdiffError as exc:
@@ -342,7 +342,7 @@ def search_page(request: Request, q: str = "", agent: str | None = None, k: int 
     who = _signed_in(request)
     if who is None:
         return _to_login(request)
-    context: dict[str, Any] = {"title": "Search", "who": who, "q": q, "agent": agent or ""}
+    context: dict[str, object] = {"title": "Search", "who": who, "q": q, "agent": agent or ""}
     if not q.strip():
         return _page(request, "search.html", {**context, "result": None})
     if not 1 <= k <= 1000:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -24,4 +24,4 @@ class ModelSettings(BaseModel):
     max_tokens: int | None = Field(default=None, ge=1, le=COUNT_MAX)
     max_output_tokens: int | None = Field(default=None, ge=1, le=COUNT_MAX)
     structured_output: StructuredOutput | None = None
-    extra: dict[str, Any] = Field(default_factory=dict)
+    extra: dict[str, object] = Field(default_factory=dict)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
 
 from pydantic import ValidationError
 
@@ -30,7 +29,7 @@ _SCALAR_KEYS = tuple(key for key in KEYS if key != MODELS_KEY)
 
 
 def resolve_settings(
-    flags: Mapping[str, Any] | None = None,
+    flags: Mapping[str, object] | None = None,
     environ: Mapping[str, str] | None = None,
     *,
     model_params: tuple[str, ...] = (),
@@ -51,7 +50,7 @@ def resolve_settings(
     origin.update({key: flag_name(key) for key in flag_values})
     if model_params:
         origin[MODELS_KEY] = "--model-param"
-    merged: dict[str, Any] = {**file_values, **env_values, **flag_values}
+    merged: dict[str, object] = {**file_values, **env_values, **flag_values}
     rank = {**dict.fromkeys(file_values, 1), **dict.fromkeys(env_values, 2)}
     rank.update(dict.fromkeys(flag_values, 3))
     if merged.get("ladder") and rank.get("summarizer", 0) > rank.get("ladder", 0):

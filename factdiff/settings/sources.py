@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from factdiff.errors import UsageError
 from factdiff.inputs import json_toml
+from factdiff.inputs.json_toml import JSON
 
 __all__ = [
     "CONFIG_ENV",
@@ -42,7 +42,7 @@ def flag_name(key: str) -> str:
     return "--" + key.replace("_", "-")
 
 
-def read_file(env: Mapping[str, str]) -> tuple[dict[str, Any], str]:
+def read_file(env: Mapping[str, str]) -> tuple[dict[str, object], str]:
     """The values of the settings file (``FACTDIFF_CONFIG``, else ``./factdiff.toml`` if
     there is one) and its path for messages."""
     named = env.get(CONFIG_ENV, "").strip()
@@ -59,10 +59,10 @@ def read_file(env: Mapping[str, str]) -> tuple[dict[str, Any], str]:
         raise UsageError(f"{path}: invalid TOML: a number too long to read") from None
 
 
-def from_environ(env: Mapping[str, str], keys: tuple[str, ...]) -> dict[str, Any]:
+def from_environ(env: Mapping[str, str], keys: tuple[str, ...]) -> dict[str, object]:
     """``FACTDIFF_<KEY>`` for each of ``keys`` that is set and not blank, and the per-model
     tables of ``FACTDIFF_MODEL_PARAMS`` (a JSON object) as ``models``."""
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     for key in keys:
         raw = env.get(env_name(key), "").strip()
         if raw:
@@ -79,7 +79,7 @@ def from_environ(env: Mapping[str, str], keys: tuple[str, ...]) -> dict[str, Any
     return values
 
 
-def parse_model_param(assignment: str) -> tuple[str, str, Any]:
+def parse_model_param(assignment: str) -> tuple[str, str, JSON]:
     """``provider:model:key=value`` -> (model, key, value); ``extra.NAME=VALUE`` keys go to
     ``extra``. Values are read as JSON when they parse (numbers, true), else as text."""
     target, sep, value = assignment.partition("=")
@@ -90,35 +90,42 @@ def parse_model_param(assignment: str) -> tuple[str, str, Any]:
             "e.g. openai:o3-mini:token_param=max_completion_tokens"
         )
     try:
-        parsed: Any = json_toml.loads(value)
+        parsed = json_toml.loads(value)
     except ValueError:
         parsed = value
     return model.strip(), key.strip(), parsed
 
 
-def from_model_params(assignments: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+def from_model_params(assignments: tuple[str, ...]) -> dict[str, dict[str, JSON]]:
     """The per-model tables that ``--model-param`` assignments make."""
-    tables: dict[str, dict[str, Any]] = {}
+    tables: dict[str, dict[str, JSON]] = {}
     for assignment in assignments:
         model, key, value = parse_model_param(assignment)
+        table = tables.setdefault(model, {})
         if key.startswith("extra."):
-            tables.setdefault(model, {}).setdefault("extra", {})[key[6:]] = value
+            extra = table.get("extra")
+            if not isinstance(extra, dict):
+                extra = table["extra"] = {}
+            extra[key[6:]] = value
         else:
-            tables.setdefault(model, {})[key] = value
+            table[key] = value
     return tables
 
 
-def merge_models(*layers: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+def merge_models(*layers: object) -> dict[str, dict[str, object]]:
     """Per-model tables layered: a later layer's key wins, ``extra`` tables merge."""
-    merged: dict[str, dict[str, Any]] = {}
+    merged: dict[str, dict[str, object]] = {}
     for layer in layers:
+        if not isinstance(layer, Mapping):
+            raise UsageError(f"{MODELS_KEY}: expected a table of models")
         for model, values in layer.items():
             if not isinstance(values, Mapping):
                 raise UsageError(f"models.{model!r}: expected a table of parameters")
             target = merged.setdefault(str(model), {})
             for key, value in values.items():
                 if key == "extra" and isinstance(value, Mapping):
-                    target["extra"] = {**target.get("extra", {}), **value}
+                    before = target.get("extra")
+                    target["extra"] = {**(before if isinstance(before, Mapping) else {}), **value}
                 else:
                     target[str(key)] = value
     return merged

@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from factdiff.inputs.json_toml import JSON
+
 __all__ = ["Answer", "RecordedRequest"]
 
 Kind = Literal["json", "raw_json", "text", "status", "drop", "trickle", "truncated", "refusal"]
@@ -17,7 +19,7 @@ class Answer:
     """What the server does for one request."""
 
     kind: Kind
-    payload: Any = None
+    payload: JSON = None
     status: int = 200
     headers: Mapping[str, str] = field(default_factory=dict)
     error_type: str = ""
@@ -31,7 +33,7 @@ class Answer:
 
     # -- successful answers -------------------------------------------------------------
     @classmethod
-    def json(cls, data: Any, *, delay_s: float = 0.0) -> Answer:
+    def json(cls, data: JSON, *, delay_s: float = 0.0) -> Answer:
         """Valid structured output: ``data`` serialized as JSON."""
         return cls("json", data, delay_s=delay_s)
 

@@ -34,8 +34,9 @@ import time
 from collections import deque
 from collections.abc import Callable, Collection, Iterable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Literal
+from typing import Literal
 
+from factdiff.inputs.json_toml import JSON
 from factdiff.testing.llm_script import Answer, RecordedRequest
 
 __all__ = ["Answer", "RecordedRequest", "ScriptedLLMServer"]
@@ -200,7 +201,7 @@ class _Handler(BaseHTTPRequestHandler):
         super().setup()
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
-    def log_message(self, format: str, *args: Any) -> None:
+    def log_message(self, format: str, *args: object) -> None:
         """Quiet."""
 
     def do_GET(self) -> None:
@@ -285,7 +286,7 @@ class _Handler(BaseHTTPRequestHandler):
     @staticmethod
     def _error_body(request: RecordedRequest, answer: Answer) -> bytes:
         if request.provider == "anthropic":
-            error: dict[str, Any] = {
+            error: dict[str, JSON] = {
                 "type": "error",
                 "error": {"type": answer.error_type, "message": answer.payload},
             }
@@ -365,7 +366,7 @@ class _Handler(BaseHTTPRequestHandler):
             text = str(answer.payload)
         tokens_in, tokens_out = self._usage(request, answer, raw_input or text)
         placeholder = "__FACTDIFF_TOOL_INPUT__"
-        content: list[dict[str, Any]] = []
+        content: list[JSON] = []
         if raw_input is not None:
             content.append(
                 {"type": "tool_use", "id": "toolu_1", "name": tool, "input": placeholder}

@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import date
-from typing import Any
 
 from factdiff.extraction.record import Fact, FactRecord
 from factdiff.extraction.rules import DEFAULT_EXTRACTOR
@@ -38,7 +37,7 @@ def entry_text(request: RecordedRequest) -> str:
     return found.group(2) if found else ""
 
 
-def _json_value(fact: Fact, spec: FieldSpec) -> Any:
+def _json_value(fact: Fact, spec: FieldSpec) -> JSON:
     canonical = fact.value.canonical()
     if spec.type in (FactType.MONEY, FactType.QUANTITY) and isinstance(canonical, str):
         amount, _, unit = canonical.partition(" ")

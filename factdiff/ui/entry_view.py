@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import UTC, date, datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from factdiff.inputs.json_toml import JSON, json_objects
 from factdiff.present.documents import attempt_json, show_document
 from factdiff.retrieve.schemas import SchemaResolver
 from factdiff.store import AttemptOutcome, Tier
@@ -24,7 +25,6 @@ from factdiff.ui.review_facts import review_state, schema_used
 
 if TYPE_CHECKING:
     from factdiff.store import AttemptRecord, Entry, MemoryStore
-    from factdiff.values.base import JSON
 
 __all__ = ["entry_view"]
 
@@ -32,7 +32,7 @@ DIFF_KINDS = ("missing", "changed", "added")
 PASSED = (AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES)
 
 
-def entry_view(store: MemoryStore, entry_id: str) -> dict[str, Any]:
+def entry_view(store: MemoryStore, entry_id: str) -> dict[str, JSON]:
     """``show_document`` plus the current state: ``source`` and ``summary`` (``text``,
     ``segments``), ``facts_from``, ``diff``, ``current`` (``state``, ``attempt_no``,
     ``facts``, ``known_gaps``), ``schema`` (as ``schema_used``), ``review`` (why it is in
@@ -50,12 +50,12 @@ def entry_view(store: MemoryStore, entry_id: str) -> dict[str, Any]:
     source_text, summary_text, source_record, summary_record, diff, facts_from = state
     verdicts: dict[str, str] = {}
     for kind in DIFF_KINDS:
-        for item in diff.get(kind, []):
+        for item in json_objects(diff.get(kind)):
             verdicts.setdefault(str(item.get("field")), kind)
     criticality = {
         str(f["field"]): str(f["criticality"])
-        for f in diff.get("fields", [])
-        if isinstance(f, dict) and "field" in f
+        for f in json_objects(diff.get("fields"))
+        if "field" in f
     }
     summary_verdicts = {k: v for k, v in verdicts.items() if v in ("changed", "added")}
     earlier = [a for a in attempts if current is None or a.attempt_no != current.attempt_no]
@@ -64,7 +64,7 @@ def entry_view(store: MemoryStore, entry_id: str) -> dict[str, Any]:
         "source": _highlighted(source_text, source_record, criticality, verdicts),
         "summary": _highlighted(summary_text, summary_record, criticality, summary_verdicts),
         "facts_from": facts_from,
-        "diff": {kind: list(diff.get(kind, [])) for kind in DIFF_KINDS},
+        "diff": {kind: _list(diff.get(kind)) for kind in DIFF_KINDS},
         "current": _current_json(store, entry, current, resolver),
         "history": [attempt_json(a) for a in reversed(earlier)],
         "schema": schema_used(store, entry, attempts, resolver),
@@ -73,7 +73,7 @@ def entry_view(store: MemoryStore, entry_id: str) -> dict[str, Any]:
     }
 
 
-State = tuple[str, str, dict[str, Any], dict[str, Any], dict[str, Any], str]
+State = tuple[str, str, Mapping[str, JSON], Mapping[str, JSON], Mapping[str, JSON], str]
 """Source text, summary text, their fact records, the diff, and where the facts came from."""
 
 
@@ -105,23 +105,23 @@ def _hot_state(entry: Entry, current: AttemptRecord | None, events: Sequence[JSO
     return (
         source,
         current.summary,
-        dict(recorded.get("source_facts") or {}),
-        dict(recorded.get("summary_facts") or {}),
-        dict(current.diff or recorded.get("diff") or {}),
+        _mapping(recorded.get("source_facts")),
+        _mapping(recorded.get("summary_facts")),
+        dict(current.diff) if current.diff else _mapping(recorded.get("diff")),
         f"event {recorded['_event_id']}",
     )
 
 
 def _current_json(
     store: MemoryStore, entry: Entry, current: AttemptRecord | None, resolver: SchemaResolver
-) -> dict[str, Any]:
+) -> dict[str, JSON]:
     """``{"state", "attempt_no", "outcome", "facts", "known_gaps"}``: a warm entry's facts
     (its stored record, as retrieval reads it) and known gaps; a hot entry's none."""
     from factdiff.retrieve.context import entry_view as retrieval_view
     from factdiff.retrieve.hits import facts_json
 
-    facts: dict[str, Any] = {}
-    gaps: list[dict[str, Any]] = []
+    facts: dict[str, JSON] = {}
+    gaps: list[dict[str, JSON]] = []
     if entry.tier is Tier.WARM:
         view = retrieval_view(store, entry, resolver)
         facts = facts_json(view.record)
@@ -136,15 +136,15 @@ def _current_json(
 
 
 def _highlighted(
-    text: str, record: dict[str, Any], criticality: dict[str, str], verdicts: dict[str, str]
-) -> dict[str, Any]:
+    text: str, record: Mapping[str, JSON], criticality: dict[str, str], verdicts: dict[str, str]
+) -> dict[str, JSON]:
     marks = marks_of_record(record, criticality, verdicts)
     return {"text": text, "segments": [s.to_json() for s in segments(text, marks)]}
 
 
 def _narrative_record(
-    store: MemoryStore, source_record: dict[str, Any], narrative: str
-) -> dict[str, Any]:
+    store: MemoryStore, source_record: Mapping[str, JSON], narrative: str
+) -> dict[str, JSON]:
     """The deterministic extractor's record of a warm narrative, under the schema version of
     its source record (empty when that schema cannot be loaded)."""
     from factdiff.errors import FactdiffError
@@ -157,6 +157,8 @@ def _narrative_record(
         return {}
     try:
         version = ref.get("version")
+        if not (version is None or isinstance(version, int)):
+            return {}
         schema = SchemaCatalog(store).get(
             str(ref["name"]), datetime.now(UTC), None if version is None else int(version)
         )
@@ -166,7 +168,7 @@ def _narrative_record(
         return {}
 
 
-def _recorded_for(events: Sequence[JSON], attempt: AttemptRecord) -> dict[str, Any] | None:
+def _recorded_for(events: Sequence[JSON], attempt: AttemptRecord) -> dict[str, JSON] | None:
     """The last event that recorded both fact records, when it is the one of ``attempt``
     (its summary); a later attempt without such an event has none."""
     for event in reversed(events):
@@ -181,3 +183,13 @@ def _recorded_for(events: Sequence[JSON], attempt: AttemptRecord) -> dict[str, A
                 return None
             return {**payload, "_event_id": event["id"]}
     return None
+
+
+def _mapping(value: JSON | None) -> Mapping[str, JSON]:
+    """``value`` when it is a JSON object, else an empty one."""
+    return value if isinstance(value, Mapping) else {}
+
+
+def _list(value: JSON | None) -> list[JSON]:
+    """The items of ``value`` when it is a JSON array, else none."""
+    return list(value) if isinstance(value, list) else []

@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
+
+from factdiff.values.base import JSON
 
 __all__ = ["Mark", "Segment", "marks_of_record", "segments"]
 
@@ -45,7 +46,7 @@ class Segment:
             return None
         return min(self.marks, key=lambda m: (VERDICT_RANK.get(m.verdict, 9), m.field))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """``{"text", "marks": [{"field", "criticality", "verdict"}], "lead"}`` (``lead``:
         the mark that colours the piece, ``None`` for plain text)."""
         lead = self.lead
@@ -89,7 +90,7 @@ def segments(text: str, marks: Iterable[Mark]) -> list[Segment]:
 
 
 def marks_of_record(
-    record: Mapping[str, Any],
+    record: Mapping[str, JSON],
     criticality: Mapping[str, str],
     verdicts: Mapping[str, str],
     default_verdict: str = "kept",
@@ -97,17 +98,24 @@ def marks_of_record(
     """The marks of a stored fact record (``FactRecord.to_json``): every field fact and
     inventory atom (named ``inventory.<type>``) at each of its spans."""
     found: list[Mark] = []
-    groups: list[tuple[str, Any]] = list((record.get("fields") or {}).items())
-    groups += [(f"inventory.{t}", facts) for t, facts in (record.get("inventory") or {}).items()]
+    fields = record.get("fields")
+    inventory = record.get("inventory")
+    groups: list[tuple[str, JSON]] = list(fields.items()) if isinstance(fields, Mapping) else []
+    if isinstance(inventory, Mapping):
+        groups += [(f"inventory.{t}", facts) for t, facts in inventory.items()]
     for name, facts in groups:
         for fact in facts if isinstance(facts, list) else []:
-            for span in fact.get("spans", []) if isinstance(fact, dict) else []:
+            spans = fact.get("spans") if isinstance(fact, dict) else None
+            for span in spans if isinstance(spans, list) else []:
                 if not (isinstance(span, list) and len(span) == 2):
+                    continue
+                start, end = span
+                if not (isinstance(start, int) and isinstance(end, int)):
                     continue
                 found.append(
                     Mark(
-                        int(span[0]),
-                        int(span[1]),
+                        start,
+                        end,
                         str(name),
                         criticality.get(name, "contextual"),
                         verdicts.get(name, default_verdict),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from factdiff.errors import InputError
 from factdiff.present.documents import attempt_json, entry_json
@@ -19,12 +19,16 @@ from factdiff.store import rows as rowmap
 from factdiff.ui.review_facts import review_state, schema_used
 
 if TYPE_CHECKING:
-    from factdiff.store import MemoryStore
+    from factdiff.store import Entry, MemoryStore
+    from factdiff.values.base import JSON
 
 __all__ = ["QUEUE_CAP", "SORTS", "QueueFilters", "review_queue"]
 
 QUEUE_CAP = 1000
 """Entries in review read per queue page."""
+
+SortKey = tuple[str | int, ...]
+"""A review's place in the queue's order."""
 
 SORTS = ("age", "-age", "agent", "schema", "lost")
 """Orders: oldest first (``age``), newest first, by agent, by schema, most fields lost."""
@@ -44,7 +48,7 @@ class QueueFilters:
         if self.sort not in SORTS:
             raise InputError(f"sort: one of {', '.join(SORTS)} (got {self.sort!r})")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, JSON]:
         """The filters as given, for the document and the page's form."""
         return {
             "agent": self.agent,
@@ -57,14 +61,14 @@ class QueueFilters:
         }
 
 
-def review_queue(store: MemoryStore, filters: QueueFilters, now: datetime) -> dict[str, Any]:
+def review_queue(store: MemoryStore, filters: QueueFilters, now: datetime) -> dict[str, JSON]:
     """``{"filters", "reviews", "count", "waiting", "truncated", "counts"}``: each review
     has ``entry``, ``last_attempt``, ``fields_lost``, ``age_seconds``, ``schema`` (the one
     used, resolved as demotion resolves it: ``review_facts.schema_used``) and ``review``
     (why it waits: ``{"reason", "detail"}``); ``counts`` has ``agent``, ``schema`` and
     ``field`` -> how many waiting entries (before filtering)."""
     page = store.entry_page(status=EntryStatus.REVIEW, exclude_kept=True, limit=QUEUE_CAP)
-    rows: list[dict[str, Any]] = []
+    rows: list[tuple[SortKey, dict[str, JSON]]] = []
     counts: dict[str, dict[str, int]] = {"agent": {}, "schema": {}, "field": {}}
     resolver = SchemaResolver(store)
     for entry in page.items:
@@ -80,20 +84,19 @@ def review_queue(store: MemoryStore, filters: QueueFilters, now: datetime) -> di
             _bump(counts["field"], name)
         if not _matches(filters, entry.agent_id, schema, lost, age):
             continue
-        rows.append(
-            {
-                "entry": entry_json(entry),
-                "last_attempt": attempt_json(last) if last else None,
-                "fields_lost": lost,
-                "age_seconds": int(age),
-                "schema": used,
-                "review": review_state(store, entry),
-            }
-        )
-    rows.sort(key=_sort_key(filters.sort))
+        review: dict[str, JSON] = {
+            "entry": entry_json(entry),
+            "last_attempt": attempt_json(last) if last else None,
+            "fields_lost": lost,
+            "age_seconds": int(age),
+            "schema": used,
+            "review": review_state(store, entry),
+        }
+        rows.append((_sort_key(filters.sort, entry, schema, lost, int(age)), review))
+    rows.sort(key=lambda row: row[0])
     return {
         "filters": filters.to_json(),
-        "reviews": rows,
+        "reviews": [review for _, review in rows],
         "count": len(rows),
         "waiting": page.total,
         "truncated": page.total > len(page.items),
@@ -115,18 +118,15 @@ def _matches(filters: QueueFilters, agent: str, schema: str, lost: list[str], ag
     return filters.older_than is None or age >= filters.older_than.total_seconds()
 
 
-def _sort_key(sort: str) -> Any:
-    def key(row: dict[str, Any]) -> tuple[Any, ...]:
-        entry = row["entry"]
-        age = (entry["created_at"], entry["id"])
-        if sort == "-age":
-            return (-row["age_seconds"], entry["id"])
-        if sort == "agent":
-            return (entry["agent_id"], *age)
-        if sort == "schema":
-            return (row["schema"]["name"], *age)
-        if sort == "lost":
-            return (-len(row["fields_lost"]), *age)
-        return age
-
-    return key
+def _sort_key(sort: str, entry: Entry, schema: str, lost: list[str], age: int) -> SortKey:
+    """Where a review goes in the ``sort`` order; ties by creation time, then id."""
+    by_age = (entry.created_at.isoformat(), entry.id)
+    if sort == "-age":
+        return (-age, entry.id)
+    if sort == "agent":
+        return (entry.agent_id, *by_age)
+    if sort == "schema":
+        return (schema, *by_age)
+    if sort == "lost":
+        return (-len(lost), *by_age)
+    return by_age

@@ -15,15 +15,27 @@ from __future__ import annotations
 
 import enum
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any, ClassVar
+from typing import ClassVar, TypeVar
 
 from factdiff.errors import InvalidValue
+from factdiff.inputs.json_toml import JSON
 
-JSON = Mapping[str, "JSON"] | Sequence["JSON"] | str | int | float | bool | None
-"""A JSON-compatible Python value (dict, list, str, int, float, bool, None)."""
+__all__ = [
+    "EXACT",
+    "JSON",
+    "Decoder",
+    "FactType",
+    "Precision",
+    "Tolerance",
+    "Value",
+    "json_string",
+    "register_decoder",
+    "value_from_json",
+]
+
 json_string: Callable[[str], str] = json.JSONEncoder(ensure_ascii=False).encode
 """``json.dumps(text, ensure_ascii=False)``, its encoder made once (``json.dumps`` makes one
 per call when given options, which costs more than encoding a short string)."""
@@ -139,13 +151,17 @@ class Value:
         return False
 
 
-_DECODERS: dict[str, Callable[[dict[str, JSON]], Value]] = {}
+Decoder = Callable[[dict[str, JSON]], Value]
+"""Rebuilds a value from its ``to_json()`` form."""
+D = TypeVar("D", bound=Decoder)
+
+_DECODERS: dict[str, Decoder] = {}
 
 
-def register_decoder(tag: str) -> Callable[[Callable[[dict[str, JSON]], Value]], Any]:
+def register_decoder(tag: str) -> Callable[[D], D]:
     """Register the function that rebuilds a value from its ``to_json()`` form."""
 
-    def decorate(decoder: Callable[[dict[str, JSON]], Value]) -> Any:
+    def decorate(decoder: D) -> D:
         _DECODERS[tag] = decoder
         return decoder
 

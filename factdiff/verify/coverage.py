@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from factdiff.extraction.record import FactRecord
+from factdiff.extraction.record import Fact, FactRecord
+from factdiff.inputs.json_toml import json_array, json_int, json_object
 from factdiff.values.base import JSON
 
 _SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;]+(?=\s|\Z)|\n|\Z)|[^\n]+")
@@ -49,10 +49,10 @@ class Unverified:
         return {"text": self.text, "span": [self.start, self.end], "dropped": self.dropped}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Unverified:
+    def from_json(cls, data: Mapping[str, JSON]) -> Unverified:
         """Inverse of ``to_json``."""
-        start, end = data["span"]
-        return cls(str(data["text"]), int(start), int(end), bool(data["dropped"]))
+        start, end = json_array(data["span"])
+        return cls(str(data["text"]), json_int(start), json_int(end), bool(data["dropped"]))
 
 
 @dataclass(frozen=True)
@@ -82,12 +82,13 @@ class Coverage:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Coverage:
+    def from_json(cls, data: Mapping[str, JSON]) -> Coverage:
         """Inverse of ``to_json``."""
+        unverified = json_array(data.get("unverified", ()))
         return cls(
-            int(data["sentences"]),
-            int(data["verified"]),
-            tuple(Unverified.from_json(u) for u in data.get("unverified", ())),
+            json_int(data["sentences"]),
+            json_int(data["verified"]),
+            tuple(Unverified.from_json(json_object(u)) for u in unverified),
         )
 
     def phrase(self) -> str:
@@ -107,7 +108,7 @@ def _words(text: str) -> set[str]:
 
 
 def _spans(record: FactRecord) -> list[tuple[int, int]]:
-    groups: Iterable[Iterable[Any]] = (
+    groups: Iterable[Iterable[Fact]] = (
         *record.fields.values(),
         *record.inventory.values(),
         *record.unbound.values(),

@@ -12,6 +12,7 @@ from factdiff.errors import QuotaExhausted, RateLimited, TransientProviderError,
 from factdiff.providers import ModelSpec, PriceTable, parse_model_spec
 from factdiff.providers.classify import from_connection, from_status, retry_after
 from factdiff.providers.jsonout import OutputError, loads_strict, validate
+from factdiff.values.base import JSON
 
 
 def test_model_specs_keep_the_colons_of_their_model() -> None:
@@ -53,7 +54,7 @@ def test_strict_json_refuses_duplicates_nan_and_prose() -> None:
 
 
 def test_the_validator_reports_paths() -> None:
-    schema = {
+    schema: dict[str, JSON] = {
         "type": "object",
         "properties": {
             "x": {"anyOf": [{"type": "string", "pattern": "^a"}, {"type": "null"}]},

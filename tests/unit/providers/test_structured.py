@@ -10,8 +10,9 @@ from factdiff.errors import ContextTooLong, FormRejected, TransientProviderError
 from factdiff.providers import structured
 from factdiff.providers.base import ChatRequest, Message
 from factdiff.providers.classify import from_status
+from factdiff.values.base import JSON
 
-SCHEMA = {
+SCHEMA: dict[str, JSON] = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
     "properties": {"a": {"type": "string"}},

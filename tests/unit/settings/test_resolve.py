@@ -49,3 +49,19 @@ def test_one_duration_reader() -> None:
     assert parse_duration("1h30m") == 5400.0
     with pytest.raises(ValueError, match="longer than the longest duration"):
         parse_duration("36501d")
+
+
+def test_models_that_are_not_a_table_are_one_usage_error(tmp_path: Path) -> None:
+    path = tmp_path / "factdiff.toml"
+    path.write_text("models = 5\n")
+    with pytest.raises(UsageError, match=r"^models: expected a table of models$"):
+        resolve_settings({}, {"FACTDIFF_CONFIG": str(path)})
+
+
+def test_model_param_extras_merge_into_one_table() -> None:
+    settings = resolve_settings(
+        {}, {}, model_params=("openai:m:extra.a=1", "openai:m:extra.b=x", "openai:m:max_tokens=9")
+    )
+    params = settings.per_model["openai:m"]
+    assert params.extra == {"a": 1, "b": "x"}
+    assert params.max_tokens == 9

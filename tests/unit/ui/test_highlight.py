@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from factdiff.ui.highlight import Mark, marks_of_record, segments
 from factdiff.ui.render import environment
+from factdiff.values.base import JSON
 
 
 def test_overlapping_spans_split_and_the_worst_verdict_leads() -> None:
@@ -36,7 +37,7 @@ def test_segments_always_join_back_to_the_text(text: str, spans: list[tuple[int,
 
 
 def test_marks_of_a_record_take_the_diff_verdicts() -> None:
-    record = {
+    record: dict[str, JSON] = {
         "fields": {"amount": [{"spans": [[0, 3], [5, 8]], "text": "$10"}], "note": []},
         "inventory": {"date": [{"spans": [[9, 12]]}]},
     }
