@@ -36,7 +36,7 @@ from factdiff.store.database import Database
 from factdiff.store.dialect import Dialect
 from factdiff.store.entries import Entries
 from factdiff.store.erasure import Forgotten
-from factdiff.store.event_log import EventLogMixin
+from factdiff.store.event_log import EventLog
 from factdiff.store.extraction_cache import ExtractionCache
 from factdiff.store.forward import forward
 from factdiff.store.indexing import StoreServices, default_services
@@ -80,7 +80,6 @@ class MemoryStore(
     LeasesMixin,
     ReviewsMixin,
     ColdTierMixin,
-    EventLogMixin,
     SchemaRegistryMixin,
     StatsMixin,
     IntegrityMixin,
@@ -115,6 +114,7 @@ class MemoryStore(
         self._api_keys = ApiKeys(self._db)
         self._reports = Reports(self._db)
         self._entries = Entries(self._db, max_entry_bytes, self._warm_view)
+        self._event_log = EventLog(self._db, self._registered_hash)
         self._max_entry_bytes = max_entry_bytes
         self._registered_hashes = {}
         self._init_compact()
@@ -494,3 +494,8 @@ class MemoryStore(
     reevaluation_results = forward("_reports", Reports.reevaluation_results)
     reevaluation_by_agent = forward("_reports", Reports.reevaluation_by_agent)
     loss_attempts = forward("_reports", Reports.loss_attempts)
+
+    # -- event log (EventLog) --
+    events = forward("_event_log", EventLog.events)
+    event_page = forward("_event_log", EventLog.event_page)
+    last_event_id = forward("_event_log", EventLog.last_event_id)
