@@ -62,7 +62,7 @@ from factdiff.store.reevaluation import ReevaluationMixin
 from factdiff.store.reports import Reports
 from factdiff.store.retrieval import RetrievalMixin
 from factdiff.store.reviews import ReviewsMixin
-from factdiff.store.schemas import SchemaRegistryMixin
+from factdiff.store.schemas import SchemaRegistry
 from factdiff.store.search_index import SearchIndexMixin
 from factdiff.store.stats import StatsMixin
 from factdiff.store.ui_sessions import UiSessions
@@ -80,7 +80,6 @@ class MemoryStore(
     LeasesMixin,
     ReviewsMixin,
     ColdTierMixin,
-    SchemaRegistryMixin,
     StatsMixin,
     IntegrityMixin,
     RetrievalMixin,
@@ -114,9 +113,9 @@ class MemoryStore(
         self._api_keys = ApiKeys(self._db)
         self._reports = Reports(self._db)
         self._entries = Entries(self._db, max_entry_bytes, self._warm_view)
-        self._event_log = EventLog(self._db, self._registered_hash)
+        self._schemas = SchemaRegistry(self._db, self._append_events)
+        self._event_log = EventLog(self._db, self._schemas.registered_hash)
         self._max_entry_bytes = max_entry_bytes
-        self._registered_hashes = {}
         self._init_compact()
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -252,12 +251,11 @@ class MemoryStore(
 
     def _forget_written_ids(self) -> None:
         """Drop the ids cached from writes that were rolled back after their savepoint was
-        released (dictionaries, identities, schema hashes read in the transaction): they may
-        not exist, or be reused."""
+        released (dictionaries, identities read in the transaction; the schema registry
+        drops its hashes itself): they may not exist, or be reused."""
         self._dictionaries.clear()
         self._identity_ids.clear()
         self._identity_values.clear()
-        self._registered_hashes.clear()
 
     def _append_events(
         self, events: list[NewEvent], entry_id: str | None, agent_id: str | None, now: int
@@ -499,3 +497,11 @@ class MemoryStore(
     events = forward("_event_log", EventLog.events)
     event_page = forward("_event_log", EventLog.event_page)
     last_event_id = forward("_event_log", EventLog.last_event_id)
+
+    # -- schema registry (SchemaRegistry) --
+    register_schema = forward("_schemas", SchemaRegistry.register_schema)
+    get_schema_definition = forward("_schemas", SchemaRegistry.get_schema_definition)
+    schema_versions = forward("_schemas", SchemaRegistry.schema_versions)
+    set_agent_schema = forward("_schemas", SchemaRegistry.set_agent_schema)
+    schema_for = forward("_schemas", SchemaRegistry.schema_for)
+    _registered_hash = forward("_schemas", SchemaRegistry.registered_hash)
