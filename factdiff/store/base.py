@@ -41,7 +41,7 @@ from factdiff.store.extraction_cache import ExtractionCache
 from factdiff.store.forward import forward
 from factdiff.store.indexing import StoreServices, default_services
 from factdiff.store.integrity import IntegrityMixin
-from factdiff.store.leases import LeasesMixin
+from factdiff.store.leases import Leases
 from factdiff.store.migrate import MigrationMixin
 from factdiff.store.model import (
     BadEntry,
@@ -77,7 +77,6 @@ class MemoryStore(
     DatabaseAccess,
     MigrationMixin,
     OutcomesMixin,
-    LeasesMixin,
     ReviewsMixin,
     ColdTierMixin,
     StatsMixin,
@@ -115,6 +114,7 @@ class MemoryStore(
         self._entries = Entries(self._db, max_entry_bytes, self._warm_view)
         self._schemas = SchemaRegistry(self._db, self._append_events)
         self._event_log = EventLog(self._db, self._schemas.registered_hash)
+        self._leases = Leases(self._db, self._entries.load)
         self._max_entry_bytes = max_entry_bytes
         self._init_compact()
 
@@ -505,3 +505,10 @@ class MemoryStore(
     set_agent_schema = forward("_schemas", SchemaRegistry.set_agent_schema)
     schema_for = forward("_schemas", SchemaRegistry.schema_for)
     _registered_hash = forward("_schemas", SchemaRegistry.registered_hash)
+
+    # -- leases (Leases) --
+    claim = forward("_leases", Leases.claim)
+    heartbeat = forward("_leases", Leases.heartbeat)
+    release = forward("_leases", Leases.release)
+    leases = forward("_leases", Leases.leases)
+    db_now = forward("_leases", Leases.db_now)
