@@ -61,7 +61,7 @@ from factdiff.store.plumbing import DatabaseAccess
 from factdiff.store.reevaluation import ReevaluationMixin
 from factdiff.store.reports import Reports
 from factdiff.store.retrieval import RetrievalMixin
-from factdiff.store.reviews import ReviewsMixin
+from factdiff.store.reviews import Reviews
 from factdiff.store.schemas import SchemaRegistry
 from factdiff.store.search_index import SearchIndexMixin
 from factdiff.store.stats import StatsMixin
@@ -77,7 +77,6 @@ class MemoryStore(
     DatabaseAccess,
     MigrationMixin,
     OutcomesMixin,
-    ReviewsMixin,
     ColdTierMixin,
     StatsMixin,
     IntegrityMixin,
@@ -115,6 +114,7 @@ class MemoryStore(
         self._schemas = SchemaRegistry(self._db, self._append_events)
         self._event_log = EventLog(self._db, self._schemas.registered_hash)
         self._leases = Leases(self._db, self._entries.load)
+        self._reviews = Reviews(self._db, self._append_events)
         self._max_entry_bytes = max_entry_bytes
         self._init_compact()
 
@@ -512,3 +512,10 @@ class MemoryStore(
     release = forward("_leases", Leases.release)
     leases = forward("_leases", Leases.leases)
     db_now = forward("_leases", Leases.db_now)
+
+    # -- review queue (Reviews) --
+    resolve_review = forward("_reviews", Reviews.resolve_review)
+    resolve_reviews = forward("_reviews", Reviews.resolve_reviews)
+    keep_hot = forward("_reviews", Reviews.keep_hot)
+    kept_hot = forward("_reviews", Reviews.kept_hot)
+    review_reason = forward("_reviews", Reviews.review_reason)
