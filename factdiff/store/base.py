@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -29,7 +30,7 @@ from factdiff.store.activity import DailyActivity, read_daily_activity
 from factdiff.store.api_keys import ApiKeys
 from factdiff.store.attestations import Attestations
 from factdiff.store.backends import Backend, open_backend
-from factdiff.store.cold_tier import ColdTierMixin
+from factdiff.store.cold_tier import ColdTier
 from factdiff.store.compact_storage import CompactStorageMixin
 from factdiff.store.correction import Correction
 from factdiff.store.database import Database
@@ -77,7 +78,6 @@ class MemoryStore(
     DatabaseAccess,
     MigrationMixin,
     OutcomesMixin,
-    ColdTierMixin,
     StatsMixin,
     IntegrityMixin,
     RetrievalMixin,
@@ -115,6 +115,13 @@ class MemoryStore(
         self._event_log = EventLog(self._db, self._schemas.registered_hash)
         self._leases = Leases(self._db, self._entries.load)
         self._reviews = Reviews(self._db, self._append_events)
+        self._cold_tier = ColdTier(
+            self._db,
+            self._append_events,
+            cold_bytes=self._cold_bytes,
+            keep_accepted_summary=self._keep_accepted_summary,
+            reindex=partial(search_index.index_rehydrated, self),
+        )
         self._max_entry_bytes = max_entry_bytes
         self._init_compact()
 
@@ -519,3 +526,8 @@ class MemoryStore(
     keep_hot = forward("_reviews", Reviews.keep_hot)
     kept_hot = forward("_reviews", Reviews.kept_hot)
     review_reason = forward("_reviews", Reviews.review_reason)
+
+    # -- cold tier (ColdTier) --
+    read_cold = forward("_cold_tier", ColdTier.read_cold)
+    restore = forward("_cold_tier", ColdTier.restore)
+    _rehydrate = forward("_cold_tier", ColdTier.rehydrate)
