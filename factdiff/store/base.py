@@ -43,7 +43,7 @@ from factdiff.store.forward import forward
 from factdiff.store.indexing import StoreServices, default_services
 from factdiff.store.integrity import IntegrityMixin
 from factdiff.store.leases import Leases
-from factdiff.store.migrate import MigrationMixin
+from factdiff.store.migrate import Migrations
 from factdiff.store.model import (
     BadEntry,
     Entry,
@@ -76,7 +76,6 @@ PAGE_SIZE = rowmap.PAGE_SIZE
 
 class MemoryStore(
     DatabaseAccess,
-    MigrationMixin,
     OutcomesMixin,
     StatsMixin,
     IntegrityMixin,
@@ -122,6 +121,7 @@ class MemoryStore(
             keep_accepted_summary=self._keep_accepted_summary,
             reindex=partial(search_index.index_rehydrated, self),
         )
+        self._migrations = Migrations(self._db, self.build_search_index)
         self._max_entry_bytes = max_entry_bytes
         self._init_compact()
 
@@ -531,3 +531,8 @@ class MemoryStore(
     read_cold = forward("_cold_tier", ColdTier.read_cold)
     restore = forward("_cold_tier", ColdTier.restore)
     _rehydrate = forward("_cold_tier", ColdTier.rehydrate)
+
+    # -- migrations (Migrations) --
+    schema_version = forward("_migrations", Migrations.schema_version)
+    migrate = forward("_migrations", Migrations.migrate)
+    _check_version = forward("_migrations", Migrations.check_version)
