@@ -56,7 +56,7 @@ from factdiff.store.model import (
     Tier,
     Tombstone,
 )
-from factdiff.store.observe import ObserveMixin
+from factdiff.store.observe import Monitoring
 from factdiff.store.outcomes import OutcomesMixin
 from factdiff.store.plumbing import DatabaseAccess
 from factdiff.store.reevaluation import ReevaluationMixin
@@ -83,7 +83,6 @@ class MemoryStore(
     SearchIndexMixin,
     CompactStorageMixin,
     ReevaluationMixin,
-    ObserveMixin,
 ):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
 
@@ -110,6 +109,9 @@ class MemoryStore(
         self._api_keys = ApiKeys(self._db)
         self._reports = Reports(self._db)
         self._entries = Entries(self._db, max_entry_bytes, self._warm_view)
+        self._max_entry_bytes = max_entry_bytes
+        self._init_compact()
+        # built last: they take bound methods of the parts built above
         self._schemas = SchemaRegistry(self._db, self._append_events)
         self._event_log = EventLog(self._db, self._schemas.registered_hash)
         self._leases = Leases(self._db, self._entries.load)
@@ -122,8 +124,7 @@ class MemoryStore(
             reindex=partial(search_index.index_rehydrated, self),
         )
         self._migrations = Migrations(self._db, self.build_search_index)
-        self._max_entry_bytes = max_entry_bytes
-        self._init_compact()
+        self._monitoring = Monitoring(self._db, self._reports, self.lost_facts)
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -536,3 +537,6 @@ class MemoryStore(
     schema_version = forward("_migrations", Migrations.schema_version)
     migrate = forward("_migrations", Migrations.migrate)
     _check_version = forward("_migrations", Migrations.check_version)
+
+    # -- monitoring (Monitoring) --
+    metrics_snapshot = forward("_monitoring", Monitoring.metrics_snapshot)
