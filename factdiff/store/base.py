@@ -41,7 +41,7 @@ from factdiff.store.event_log import EventLog
 from factdiff.store.extraction_cache import ExtractionCache
 from factdiff.store.forward import forward
 from factdiff.store.indexing import StoreServices, default_services
-from factdiff.store.integrity import IntegrityMixin
+from factdiff.store.integrity import Integrity
 from factdiff.store.leases import Leases
 from factdiff.store.migrate import Migrations
 from factdiff.store.model import (
@@ -78,7 +78,6 @@ class MemoryStore(
     DatabaseAccess,
     OutcomesMixin,
     StatsMixin,
-    IntegrityMixin,
     RetrievalMixin,
     SearchIndexMixin,
     CompactStorageMixin,
@@ -125,6 +124,16 @@ class MemoryStore(
         )
         self._migrations = Migrations(self._db, self.build_search_index)
         self._monitoring = Monitoring(self._db, self._reports, self.lost_facts)
+        self._integrity = Integrity(
+            self._db,
+            self._cold_bytes,
+            checks=(
+                partial(search_index.verify_retrieval, self),
+                self._attestations.problems,
+                partial(search_index.unindexed_problems, self),
+                self._packed_problems,
+            ),
+        )
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -540,3 +549,6 @@ class MemoryStore(
 
     # -- monitoring (Monitoring) --
     metrics_snapshot = forward("_monitoring", Monitoring.metrics_snapshot)
+
+    # -- integrity (Integrity) --
+    verify = forward("_integrity", Integrity.verify)
