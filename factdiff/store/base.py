@@ -3,11 +3,11 @@
 The store holds a ``Database`` (``factdiff.store.database``: a backend, an embedded SQLite
 file or a PostgreSQL server, with its dialect's named statements), so both backends behave
 alike and one test suite runs against both. Its parts are repositories over that database
-(``entries``, ``attestations``, ``activity``...) and, not yet converted, mixin modules
-(``migrate``, ``outcomes``, ``leases``, ``reviews``, ``cold_tier``, ``event_log``,
-``schemas``, ``extraction_cache``, ``stats``, ``integrity``, ``retrieval``, ``search_index``,
-``compact_storage``, ``reevaluation``, ``reports``, ``api_keys``, ``ui_sessions``,
-``observe``). What it needs from the layers above (index rows, retrieval) it is given as
+(``entries``, ``attestations``, ``leases``, ``reviews``, ``cold_tier``, ``event_log``,
+``schemas``, ``migrate``, ``integrity``, ``observe``, ``reports``, ``api_keys``...), whose
+methods it forwards (``factdiff.store.forward``), and, not yet converted, mixin modules
+(``outcomes``, ``stats``, ``retrieval``, ``search_index``, ``compact_storage``,
+``reevaluation``). What it needs from the layers above (index rows, retrieval) it is given as
 ``StoreServices`` (``factdiff.store.indexing``).
 
 Open a store with ``MemoryStore.open(path_or_dsn)`` (see ``factdiff.store.open_store``).
