@@ -3,11 +3,11 @@
 The store holds a ``Database`` (``factdiff.store.database``: a backend, an embedded SQLite
 file or a PostgreSQL server, with its dialect's named statements), so both backends behave
 alike and one test suite runs against both. Its parts are repositories over that database
-(``entries``, ``attestations``, ``activity``...) and, not yet converted, mixin modules
-(``migrate``, ``outcomes``, ``leases``, ``reviews``, ``cold_tier``, ``event_log``,
-``schemas``, ``extraction_cache``, ``stats``, ``integrity``, ``retrieval``, ``search_index``,
-``compact_storage``, ``reevaluation``, ``reports``, ``api_keys``, ``ui_sessions``,
-``observe``). What it needs from the layers above (index rows, retrieval) it is given as
+(``entries``, ``attestations``, ``leases``, ``reviews``, ``cold_tier``, ``event_log``,
+``schemas``, ``migrate``, ``integrity``, ``observe``, ``reports``, ``api_keys``...), whose
+methods it forwards (``factdiff.store.forward``), and, not yet converted, mixin modules
+(``outcomes``, ``stats``, ``retrieval``, ``search_index``, ``compact_storage``,
+``reevaluation``). What it needs from the layers above (index rows, retrieval) it is given as
 ``StoreServices`` (``factdiff.store.indexing``).
 
 Open a store with ``MemoryStore.open(path_or_dsn)`` (see ``factdiff.store.open_store``).
@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -29,20 +30,20 @@ from factdiff.store.activity import DailyActivity, read_daily_activity
 from factdiff.store.api_keys import ApiKeys
 from factdiff.store.attestations import Attestations
 from factdiff.store.backends import Backend, open_backend
-from factdiff.store.cold_tier import ColdTierMixin
+from factdiff.store.cold_tier import ColdTier
 from factdiff.store.compact_storage import CompactStorageMixin
 from factdiff.store.correction import Correction
 from factdiff.store.database import Database
 from factdiff.store.dialect import Dialect
 from factdiff.store.entries import Entries
 from factdiff.store.erasure import Forgotten
-from factdiff.store.event_log import EventLogMixin
+from factdiff.store.event_log import EventLog
 from factdiff.store.extraction_cache import ExtractionCache
 from factdiff.store.forward import forward
 from factdiff.store.indexing import StoreServices, default_services
-from factdiff.store.integrity import IntegrityMixin
-from factdiff.store.leases import LeasesMixin
-from factdiff.store.migrate import MigrationMixin
+from factdiff.store.integrity import Integrity
+from factdiff.store.leases import Leases
+from factdiff.store.migrate import Migrations
 from factdiff.store.model import (
     BadEntry,
     Entry,
@@ -55,14 +56,14 @@ from factdiff.store.model import (
     Tier,
     Tombstone,
 )
-from factdiff.store.observe import ObserveMixin
+from factdiff.store.observe import Monitoring
 from factdiff.store.outcomes import OutcomesMixin
 from factdiff.store.plumbing import DatabaseAccess
 from factdiff.store.reevaluation import ReevaluationMixin
 from factdiff.store.reports import Reports
 from factdiff.store.retrieval import RetrievalMixin
-from factdiff.store.reviews import ReviewsMixin
-from factdiff.store.schemas import SchemaRegistryMixin
+from factdiff.store.reviews import Reviews
+from factdiff.store.schemas import SchemaRegistry
 from factdiff.store.search_index import SearchIndexMixin
 from factdiff.store.stats import StatsMixin
 from factdiff.store.ui_sessions import UiSessions
@@ -75,20 +76,12 @@ PAGE_SIZE = rowmap.PAGE_SIZE
 
 class MemoryStore(
     DatabaseAccess,
-    MigrationMixin,
     OutcomesMixin,
-    LeasesMixin,
-    ReviewsMixin,
-    ColdTierMixin,
-    EventLogMixin,
-    SchemaRegistryMixin,
     StatsMixin,
-    IntegrityMixin,
     RetrievalMixin,
     SearchIndexMixin,
     CompactStorageMixin,
     ReevaluationMixin,
-    ObserveMixin,
 ):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
 
@@ -116,8 +109,31 @@ class MemoryStore(
         self._reports = Reports(self._db)
         self._entries = Entries(self._db, max_entry_bytes, self._warm_view)
         self._max_entry_bytes = max_entry_bytes
-        self._registered_hashes = {}
         self._init_compact()
+        # built last: they take bound methods of the parts built above
+        self._schemas = SchemaRegistry(self._db, self._append_events)
+        self._event_log = EventLog(self._db, self._schemas.registered_hash)
+        self._leases = Leases(self._db, self._entries.load)
+        self._reviews = Reviews(self._db, self._append_events)
+        self._cold_tier = ColdTier(
+            self._db,
+            self._append_events,
+            cold_bytes=self._cold_bytes,
+            keep_accepted_summary=self._keep_accepted_summary,
+            reindex=partial(search_index.index_rehydrated, self),
+        )
+        self._migrations = Migrations(self._db, self.build_search_index)
+        self._monitoring = Monitoring(self._db, self._reports, self.lost_facts)
+        self._integrity = Integrity(
+            self._db,
+            self._cold_bytes,
+            checks=(
+                partial(search_index.verify_retrieval, self),
+                self._attestations.problems,
+                partial(search_index.unindexed_problems, self),
+                self._packed_problems,
+            ),
+        )
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -252,12 +268,11 @@ class MemoryStore(
 
     def _forget_written_ids(self) -> None:
         """Drop the ids cached from writes that were rolled back after their savepoint was
-        released (dictionaries, identities, schema hashes read in the transaction): they may
-        not exist, or be reused."""
+        released (dictionaries, identities read in the transaction; the schema registry
+        drops its hashes itself): they may not exist, or be reused."""
         self._dictionaries.clear()
         self._identity_ids.clear()
         self._identity_values.clear()
-        self._registered_hashes.clear()
 
     def _append_events(
         self, events: list[NewEvent], entry_id: str | None, agent_id: str | None, now: int
@@ -494,3 +509,46 @@ class MemoryStore(
     reevaluation_results = forward("_reports", Reports.reevaluation_results)
     reevaluation_by_agent = forward("_reports", Reports.reevaluation_by_agent)
     loss_attempts = forward("_reports", Reports.loss_attempts)
+
+    # -- event log (EventLog) --
+    events = forward("_event_log", EventLog.events)
+    event_page = forward("_event_log", EventLog.event_page)
+    last_event_id = forward("_event_log", EventLog.last_event_id)
+
+    # -- schema registry (SchemaRegistry) --
+    register_schema = forward("_schemas", SchemaRegistry.register_schema)
+    get_schema_definition = forward("_schemas", SchemaRegistry.get_schema_definition)
+    schema_versions = forward("_schemas", SchemaRegistry.schema_versions)
+    set_agent_schema = forward("_schemas", SchemaRegistry.set_agent_schema)
+    schema_for = forward("_schemas", SchemaRegistry.schema_for)
+    _registered_hash = forward("_schemas", SchemaRegistry.registered_hash)
+
+    # -- leases (Leases) --
+    claim = forward("_leases", Leases.claim)
+    heartbeat = forward("_leases", Leases.heartbeat)
+    release = forward("_leases", Leases.release)
+    leases = forward("_leases", Leases.leases)
+    db_now = forward("_leases", Leases.db_now)
+
+    # -- review queue (Reviews) --
+    resolve_review = forward("_reviews", Reviews.resolve_review)
+    resolve_reviews = forward("_reviews", Reviews.resolve_reviews)
+    keep_hot = forward("_reviews", Reviews.keep_hot)
+    kept_hot = forward("_reviews", Reviews.kept_hot)
+    review_reason = forward("_reviews", Reviews.review_reason)
+
+    # -- cold tier (ColdTier) --
+    read_cold = forward("_cold_tier", ColdTier.read_cold)
+    restore = forward("_cold_tier", ColdTier.restore)
+    _rehydrate = forward("_cold_tier", ColdTier.rehydrate)
+
+    # -- migrations (Migrations) --
+    schema_version = forward("_migrations", Migrations.schema_version)
+    migrate = forward("_migrations", Migrations.migrate)
+    _check_version = forward("_migrations", Migrations.check_version)
+
+    # -- monitoring (Monitoring) --
+    metrics_snapshot = forward("_monitoring", Monitoring.metrics_snapshot)
+
+    # -- integrity (Integrity) --
+    verify = forward("_integrity", Integrity.verify)

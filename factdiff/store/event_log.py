@@ -1,30 +1,35 @@
-"""Reading the event log of ``MemoryStore`` (events are appended by the writes that cause
-them, in the same transaction)."""
+"""The event log: events are appended by the writes that cause them, in the same
+transaction (``AppendEvents``); ``EventLog`` reads them back.
+
+``EventLog`` is a repository over the store's ``Database``; ``MemoryStore`` forwards its
+methods. A stored diff names its schema by reference; the registry's hashes
+(``registered_hash``) restore it (``schema_refs``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from itertools import islice
-from typing import TYPE_CHECKING, Any, cast
 
 from factdiff.errors import InputError
 from factdiff.store import codec, schema_refs
 from factdiff.store import rows as rowmap
+from factdiff.store.database import Database, Row
 from factdiff.store.model import (
     Event,
     EventType,
+    NewEvent,
     Page,
 )
 
-if TYPE_CHECKING:
-    from factdiff.store.base import MemoryStore
-
 PAGE_SIZE = rowmap.PAGE_SIZE
 
+AppendEvents = Callable[[list[NewEvent], str | None, str | None, int], None]
+"""Append events (of an entry and its agent, or of none) at a time in microseconds, inside
+the current write."""
 
-def _store(mixin: EventLogMixin) -> MemoryStore:
-    return cast("MemoryStore", mixin)
+Params = dict[str, str | int | None]
 
 
 def _event_query(
@@ -33,7 +38,7 @@ def _event_query(
     type: EventType | None,
     since: datetime | None,
     until: datetime | None,
-) -> tuple[dict[str, bool], dict[str, Any]]:
+) -> tuple[dict[str, bool], Params]:
     """The listing filters in use and their parameters (shared by ``events`` and
     ``event_page``)."""
     filters = {
@@ -43,7 +48,7 @@ def _event_query(
         "since": since is not None,
         "until": until is not None,
     }
-    params: dict[str, Any] = {
+    params: Params = {
         "entry_id": entry_id,
         "agent": agent,
         "type": None if type is None else EventType(type).value,
@@ -53,8 +58,12 @@ def _event_query(
     return filters, params
 
 
-class EventLogMixin:
-    """Reading the event log of ``MemoryStore`` (see the module docstring)."""
+class EventLog:
+    """The event log of one store, read (see the module docstring)."""
+
+    def __init__(self, db: Database, registered_hash: schema_refs.Registered) -> None:
+        self._db = db
+        self._registered_hash = registered_hash
 
     def events(
         self,
@@ -67,9 +76,8 @@ class EventLogMixin:
         limit: int | None = None,
     ) -> Iterator[Event]:
         """Events in append order, filtered (``since`` inclusive, ``until`` exclusive)."""
-        store = _store(self)
         filters, params = _event_query(entry_id, agent, type, since, until)
-        sql = store._sql("events_page", **filters)
+        sql = self._db.sql("events_page", **filters)
         if limit is None:
             return self._listed(sql, params, 0, PAGE_SIZE)
         if limit <= 0:
@@ -89,11 +97,10 @@ class EventLogMixin:
     ) -> Page[Event]:
         """One page of events in append order after the event id ``after`` (0: from the
         start), filtered as ``events``, with how many match in all; one read snapshot."""
-        store = _store(self)
         if limit < 0:
             raise InputError(f"limit must not be negative (got {limit})")
         filters, params = _event_query(entry_id, agent, type, since, until)
-        return store._keyset_page(
+        return self._db.keyset_page(
             "events",
             filters,
             params,
@@ -104,25 +111,23 @@ class EventLogMixin:
             listed=lambda sql, n: self._listed(sql, params, after, n),
         )
 
-    def _events(self, row: rowmap.Row) -> list[Event]:
-        """The events of an ``events`` row (one, or two: ``rowmap.events``), their diffs'
-        schema hashes restored (``schema_refs``)."""
-        registered = _store(self)._registered_hash
-        return [schema_refs.restore_event(e, registered) for e in rowmap.events(row)]
-
     def last_event_id(self) -> int:
         """The id of the newest event (0 when there is none)."""
-        store = _store(self)
-        return int(store._one("last_event_id"))
+        return int(self._db.one("last_event_id"))
 
-    def _listed(self, sql: str, params: dict[str, Any], after: int, page: int) -> Iterator[Event]:
+    def _events(self, row: Row) -> list[Event]:
+        """The events of an ``events`` row (one, or two: ``rowmap.events``), their diffs'
+        schema hashes restored (``schema_refs``)."""
+        registered = self._registered_hash
+        return [schema_refs.restore_event(e, registered) for e in rowmap.events(row)]
+
+    def _listed(self, sql: str, params: Params, after: int, page: int) -> Iterator[Event]:
         """The events after the event id ``after`` that ``sql`` (``events_page`` with its
         filters) lists, read ``page`` rows at a time. A row of two matches when either of
         its events does, so each event is checked against ``after`` and the type here."""
-        store = _store(self)
         kind, cursor = params["type"], after
         while True:
-            rows = store._rows(sql, {**params, "after": cursor, "limit": page})
+            rows = self._db.rows(sql, {**params, "after": cursor, "limit": page})
             for row in rows:
                 cursor = int(row["id"])
                 for event in self._events(row):

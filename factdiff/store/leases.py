@@ -1,5 +1,8 @@
-"""Leases of ``MemoryStore``: workers claim due entries, keep them with heartbeats and give
-them back, all measured on the database clock (``db_now``).
+"""Leases: workers claim due entries, keep them with heartbeats and give them back, all
+measured on the database clock (``db_now``).
+
+``Leases`` is a repository over the store's ``Database``; ``MemoryStore`` forwards its
+methods. A claim with content re-reads each entry through the entries' ``load``.
 
 A claim marks due entries with a fresh token and an expiry computed on the database clock; an
 outcome applied with ``lease_token=`` commits only while that lease is still held and
@@ -8,25 +11,23 @@ unexpired (see ``factdiff.store.outcomes``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, cast
 
 from factdiff.errors import InputError
 from factdiff.store import codec
 from factdiff.store import rows as rowmap
-from factdiff.store.model import Claim
-
-if TYPE_CHECKING:
-    from factdiff.store.base import MemoryStore
+from factdiff.store.database import Database
+from factdiff.store.model import Claim, Entry
 
 
-def _store(mixin: LeasesMixin) -> MemoryStore:
-    return cast("MemoryStore", mixin)
+class Leases:
+    """Leases of one store (see the module docstring)."""
 
-
-class LeasesMixin:
-    """Leases of ``MemoryStore`` (see the module docstring)."""
+    def __init__(self, db: Database, load: Callable[[str], Entry | None]) -> None:
+        self._db = db
+        self._load = load
 
     def claim(
         self,
@@ -50,12 +51,12 @@ class LeasesMixin:
         entry is then re-read with its hot content (outside the claim's transaction).
         Claims come in due order (``last_used_at``, id).
         """
-        store = _store(self)
+        db = self._db
         if limit < 1:
             return []
         if lease_seconds <= 0:
             raise InputError(f"lease_seconds must be positive (got {lease_seconds})")
-        params: dict[str, Any] = {
+        params: dict[str, str | int | None] = {
             "owner": codec.check_text(worker_id, "worker id"),
             "now": codec.opt_micros(now, "now"),
             "older_than": codec.duration_micros(older_than, "older_than"),
@@ -64,7 +65,7 @@ class LeasesMixin:
             "agent": agent,
         }
         key = "claim" if agent is None else "claim_agent"
-        rows = store._write(lambda: store._exec(key, **params).fetchall())
+        rows = db.write(lambda: db.exec(key, **params).fetchall())
         claims = sorted(
             (
                 Claim(
@@ -81,9 +82,9 @@ class LeasesMixin:
             return claims
         loaded: list[Claim] = []
         for claim in claims:
-            fresh = store._load(claim.entry.id)
+            fresh = self._load(claim.entry.id)
             if fresh is None or not rowmap.is_due(fresh):  # pragma: no cover - leased rows
-                store.release(claim.token)
+                self.release(claim.token)
                 continue
             loaded.append(replace(claim, entry=fresh))
         return loaded
@@ -95,20 +96,20 @@ class LeasesMixin:
         its outcome already applied): an expired lease is never revived, so two workers
         never hold one entry at the same time.
         """
-        store = _store(self)
+        db = self._db
         lease = codec.duration_micros(lease_seconds, "lease_seconds")
-        row = store._write(lambda: store._exec("heartbeat", token=token, lease=lease).fetchone())
+        row = db.write(lambda: db.exec("heartbeat", token=token, lease=lease).fetchone())
         return None if row is None else codec.from_micros(row["lease_expires_at"])
 
     def release(self, token: str) -> bool:
         """Give a lease back (the entry is due again at once); ``False`` if it was not held."""
-        store = _store(self)
-        return store._write(lambda: store._count("release", token=token)) == 1
+        db = self._db
+        return db.write(lambda: db.count("release", token=token)) == 1
 
     def leases(self) -> list[tuple[str, str, str, datetime]]:
         """Live and expired leases: ``(entry_id, worker_id, token, expires_at)``."""
-        store = _store(self)
-        rows = store._rows(store._sql("select_leases"), {})
+        db = self._db
+        rows = db.rows(db.sql("select_leases"), {})
         return [
             (
                 str(r["id"]),
@@ -121,5 +122,4 @@ class LeasesMixin:
 
     def db_now(self) -> datetime:
         """The database clock (the one leases are measured on)."""
-        store = _store(self)
-        return codec.from_micros(int(store._one("db_now")))
+        return codec.from_micros(int(self._db.one("db_now")))

@@ -1,105 +1,105 @@
-"""Schema migrations of ``MemoryStore``: the version check at opening and ``migrate``.
+"""Schema migrations: the version check at opening and ``migrate``.
 
 A new store gets the dialect's baseline (``migrations/<dialect>/0001_baseline.sql``), then
 every migration numbered after it; each runs in its own write transaction, serialised across
 processes. After the scripts, ``migrate`` fills the search indexes of entries that lack them
-(resumable). A store made before the baseline (its migration 1 has another name: an earlier
-factdiff 0.1 format) is refused with ``StoreFormatRetired``: nothing reads or upgrades it.
+(resumable: ``build_index``, which the store passes in). A store made before the baseline
+(its migration 1 has another name: an earlier factdiff 0.1 format) is refused with
+``StoreFormatRetired``: nothing reads or upgrades it.
+
+``Migrations`` is a repository over the store's ``Database``; ``MemoryStore`` forwards its
+methods.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, cast
 
 from factdiff.errors import MigrationRequired, StoreError, StoreFormatRetired
+from factdiff.store.database import Database
 from factdiff.store.dialect import Migration
 
-if TYPE_CHECKING:
-    from factdiff.store.base import MemoryStore
 
+class Migrations:
+    """Schema migrations of one store (see the module docstring)."""
 
-def _store(mixin: MigrationMixin) -> MemoryStore:
-    return cast("MemoryStore", mixin)
+    def __init__(self, db: Database, build_index: Callable[[], object]) -> None:
+        self._db = db
+        self._build_index = build_index
 
+    @property
+    def _location(self) -> str:
+        return self._db.backend.location
 
-class MigrationMixin:
-    """Schema migrations of ``MemoryStore`` (see the module docstring)."""
-
-    def _check_version(self, create: bool) -> None:
-        store = _store(self)
-        current, expected = store.schema_version(), store._dialect.version
-        if current == 0 and create and store._object_count() == 0:
-            store.migrate()
+    def check_version(self, create: bool) -> None:
+        """Migrate an empty store (with ``create``); else ``StoreFormatRetired``,
+        ``MigrationRequired`` or ``StoreError`` unless its schema is this factdiff's."""
+        current, expected = self.schema_version(), self._db.dialect.version
+        if current == 0 and create and self._object_count() == 0:
+            self.migrate()
             return
-        store._check_baseline()
+        self._check_baseline()
         if current < expected:
             raise MigrationRequired(
-                f"store {store.location} is at schema version {current}, this factdiff needs "
+                f"store {self._location} is at schema version {current}, this factdiff needs "
                 f"{expected}: run `factdiff migrate`"
             )
         if current > expected:
             raise StoreError(
-                f"store {store.location} is at schema version {current}, newer than this "
+                f"store {self._location} is at schema version {current}, newer than this "
                 f"factdiff ({expected}): upgrade factdiff"
             )
 
     def _check_baseline(self) -> None:
         """``StoreFormatRetired`` if the store's migration 1 is not this dialect's baseline."""
-        store = _store(self)
-        if not store._one("has_migrations_table"):
+        db = self._db
+        if not db.one("has_migrations_table"):
             return
-        first = str(store._one("baseline_name"))
-        if first and first != store._dialect.baseline:
+        first = str(db.one("baseline_name"))
+        if first and first != db.dialect.baseline:
             raise StoreFormatRetired(
-                f"store {store.location} was made by an earlier factdiff 0.1 format, which "
+                f"store {self._location} was made by an earlier factdiff 0.1 format, which "
                 "this factdiff does not read: re-create it (a new store, then `factdiff add` "
                 "its sources again)"
             )
 
     def schema_version(self) -> int:
         """The version of the last migration applied to the store (0 for an empty one)."""
-        store = _store(self)
-        if not store._one("has_migrations_table"):
+        db = self._db
+        if not db.one("has_migrations_table"):
             return 0
-        return int(store._one("schema_version"))
+        return int(db.one("schema_version"))
 
     def _object_count(self) -> int:
-        store = _store(self)
-        return int(store._one("user_object_count"))
+        return int(self._db.one("user_object_count"))
 
     def migrate(self) -> int:
         """Apply every pending migration, each in its own transaction; returns how many.
 
         Then index the entries the search indexes lack (resumable, so an interrupted
         ``migrate`` is finished by running it again)."""
-        store = _store(self)
-        store._check_baseline()
+        self._check_baseline()
         applied = 0
-        for migration in store._dialect.migrations:
-            if store._write(partial(store._apply_migration, migration)):
+        for migration in self._db.dialect.migrations:
+            if self._db.write(partial(self._apply_migration, migration)):
                 applied += 1
-        store.build_search_index()
+        self._build_index()
         return applied
 
     def _apply_migration(self, migration: Migration) -> bool:
-        store = _store(self)
-        store._lock_migrations()
-        current = store.schema_version()
-        if current == 0 and store._object_count() > 0:
-            raise StoreError(f"{store.location} is not a factdiff store: choose another one")
-        if current > store._dialect.version:
+        db = self._db
+        db.exec("lock_migrations").fetchall()  # serialise concurrent migrations
+        current = self.schema_version()
+        if current == 0 and self._object_count() > 0:
+            raise StoreError(f"{self._location} is not a factdiff store: choose another one")
+        if current > db.dialect.version:
             raise StoreError(
-                f"store {store.location} is at schema version {current}, newer than this "
-                f"factdiff ({store._dialect.version}): upgrade factdiff"
+                f"store {self._location} is at schema version {current}, newer than this "
+                f"factdiff ({db.dialect.version}): upgrade factdiff"
             )
         if migration.version <= current:
             return False
-        store._run_script(migration.sql)
-        store._exec("record_migration", version=migration.version, name=migration.name)
+        db.run_script(migration.sql)
+        db.exec("record_migration", version=migration.version, name=migration.name)
         return True
-
-    def _lock_migrations(self) -> None:
-        """Serialise concurrent migrations (inside the migration's transaction)."""
-        store = _store(self)
-        store._exec("lock_migrations").fetchall()

@@ -1,14 +1,20 @@
-"""The schema registry of ``MemoryStore``: versioned schema definitions and which schema an
-agent's (or a tag's) entries use."""
+"""The schema registry: versioned schema definitions and which schema an agent's (or a
+tag's) entries use.
+
+``SchemaRegistry`` is a repository over the store's ``Database``; ``MemoryStore`` forwards
+its methods. A new registration appends its event through the store's event writer.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from factdiff.schema.names import check_reference
 from factdiff.store import codec
+from factdiff.store.database import Database
+from factdiff.store.event_log import AppendEvents
 from factdiff.store.model import (
     EventType,
     NewEvent,
@@ -17,28 +23,25 @@ from factdiff.store.model import (
     StoredSchema,
 )
 
-if TYPE_CHECKING:
-    from factdiff.store.base import MemoryStore
 
+class SchemaRegistry:
+    """The schema registry of one store (see the module docstring)."""
 
-def _store(mixin: SchemaRegistryMixin) -> MemoryStore:
-    return cast("MemoryStore", mixin)
+    def __init__(self, db: Database, append_events: AppendEvents) -> None:
+        self._db = db
+        self._append_events = append_events
+        self._hashes: dict[tuple[str, int], str] = {}
+        db.on_rollback.append(self._hashes.clear)  # a rolled-back registration may not exist
 
-
-class SchemaRegistryMixin:
-    """The schema registry of ``MemoryStore`` (see the module docstring)."""
-
-    _registered_hashes: dict[tuple[str, int], str]
-
-    def _registered_hash(self, name: str, version: int) -> str | None:
+    def registered_hash(self, name: str, version: int) -> str | None:
         """The registered hash of schema ``name`` ``version`` (``None``: not registered),
         cached once found: a registered version never changes hash."""
-        found = self._registered_hashes.get((name, version))
+        found = self._hashes.get((name, version))
         if found is None:
-            row = _store(self)._row("select_schema", name=name, version=int(version))
+            row = self._db.row("select_schema", name=name, version=int(version))
             if row is None:
                 return None
-            found = self._registered_hashes[(name, version)] = str(row["hash"])
+            found = self._hashes[(name, version)] = str(row["hash"])
         return found
 
     def register_schema(
@@ -56,9 +59,9 @@ class SchemaRegistryMixin:
         The same name and version with another hash raises ``SchemaVersionConflict``.
         A new registration appends a ``schema_registered`` event.
         """
-        store = _store(self)
+        db = self._db
         now_us = codec.to_micros(now, "now")
-        params: dict[str, Any] = {
+        params: dict[str, str | int | None] = {
             "name": codec.check_text(name, "schema name"),
             "version": int(version),
             "hash": hash,
@@ -70,7 +73,7 @@ class SchemaRegistryMixin:
         }
 
         def registered() -> bool:
-            row = store._row("select_schema", name=name, version=int(version))
+            row = db.row("select_schema", name=name, version=int(version))
             if row is None:
                 return False
             if row["hash"] == hash:
@@ -83,23 +86,22 @@ class SchemaRegistryMixin:
         def work() -> bool:
             if registered():
                 return False
-            if store._count("insert_schema", **params) != 1:
+            if db.count("insert_schema", **params) != 1:
                 registered()  # a concurrent registration won: same hash, or a conflict
                 return False
             payload = {"name": name, "version": int(version), "hash": hash}
             event = NewEvent(EventType.SCHEMA_REGISTERED, payload)
-            store._append_events([event], None, None, now_us)
+            self._append_events([event], None, None, now_us)
             return True
 
-        return store._write(work)
+        return db.write(work)
 
     def get_schema_definition(self, name: str, version: int | None = None) -> StoredSchema:
         """A registered schema version (the latest when ``version`` is ``None``)."""
-        store = _store(self)
         if version is None:
-            row = store._row("select_latest_schema", name=name)
+            row = self._db.row("select_latest_schema", name=name)
         else:
-            row = store._row("select_schema", name=name, version=int(version))
+            row = self._db.row("select_schema", name=name, version=int(version))
         if row is None:
             which = "any version" if version is None else f"version {version}"
             raise SchemaNotRegistered(
@@ -112,31 +114,31 @@ class SchemaRegistryMixin:
 
     def schema_versions(self) -> list[tuple[str, int, str]]:
         """Every registered schema version as ``(name, version, hash)``, by name and version."""
-        store = _store(self)
-        rows = store._rows(store._sql("select_schema_versions"), {})
+        db = self._db
+        rows = db.rows(db.sql("select_schema_versions"), {})
         return [(str(row["name"]), int(row["version"]), str(row["hash"])) for row in rows]
 
     def set_agent_schema(
         self, agent_id: str, schema_name: str | None, tag: str | None = None
     ) -> None:
         """Map an agent (or one of its tags) to a schema name; ``None`` removes the mapping."""
-        store = _store(self)
+        db = self._db
         key = "" if tag is None else codec.check_text(tag, "tag")
 
         def work() -> None:
             if schema_name is None:
-                store._exec("delete_agent_schema", agent=agent_id, tag=key)
+                db.exec("delete_agent_schema", agent=agent_id, tag=key)
             else:
                 name = check_reference(schema_name)
-                store._exec("upsert_agent_schema", agent=agent_id, tag=key, schema_name=name)
+                db.exec("upsert_agent_schema", agent=agent_id, tag=key, schema_name=name)
 
-        store._write(work)
+        db.write(work)
 
     def schema_for(self, agent_id: str, tags: tuple[str, ...] = ()) -> str | None:
         """The schema for an agent's entry: the first of ``tags`` with a mapping wins, then
         the agent's default, else ``None``."""
-        store = _store(self)
-        rows = store._rows(store._sql("select_agent_schemas"), {"agent": agent_id})
+        db = self._db
+        rows = db.rows(db.sql("select_agent_schemas"), {"agent": agent_id})
         mapping = {str(row["tag"]): str(row["schema_name"]) for row in rows}
         for tag in tags:
             if tag and tag in mapping:

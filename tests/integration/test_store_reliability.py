@@ -117,14 +117,14 @@ def test_failed_outcome_and_restore_roll_back(
     store: SqliteStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     entry_id = store.add("a", "source", now=NOW)
-    real = store._exec
+    real = store.database.exec
 
     def flaky(key: str, **params: Any) -> Any:
         if key in {"set_failed", "set_restored"}:
             raise sqlite3.OperationalError("disk I/O error")
         return real(key, **params)
 
-    monkeypatch.setattr(store, "_exec", flaky)
+    monkeypatch.setattr(store.database, "exec", flaky)
     with pytest.raises(StoreError):
         store.apply_failed(
             entry_id,
@@ -138,7 +138,7 @@ def test_failed_outcome_and_restore_roll_back(
     monkeypatch.undo()
     assert_untouched_hot(store, entry_id, "source")
     assert compress(store, entry_id)
-    monkeypatch.setattr(store, "_exec", flaky)
+    monkeypatch.setattr(store.database, "exec", flaky)
     with pytest.raises(StoreError):
         store.restore(entry_id, LATER)
     monkeypatch.undo()
