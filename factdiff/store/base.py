@@ -30,10 +30,11 @@ from factdiff.store.api_keys import ApiKeys
 from factdiff.store.attestations import Attestations
 from factdiff.store.backends import Backend, open_backend
 from factdiff.store.cold_tier import ColdTierMixin
-from factdiff.store.compact_storage import CompactStorageMixin
+from factdiff.store.compact_storage import CompactStorage
 from factdiff.store.correction import Correction
 from factdiff.store.database import Database
 from factdiff.store.dialect import Dialect
+from factdiff.store.dictionaries import DictionaryCache
 from factdiff.store.entries import Entries
 from factdiff.store.erasure import Forgotten
 from factdiff.store.event_log import EventLogMixin
@@ -58,6 +59,7 @@ from factdiff.store.model import (
 from factdiff.store.observe import ObserveMixin
 from factdiff.store.outcomes import OutcomesMixin
 from factdiff.store.plumbing import DatabaseAccess
+from factdiff.store.reencoding import ReencodingMixin
 from factdiff.store.reevaluation import ReevaluationMixin
 from factdiff.store.reports import Reports
 from factdiff.store.retrieval import RetrievalMixin
@@ -86,7 +88,7 @@ class MemoryStore(
     IntegrityMixin,
     RetrievalMixin,
     SearchIndexMixin,
-    CompactStorageMixin,
+    ReencodingMixin,
     ReevaluationMixin,
     ObserveMixin,
 ):
@@ -114,10 +116,10 @@ class MemoryStore(
         self._extraction_cache = ExtractionCache(self._db)
         self._api_keys = ApiKeys(self._db)
         self._reports = Reports(self._db)
+        self._compact = CompactStorage(self._db)
         self._entries = Entries(self._db, max_entry_bytes, self._warm_view)
         self._max_entry_bytes = max_entry_bytes
         self._registered_hashes = {}
-        self._init_compact()
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -252,11 +254,8 @@ class MemoryStore(
 
     def _forget_written_ids(self) -> None:
         """Drop the ids cached from writes that were rolled back after their savepoint was
-        released (dictionaries, identities, schema hashes read in the transaction): they may
-        not exist, or be reused."""
-        self._dictionaries.clear()
-        self._identity_ids.clear()
-        self._identity_values.clear()
+        released (schema hashes read in the transaction; the compact storage drops its
+        dictionaries and identities itself): they may not exist, or be reused."""
         self._registered_hashes.clear()
 
     def _append_events(
@@ -494,3 +493,24 @@ class MemoryStore(
     reevaluation_results = forward("_reports", Reports.reevaluation_results)
     reevaluation_by_agent = forward("_reports", Reports.reevaluation_by_agent)
     loss_attempts = forward("_reports", Reports.loss_attempts)
+
+    # -- compact storage (CompactStorage) --
+    latest_dictionary = forward("_compact", CompactStorage.latest_dictionary)
+    prune_clean_attempts = forward("_compact", CompactStorage.prune_clean_attempts)
+    storage = forward("_compact", CompactStorage.storage)
+    _warm_view = forward("_compact", CompactStorage.warm_view)
+    _cold_bytes = forward("_compact", CompactStorage.cold_bytes)
+    _attempt_narrative = forward("_compact", CompactStorage.attempt_narrative)
+    _keep_accepted_summary = forward("_compact", CompactStorage.keep_accepted_summary)
+    _identity_refs = forward("_compact", CompactStorage.identity_refs)
+    _profile_ref = forward("_compact", CompactStorage.profile_ref)
+    _warm_params = forward("_compact", CompactStorage.warm_params)
+    _dictionary_hash = forward("_compact", CompactStorage.dictionary_hash)
+    _agent_dictionary = forward("_compact", CompactStorage.agent_dictionary)
+    _train_dictionary = forward("_compact", CompactStorage.train_dictionary)
+    _packed_problems = forward("_compact", CompactStorage.packed_problems)
+
+    @property
+    def _dictionaries(self) -> DictionaryCache:
+        """The compact storage's loaded dictionaries (erasure and correction drop them)."""
+        return self._compact.dictionaries

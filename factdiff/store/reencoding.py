@@ -1,6 +1,6 @@
 """Re-encoding warm entries already stored, away from zstd dictionaries that must go.
 
-``ReencodingMixin`` is part of every ``MemoryStore`` (through ``CompactStorageMixin``). Each
+``ReencodingMixin`` is part of every ``MemoryStore``. Each
 re-encoded entry gets new warm columns (narrative, record, meta) and a new archive made with
 one dictionary (or none), decoded again and compared before it is written; a batch of
 entries is one transaction, so every operation here is resumable at any point.
@@ -19,14 +19,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 from factdiff.inputs.times import clamp_time
 from factdiff.store import codec, compact
+from factdiff.store.compact_storage import REENCODE_BATCH
 from factdiff.store.dictionaries import unpack_ids
 from factdiff.store.model import EntryNotFound, IntegrityError
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
-
-REENCODE_BATCH = 64
-"""Warm entries re-encoded per transaction."""
 
 Dictionary = tuple[int | None, codec.CodecDictionary | None]
 """A dictionary's id and zstd dictionary, or ``(None, None)`` for plain frames."""
@@ -125,11 +123,11 @@ class ReencodingMixin:
         store = _store(self)
         latest = store._one("select_latest_dictionary", agent=agent_id)
         if latest is not None and int(latest) not in tainted:
-            return int(latest), store._dictionaries.get(store, int(latest))
+            return int(latest), store._dictionaries.get(int(latest))
         trained = store._train_dictionary(agent_id, now_us, (entry_id,))
         if trained is None or trained in tainted:
             return None, None
-        return trained, store._dictionaries.get(store, trained)
+        return trained, store._dictionaries.get(trained)
 
     # -- one entry -------------------------------------------------------------------------
 
