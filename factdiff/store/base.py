@@ -59,7 +59,7 @@ from factdiff.store.model import (
 from factdiff.store.observe import ObserveMixin
 from factdiff.store.outcomes import OutcomesMixin
 from factdiff.store.plumbing import DatabaseAccess
-from factdiff.store.reencoding import ReencodingMixin
+from factdiff.store.reencoding import Reencoding
 from factdiff.store.reevaluation import ReevaluationMixin
 from factdiff.store.reports import Reports
 from factdiff.store.retrieval import RetrievalMixin
@@ -88,7 +88,6 @@ class MemoryStore(
     IntegrityMixin,
     RetrievalMixin,
     SearchIndexMixin,
-    ReencodingMixin,
     ReevaluationMixin,
     ObserveMixin,
 ):
@@ -118,6 +117,7 @@ class MemoryStore(
         self._reports = Reports(self._db)
         self._compact = CompactStorage(self._db)
         self._entries = Entries(self._db, max_entry_bytes, self._warm_view)
+        self._reencoding = Reencoding(self._db, self._compact, self._entries.load)
         self._max_entry_bytes = max_entry_bytes
         self._registered_hashes = {}
 
@@ -509,6 +509,12 @@ class MemoryStore(
     _agent_dictionary = forward("_compact", CompactStorage.agent_dictionary)
     _train_dictionary = forward("_compact", CompactStorage.train_dictionary)
     _packed_problems = forward("_compact", CompactStorage.packed_problems)
+
+    # -- re-encoding (Reencoding) --
+    retire_dictionaries_trained_on = forward(
+        "_reencoding", Reencoding.retire_dictionaries_trained_on
+    )
+    retire_agent_dictionaries = forward("_reencoding", Reencoding.retire_agent_dictionaries)
 
     @property
     def _dictionaries(self) -> DictionaryCache:
