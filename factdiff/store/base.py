@@ -18,12 +18,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
 from factdiff.errors import InputError
-from factdiff.store import codec, correction, erasure, schema_refs, search_index
+from factdiff.store import codec, correction, erasure, schema_refs
 from factdiff.store import rows as rowmap
 from factdiff.store.activity import DailyActivity, read_daily_activity
 from factdiff.store.api_keys import ApiKeys
@@ -64,8 +65,9 @@ from factdiff.store.reevaluation import ReevaluationMixin
 from factdiff.store.reports import Reports
 from factdiff.store.retrieval import RetrievalMixin
 from factdiff.store.reviews import ReviewsMixin
+from factdiff.store.schema_resolver import SchemaResolver
 from factdiff.store.schemas import SchemaRegistryMixin
-from factdiff.store.search_index import SearchIndexMixin
+from factdiff.store.search_index import SearchIndex
 from factdiff.store.stats import StatsMixin
 from factdiff.store.ui_sessions import UiSessions
 
@@ -87,7 +89,6 @@ class MemoryStore(
     StatsMixin,
     IntegrityMixin,
     RetrievalMixin,
-    SearchIndexMixin,
     ReevaluationMixin,
     ObserveMixin,
 ):
@@ -118,6 +119,13 @@ class MemoryStore(
         self._compact = CompactStorage(self._db)
         self._entries = Entries(self._db, max_entry_bytes, self._warm_view)
         self._reencoding = Reencoding(self._db, self._compact, self._entries.load)
+        self._search_index = SearchIndex(
+            self._db,
+            lambda: self.services.indexer,
+            partial(SchemaResolver, self),
+            self._entries.load,
+            self.read_cold,
+        )
         self._max_entry_bytes = max_entry_bytes
         self._registered_hashes = {}
 
@@ -325,12 +333,12 @@ class MemoryStore(
             contents.append({"id": entry_id, "content": data})
         if not rows:
             return []
-        index = search_index.hot_index_docs(self, ids, items, facts=index_facts)
+        index = self._search_index.hot_docs(ids, items, facts=index_facts)
 
         def work() -> None:
             self._exec_many("insert_entry", rows)
             self._exec_many("insert_hot", contents)
-            search_index.write_index_docs(self, index)
+            self._search_index.write_docs(index)
 
         self._write(work)
         return ids
@@ -507,8 +515,12 @@ class MemoryStore(
     _warm_params = forward("_compact", CompactStorage.warm_params)
     _dictionary_hash = forward("_compact", CompactStorage.dictionary_hash)
     _agent_dictionary = forward("_compact", CompactStorage.agent_dictionary)
-    _train_dictionary = forward("_compact", CompactStorage.train_dictionary)
     _packed_problems = forward("_compact", CompactStorage.packed_problems)
+
+    @property
+    def _dictionaries(self) -> DictionaryCache:
+        """The compact storage's loaded dictionaries (erasure and correction drop them)."""
+        return self._compact.dictionaries
 
     # -- re-encoding (Reencoding) --
     retire_dictionaries_trained_on = forward(
@@ -516,7 +528,6 @@ class MemoryStore(
     )
     retire_agent_dictionaries = forward("_reencoding", Reencoding.retire_agent_dictionaries)
 
-    @property
-    def _dictionaries(self) -> DictionaryCache:
-        """The compact storage's loaded dictionaries (erasure and correction drop them)."""
-        return self._compact.dictionaries
+    # -- search index (SearchIndex) --
+    index_pending = forward("_search_index", SearchIndex.index_pending)
+    build_search_index = forward("_search_index", SearchIndex.build_search_index)
