@@ -3,12 +3,11 @@
 The store holds a ``Database`` (``factdiff.store.database``: a backend, an embedded SQLite
 file or a PostgreSQL server, with its dialect's named statements), so both backends behave
 alike and one test suite runs against both. Its parts are repositories over that database
-(``entries``, ``attestations``, ``activity``...) and, not yet converted, mixin modules
-(``migrate``, ``outcomes``, ``leases``, ``reviews``, ``cold_tier``, ``event_log``,
-``schemas``, ``extraction_cache``, ``stats``, ``integrity``, ``retrieval``, ``search_index``,
-``compact_storage``, ``reevaluation``, ``reports``, ``api_keys``, ``ui_sessions``,
-``observe``). What it needs from the layers above (index rows, retrieval) it is given as
-``StoreServices`` (``factdiff.store.indexing``).
+(``entries``, ``attestations``, ``activity``, ``compact_storage``, ``reencoding``,
+``search_index``...) and, not yet converted, mixin modules (``migrate``, ``outcomes``,
+``leases``, ``reviews``, ``cold_tier``, ``event_log``, ``schemas``, ``stats``,
+``integrity``, ``retrieval``, ``reevaluation``, ``observe``). What it needs from the layers
+above (index rows, retrieval) it is given as ``StoreServices`` (``factdiff.store.indexing``).
 
 Open a store with ``MemoryStore.open(path_or_dsn)`` (see ``factdiff.store.open_store``).
 """

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, TypedDict
 
 from factdiff.store import codec, compact, compact_meta
 from factdiff.store import rows as rowmap
@@ -53,6 +53,22 @@ PROFILE = "profile"
 """The ``store_identities`` kind of a warm row's identities (one canonical JSON object)."""
 REENCODE_BATCH = 64
 """Warm entries rewritten per transaction (re-encoding, attempt pruning)."""
+
+
+class StorageSizes(TypedDict):
+    """Bytes per tier and the ratios to the warm entries' sources (``storage``)."""
+
+    hot_content: int
+    warm_narratives: int
+    warm_records: int
+    warm_meta: int
+    cold_archives: int
+    dictionaries: int
+    identities: int
+    warm_source_bytes: int
+    warm_ratio: float | None
+    cold_ratio: float | None
+    retrieval_index: int
 
 
 class CompactStorage:
@@ -318,7 +334,7 @@ class CompactStorage:
     def packed_problems(self) -> list[str]:
         """Packed attempts and events that do not decode (for ``verify``)."""
         problems: list[str] = []
-        checks: list[tuple[str, str, Callable[[Any], object]]] = [
+        checks: list[tuple[str, str, Callable[[bytes], object]]] = [
             ("packed_attempts_page", "attempt", rowmap.unpack_attempt),
             ("packed_events_page", "event", lambda p: rowmap.event_payload(None, p)),
             ("packed_second_events_page", "event", lambda p: rowmap.event_payload(None, p)),
@@ -341,7 +357,7 @@ class CompactStorage:
 
     # -- sizes -----------------------------------------------------------------------------
 
-    def storage(self) -> dict[str, Any]:
+    def storage(self) -> StorageSizes:
         """Bytes per tier (``stats --json``'s ``storage``): ``hot_content``,
         ``warm_narratives``, ``warm_records``, ``warm_meta`` (compact meta, digest bytes, 8
         for the identity reference), ``cold_archives`` (archive frames), ``dictionaries`` (zstd

@@ -40,6 +40,8 @@ __all__ = ["INDEX_BATCH", "SearchIndex", "pack_keys", "unpack_keys"]
 
 INDEX_BATCH = 256
 """Entries indexed per transaction by ``build_search_index``."""
+Params = dict[str, int | str | bytes | None]
+"""The parameters of one index statement."""
 
 
 class SearchIndex:
@@ -134,27 +136,25 @@ class SearchIndex:
         if not docs:
             return
         numbers = [int(doc) for (doc,) in self._db.exec("allocate_search_docs", n=len(docs))]
-        rows: list[dict[str, Any]] = [
+        rows: list[Params] = [
             {"doc": number, "entry_id": doc.entry_id, "text": doc.text}
             for number, doc in zip(numbers, docs, strict=True)
         ]
         self._db.exec_many("insert_search_doc", rows)
         self._exec_many_if("insert_search_text", rows)
-        keys: list[dict[str, Any]] = [
+        keys: list[Params] = [
             {"key_hash": key, "doc": number}
             for number, doc in zip(numbers, docs, strict=True)
             for key in doc.key_hashes
         ]
         self._exec_many_if("insert_fact_key", keys)
-        records: list[dict[str, Any]] = [
+        records: list[Params] = [
             {"entry_id": doc.entry_id, "record": doc.hot_record}
             for doc in docs
             if doc.hot_record is not None
         ]
         self._exec_many_if("insert_hot_record", records)
-        pending: list[dict[str, Any]] = [
-            {"entry_id": doc.entry_id} for doc in docs if doc.facts_pending
-        ]
+        pending: list[Params] = [{"entry_id": doc.entry_id} for doc in docs if doc.facts_pending]
         self._exec_many_if("insert_fact_pending", pending)
         for doc in docs:
             if doc.warm is not None:
@@ -173,13 +173,9 @@ class SearchIndex:
             int(row["key_hash"])
             for row in self._db.rows(self._db.sql("select_fact_keys"), {"doc": number})
         }
-        gone: list[dict[str, Any]] = [
-            {"key_hash": k, "doc": int(number)} for k in sorted(held - wanted)
-        ]
+        gone: list[Params] = [{"key_hash": k, "doc": int(number)} for k in sorted(held - wanted)]
         self._exec_many_if("delete_fact_key", gone)
-        new: list[dict[str, Any]] = [
-            {"key_hash": k, "doc": int(number)} for k in sorted(wanted - held)
-        ]
+        new: list[Params] = [{"key_hash": k, "doc": int(number)} for k in sorted(wanted - held)]
         self._exec_many_if("insert_fact_key", new)
         self._db.exec("delete_hot_record", entry_id=doc.entry_id)
         if doc.hot_record is not None:
@@ -208,7 +204,7 @@ class SearchIndex:
         self._db.exec("clear_hot_records")
         self._db.exec("clear_search_docs")
 
-    def _exec_many_if(self, key: str, rows: list[dict[str, Any]]) -> None:
+    def _exec_many_if(self, key: str, rows: list[Params]) -> None:
         """``exec_many``, unless the dialect needs no statement for ``key``."""
         if rows and self._db.sql(key):
             self._db.exec_many(key, rows)
