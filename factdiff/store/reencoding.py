@@ -1,10 +1,10 @@
 """Re-encoding warm entries already stored, away from zstd dictionaries that must go.
 
-``Reencoding`` is a repository over the store's ``Database`` that rewrites what the
-compact storage (``factdiff.store.compact_storage``) wrote. Each
-re-encoded entry gets new warm columns (narrative, record, meta) and a new archive made with
-one dictionary (or none), decoded again and compared before it is written; a batch of
-entries is one transaction, so every operation here is resumable at any point.
+``Reencoding`` is a repository over the store's ``Database`` that rewrites what the compact
+storage (``factdiff.store.compact_storage``) wrote. Each re-encoded entry gets new warm
+columns (narrative, record, meta) and a new archive made with one dictionary (or none),
+decoded again and compared before it is written; a batch of entries is one transaction, so
+every operation here is resumable at any point.
 
 * ``retire_dictionaries_trained_on`` stops using the dictionaries trained on one entry (an
   erasure or a correction: they hold fragments of its text), re-encoding their users with a
