@@ -55,6 +55,7 @@ from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.retrieve.index import extract_source, reference_date
 from factdiff.retrieve.schemas import SchemaResolver
 from factdiff.store import MemoryStore, NewEntry, Tier, codec, open_store
+from factdiff.store.compact_storage import StorageSizes
 
 T0 = datetime(2026, 1, 5, tzinfo=UTC)
 
@@ -65,7 +66,7 @@ class Sizes:
 
     entries: int
     warm: int
-    storage: dict[str, int | float | None]
+    storage: StorageSizes
     base_warm: int
     base_cold: int
     before: int
@@ -263,11 +264,9 @@ def ratio(n: int, d: int) -> str:
 
 def row_of(label: str, s: Sizes) -> tuple[list[str], list[str]]:
     st = s.storage
-    source = int(st["warm_source_bytes"] or 0)
-    narratives, records, meta = (
-        int(st[k] or 0) for k in ("warm_narratives", "warm_records", "warm_meta")
-    )
-    cold, dicts = int(st["cold_archives"] or 0), int(st["dictionaries"] or 0)
+    source = st["warm_source_bytes"]
+    narratives, records, meta = st["warm_narratives"], st["warm_records"], st["warm_meta"]
+    cold, dicts = st["cold_archives"], st["dictionaries"]
     tiers = [
         label,
         str(s.entries),

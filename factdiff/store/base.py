@@ -4,11 +4,11 @@ The store holds a ``Database`` (``factdiff.store.database``: a backend, an embed
 file or a PostgreSQL server, with its dialect's named statements), so both backends behave
 alike and one test suite runs against both. Its parts are repositories over that database
 (``entries``, ``attestations``, ``leases``, ``reviews``, ``cold_tier``, ``event_log``,
-``schemas``, ``migrate``, ``integrity``, ``observe``, ``reports``, ``api_keys``...), whose
-methods it forwards (``factdiff.store.forward``), and, not yet converted, mixin modules
-(``outcomes``, ``stats``, ``retrieval``, ``search_index``, ``compact_storage``,
-``reevaluation``). What it needs from the layers above (index rows, retrieval) it is given as
-``StoreServices`` (``factdiff.store.indexing``).
+``schemas``, ``migrate``, ``integrity``, ``observe``, ``reports``, ``api_keys``,
+``compact_storage``, ``reencoding``, ``search_index``...), whose methods it forwards
+(``factdiff.store.forward``), and, not yet converted, mixin modules (``outcomes``,
+``stats``, ``retrieval``, ``reevaluation``). What it needs from the layers above (index
+rows, retrieval) it is given as ``StoreServices`` (``factdiff.store.indexing``).
 
 Open a store with ``MemoryStore.open(path_or_dsn)`` (see ``factdiff.store.open_store``).
 """
@@ -31,10 +31,11 @@ from factdiff.store.api_keys import ApiKeys
 from factdiff.store.attestations import Attestations
 from factdiff.store.backends import Backend, open_backend
 from factdiff.store.cold_tier import ColdTier
-from factdiff.store.compact_storage import CompactStorageMixin
+from factdiff.store.compact_storage import CompactStorage
 from factdiff.store.correction import Correction
 from factdiff.store.database import Database
 from factdiff.store.dialect import Dialect
+from factdiff.store.dictionaries import DictionaryCache
 from factdiff.store.entries import Entries
 from factdiff.store.erasure import Forgotten
 from factdiff.store.event_log import EventLog
@@ -59,12 +60,14 @@ from factdiff.store.model import (
 from factdiff.store.observe import Monitoring
 from factdiff.store.outcomes import OutcomesMixin
 from factdiff.store.plumbing import DatabaseAccess
+from factdiff.store.reencoding import Reencoding
 from factdiff.store.reevaluation import ReevaluationMixin
 from factdiff.store.reports import Reports
 from factdiff.store.retrieval import RetrievalMixin
 from factdiff.store.reviews import Reviews
+from factdiff.store.schema_resolver import SchemaResolver
 from factdiff.store.schemas import SchemaRegistry
-from factdiff.store.search_index import SearchIndexMixin
+from factdiff.store.search_index import SearchIndex
 from factdiff.store.stats import StatsMixin
 from factdiff.store.ui_sessions import UiSessions
 
@@ -79,8 +82,6 @@ class MemoryStore(
     OutcomesMixin,
     StatsMixin,
     RetrievalMixin,
-    SearchIndexMixin,
-    CompactStorageMixin,
     ReevaluationMixin,
 ):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
@@ -102,15 +103,15 @@ class MemoryStore(
         self._dialect = backend.dialect
         self._db = Database(backend)
         self._attestations = Attestations(self._db, self.tombstone)
-        self._db.on_rollback.append(self._forget_written_ids)
         self._ui_sessions = UiSessions(self._db)
         self._extraction_cache = ExtractionCache(self._db)
         self._api_keys = ApiKeys(self._db)
         self._reports = Reports(self._db)
+        self._compact = CompactStorage(self._db)
         self._entries = Entries(self._db, max_entry_bytes, self._warm_view)
+        self._reencoding = Reencoding(self._db, self._compact, self._entries.load)
         self._max_entry_bytes = max_entry_bytes
-        self._init_compact()
-        # built last: they take bound methods of the parts built above
+        # built after the parts whose bound methods they take
         self._schemas = SchemaRegistry(self._db, self._append_events)
         self._event_log = EventLog(self._db, self._schemas.registered_hash)
         self._leases = Leases(self._db, self._entries.load)
@@ -121,6 +122,13 @@ class MemoryStore(
             cold_bytes=self._cold_bytes,
             keep_accepted_summary=self._keep_accepted_summary,
             reindex=partial(search_index.index_rehydrated, self),
+        )
+        self._search_index = SearchIndex(
+            self._db,
+            lambda: self.services.indexer,
+            partial(SchemaResolver, self),
+            self._entries.load,
+            self.read_cold,
         )
         self._migrations = Migrations(self._db, self.build_search_index)
         self._monitoring = Monitoring(self._db, self._reports, self.lost_facts)
@@ -266,14 +274,6 @@ class MemoryStore(
 
     write_each = forward("_db", Database.write_each)
 
-    def _forget_written_ids(self) -> None:
-        """Drop the ids cached from writes that were rolled back after their savepoint was
-        released (dictionaries, identities read in the transaction; the schema registry
-        drops its hashes itself): they may not exist, or be reused."""
-        self._dictionaries.clear()
-        self._identity_ids.clear()
-        self._identity_values.clear()
-
     def _append_events(
         self, events: list[NewEvent], entry_id: str | None, agent_id: str | None, now: int
     ) -> None:
@@ -341,12 +341,12 @@ class MemoryStore(
             contents.append({"id": entry_id, "content": data})
         if not rows:
             return []
-        index = search_index.hot_index_docs(self, ids, items, facts=index_facts)
+        index = self._search_index.hot_docs(ids, items, facts=index_facts)
 
         def work() -> None:
             self._exec_many("insert_entry", rows)
             self._exec_many("insert_hot", contents)
-            search_index.write_index_docs(self, index)
+            self._search_index.write_docs(index)
 
         self._write(work)
         return ids
@@ -552,3 +552,33 @@ class MemoryStore(
 
     # -- integrity (Integrity) --
     verify = forward("_integrity", Integrity.verify)
+
+    # -- compact storage (CompactStorage) --
+    latest_dictionary = forward("_compact", CompactStorage.latest_dictionary)
+    prune_clean_attempts = forward("_compact", CompactStorage.prune_clean_attempts)
+    storage = forward("_compact", CompactStorage.storage)
+    _warm_view = forward("_compact", CompactStorage.warm_view)
+    _cold_bytes = forward("_compact", CompactStorage.cold_bytes)
+    _attempt_narrative = forward("_compact", CompactStorage.attempt_narrative)
+    _keep_accepted_summary = forward("_compact", CompactStorage.keep_accepted_summary)
+    _identity_refs = forward("_compact", CompactStorage.identity_refs)
+    _profile_ref = forward("_compact", CompactStorage.profile_ref)
+    _warm_params = forward("_compact", CompactStorage.warm_params)
+    _dictionary_hash = forward("_compact", CompactStorage.dictionary_hash)
+    _agent_dictionary = forward("_compact", CompactStorage.agent_dictionary)
+    _packed_problems = forward("_compact", CompactStorage.packed_problems)
+
+    @property
+    def _dictionaries(self) -> DictionaryCache:
+        """The compact storage's loaded dictionaries (erasure and correction drop them)."""
+        return self._compact.dictionaries
+
+    # -- re-encoding (Reencoding) --
+    retire_dictionaries_trained_on = forward(
+        "_reencoding", Reencoding.retire_dictionaries_trained_on
+    )
+    retire_agent_dictionaries = forward("_reencoding", Reencoding.retire_agent_dictionaries)
+
+    # -- search index (SearchIndex) --
+    index_pending = forward("_search_index", SearchIndex.index_pending)
+    build_search_index = forward("_search_index", SearchIndex.build_search_index)

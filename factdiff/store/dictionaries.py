@@ -23,16 +23,13 @@ import hashlib
 import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import zstandard
 
 from factdiff.store import codec
 from factdiff.store.backends.protocol import Row
+from factdiff.store.database import Database
 from factdiff.store.model import IntegrityError
-
-if TYPE_CHECKING:
-    from factdiff.store.base import MemoryStore
 
 MIN_SAMPLES = 64
 """An agent needs this many entries before a dictionary is trained for it."""
@@ -108,25 +105,26 @@ def train(samples: list[bytes], size: int = DICTIONARY_BYTES) -> bytes | None:
 class DictionaryCache:
     """The dictionaries a store has loaded (by id), verified against their hash once."""
 
-    def __init__(self) -> None:
+    def __init__(self, db: Database) -> None:
+        self._db = db
         self._by_id: dict[int, StoredDictionary] = {}
         self._lock = threading.Lock()
 
-    def get(self, store: MemoryStore, dictionary_id: int | None) -> codec.CodecDictionary | None:
+    def get(self, dictionary_id: int | None) -> codec.CodecDictionary | None:
         """The dictionary ``dictionary_id`` (``None`` for ``None``); ``IntegrityError`` if
         its row is missing or its bytes do not match their hash."""
         if dictionary_id is None:
             return None
-        return self.stored(store, int(dictionary_id)).data
+        return self.stored(int(dictionary_id)).data
 
-    def stored(self, store: MemoryStore, dictionary_id: int) -> StoredDictionary:
+    def stored(self, dictionary_id: int) -> StoredDictionary:
         """The row of dictionary ``dictionary_id`` (loaded once, as ``get``)."""
         found = self._by_id.get(dictionary_id)
-        return self.load(store, dictionary_id) if found is None else found
+        return self.load(dictionary_id) if found is None else found
 
-    def load(self, store: MemoryStore, dictionary_id: int) -> StoredDictionary:
+    def load(self, dictionary_id: int) -> StoredDictionary:
         """Read and check one dictionary row."""
-        row = store._row("select_dictionary", id=dictionary_id)
+        row = self._db.row("select_dictionary", id=dictionary_id)
         if row is None:
             raise IntegrityError(f"dictionary {dictionary_id}", "zstd dictionary is missing")
         try:

@@ -1,9 +1,10 @@
 """Re-encoding warm entries already stored, away from zstd dictionaries that must go.
 
-``ReencodingMixin`` is part of every ``MemoryStore`` (through ``CompactStorageMixin``). Each
-re-encoded entry gets new warm columns (narrative, record, meta) and a new archive made with
-one dictionary (or none), decoded again and compared before it is written; a batch of
-entries is one transaction, so every operation here is resumable at any point.
+``Reencoding`` is a repository over the store's ``Database`` that rewrites what the compact
+storage (``factdiff.store.compact_storage``) wrote. Each re-encoded entry gets new warm
+columns (narrative, record, meta) and a new archive made with one dictionary (or none),
+decoded again and compared before it is written; a batch of entries is one transaction, so
+every operation here is resumable at any point.
 
 * ``retire_dictionaries_trained_on`` stops using the dictionaries trained on one entry (an
   erasure or a correction: they hold fragments of its text), re-encoding their users with a
@@ -13,33 +14,38 @@ entries is one transaction, so every operation here is resumable at any point.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from factdiff.inputs.times import clamp_time
 from factdiff.store import codec, compact
+from factdiff.store.compact_storage import REENCODE_BATCH, CompactStorage
+from factdiff.store.database import Database
 from factdiff.store.dictionaries import unpack_ids
-from factdiff.store.model import EntryNotFound, IntegrityError
+from factdiff.store.model import Entry, EntryNotFound, IntegrityError
+from factdiff.store.warm_columns import Dictionary
 
-if TYPE_CHECKING:
-    from factdiff.store.base import MemoryStore
+__all__ = ["REENCODE_BATCH", "Reencoding"]
 
-REENCODE_BATCH = 64
-"""Warm entries re-encoded per transaction."""
-
-Dictionary = tuple[int | None, codec.CodecDictionary | None]
-"""A dictionary's id and zstd dictionary, or ``(None, None)`` for plain frames."""
 Reencoded = tuple[dict[str, Any], dict[str, Any]]
 """The new warm and cold columns of one entry."""
 
 
-def _store(mixin: ReencodingMixin) -> MemoryStore:
-    return cast("MemoryStore", mixin)
+class Reencoding:
+    """Re-encoding of one store's warm entries (see the module docstring): over ``db``,
+    with the ``compact`` storage that encodes them and ``load`` reading an entry."""
 
-
-class ReencodingMixin:
-    """Re-encoding of stored warm entries (see the module docstring)."""
+    def __init__(
+        self,
+        db: Database,
+        compact: CompactStorage,
+        load: Callable[[str], Entry | None],
+    ) -> None:
+        self._db = db
+        self._compact = compact
+        self._load = load
 
     # -- dictionary retirement -------------------------------------------------------------
 
@@ -52,16 +58,15 @@ class ReencodingMixin:
         when too few entries remain), ``batch`` entries per transaction, then delete the
         dictionary rows. Resumable: a run interrupted anywhere is finished by the next one.
         Returns how many dictionaries were deleted."""
-        store = _store(self)
         now_us = codec.to_micros(now, "now")
-        row = store._row("select_entry", id=entry_id)
+        row = self._db.row("select_entry", id=entry_id)
         if row is None:
             raise EntryNotFound(entry_id)
         agent_id = str(row["agent_id"])
         tainted = [
             int(dict_id)
-            for dict_id, _version, trained_on in store._rows(
-                store._sql("select_agent_dictionaries"), {"agent": agent_id}
+            for dict_id, _version, trained_on in self._db.rows(
+                self._db.sql("select_agent_dictionaries"), {"agent": agent_id}
             )
             if entry_id in unpack_ids(bytes(trained_on))
         ]
@@ -80,10 +85,9 @@ class ReencodingMixin:
         Erasing the entries one by one after this retrains nothing (erasing them first would
         retire and retrain a dictionary per erased entry, re-encoding the agent each time).
         Resumable; returns how many dictionaries were deleted."""
-        store = _store(self)
         dict_ids = [
             int(row["id"])
-            for row in store._rows(store._sql("select_agent_dictionaries"), {"agent": agent_id})
+            for row in self._db.rows(self._db.sql("select_agent_dictionaries"), {"agent": agent_id})
         ]
         self._retire(dict_ids, (None, None), codec.to_micros(now, "now"), batch)
         return len(dict_ids)
@@ -93,59 +97,56 @@ class ReencodingMixin:
     ) -> None:
         """Re-encode every user of ``dict_ids`` with ``replacement``, then delete them (a
         user that a concurrent demotion added during a sweep is caught by the next one)."""
-        store = _store(self)
-        sql = store._sql("dictionary_users_page")
+        sql = self._db.sql("dictionary_users_page")
         for dict_id in dict_ids:
             while True:
                 after = ""
                 while True:
                     params = {"id": dict_id, "after": after, "limit": batch}
-                    users = [str(r["entry_id"]) for r in store._rows(sql, params)]
+                    users = [str(r["entry_id"]) for r in self._db.rows(sql, params)]
                     if not users:
                         break
                     items = [self._reencoded(u, replacement) for u in users]
-                    store._write(partial(self._write_reencoded, items))
+                    self._db.write(partial(self._write_reencoded, items))
                     after = users[-1]
 
                 def drop(target: int = dict_id) -> bool:
-                    if int(store._one("count_dictionary_users", id=target)) != 0:
+                    if int(self._db.one("count_dictionary_users", id=target)) != 0:
                         return False
-                    store._exec("delete_dictionary", id=target)
+                    self._db.exec("delete_dictionary", id=target)
                     return True
 
-                if store._write(drop):
+                if self._db.write(drop):
                     break
-            store._dictionaries.forget(dict_id)
+            self._compact.dictionaries.forget(dict_id)
 
     def _clean_dictionary(
         self, agent_id: str, now_us: int, entry_id: str, tainted: list[int]
     ) -> Dictionary:
         """The agent's latest dictionary if untainted, else one trained now without
         ``entry_id`` (``(None, None)`` when too few entries remain)."""
-        store = _store(self)
-        latest = store._one("select_latest_dictionary", agent=agent_id)
+        latest = self._db.one("select_latest_dictionary", agent=agent_id)
         if latest is not None and int(latest) not in tainted:
-            return int(latest), store._dictionaries.get(store, int(latest))
-        trained = store._train_dictionary(agent_id, now_us, (entry_id,))
+            return int(latest), self._compact.dictionaries.get(int(latest))
+        trained = self._compact.train_dictionary(agent_id, now_us, (entry_id,))
         if trained is None or trained in tainted:
             return None, None
-        return trained, store._dictionaries.get(store, trained)
+        return trained, self._compact.dictionaries.get(trained)
 
     # -- one entry -------------------------------------------------------------------------
 
     def _reencoded(self, entry_id: str, dictionary: Dictionary) -> Reencoded | None:
         """New warm and cold columns for ``entry_id`` made with ``dictionary``, or ``None`` if
         it is no longer warm."""
-        store = _store(self)
-        entry = store._load(entry_id)
+        entry = self._load(entry_id)
         if entry is None or entry.warm is None:
             return None
-        cold = store._row("select_cold", id=entry_id)
+        cold = self._db.row("select_cold", id=entry_id)
         if cold is None:
             raise IntegrityError(entry_id, "warm entry has no cold archive")
-        data = store._cold_bytes(entry_id, cold)
+        data = self._compact.cold_bytes(entry_id, cold)
         source = codec.decode_content(data)
-        warm = store._warm_params(
+        warm = self._compact.warm_params(
             entry_id,
             source,
             entry.warm.narrative,
@@ -169,14 +170,13 @@ class ReencodingMixin:
 
     def _write_reencoded(self, batch: list[Reencoded | None]) -> int:
         """Inside a write: the re-encoded entries still warm (returns how many)."""
-        store = _store(self)
         done = 0
         for item in batch:
             if item is None:
                 continue
             warm, cold = item
-            if store._count("update_cold_encoding", **cold) != 1:
+            if self._db.count("update_cold_encoding", **cold) != 1:
                 continue  # restored meanwhile
-            store._exec("update_warm_encoding", **warm)
+            self._db.exec("update_warm_encoding", **warm)
             done += 1
         return done
