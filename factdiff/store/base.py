@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -58,13 +59,13 @@ from factdiff.store.model import (
 from factdiff.store.observe import ObserveMixin
 from factdiff.store.outcomes import OutcomesMixin
 from factdiff.store.plumbing import DatabaseAccess
-from factdiff.store.reevaluation import ReevaluationMixin
+from factdiff.store.reevaluation import Reevaluations
 from factdiff.store.reports import Reports
-from factdiff.store.retrieval import RetrievalMixin
+from factdiff.store.retrieval import Searches
 from factdiff.store.reviews import ReviewsMixin
 from factdiff.store.schemas import SchemaRegistryMixin
 from factdiff.store.search_index import SearchIndexMixin
-from factdiff.store.stats import StatsMixin
+from factdiff.store.stats import Stats
 from factdiff.store.ui_sessions import UiSessions
 
 DEFAULT_MAX_ENTRY_BYTES = 16 * 1024 * 1024
@@ -82,12 +83,9 @@ class MemoryStore(
     ColdTierMixin,
     EventLogMixin,
     SchemaRegistryMixin,
-    StatsMixin,
     IntegrityMixin,
-    RetrievalMixin,
     SearchIndexMixin,
     CompactStorageMixin,
-    ReevaluationMixin,
     ObserveMixin,
 ):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
@@ -118,6 +116,19 @@ class MemoryStore(
         self._max_entry_bytes = max_entry_bytes
         self._registered_hashes = {}
         self._init_compact()
+        self._stats = Stats(self._db, self._reports, self.storage)
+        self._searches = Searches(self)
+        self._reevaluations = Reevaluations(
+            self._db,
+            load=self._load,
+            event_rows=self._event_rows,
+            insert_events=self._insert_events,
+            rehydrate=partial(self._rehydrate, touch=False),
+            index_demoted=partial(search_index.index_demoted, self),
+            cold_bytes=self._cold_bytes,
+            agent_dictionary=self._agent_dictionary,
+            warm_params=self._warm_params,
+        )
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -494,3 +505,31 @@ class MemoryStore(
     reevaluation_results = forward("_reports", Reports.reevaluation_results)
     reevaluation_by_agent = forward("_reports", Reports.reevaluation_by_agent)
     loss_attempts = forward("_reports", Reports.loss_attempts)
+
+    # -- stats (Stats) --
+    stats = forward("_stats", Stats.stats)
+    failure_by_schema = forward("_stats", Stats.failure_by_schema)
+    failure_by_agent = forward("_stats", Stats.failure_by_agent)
+    lost_facts = forward("_stats", Stats.lost_facts)
+    facts_lost = forward("_stats", Stats.facts_lost)
+    review_backlog_summary = forward("_stats", Stats.review_backlog_summary)
+    model_usage = forward("_stats", Stats.model_usage)
+    llm_cost = forward("_stats", Stats.llm_cost)
+
+    # -- retrieval (Searches) --
+    search = forward("_searches", Searches.search)
+    render_context = forward("_searches", Searches.render_context)
+    attest = forward("_searches", Searches.attest)
+    check_attestation = forward("_searches", Searches.check_attestation)
+
+    # -- re-evaluation (Reevaluations) --
+    warm_schema_versions = forward("_reevaluations", Reevaluations.warm_schema_versions)
+    enqueue_reevaluations = forward("_reevaluations", Reevaluations.enqueue_reevaluations)
+    warm_candidates = forward("_reevaluations", Reevaluations.warm_candidates)
+    pending_reevaluations = forward("_reevaluations", Reevaluations.pending_reevaluations)
+    claim_reevaluations = forward("_reevaluations", Reevaluations.claim_reevaluations)
+    heartbeat_reevaluation = forward("_reevaluations", Reevaluations.heartbeat_reevaluation)
+    release_reevaluation = forward("_reevaluations", Reevaluations.release_reevaluation)
+    finish_reevaluation = forward("_reevaluations", Reevaluations.finish_reevaluation)
+    finish_reevaluations = forward("_reevaluations", Reevaluations.finish_reevaluations)
+    warm_state = forward("_reevaluations", Reevaluations.warm_state)

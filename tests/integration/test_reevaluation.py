@@ -154,7 +154,8 @@ CRASH = textwrap.dedent(
                     os._exit(3)
             return result
         return run
-    store._exec, store._row = dying(store._exec), dying(store._row)
+    db = store.database
+    db.exec, db.row = dying(db.exec), dying(db.row)
     reevaluator = Reevaluator(store)
     reevaluator.enqueue(reevaluator.plan(NAME, LATER), LATER)
     reevaluator.run(LATER, schema_name=NAME)
