@@ -28,6 +28,7 @@ from factdiff.store import codec, correction, erasure, schema_refs, search_index
 from factdiff.store import rows as rowmap
 from factdiff.store.activity import DailyActivity, read_daily_activity
 from factdiff.store.api_keys import ApiKeys
+from factdiff.store.attempts import Attempts
 from factdiff.store.attestations import Attestations
 from factdiff.store.backends import Backend, open_backend
 from factdiff.store.cold_tier import ColdTierMixin
@@ -57,7 +58,7 @@ from factdiff.store.model import (
     Tombstone,
 )
 from factdiff.store.observe import ObserveMixin
-from factdiff.store.outcomes import OutcomesMixin
+from factdiff.store.outcomes import Outcomes
 from factdiff.store.plumbing import DatabaseAccess
 from factdiff.store.reevaluation import Reevaluations
 from factdiff.store.reports import Reports
@@ -77,7 +78,6 @@ PAGE_SIZE = rowmap.PAGE_SIZE
 class MemoryStore(
     DatabaseAccess,
     MigrationMixin,
-    OutcomesMixin,
     LeasesMixin,
     ReviewsMixin,
     ColdTierMixin,
@@ -116,6 +116,27 @@ class MemoryStore(
         self._max_entry_bytes = max_entry_bytes
         self._registered_hashes = {}
         self._init_compact()
+        self._attempts = Attempts(
+            self._db,
+            tombstone=self.tombstone,
+            registered_hash=self._registered_hash,
+            identity_refs=self._identity_refs,
+            attempt_narrative=self._attempt_narrative,
+        )
+        self._outcomes = Outcomes(
+            self._db,
+            self._attempts,
+            load=self._load,
+            tombstone=self.tombstone,
+            event_rows=self._event_rows,
+            insert_events=self._insert_events,
+            agent_dictionary=self._agent_dictionary,
+            dictionary_hash=self._dictionary_hash,
+            profile_ref=self._profile_ref,
+            schema_lookup=partial(search_index.schema_lookup, self),
+            warm_index_doc=partial(search_index.warm_index_doc, self),
+            index_demoted=partial(search_index.index_demoted, self),
+        )
         self._stats = Stats(self._db, self._reports, self.storage)
         self._searches = Searches(self)
         self._reevaluations = Reevaluations(
@@ -505,6 +526,14 @@ class MemoryStore(
     reevaluation_results = forward("_reports", Reports.reevaluation_results)
     reevaluation_by_agent = forward("_reports", Reports.reevaluation_by_agent)
     loss_attempts = forward("_reports", Reports.loss_attempts)
+
+    # -- outcomes (Outcomes, Attempts) --
+    apply_compressed = forward("_outcomes", Outcomes.apply_compressed)
+    apply_failed = forward("_outcomes", Outcomes.apply_failed)
+    apply_error = forward("_outcomes", Outcomes.apply_error)
+    attempts = forward("_attempts", Attempts.attempts)
+    last_must_keep = forward("_attempts", Attempts.last_must_keep)
+    model_calls = forward("_attempts", Attempts.model_calls)
 
     # -- stats (Stats) --
     stats = forward("_stats", Stats.stats)
