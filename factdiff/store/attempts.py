@@ -11,7 +11,6 @@ that, through the callables the facade passes in.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from factdiff.providers.accounting import ModelCall
 from factdiff.store import codec, schema_refs
@@ -22,7 +21,7 @@ from factdiff.values.base import JSON
 
 __all__ = ["AttemptParams", "Attempts"]
 
-AttemptParams = tuple[dict[str, Any], list[dict[str, Any]]]
+AttemptParams = tuple[dict[str, object], list[dict[str, object]]]
 """An attempt's ``insert_attempt`` parameters and its model calls' ``insert_model_call``
 ones, without their attempt number (set inside the transaction)."""
 
@@ -64,7 +63,9 @@ class Attempts:
         ref = self._identity_refs({kind: rowmap.attempt_identity(stored)})[kind]
         return rowmap.attempt_params(entry_id, 0, stored, ref, narrative), calls
 
-    def insert(self, attempt_no: int, attempt: dict[str, Any], calls: list[dict[str, Any]]) -> None:
+    def insert(
+        self, attempt_no: int, attempt: dict[str, object], calls: list[dict[str, object]]
+    ) -> None:
         """Inside a write: the attempt made by ``params`` as the entry's ``attempt_no``."""
         self._db.exec("insert_attempt", **{**attempt, "attempt_no": attempt_no})
         for call in calls:

@@ -42,7 +42,7 @@ _DONE = frozenset({AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES})
 EventRows = list[tuple[str, str, bytes | None]]
 """Events as stored (type, payload, packed payload), made before the transaction."""
 WarmIndexDoc = Callable[
-    [str, str, str, Mapping[str, Any], FactRecord | None, str | None, FactRecord | None],
+    [str, str, str, Mapping[str, object], FactRecord | None, str | None, FactRecord | None],
     IndexDoc,
 ]
 """A demoted entry's index rows (entry id, source, narrative, record JSON, narrative facts,

@@ -35,7 +35,7 @@ __all__ = ["ReevaluationFinish", "ReevaluationItem", "ReevaluationResult", "Reev
 EventRows = list[tuple[str, str, bytes | None]]
 """Events as stored (type, payload, packed payload), made before the transaction."""
 WarmParams = Callable[
-    [str, str, str, Mapping[str, Any], WarmMeta, str, int, Dictionary], dict[str, Any]
+    [str, str, str, Mapping[str, object], WarmMeta, str, int, Dictionary], dict[str, object]
 ]
 """The compact columns of a warm row (entry id, source, narrative, record, meta, content
 hash, compression time, dictionary)."""
@@ -287,7 +287,7 @@ class Reevaluations:
             "diff": codec.dump_json(dict(finish.diff), "diff"),
             "now": now_us,
         }
-        warm_params: dict[str, Any] = {}
+        warm_params: dict[str, object] = {}
         if finish.record is not None and finish.meta is not None and finish.seen is not None:
             warm_params = self._compact_warm(item.entry_id, finish, now_us)
         events = self._event_rows(list(finish.events))
@@ -320,7 +320,7 @@ class Reevaluations:
 
     def _compact_warm(
         self, entry_id: str, finish: ReevaluationFinish, now_us: int
-    ) -> dict[str, Any]:
+    ) -> dict[str, object]:
         """The warm row's compact columns with the re-evaluated record and meta (made before
         the transaction, from the entry as it is now: ``{}`` when it is no longer warm, which
         the fence in ``_apply`` then finds stale). The narrative stays; it is encoded again
@@ -355,5 +355,5 @@ class _Prepared:
     item: ReevaluationItem
     finish: ReevaluationFinish
     item_params: dict[str, str | int]
-    warm_params: dict[str, Any]
+    warm_params: dict[str, object]
     event_rows: EventRows

@@ -22,6 +22,9 @@ __all__ = ["PAGE_SIZE", "Stats", "failure_rate"]
 
 PAGE_SIZE = rowmap.PAGE_SIZE
 
+UsageRow = dict[str, str | int | None]
+"""A row of ``model_usage``: model, role, counts and cost (six places, None: unknown)."""
+
 
 def _cost(cost: object) -> str | None:
     """A summed cost in USD to six places (None: some billed call had no known price)."""
@@ -178,7 +181,7 @@ class Stats:
         (None when a billed call has no known price; ``"0.000000"`` without calls)."""
         return _llm_cost(self._model_usage_rows())
 
-    def _model_usage_rows(self) -> list[tuple[dict[str, Any], Decimal | None]]:
+    def _model_usage_rows(self) -> list[tuple[UsageRow, Decimal | None]]:
         """The rows of ``model_usage``, each with its exact cost."""
         rows = self._db.rows(self._db.sql("usage_by_model"), {})
         return [
@@ -199,7 +202,7 @@ class Stats:
         ]
 
 
-def _llm_cost(usage: list[tuple[dict[str, Any], Decimal | None]]) -> dict[str, Any]:
+def _llm_cost(usage: list[tuple[UsageRow, Decimal | None]]) -> dict[str, Any]:
     """``llm_cost`` of the rows of ``model_usage`` and their exact costs."""
     known = all(cost is not None for _, cost in usage)
     total = sum((cost for _, cost in usage if cost is not None), Decimal(0))
