@@ -137,7 +137,7 @@ def measure(label: str, target: str, texts: list[str]) -> None:
         decide: list[float] = []
         commit: list[float] = []
         reevaluator.decide = timed(decide, reevaluator.decide)  # type: ignore[method-assign]
-        store.finish_reevaluations = timed(commit, store.finish_reevaluations)  # type: ignore[method-assign]
+        store.finish_reevaluations = timed(commit, store.finish_reevaluations)
         started = time.perf_counter()
         report = reevaluator.run(NOW, schema_name=NAME)
         wall = time.perf_counter() - started

@@ -28,6 +28,7 @@ from factdiff.store import codec, correction, erasure, schema_refs, search_index
 from factdiff.store import rows as rowmap
 from factdiff.store.activity import DailyActivity, read_daily_activity
 from factdiff.store.api_keys import ApiKeys
+from factdiff.store.attempts import Attempts
 from factdiff.store.attestations import Attestations
 from factdiff.store.backends import Backend, open_backend
 from factdiff.store.cold_tier import ColdTier
@@ -58,17 +59,17 @@ from factdiff.store.model import (
     Tombstone,
 )
 from factdiff.store.observe import Monitoring
-from factdiff.store.outcomes import OutcomesMixin
+from factdiff.store.outcomes import Outcomes
 from factdiff.store.plumbing import DatabaseAccess
 from factdiff.store.reencoding import Reencoding
-from factdiff.store.reevaluation import ReevaluationMixin
+from factdiff.store.reevaluation import Reevaluations
 from factdiff.store.reports import Reports
-from factdiff.store.retrieval import RetrievalMixin
+from factdiff.store.retrieval import Searches
 from factdiff.store.reviews import Reviews
 from factdiff.store.schema_resolver import SchemaResolver
 from factdiff.store.schemas import SchemaRegistry
 from factdiff.store.search_index import SearchIndex
-from factdiff.store.stats import StatsMixin
+from factdiff.store.stats import Stats
 from factdiff.store.ui_sessions import UiSessions
 
 DEFAULT_MAX_ENTRY_BYTES = 16 * 1024 * 1024
@@ -79,10 +80,6 @@ PAGE_SIZE = rowmap.PAGE_SIZE
 
 class MemoryStore(
     DatabaseAccess,
-    OutcomesMixin,
-    StatsMixin,
-    RetrievalMixin,
-    ReevaluationMixin,
 ):
     """Entries in hot and warm tiers with cold archives, attempts, events, schemas, cache.
 
@@ -129,6 +126,40 @@ class MemoryStore(
             partial(SchemaResolver, self),
             self._entries.load,
             self.read_cold,
+        )
+        self._attempts = Attempts(
+            self._db,
+            tombstone=self.tombstone,
+            registered_hash=self._registered_hash,
+            identity_refs=self._identity_refs,
+            attempt_narrative=self._attempt_narrative,
+        )
+        self._outcomes = Outcomes(
+            self._db,
+            self._attempts,
+            load=self._load,
+            tombstone=self.tombstone,
+            event_rows=self._event_rows,
+            insert_events=self._insert_events,
+            agent_dictionary=self._agent_dictionary,
+            dictionary_hash=self._dictionary_hash,
+            profile_ref=self._profile_ref,
+            schema_lookup=partial(search_index.schema_lookup, self),
+            warm_index_doc=partial(search_index.warm_index_doc, self),
+            index_demoted=partial(search_index.index_demoted, self),
+        )
+        self._stats = Stats(self._db, self._reports, self.storage)
+        self._searches = Searches(self)
+        self._reevaluations = Reevaluations(
+            self._db,
+            load=self._load,
+            event_rows=self._event_rows,
+            insert_events=self._insert_events,
+            rehydrate=partial(self._rehydrate, touch=False),
+            index_demoted=partial(search_index.index_demoted, self),
+            cold_bytes=self._cold_bytes,
+            agent_dictionary=self._agent_dictionary,
+            warm_params=self._warm_params,
         )
         self._migrations = Migrations(self._db, self.build_search_index)
         self._monitoring = Monitoring(self._db, self._reports, self.lost_facts)
@@ -582,3 +613,39 @@ class MemoryStore(
     # -- search index (SearchIndex) --
     index_pending = forward("_search_index", SearchIndex.index_pending)
     build_search_index = forward("_search_index", SearchIndex.build_search_index)
+
+    # -- outcomes (Outcomes, Attempts) --
+    apply_compressed = forward("_outcomes", Outcomes.apply_compressed)
+    apply_failed = forward("_outcomes", Outcomes.apply_failed)
+    apply_error = forward("_outcomes", Outcomes.apply_error)
+    attempts = forward("_attempts", Attempts.attempts)
+    last_must_keep = forward("_attempts", Attempts.last_must_keep)
+    model_calls = forward("_attempts", Attempts.model_calls)
+
+    # -- stats (Stats) --
+    stats = forward("_stats", Stats.stats)
+    failure_by_schema = forward("_stats", Stats.failure_by_schema)
+    failure_by_agent = forward("_stats", Stats.failure_by_agent)
+    lost_facts = forward("_stats", Stats.lost_facts)
+    facts_lost = forward("_stats", Stats.facts_lost)
+    review_backlog_summary = forward("_stats", Stats.review_backlog_summary)
+    model_usage = forward("_stats", Stats.model_usage)
+    llm_cost = forward("_stats", Stats.llm_cost)
+
+    # -- retrieval (Searches) --
+    search = forward("_searches", Searches.search)
+    render_context = forward("_searches", Searches.render_context)
+    attest = forward("_searches", Searches.attest)
+    check_attestation = forward("_searches", Searches.check_attestation)
+
+    # -- re-evaluation (Reevaluations) --
+    warm_schema_versions = forward("_reevaluations", Reevaluations.warm_schema_versions)
+    enqueue_reevaluations = forward("_reevaluations", Reevaluations.enqueue_reevaluations)
+    warm_candidates = forward("_reevaluations", Reevaluations.warm_candidates)
+    pending_reevaluations = forward("_reevaluations", Reevaluations.pending_reevaluations)
+    claim_reevaluations = forward("_reevaluations", Reevaluations.claim_reevaluations)
+    heartbeat_reevaluation = forward("_reevaluations", Reevaluations.heartbeat_reevaluation)
+    release_reevaluation = forward("_reevaluations", Reevaluations.release_reevaluation)
+    finish_reevaluation = forward("_reevaluations", Reevaluations.finish_reevaluation)
+    finish_reevaluations = forward("_reevaluations", Reevaluations.finish_reevaluations)
+    warm_state = forward("_reevaluations", Reevaluations.warm_state)

@@ -1,41 +1,52 @@
-"""Compression outcomes of ``MemoryStore`` and the attempt history they leave.
+"""The outcomes repository: a compression attempt's outcome applied to its entry.
 
-Each outcome is one transaction whose first statement is a fenced update: the entry must
-still be hot and active (or in review), with the attempt count the caller read and, with
-``lease_token``, the caller's unexpired lease; a refused outcome writes nothing, so replays
-and concurrent workers never double-apply.
+``Outcomes`` runs over the store's ``Database``. Each outcome is one transaction whose first
+statement is a fenced update: the entry must still be hot and active (or in review), with the
+attempt count the caller read and, with ``lease_token``, the caller's unexpired lease; a
+refused outcome writes nothing, so replays and concurrent workers never double-apply. The
+attempt is written by ``Attempts``; the warm row's encoding (the agent's dictionary, the
+identities' reference), the search index rows and the events by the store's other parts,
+through the callables the facade passes in.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from factdiff.errors import InputError
 from factdiff.extraction.record import FactRecord
-from factdiff.providers.accounting import ModelCall
-from factdiff.store import codec, erasure, schema_refs, search_index, warm_columns
+from factdiff.store import codec, warm_columns
 from factdiff.store import rows as rowmap
+from factdiff.store.attempts import Attempts
+from factdiff.store.database import Database
+from factdiff.store.indexing import IndexDoc, SchemaLookup
 from factdiff.store.model import (
     AttemptOutcome,
     AttemptRecord,
+    Entry,
     EntryNotFound,
     EntryStatus,
     NewEvent,
+    Tombstone,
     WarmMeta,
 )
+from factdiff.store.warm_columns import Dictionary, WarmBody
 
-if TYPE_CHECKING:
-    from factdiff.store.base import MemoryStore
-    from factdiff.store.warm_columns import WarmBody
+__all__ = ["Outcomes"]
 
 _DONE = frozenset({AttemptOutcome.CLEAN, AttemptOutcome.ACCEPTABLE_WITH_NOTES})
 
-
-def _store(mixin: OutcomesMixin) -> MemoryStore:
-    return cast("MemoryStore", mixin)
+EventRows = list[tuple[str, str, bytes | None]]
+"""Events as stored (type, payload, packed payload), made before the transaction."""
+WarmIndexDoc = Callable[
+    [str, str, str, Mapping[str, object], FactRecord | None, str | None, FactRecord | None],
+    IndexDoc,
+]
+"""A demoted entry's index rows (entry id, source, narrative, record JSON, narrative facts,
+record digest, parsed record)."""
 
 
 class _StoredJson:
@@ -53,8 +64,44 @@ class _StoredJson:
         return self._json
 
 
-class OutcomesMixin:
-    """Compression outcomes and attempt history of ``MemoryStore`` (see the module docstring)."""
+class Outcomes:
+    """Compression outcomes of one store (see the module docstring).
+
+    Besides the ``Database`` and the ``Attempts``: ``load`` (an entry with its content),
+    ``tombstone`` (an erased entry's), ``event_rows`` and ``insert_events`` (events made
+    before and written inside a transaction), ``agent_dictionary``, ``dictionary_hash`` and
+    ``profile_ref`` (the warm row's encoding), ``schema_lookup``, ``warm_index_doc`` and
+    ``index_demoted`` (its index rows, made before and written inside the transaction).
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        attempts: Attempts,
+        *,
+        load: Callable[[str], Entry | None],
+        tombstone: Callable[[str], Tombstone | None],
+        event_rows: Callable[[list[NewEvent]], EventRows],
+        insert_events: Callable[[EventRows, str | None, str | None, int], None],
+        agent_dictionary: Callable[[str, int], Dictionary],
+        dictionary_hash: Callable[[int | None], bytes | None],
+        profile_ref: Callable[[str], int],
+        schema_lookup: Callable[[], SchemaLookup],
+        warm_index_doc: WarmIndexDoc,
+        index_demoted: Callable[[IndexDoc], None],
+    ) -> None:
+        self._db = db
+        self._attempts = attempts
+        self._load = load
+        self._tombstone = tombstone
+        self._event_rows = event_rows
+        self._insert_events = insert_events
+        self._agent_dictionary = agent_dictionary
+        self._dictionary_hash = dictionary_hash
+        self._profile_ref = profile_ref
+        self._schema_lookup = schema_lookup
+        self._warm_index_doc = warm_index_doc
+        self._index_demoted = index_demoted
 
     def apply_compressed(
         self,
@@ -103,7 +150,6 @@ class OutcomesMixin:
         and ``record`` by ``warm_columns.encode_body`` (in a worker process); used when it
         still fits the entry (its source and the agent's latest dictionary), else made here.
         """
-        store = _store(self)
         if not narrative.strip():
             raise InputError(f"entry {entry_id}: refusing to write an empty warm narrative")
         if AttemptOutcome(attempt.outcome) not in _DONE:
@@ -112,10 +158,10 @@ class OutcomesMixin:
             )
         now_us = codec.to_micros(now, "now")
         narrative_text = codec.check_text(narrative, "narrative")
-        attempt_rows = store._attempt_rows(entry_id, attempt, now_us, narrative_text)
-        event_rows = store._event_rows(events)
-        state = store._load(entry_id)
-        if state is None and erasure.tombstone(store, entry_id) is not None:
+        attempt_rows = self._attempts.params(entry_id, attempt, now_us, narrative_text)
+        event_rows = self._event_rows(events)
+        state = self._load(entry_id)
+        if state is None and self._tombstone(entry_id) is not None:
             return False  # erased meanwhile: the outcome is stale
         if state is None:
             raise EntryNotFound(entry_id)
@@ -125,8 +171,8 @@ class OutcomesMixin:
             return False
         parsed = record if isinstance(record, FactRecord) else None
         record_json = _StoredJson(record)
-        dictionary = store._agent_dictionary(state.agent_id, now_us)
-        latest = (dictionary[0], store._dictionary_hash(dictionary[0]))
+        dictionary = self._agent_dictionary(state.agent_id, now_us)
+        latest = (dictionary[0], self._dictionary_hash(dictionary[0]))
         if body is None or not body.fits(narrative_text, state.content_hash, *latest):
             body = warm_columns.encode_body(
                 entry_id,
@@ -135,7 +181,7 @@ class OutcomesMixin:
                 narrative_text,
                 record_json.value(),
                 dictionary,
-                search_index.schema_lookup(store),
+                self._schema_lookup(),
                 narrative_facts,
                 parsed,
             )
@@ -153,10 +199,9 @@ class OutcomesMixin:
             "id": entry_id,
             "now": now_us,
             **body.params(meta_columns),
-            "identity_ref": store._profile_ref(meta_columns.profile),
+            "identity_ref": self._profile_ref(meta_columns.profile),
         }
-        index = body.index or search_index.warm_index_doc(
-            store,
+        index = body.index or self._warm_index_doc(
             entry_id,
             state.content,
             narrative,
@@ -167,7 +212,7 @@ class OutcomesMixin:
         )
 
         def work() -> bool:
-            fenced = store._exec(
+            fenced = self._db.exec(
                 "set_warm_reviewed" if from_review else "set_warm",
                 id=entry_id,
                 expected=expected_attempts,
@@ -177,16 +222,16 @@ class OutcomesMixin:
             if fenced is None:
                 return False
             attempt_no = int(fenced["attempt_no"])
-            store._insert_attempt(attempt_no, *attempt_rows)
+            self._attempts.insert(attempt_no, *attempt_rows)
             if not keep_attempts:
-                store._exec("delete_entry_attempts", id=entry_id)
-            store._exec("insert_warm", **warm, attempt_no=attempt_no)
-            store._exec("delete_hot", id=entry_id)
-            search_index.index_demoted(store, index)
-            store._insert_events(event_rows, entry_id, state.agent_id, now_us)
+                self._db.exec("delete_entry_attempts", id=entry_id)
+            self._db.exec("insert_warm", **warm, attempt_no=attempt_no)
+            self._db.exec("delete_hot", id=entry_id)
+            self._index_demoted(index)
+            self._insert_events(event_rows, entry_id, state.agent_id, now_us)
             return True
 
-        return store._write(work)
+        return self._db.write(work)
 
     def apply_failed(
         self,
@@ -209,10 +254,9 @@ class OutcomesMixin:
         ``escalate`` sets its status to ``review`` so that demotion skips it until
         ``resolve_review``. The error streak and the lease are cleared.
         """
-        store = _store(self)
         if AttemptOutcome(attempt.outcome) in _DONE:
             raise InputError(f"apply_failed needs a failed or error attempt, not {attempt.outcome}")
-        return store._apply_kept_hot(
+        return self._apply_kept_hot(
             "set_failed",
             entry_id,
             expected_attempts,
@@ -245,10 +289,9 @@ class OutcomesMixin:
         count and error streak grow instead, ``next_attempt_at`` is the error backoff, and
         ``escalate`` (the error budget is spent) sends it to review. The lease is cleared.
         """
-        store = _store(self)
         if AttemptOutcome(attempt.outcome) is not AttemptOutcome.ERROR:
             raise InputError(f"apply_error needs an error attempt, not {attempt.outcome}")
-        return store._apply_kept_hot(
+        return self._apply_kept_hot(
             "set_errored",
             entry_id,
             expected_attempts,
@@ -274,19 +317,18 @@ class OutcomesMixin:
         now: datetime,
         lease_token: str | None,
     ) -> bool:
-        store = _store(self)
         now_us = codec.to_micros(now, "now")
-        attempt_rows = store._attempt_rows(entry_id, attempt, now_us)
+        attempt_rows = self._attempts.params(entry_id, attempt, now_us)
         next_us = codec.opt_micros(next_attempt_at, "next_attempt_at")
-        event_rows = store._event_rows(events)
+        event_rows = self._event_rows(events)
 
         def work() -> bool:
-            row = store._row("select_entry", id=entry_id)
-            if row is None and erasure.tombstone(store, entry_id) is not None:
+            row = self._db.row("select_entry", id=entry_id)
+            if row is None and self._tombstone(entry_id) is not None:
                 return False  # erased meanwhile: the outcome is stale
             if row is None:
                 raise EntryNotFound(entry_id)
-            fenced = store._exec(
+            fenced = self._db.exec(
                 statement,
                 id=entry_id,
                 expected=expected_attempts,
@@ -297,66 +339,8 @@ class OutcomesMixin:
             ).fetchone()
             if fenced is None:
                 return False
-            store._insert_attempt(int(fenced["attempt_no"]), *attempt_rows)
-            store._insert_events(event_rows, entry_id, str(row["agent_id"]), now_us)
+            self._attempts.insert(int(fenced["attempt_no"]), *attempt_rows)
+            self._insert_events(event_rows, entry_id, str(row["agent_id"]), now_us)
             return True
 
-        return store._write(work)
-
-    def _attempt_rows(
-        self, entry_id: str, attempt: AttemptRecord, now_us: int, narrative: str | None = None
-    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """The attempt's and its model calls' parameters, made (and checked) before the
-        transaction; the attempt number is set inside it. ``narrative``: the warm narrative
-        written with the attempt (its summary is then stored once, there). Its schema hash
-        and its identities are stored once (``schema_refs``, ``store_identities``)."""
-        store = _store(self)
-        calls = [rowmap.model_call_params(entry_id, 0, call, now_us) for call in attempt.calls]
-        stored = schema_refs.elide_attempt(attempt, store._registered_hash)
-        kind = rowmap.ATTEMPT_IDENTITY
-        ref = store._identity_refs({kind: rowmap.attempt_identity(stored)})[kind]
-        return rowmap.attempt_params(entry_id, 0, stored, ref, narrative), calls
-
-    def _insert_attempt(
-        self, attempt_no: int, attempt: dict[str, Any], calls: list[dict[str, Any]]
-    ) -> None:
-        store = _store(self)
-        store._exec("insert_attempt", **{**attempt, "attempt_no": attempt_no})
-        for call in calls:
-            store._exec("insert_model_call", **{**call, "attempt_no": attempt_no})
-
-    def attempts(self, entry_id: str) -> list[AttemptRecord]:
-        """The entry's compression history, oldest first (redacted for an erased entry)."""
-        store = _store(self)
-        with store._read():
-            if (
-                store._row("select_entry", id=entry_id) is None
-                and erasure.tombstone(store, entry_id) is None
-            ):
-                raise EntryNotFound(entry_id)
-            rows = store._rows(store._sql("select_attempts"), {"id": entry_id})
-        return [
-            schema_refs.restore_attempt(
-                rowmap.attempt(
-                    row, store._attempt_narrative(row["narrative"], row["dictionary_id"])
-                ),
-                store._registered_hash,
-            )
-            for row in rows
-        ]
-
-    def last_must_keep(self, entry_id: str) -> tuple[dict[str, Any], ...]:
-        """The must-keep facts (JSON) of the entry's last verified attempt when it failed;
-        empty when it passed, when there is none, or for attempts stored before must-keep
-        facts were (schema version 4)."""
-        store = _store(self)
-        row = store._row("select_last_verified", id=entry_id)
-        if row is None or row["outcome"] != AttemptOutcome.FAILED.value or row["must_keep"] is None:
-            return ()
-        return tuple(codec.load_json(row["must_keep"]))
-
-    def model_calls(self, entry_id: str) -> list[tuple[int, ModelCall]]:
-        """Every model call made for the entry, as ``(attempt_no, call)``, oldest first."""
-        store = _store(self)
-        rows = store._rows(store._sql("select_model_calls"), {"id": entry_id})
-        return [rowmap.model_call(row) for row in rows]
+        return self._db.write(work)

@@ -1,31 +1,33 @@
 """Retrieval on ``MemoryStore``: ``search``, ``render_context``, ``attest`` and
 ``check_attestation`` as store methods.
 
-``RetrievalMixin`` is part of every ``MemoryStore``; each method hands the store to its
-``Retrieval`` service (``factdiff.store.indexing``: ``factdiff.retrieve`` by default), which
-ranks, renders and attests with the statements and indexes of
-``factdiff.store.search_index`` and ``search_queries``. The results are that layer's types
-(``SearchHit``, ``RenderedContext``, ``Attestation``, ``AttestationCheck``).
+``Searches`` hands the store to its ``Retrieval`` service (``factdiff.store.indexing``:
+``factdiff.retrieve`` by default), which ranks, renders and attests with the statements and
+indexes of ``factdiff.store.search_index`` and ``search_queries``. It holds the whole store,
+the one part that does: the service's protocol takes the store, whose entries, index rows
+and attestations it reads. The results are that layer's types (``SearchHit``,
+``RenderedContext``, ``Attestation``, ``AttestationCheck``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from factdiff.store.attestations import Attestation
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
 
-
-def _store(mixin: RetrievalMixin) -> MemoryStore:
-    return cast("MemoryStore", mixin)
+__all__ = ["Searches"]
 
 
-class RetrievalMixin:
+class Searches:
     """Retrieval methods of ``MemoryStore`` (see the module docstring)."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self._store = store
 
     def search(
         self,
@@ -51,7 +53,7 @@ class RetrievalMixin:
         back to hot (``settings.promote_after`` within ``settings.promote_window``).
         ``now`` defaults to the wall clock (UTC).
         """
-        store = _store(self)
+        store = self._store
         return store.services.retrieval.search(
             store,
             query,
@@ -67,19 +69,19 @@ class RetrievalMixin:
     def render_context(self, entry_ids: Sequence[str]) -> Any:
         """Exactly what an agent is shown of these entries, deterministic, with its hash
         (a ``RenderedContext``)."""
-        store = _store(self)
+        store = self._store
         return store.services.retrieval.render_context(store, entry_ids)
 
     def attest(self, decision_id: str, entry_ids: Sequence[str], *, now: datetime) -> Attestation:
         """Record that decision ``decision_id`` was made on the rendered context of
         ``entry_ids``, for the agent whose entries they are: decision ids are per agent (see
         ``factdiff.retrieve.attest``)."""
-        store = _store(self)
+        store = self._store
         return store.services.retrieval.attest(store, decision_id, entry_ids, now=now)
 
     def check_attestation(self, decision_id: str, agent: str | None = None) -> Any:
         """Re-render an attested context and say whether it still matches, and what changed.
         Decision ids are per agent: ``agent`` names whose (``None``: whichever agent holds
         ``decision_id``, an ``InputError`` asking for the agent when several do)."""
-        store = _store(self)
+        store = self._store
         return store.services.retrieval.check_attestation(store, decision_id, agent)

@@ -1,32 +1,33 @@
-"""``MemoryStore.stats``: the counts ``factdiff stats`` prints (tiers, outcomes, failure
-rates, facts lost, events, usage and cost, storage), and the figures it shares with the
-dashboard and ``/metrics``, each defined once here: failure rates per schema version and per
-agent, facts lost per field, the review backlog and the LLM cost."""
+"""``Stats``: the counts ``factdiff stats`` prints (tiers, outcomes, failure rates, facts
+lost, events, usage and cost, storage), and the figures it shares with the dashboard and
+``/metrics``, each defined once here: failure rates per schema version and per agent, facts
+lost per field, the review backlog and the LLM cost.
+
+``Stats`` reads over the store's ``Database``; the review backlog comes from ``Reports`` and
+the storage sizes from the compact storage (``storage``), which the facade passes in."""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from factdiff.store import rows as rowmap
-from factdiff.store.model import (
-    AttemptOutcome,
-    Tier,
-)
+from factdiff.store.compact_storage import StorageSizes
+from factdiff.store.database import Database
+from factdiff.store.model import AttemptOutcome, Tier
+from factdiff.store.reports import Reports
 
-if TYPE_CHECKING:
-    from factdiff.store.base import MemoryStore
+__all__ = ["PAGE_SIZE", "Stats", "failure_rate"]
 
 PAGE_SIZE = rowmap.PAGE_SIZE
 
+UsageRow = dict[str, str | int | None]
+"""A row of ``model_usage``: model, role, counts and cost (six places, None: unknown)."""
 
-def _store(mixin: StatsMixin) -> MemoryStore:
-    return cast("MemoryStore", mixin)
 
-
-def _cost(cost: Any) -> str | None:
+def _cost(cost: object) -> str | None:
     """A summed cost in USD to six places (None: some billed call had no known price)."""
     return None if cost is None else f"{Decimal(str(cost)):.6f}"
 
@@ -36,8 +37,13 @@ def failure_rate(attempts: int, failed: int) -> float:
     return round(failed / attempts, 6) if attempts else 0.0
 
 
-class StatsMixin:
+class Stats:
     """``MemoryStore.stats`` and the shared figures (see the module docstring)."""
+
+    def __init__(self, db: Database, reports: Reports, storage: Callable[[], StorageSizes]) -> None:
+        self._db = db
+        self._reports = reports
+        self._storage = storage
 
     def stats(self) -> dict[str, Any]:
         """Counts for ``factdiff stats``.
@@ -51,13 +57,12 @@ class StatsMixin:
         point on SQLite), ``model_usage`` (``model_usage``), ``llm_cost`` (``llm_cost``),
         ``storage`` (bytes per tier, see ``storage()``).
         """
-        store = _store(self)
-        with store._read():
-            by_status = store._rows(store._sql("count_entries"), {})
-            cold = int(store._one("count_cold"))
-            outcomes = store._rows(store._sql("count_attempts"), {})
-            event_counts = store._rows(store._sql("count_events"), {})
-            usage = store._rows(store._sql("usage_by_summarizer"), {})
+        with self._db.read():
+            by_status = self._db.rows(self._db.sql("count_entries"), {})
+            cold = int(self._db.one("count_cold"))
+            outcomes = self._db.rows(self._db.sql("count_attempts"), {})
+            event_counts = self._db.rows(self._db.sql("count_events"), {})
+            usage = self._db.rows(self._db.sql("usage_by_summarizer"), {})
         entries: dict[str, dict[str, int]] = {t.value: {} for t in (Tier.HOT, Tier.WARM)}
         for row in by_status:
             entries.setdefault(str(row["tier"]), {})[str(row["status"])] = int(row["n"])
@@ -86,14 +91,13 @@ class StatsMixin:
             ],
             "model_usage": [row for row, _ in model_usage],
             "llm_cost": _llm_cost(model_usage),
-            "storage": store.storage(),
+            "storage": self._storage(),
         }
 
     def failure_by_schema(self) -> list[dict[str, Any]]:
         """Per schema name and version (None: attempts made without one): ``attempts``,
         ``failed`` (outcome failed or error) and their ``rate`` (``failure_rate``)."""
-        store = _store(self)
-        rows = store._rows(store._sql("failure_by_schema"), {})
+        rows = self._db.rows(self._db.sql("failure_by_schema"), {})
         return [
             {
                 "schema": row["schema_name"] or None,
@@ -108,8 +112,7 @@ class StatsMixin:
     def failure_by_agent(self) -> list[dict[str, Any]]:
         """Per agent, over all its attempts: ``attempts``, ``failed`` and ``rate`` (the memory
         score's ``failure_rate`` is another figure: the rate of the last attempts only)."""
-        store = _store(self)
-        rows = store._rows(store._sql("failure_by_agent"), {})
+        rows = self._db.rows(self._db.sql("failure_by_agent"), {})
         return [
             {
                 "agent": str(row["agent_id"]),
@@ -124,11 +127,10 @@ class StatsMixin:
         """``(kind, field, criticality) -> count`` over the diffs of failed and acceptable
         attempts; kind is missing, changed or added, criticality ``unknown`` where the diff
         does not say. ``facts_lost`` and ``/metrics`` both count from it."""
-        store = _store(self)
         counts: Counter[tuple[str, str, str]] = Counter()
-        sql, after = store._sql("lossy_diffs_page"), 0
+        sql, after = self._db.sql("lossy_diffs_page"), 0
         while True:
-            rows = store._rows(sql, {"after": after, "limit": PAGE_SIZE})
+            rows = self._db.rows(sql, {"after": after, "limit": PAGE_SIZE})
             for row in rows:
                 after = int(row["id"])
                 diff = rowmap.attempt_diff(row["diff"], row["packed"])
@@ -151,8 +153,7 @@ class StatsMixin:
         """``{"total", "kept_hot", "by_agent": [{"agent", "count", "oldest_created_at"}]}``:
         entries waiting for an operator (in review and not kept hot), per agent that has any;
         ``kept_hot`` counts the entries in review an operator kept hot (not waiting)."""
-        store = _store(self)
-        rows = store.review_backlog()
+        rows = self._reports.review_backlog()
         return {
             "total": sum(r.waiting for r in rows),
             "kept_hot": sum(r.kept_hot for r in rows),
@@ -179,10 +180,9 @@ class StatsMixin:
         (None when a billed call has no known price; ``"0.000000"`` without calls)."""
         return _llm_cost(self._model_usage_rows())
 
-    def _model_usage_rows(self) -> list[tuple[dict[str, Any], Decimal | None]]:
+    def _model_usage_rows(self) -> list[tuple[UsageRow, Decimal | None]]:
         """The rows of ``model_usage``, each with its exact cost."""
-        store = _store(self)
-        rows = store._rows(store._sql("usage_by_model"), {})
+        rows = self._db.rows(self._db.sql("usage_by_model"), {})
         return [
             (
                 {
@@ -201,7 +201,7 @@ class StatsMixin:
         ]
 
 
-def _llm_cost(usage: list[tuple[dict[str, Any], Decimal | None]]) -> dict[str, Any]:
+def _llm_cost(usage: list[tuple[UsageRow, Decimal | None]]) -> dict[str, Any]:
     """``llm_cost`` of the rows of ``model_usage`` and their exact costs."""
     known = all(cost is not None for _, cost in usage)
     total = sum((cost for _, cost in usage if cost is not None), Decimal(0))
@@ -212,7 +212,7 @@ def _llm_cost(usage: list[tuple[dict[str, Any], Decimal | None]]) -> dict[str, A
     }
 
 
-def _diff_facts(diff: Any) -> Iterator[tuple[str, str, str]]:
+def _diff_facts(diff: object) -> Iterator[tuple[str, str, str]]:
     """``(kind, field, criticality)`` of each missing, changed and added item of a diff
     (items are objects with ``field`` and ``criticality``, or field names in old rows)."""
     if not isinstance(diff, dict):

@@ -81,10 +81,14 @@ def test_error_while_appending_events_rolls_back_demotion(
 ) -> None:
     entry_id = store.add("a", "the source \0 text", now=NOW)
 
-    def boom(*args: Any) -> None:
-        raise RuntimeError("crash while appending events")
+    real = store.database.exec
 
-    monkeypatch.setattr(store, "_insert_events", boom)
+    def boom(key: str, **params: Any) -> Any:
+        if key.startswith("insert_event"):
+            raise RuntimeError("crash while appending events")
+        return real(key, **params)
+
+    monkeypatch.setattr(store.database, "exec", boom)
     with pytest.raises(RuntimeError, match="crash"):
         compress(store, entry_id)
     assert_untouched_hot(store, entry_id, "the source \0 text")
@@ -99,14 +103,14 @@ def test_sqlite_error_at_each_step_rolls_back(
     store: SqliteStore, monkeypatch: pytest.MonkeyPatch, failing_step: str
 ) -> None:
     entry_id = store.add("a", "source", now=NOW)
-    real = store._exec
+    real = store.database.exec
 
     def flaky(key: str, **params: Any) -> Any:
         if key == failing_step:
             raise sqlite3.OperationalError("disk I/O error")
         return real(key, **params)
 
-    monkeypatch.setattr(store, "_exec", flaky)
+    monkeypatch.setattr(store.database, "exec", flaky)
     with pytest.raises(StoreError, match="disk I/O error"):
         compress(store, entry_id)
     monkeypatch.undo()
@@ -165,13 +169,13 @@ CRASH = textwrap.dedent(
     from tests.integration.store_helpers import meta
     now = datetime(2026, 3, 25, tzinfo=UTC)
     store = open_store(sys.argv[1])
-    real = store._exec
+    real = store.database.exec
     def dying(key, **params):
         result = real(key, **params)
         if key == sys.argv[3]:
             os._exit(3)
         return result
-    store._exec = dying
+    store.database.exec = dying
     attempt = AttemptRecord(rung=0, summarizer="s", extractor="e", method_version="1",
         outcome=AttemptOutcome.CLEAN, started_at=now, finished_at=now, duration_ms=1.0)
     store.apply_compressed(sys.argv[2], expected_attempts=0, narrative="n", record={},

@@ -41,6 +41,7 @@ from factdiff.demotion.demoter import DemotionSettings
 from factdiff.demotion.retry import RetryPolicy
 from factdiff.demotion.worker import Execution, Worker, WorkerSettings
 from factdiff.store import Claim, MemoryStore, SqliteStore, is_postgres
+from factdiff.store.database import Database
 from factdiff.summarize import ExtractiveSummarizer, Summary, SummaryRequest
 
 Log = Callable[[dict[str, Any]], None]
@@ -125,12 +126,19 @@ class LoggedLeases:
             self.log({"kind": "heartbeat", "token": token, "expires": expiry.timestamp()})
         return expiry
 
-    def _exec(self, key: str, **params: Any) -> Any:
-        if key == "insert_attempt" and self.stop_in_commit:
-            self.stop_in_commit = False
-            self.log({"kind": "stopped_in_commit", "entry": params.get("entry_id")})
-            os.kill(os.getpid(), signal.SIGSTOP)
-        return super()._exec(key, **params)  # type: ignore[misc]
+    def hook_commit(self, database: Database) -> None:
+        """Stop in the first outcome transaction when armed: the attempt's row is written
+        right after the fenced update took the entry's row lock."""
+        real = database.exec
+
+        def exec_(key: str, **params: Any) -> Any:
+            if key == "insert_attempt" and self.stop_in_commit:
+                self.stop_in_commit = False
+                self.log({"kind": "stopped_in_commit", "entry": params.get("entry_id")})
+                os.kill(os.getpid(), signal.SIGSTOP)
+            return real(key, **params)
+
+        setattr(database, "exec", exec_)  # noqa: B010 - a fault hook on this store's database
 
 
 class LoggedSqliteStore(LoggedLeases, SqliteStore):
@@ -143,10 +151,11 @@ def store_factory(db: str, concurrency: int, log: Log) -> Callable[[], MemorySto
     armed = {"stop": os.environ.get("FACTDIFF_TEST_STOP_IN_COMMIT") == "1"}
     lock = threading.Lock()
 
-    def arm(store: LoggedLeases) -> None:
+    def arm(store: LoggedLeases, database: Database) -> None:
         with lock:
             store.stop_in_commit, armed["stop"] = armed["stop"], False
         store.log = log
+        store.hook_commit(database)
 
     if is_postgres(db):
         from factdiff.store.postgres import PostgresStore
@@ -163,7 +172,7 @@ def store_factory(db: str, concurrency: int, log: Log) -> Callable[[], MemorySto
                 options["idle_in_transaction_timeout"] = float(os.environ["FACTDIFF_TEST_IDLE_TX"])
             store = LoggedPostgresStore.connect(db, **options)
             assert isinstance(store, LoggedLeases)
-            arm(store)
+            arm(store, store.database)
             return store
 
         return open_postgres
@@ -171,7 +180,7 @@ def store_factory(db: str, concurrency: int, log: Log) -> Callable[[], MemorySto
     def open_sqlite() -> MemoryStore:
         store = LoggedSqliteStore.connect(db)
         assert isinstance(store, LoggedLeases)
-        arm(store)
+        arm(store, store.database)
         return store
 
     return open_sqlite
