@@ -22,7 +22,7 @@ removed, tier hot) plus a ``promoted`` event: keep the two in step.
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from factdiff.extraction.record import FactRecord
@@ -237,14 +237,8 @@ class SearchIndex:
         returns how many were indexed (``progress`` is told ``base`` plus that count after
         each batch). An entry demoted or restored meanwhile was indexed by that."""
         indexer, schemas = self._indexer(), self._schemas()
-        done, after = 0, ""
-        sql = self._db.sql("fact_pending_page")
-        while True:
-            rows = self._db.rows(sql, {"after": after, "limit": INDEX_BATCH})
-            ids = [str(entry_id) for (entry_id,) in rows]
-            if not ids:
-                return done
-            after = ids[-1]
+        done = 0
+        for ids in self._id_batches("fact_pending_page"):
             docs = []
             for entry_id in ids:
                 entry = self._load(entry_id)
@@ -262,18 +256,25 @@ class SearchIndex:
             done += self._db.write(work)
             if progress is not None:
                 progress(base + done)
+        return done
 
-    def _index_pass(self, progress: Callable[[int], None] | None, base: int) -> int:
-        """Index every entry still missing from the indexes, a batch per transaction."""
-        indexer, schemas = self._indexer(), self._schemas()
-        done, after = 0, ""
-        sql = self._db.sql("unindexed_page")
+    def _id_batches(self, key: str) -> Iterator[list[str]]:
+        """The entry ids statement ``key`` lists, a keyset page of ``INDEX_BATCH`` at a time
+        (each page read after the caller is done with the one before)."""
+        sql, after = self._db.sql(key), ""
         while True:
             rows = self._db.rows(sql, {"after": after, "limit": INDEX_BATCH})
             ids = [str(entry_id) for (entry_id,) in rows]
             if not ids:
-                return done
+                return
+            yield ids
             after = ids[-1]
+
+    def _index_pass(self, progress: Callable[[int], None] | None, base: int) -> int:
+        """Index every entry still missing from the indexes, a batch per transaction."""
+        indexer, schemas = self._indexer(), self._schemas()
+        done = 0
+        for ids in self._id_batches("unindexed_page"):
             docs: list[IndexDoc] = []
             for entry_id in ids:
                 entry = self._load(entry_id)
@@ -300,6 +301,7 @@ class SearchIndex:
             done += self._db.write(work)
             if progress is not None:
                 progress(base + done)
+        return done
 
     # -- verification ----------------------------------------------------------------------
 
