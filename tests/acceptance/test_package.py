@@ -76,9 +76,14 @@ def outside(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def outside_env() -> dict[str, str]:
+    """This environment without the variables that would point Python at the checkout."""
+    return {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+
+
 def run(bin_dir: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """The installed ``factdiff`` with ``args``, in ``cwd``, with no Python path of ours."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env = outside_env()
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
     return subprocess.run(
         [str(bin_dir / "factdiff"), *args],
@@ -142,7 +147,7 @@ def test_the_installed_server_serves_the_api_pages_and_assets(
     port = free_port()
     db = str(outside / "served.db")
     run(installed, outside, "migrate", "--db", db)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))}
+    env = outside_env()
     server = subprocess.Popen(
         [str(installed / "factdiff"), "serve", "--db", db, "--port", str(port)],
         cwd=outside,
