@@ -56,8 +56,9 @@
 ``factdiff.schema.names``; ``‖`` in ``factdiff.retrieve.attest``; ``†`` in
 ``factdiff.summarize.base``; ``‡`` in ``factdiff.demotion.review``; ``§`` in ``factdiff.service``;
 ``¶`` in ``factdiff.store.compact`` (also a ValueError); ``¤`` in ``factdiff.inputs.json_toml``;
-``♦`` in ``factdiff.store.transfer_format``; every other class is defined here. Each is a subclass of the branch drawn above it, so ``except
-UsageError`` / ``except StoreError`` catch them all. Control flow branches on these types;
+``♦`` in ``factdiff.store.transfer_format``; every other class is defined here. Each is a
+subclass of the branch drawn above it, so ``except UsageError`` / ``except StoreError`` catch
+them all. Control flow branches on these types;
 ``failure_class`` is the stable name recorded in events and attempt rows. Every message is one line
 that says what went wrong and what to do.
 """
