@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from factdiff.demotion.settings import DemotionSettings
     from factdiff.retrieve.context import RenderedContext
 
-__all__ = ["Compressed", "Segment", "SessionLog", "Verbatim", "session_tag"]
+__all__ = ["Compressed", "Segment", "SessionLog", "Verbatim", "runs", "session_tag"]
 
 SESSION_KEY = "session_id"
 POSITION_KEY = "session_position"
@@ -105,10 +105,10 @@ class SessionLog:
         if limit is not None and limit < 0:
             raise InputError(f"limit must be 0 or more (got {limit})")
         with store.read_snapshot():
-            runs = list(_runs(self.entries(store)))
+            grouped = list(runs(self.entries(store)))
             if limit is not None:
-                runs = runs[len(runs) - limit :] if limit else []
-            return [self._segment(store, run) for run in runs]
+                grouped = grouped[len(grouped) - limit :] if limit else []
+            return [self._segment(store, run) for run in grouped]
 
     def _segment(self, store: MemoryStore, run: tuple[Entry, ...]) -> Segment:
         if run[0].tier is Tier.WARM:
@@ -204,7 +204,7 @@ class SessionLog:
         return position if isinstance(position, int) and not isinstance(position, bool) else None
 
 
-def _runs(entries: Sequence[Entry]) -> Iterator[tuple[Entry, ...]]:
+def runs(entries: Sequence[Entry]) -> Iterator[tuple[Entry, ...]]:
     """Each hot entry alone, and each run of consecutive warm entries together."""
     run: list[Entry] = []
     for entry in entries:
