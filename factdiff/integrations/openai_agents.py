@@ -51,7 +51,12 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
 from factdiff.errors import InputError, UsageError
-from factdiff.integrations.session_log import Compressed, SessionLog, Verbatim
+from factdiff.integrations.session_log import (
+    Compressed,
+    SessionLog,
+    Verbatim,
+    check_session_id,
+)
 from factdiff.memory import Memory
 
 try:
@@ -110,6 +115,7 @@ class FactdiffSession:
         compact_after: int | None = None,
         session_settings: SessionSettings | Mapping[str, Any] | None = None,
     ) -> None:
+        check_session_id(session_id)
         if keep_recent < 0:
             raise InputError(f"keep_recent must be 0 or more (got {keep_recent})")
         if compact_after is not None and compact_after < 1:
@@ -156,10 +162,24 @@ class FactdiffSession:
         items: list[TResponseInputItem] = []
         for segment in segments:
             if isinstance(segment, Verbatim):
-                items.append(_parsed(segment, self.session_id))
+                items.append(self._item(segment.entry_id, segment.text))
             else:
                 items.append(summary_message(segment))
         return items
+
+    def _item(self, entry_id: str, text: str) -> Any:
+        """The item (a JSON object) an entry's text holds; ``InputError`` naming the entry
+        if it holds none (``Any``: the SDK's item type is a union of typed dicts)."""
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = None
+        if not isinstance(value, dict):
+            raise InputError(
+                f"entry {entry_id} of session {self.session_id} is not a JSON object: "
+                "correct it with `factdiff correct` or forget it"
+            )
+        return value
 
     async def add_items(self, items: list[TResponseInputItem]) -> None:
         """Append ``items`` (one transaction); then compact if ``compact_after`` says so."""
@@ -177,10 +197,10 @@ class FactdiffSession:
         now = self._memory.now()
         reason = f"openai-agents session {self.session_id}: pop_item"
         async with self._lock:
-            text = await self._memory.arun(lambda store: self._log.pop(store, now, reason))
-        if text is None:
-            return None
-        item: TResponseInputItem = _loaded(text, f"the popped item of session {self.session_id}")
+            popped = await self._memory.arun(
+                lambda store: self._log.pop(store, now, reason, self._item)
+            )
+        item: TResponseInputItem | None = popped
         return item
 
     async def clear_session(self) -> None:
@@ -253,23 +273,3 @@ def summary_message(segment: Compressed) -> EasyInputMessageParam:
     preamble = SUMMARY_PREAMBLE.format(count=count, s="" if count == 1 else "s")
     text = f"{preamble}\n\n{segment.context.text}\ncontext hash: {segment.context.hash}"
     return {"role": "system", "content": text}
-
-
-def _parsed(segment: Verbatim, session_id: str) -> TResponseInputItem:
-    item: TResponseInputItem = _loaded(
-        segment.text, f"entry {segment.entry_id} of session {session_id}"
-    )
-    return item
-
-
-def _loaded(text: str, what: str) -> Any:
-    """The JSON object ``text`` holds (``InputError`` naming ``what`` if it is not one)."""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        value = None
-    if not isinstance(value, dict):
-        raise InputError(
-            f"{what} is not a JSON object: correct it with `factdiff correct` or forget it"
-        )
-    return value

@@ -19,10 +19,10 @@ run where the store may be used (``Memory.run`` / ``Memory.arun``).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from factdiff.demotion.demoter import Demoter, DemotionReport
 from factdiff.errors import InputError
@@ -32,11 +32,27 @@ if TYPE_CHECKING:
     from factdiff.demotion.settings import DemotionSettings
     from factdiff.retrieve.context import RenderedContext
 
-__all__ = ["Compressed", "Segment", "SessionLog", "Verbatim", "runs", "session_tag"]
+__all__ = [
+    "Compressed",
+    "Segment",
+    "SessionLog",
+    "Verbatim",
+    "check_session_id",
+    "runs",
+    "session_tag",
+]
 
+T = TypeVar("T")
 SESSION_KEY = "session_id"
 POSITION_KEY = "session_position"
 _PAGE = 500
+
+
+def check_session_id(session_id: str) -> str:
+    """``session_id`` when it is not blank (else ``InputError``)."""
+    if not session_id.strip():
+        raise InputError("give the session an id: FactdiffSession('conversation-1', ...)")
+    return session_id
 
 
 def session_tag(session_id: str) -> str:
@@ -73,8 +89,7 @@ class SessionLog:
     schema: str | None = None
 
     def __post_init__(self) -> None:
-        if not self.session_id.strip():
-            raise InputError("give the session an id: FactdiffSession('conversation-1', ...)")
+        check_session_id(self.session_id)
 
     @property
     def tag(self) -> str:
@@ -140,10 +155,17 @@ class SessionLog:
             now=now,
         )
 
-    def pop(self, store: MemoryStore, now: datetime, reason: str) -> str | None:
-        """Remove the newest item and return its source text (None when the session is
-        empty). A compressed item's source is read back from its cold archive, which is
-        checked against its hash; the entry is then forgotten (a tombstone stays)."""
+    def pop(
+        self,
+        store: MemoryStore,
+        now: datetime,
+        reason: str,
+        read: Callable[[str, str], T],
+    ) -> T | None:
+        """Remove the newest item and return ``read(entry_id, source)`` (None when the
+        session is empty). A compressed item's source is read back from its cold archive,
+        which is checked against its hash. The entry is forgotten (a tombstone stays) only
+        after ``read`` returned: an item ``read`` refuses stays."""
         existing = self.entries(store)
         if not existing:
             return None
@@ -152,8 +174,9 @@ class SessionLog:
             text = store.read_cold(newest.id)
         else:
             text = _hot_text(store.get(newest.id))
+        item = read(newest.id, text)
         store.forget([newest.id], now=now, reason=reason, owner=self.agent)
-        return text
+        return item
 
     def clear(self, store: MemoryStore, now: datetime, reason: str) -> int:
         """Forget every item of the session (tombstones stay); how many there were."""

@@ -246,5 +246,7 @@ def test_an_entry_corrected_to_plain_text_is_named(target: str) -> None:
             store.correct(entry_id, "plain words", now=NOW + timedelta(seconds=1))
 
         mine.run(correct)
-        with pytest.raises(InputError, match=f"entry {entry_id} of session conv-1 is not a JSON"):
-            run(session.get_items())
+        for call in (session.get_items, session.pop_item):
+            with pytest.raises(InputError, match=f"entry {entry_id} of session conv-1 is not"):
+                run(call())
+        assert mine.get(entry_id).content == "plain words"  # not popped: nothing is lost

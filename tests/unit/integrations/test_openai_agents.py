@@ -64,6 +64,7 @@ def test_the_public_names_are_pinned() -> None:
         "Segment",
         "SessionLog",
         "Verbatim",
+        "check_session_id",
         "runs",
         "session_tag",
     ]
