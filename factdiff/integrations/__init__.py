@@ -1,0 +1,1 @@
+"""Agent frameworks on factdiff: a LangGraph store and an OpenAI Agents SDK session."""
