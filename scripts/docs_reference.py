@@ -69,7 +69,7 @@ def _option_row(ctx: click.Context, option: click.Option) -> str:
         extras.append("repeatable")
     if isinstance(option.type, click.Choice):
         extras.append("one of " + ", ".join(f"`{choice}`" for choice in option.type.choices))
-    if option.envvar:
+    if isinstance(option.envvar, str) and option.envvar not in (option.help or ""):
         extras.append(f"env `{option.envvar}`")
     default = _default_text(ctx, option)
     shown = f"`{default}`" if default else ""
@@ -91,7 +91,11 @@ def _command_section(ctx: click.Context, command: click.Command) -> list[str]:
             for p in arguments
         )
         lines += [f"Arguments: {described}.", ""]
-    options = [p for p in command.get_params(ctx) if isinstance(p, click.Option) and not p.hidden]
+    options = [
+        p
+        for p in command.get_params(ctx)
+        if isinstance(p, click.Option) and not p.hidden and p.name != "help"
+    ]
     if options:
         lines += ["| option | what | default |", "|---|---|---|"]
         lines += [_option_row(ctx, option) for option in options]
@@ -130,7 +134,8 @@ def cli_reference() -> str:
         "Generated from the commands themselves (`factdiff --help` and each command's "
         "`--help` say the same). Exit codes: 0 success (`check`: clean), 1 failure "
         "(`check`: failed; runtime errors), 2 usage or input error, 3 `check`: acceptable "
-        "with notes. Errors are one line on stderr, prefixed `error:`. How the commands "
+        "with notes. Errors are one line on stderr, prefixed `error:`. Every command takes "
+        "`--help`. How the commands "
         "behave in depth (listings, bulk loading, read-only stores, times, what is printed): "
         "[Schemas, diff and store](../reference.md#cli).",
         "",

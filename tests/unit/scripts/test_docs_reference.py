@@ -47,7 +47,8 @@ def test_every_command_has_a_section_with_its_usage_and_options() -> None:
     assert "| `--older-than` `TEXT` | Dormancy threshold" in page
     assert "| `--port` `INTEGER RANGE` |" in page
     assert "| `8787` |" in page
-    assert "(env `FACTDIFF_DB`) | `factdiff.db` |" in page
+    assert "DSN (or FACTDIFF\\_DB). | `factdiff.db` |" in page
+    assert "`--help`" not in page.split("## factdiff\n")[1]  # the intro says it once
     assert "Sentinel" not in page
 
 
