@@ -145,11 +145,11 @@ def cli_reference() -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-_UNITS = ((7 * 86400, "w"), (86400, "d"), (3600, "h"), (60, "m"), (1, "s"))
+_UNITS = ((86400, "d"), (3600, "h"), (60, "m"), (1, "s"))
 
 
 def duration_text(seconds: float) -> str:
-    """Seconds as the largest whole unit (``1209600.0`` -> ``2w``, ``0.5`` -> ``500ms``)."""
+    """Seconds in the largest whole unit up to days (``1209600.0`` -> ``14d``, ``0.5`` -> ``500ms``)."""
     for size, unit in _UNITS:
         if seconds >= size and seconds % size == 0:
             return f"{seconds / size:g}{unit}"
@@ -172,18 +172,22 @@ def _setting_default(key: str) -> str:
     return str(value)
 
 
-def setting_flags() -> dict[str, list[str]]:
-    """Setting key -> the commands that take it as ``--<key>``."""
+def setting_flags() -> dict[str, dict[str, list[str]]]:
+    """Setting key -> flag -> the commands that take it: ``--<key>``, or an option whose help
+    names the key's environment variable (``search --touch``: ``FACTDIFF_SEARCH_TOUCH``)."""
     from factdiff.cli.main import main
-    from factdiff.settings import KEYS, flag_name
+    from factdiff.settings import KEYS, env_name, flag_name
 
     flags = {flag_name(key): key for key in KEYS}
-    found: dict[str, list[str]] = {}
+    found: dict[str, dict[str, list[str]]] = {}
     for ctx, command in walk_commands(main):
         for param in command.get_params(ctx):
-            for opt in param.opts if isinstance(param, click.Option) else ():
-                if opt in flags:
-                    found.setdefault(flags[opt], []).append(ctx.command_path)
+            if not isinstance(param, click.Option) or not param.opts:
+                continue
+            opt = param.opts[0]
+            named = [k for k in KEYS if re.search(rf"\b{env_name(k)}\b", param.help or "")]
+            for key in [flags[opt]] if opt in flags else named:
+                found.setdefault(key, {}).setdefault(opt, []).append(ctx.command_path)
     return found
 
 
@@ -196,7 +200,6 @@ def settings_reference() -> str:
         ModelSettings,
         Settings,
         env_name,
-        flag_name,
     )
 
     flags = setting_flags()
@@ -216,11 +219,9 @@ def settings_reference() -> str:
         for key in keys:
             field_name = "per_model" if key == "models" else key
             field = Settings.model_fields[field_name]
-            commands = flags.get(key, [])
-            flag = (
-                f"`{flag_name(key)}` ({', '.join(c.removeprefix('factdiff ') for c in commands)})"
-                if commands
-                else ""
+            flag = "; ".join(
+                f"`{opt}` ({', '.join(c.removeprefix('factdiff ') for c in commands)})"
+                for opt, commands in flags.get(key, {}).items()
             )
             env = f"`{MODEL_PARAMS_ENV}` (JSON)" if key == "models" else f"`{env_name(key)}`"
             lines.append(

@@ -80,7 +80,7 @@ def test_every_setting_is_listed_with_its_variable_section_and_default() -> None
             if key != "models":
                 assert f"| `{key}` | `{env_name(key)}` |" in page, key
     flags = "`--older-than` (demote, review retry, worker)"
-    assert f"| `older_than` | `FACTDIFF_OLDER_THAN` | {flags} | `2w` |" in page
+    assert f"| `older_than` | `FACTDIFF_OLDER_THAN` | {flags} | `14d` |" in page
     for key in ModelSettings.model_fields:
         assert f"| `{key}` |" in page
 
@@ -110,7 +110,7 @@ def test_escape_keeps_code_spans_and_escapes_markdown() -> None:
 def test_durations_read_in_their_largest_unit() -> None:
     duration_text = _reference().duration_text
     assert [duration_text(s) for s in (1209600.0, 86400.0, 3600.0, 60.0, 30.0, 0.5)] == [
-        "2w", "1d", "1h", "1m", "30s", "500ms",
+        "14d", "1d", "1h", "1m", "30s", "500ms",
     ]  # fmt: skip
 
 
