@@ -149,7 +149,7 @@ _UNITS = ((86400, "d"), (3600, "h"), (60, "m"), (1, "s"))
 
 
 def duration_text(seconds: float) -> str:
-    """Seconds in the largest whole unit up to days (``1209600.0`` -> ``14d``, ``0.5`` -> ``500ms``)."""
+    """Seconds in their largest whole unit, days at most (``1209600.0`` -> ``14d``)."""
     for size, unit in _UNITS:
         if seconds >= size and seconds % size == 0:
             return f"{seconds / size:g}{unit}"
