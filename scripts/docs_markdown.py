@@ -30,6 +30,8 @@ def paragraphs(text: str) -> str:
         if block.startswith("\b\n"):
             lines = block.removeprefix("\b\n").splitlines()
             out.append("\n".join(f"    {line}" for line in lines))
+        elif block.strip() == "::":
+            continue
         elif block.rstrip().endswith("::"):
             out.append(escape(block.rstrip().removesuffix("::") + ":"))
         elif block.startswith("    "):

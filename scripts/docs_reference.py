@@ -276,6 +276,17 @@ def public_names() -> list[tuple[str, str]]:
     return sorted(found, key=lambda pair: pair[0] != "Memory")
 
 
+def _module_preface(name: str) -> list[str]:
+    """The module docstring of a public name whose docstring points to it, as Markdown."""
+    import factdiff
+
+    value = getattr(factdiff, name)
+    if "see the module docstring" not in (value.__doc__ or ""):
+        return []
+    module = sys.modules[value.__module__]
+    return [paragraphs(module.__doc__ or ""), ""]
+
+
 _GROUPS: Mapping[str, tuple[str, ...]] = {
     "One agent's memory": ("Memory",),
     "Checking a summary": (
@@ -324,6 +335,7 @@ def python_reference() -> str:
             continue
         lines += [f"## {title}", ""]
         for name in present:
+            lines += _module_preface(name)
             lines.append(f"::: {paths[name]}")
             if name in _SHALLOW:
                 lines += ["    options:", "      members: false"]

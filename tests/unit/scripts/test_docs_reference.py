@@ -118,3 +118,17 @@ def test_pages_are_the_same_on_every_run() -> None:
     script = _reference()
     assert script.cli_reference() == script.cli_reference()
     assert script.settings_reference() == script.settings_reference()
+
+
+def test_a_class_that_points_to_its_module_docstring_gets_it() -> None:
+    page = _reference().python_reference()
+    memory = page.split("## One agent's memory\n")[1].split("::: factdiff.memory.Memory")[0]
+    assert "\n    from factdiff import Memory\n" in memory  # the literal block, as code
+    assert "\n:\n" not in memory
+    assert "``a``-prefixed twin" in memory
+
+
+def test_paragraphs_turn_literal_blocks_into_code() -> None:
+    paragraphs = _scripts("docs_markdown").paragraphs
+    text = "Use it::\n\n    run(x)\n\nThen *more* | less."
+    assert paragraphs(text) == "Use it:\n\n    run(x)\n\nThen \\*more\\* \\| less."
