@@ -1,6 +1,6 @@
 """The README and the docs as a new user follows them.
 
-Every command printed in a shell block of ``README.md`` and ``docs/*.md`` is run here as
+Every command printed in a shell block of ``README.md`` and ``docs/**/*.md`` is run here as
 printed (``RUN``: in document order, by bash, in a sandbox folder with a fresh default store,
 against a real ``factdiff serve`` for the curl lines, with the key the docs create, and the
 LLM commands against a scripted server on 127.0.0.1 named by the variables the docs name),
