@@ -150,6 +150,11 @@ RUN: dict[str, Run] = {
     "factdiff models check --extractor openai:smollm2 --summarizer extractive --json": Run(
         expect='"structured_output": "json_schema"'
     ),
+    "factdiff copy --from factdiff.db --to moved.db": Run(expect="copied factdiff.db"),
+    "factdiff verify --db moved.db": Run(expect="ok: every hot source"),
+    "factdiff export --out memory.jsonl": Run(),
+    "factdiff export --agent support-bot --out support-bot.jsonl": Run(),
+    "factdiff import memory.jsonl --db imported.db": Run(expect="imported memory.jsonl"),
     "factdiff mcp [--agent A] [--db ...]": Run(
         "mcp", bind={"A": "support-bot", "...": "factdiff.db"}
     ),
