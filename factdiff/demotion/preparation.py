@@ -23,7 +23,6 @@ from factdiff.retrieve.index import unpack_record
 from factdiff.schema.model import FactSchema
 from factdiff.store import Entry, MemoryStore
 from factdiff.store.catalog import SchemaCatalog
-from factdiff.store.search_queries import hot_record
 from factdiff.store.warm_columns import WarmTarget
 
 if TYPE_CHECKING:
@@ -110,7 +109,7 @@ def _indexed_record(
     extractor = settings.extractor
     if type(extractor) is not RulesExtractor or len(text) > MAX_TEXT_CHARS:
         return None
-    packed = hot_record(store, entry.id)
+    packed = store.search_queries.hot_record(entry.id)
     if packed is None:
         return None
     record = unpack_record(packed)

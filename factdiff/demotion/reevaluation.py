@@ -52,7 +52,6 @@ from factdiff.store import (
     MemoryStore,
     NewEvent,
     WrongTier,
-    search_index,
 )
 from factdiff.store.catalog import SchemaCatalog
 from factdiff.store.reevaluation import (
@@ -60,6 +59,7 @@ from factdiff.store.reevaluation import (
     ReevaluationItem,
     ReevaluationResult,
 )
+from factdiff.store.schema_resolver import SchemaResolver
 from factdiff.verify.check import DEFAULT_EXTRACTOR, verify
 from factdiff.verify.policy import DEFAULT_POLICY, Outcome, Policy
 
@@ -397,8 +397,9 @@ class Reevaluator:
             },
         )
         record = source_facts.to_json()
-        index = search_index.warm_index_doc(
-            self.store, entry.id, source, narrative, record, narrative_facts
+        indexer = self.store.services.indexer
+        index = indexer.warm_doc(
+            SchemaResolver(self.store), entry.id, source, narrative, record, narrative_facts
         )
         result = (
             ReevaluationResult.ANNOTATED

@@ -39,7 +39,6 @@ from factdiff.retrieve.index import extract_source, reference_date, stored_recor
 from factdiff.retrieve.keys import record_facts
 from factdiff.retrieve.schemas import SchemaResolver
 from factdiff.schema.model import FactSchema, SchemaRef
-from factdiff.store import search_queries
 from factdiff.store.model import Entry, Tier
 
 if TYPE_CHECKING:
@@ -131,7 +130,7 @@ def entry_view(store: MemoryStore, entry: Entry, schemas: SchemaResolver) -> Ent
     """An entry as an agent reads it (``entry`` loaded with its content or warm view): a warm
     entry's narrative, source record and known gaps; a hot entry's source and the record
     stored when it was added (extracted now if the store has none)."""
-    packed = None if entry.warm is not None else search_queries.hot_record(store, entry.id)
+    packed = None if entry.warm is not None else store.search_queries.hot_record(entry.id)
     return view_of(entry, packed, schemas)
 
 

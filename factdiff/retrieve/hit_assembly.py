@@ -24,7 +24,6 @@ from factdiff.retrieve.ranking import Candidate
 from factdiff.retrieve.schemas import GENERIC, SchemaResolver
 from factdiff.retrieve.terms import stated_terms
 from factdiff.schema.builtin import builtin_schema
-from factdiff.store import search_queries
 from factdiff.store.model import Tier
 from factdiff.values.base import JSON
 
@@ -72,7 +71,7 @@ def build_hits(
     load(k)
     if any(hit.gap_hit for hit in loaded):
         more = [c.entry_id for c in ranked[k : 2 * k + 10]]
-        rows.update(search_queries.hit_entries(store, more))
+        rows.update(store.search_queries.hit_entries(more))
         load(2 * k + 10)
         loaded[:] = _below_holders(loaded)
     return [_build(store, query, terms, hit, include_source) for hit in loaded[:k]]

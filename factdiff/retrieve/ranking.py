@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, TypeVar
 from factdiff.retrieve.keys import DISTINCTIVE_TYPES
 from factdiff.retrieve.query import Query
 from factdiff.retrieve.terms import TextQuery, words
-from factdiff.store import search_queries
 
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
@@ -56,7 +55,7 @@ def rank(
     store: MemoryStore, query: Query, k: int, agent: str | None, tier: str | None
 ) -> tuple[list[Candidate], tuple[str, ...]]:
     """The candidates in rank order, and the query words the text index ranked them by."""
-    total = max(1, search_queries.doc_span(store))
+    total = max(1, store.search_queries.doc_span())
     stats, counts = _fact_stats(store, query, total)
     terms = text_terms(query, stats)
     strong = [
@@ -66,12 +65,12 @@ def rank(
         for hashed in fact.hashes
         if 0 < counts.get(hashed, 0) <= FACT_CAP
     ]
-    candidates = _candidates(store, search_queries.fact_docs(store, strong), agent, tier)
+    candidates = _candidates(store, store.search_queries.fact_docs(strong), agent, tier)
     text_query = _text_query(store, terms, total)
     if text_query is not None and len(candidates) < k:
         # Entries holding a distinctive fact outrank every text-only entry: the text index
         # is asked for more only when they are fewer than k.
-        found = search_queries.text_candidates(store, text_query, 2 * k + 10, agent, tier)
+        found = store.search_queries.text_candidates(text_query, 2 * k + 10, agent, tier)
         new = {doc for doc, _ in found} - candidates.keys()
         candidates.update(_candidates(store, new, agent, tier))
         for doc, score in found:
@@ -100,7 +99,7 @@ def _candidates(
     if not docs:
         return {}
     found: dict[int, Candidate] = {}
-    for doc, (entry_id, owner, entry_tier) in search_queries.doc_entries(store, docs).items():
+    for doc, (entry_id, owner, entry_tier) in store.search_queries.doc_entries(docs).items():
         if (agent is None or owner == agent) and (tier is None or entry_tier == tier):
             found[doc] = Candidate(doc, entry_id, owner, entry_tier)
     return found
@@ -125,7 +124,7 @@ def _text_query(store: MemoryStore, terms: Sequence[str], total: int) -> TextQue
     ``TERM_CAP`` entries (a word nearly every entry holds, ``the`` or ``user``, tells none
     apart and would cost time); when every word is that common, entries holding the two
     rarest, ranked by all. None when the index holds none of ``terms``."""
-    counts = search_queries.term_counts(store, terms, TERM_CAP + 1)
+    counts = store.search_queries.term_counts(terms, TERM_CAP + 1)
     present = tuple(t for t in terms if counts.get(t, 0) > 0)
     if not present:
         return None
@@ -146,8 +145,8 @@ def _fact_stats(
     store: MemoryStore, query: Query, total: int
 ) -> tuple[list[FactStats], dict[int, int]]:
     """Per query fact its stats, and how many entries hold each key (up to ``FACT_CAP`` + 1)."""
-    counts = search_queries.fact_counts(
-        store, (h for fact in query.facts for h in fact.hashes), FACT_CAP + 1
+    counts = store.search_queries.fact_counts(
+        (h for fact in query.facts for h in fact.hashes), FACT_CAP + 1
     )
     stats = []
     for fact in query.facts:
@@ -170,7 +169,7 @@ def _holdings(
     }
     if not hashes or not candidates:
         return
-    held = search_queries.fact_hits(store, hashes, candidates)
+    held = store.search_queries.fact_hits(hashes, candidates)
     for doc, keys in held.items():
         candidate = candidates.get(doc)
         if candidate is None:
@@ -192,7 +191,7 @@ def _rescore(
     strong = ordered(
         (c for c in candidates.values() if c.strong), lambda c: (-len(c.strong), -len(c.weak))
     )
-    scores = search_queries.text_scores(store, query, (c.doc for c in strong[:pool]))
+    scores = store.search_queries.text_scores(query, (c.doc for c in strong[:pool]))
     for candidate in strong:
         candidate.text = scores.get(candidate.doc, 0.0)
 

@@ -54,7 +54,6 @@ from factdiff.retrieve.ranking import rank
 from factdiff.retrieve.schemas import GENERIC, SchemaResolver
 from factdiff.schema.model import FactSchema
 from factdiff.settings.retrieval import RetrievalSettings, TouchMode
-from factdiff.store import search_index, search_queries
 from factdiff.store.model import Tier
 
 if TYPE_CHECKING:
@@ -85,11 +84,11 @@ def search(
     schemas = SchemaResolver(store)
     reading = [schemas.for_indexing(None, agent or "", ())] if agent else []
     parsed = read_query(query, _distinct([schemas.for_indexing(GENERIC, "", ()), *reading]))
-    if touch and search_index.has_pending(store):
-        search_index.index_pending(store)
+    if touch and store.has_pending_facts():
+        store.index_pending()
     with store.read_snapshot():
         ranked, terms = rank(store, parsed, k, agent, tier)
-        rows = search_queries.hit_entries(store, [c.entry_id for c in ranked[:k]])
+        rows = store.search_queries.hit_entries([c.entry_id for c in ranked[:k]])
     hits = build_hits(store, parsed, terms, ranked, rows, k, include_source, schemas)
     if touch:
         _record_use(store, hits, now or datetime.now(UTC), settings)
@@ -137,4 +136,4 @@ def _record_use(
         touched = []
     fetched = [h.entry_id for h in hits if h.tier == Tier.WARM.value and h.source is not None]
     if touched or fetched:
-        search_queries.record_use(store, now, touched, fetched, settings)
+        store.search_queries.record_use(now, touched, fetched, settings)

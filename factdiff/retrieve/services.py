@@ -86,6 +86,6 @@ class RulesRetrieval:
         return check_context(store, decision_id, agent)
 
 
-def rules_services() -> StoreServices:
+def rules_services() -> StoreServices[MemoryStore]:
     """The rules indexer and this layer's retrieval."""
     return StoreServices(RulesIndexer(), RulesRetrieval())

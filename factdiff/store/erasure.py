@@ -1,9 +1,11 @@
 """Erasure: remove an entry's content from every place the store keeps it.
 
-``forget(store, ids, now=..., reason=...)`` erases each entry in one write transaction of its
-own, running ``STEPS`` in order. Each step is one place content lives; a table added later
-that holds an entry's content adds one step here (and the every-table erasure test finds the
-table on its own, from the database catalog, if it is forgotten).
+``Erasure`` is a repository over the store's ``Database`` (``MemoryStore`` forwards
+``forget``, ``forget_agent`` and ``tombstone``). ``Erasure.forget(ids, now=..., reason=...)``
+erases each entry in one write transaction of its own, running ``STEPS`` in order. Each step
+is one place content lives; a table added later that holds an entry's content adds one step
+here (and the every-table erasure test finds the table on its own, from the database
+catalog, if it is forgotten). Redaction itself is ``factdiff.store.redaction``.
 
 What is left of an entry is its tombstone (id, agent, tier, when, reason, content hash) and an
 ``erased`` event that carries no content. Its events and attempts keep their structure with
@@ -28,6 +30,9 @@ from typing import TYPE_CHECKING, Any
 from factdiff.errors import InputError
 from factdiff.store import codec
 from factdiff.store import rows as rowmap
+from factdiff.store.compact_storage import CompactStorage
+from factdiff.store.database import Database
+from factdiff.store.event_log import EventLog
 from factdiff.store.model import (
     EntryNotFound,
     EventType,
@@ -35,33 +40,26 @@ from factdiff.store.model import (
     Tier,
     Tombstone,
 )
+from factdiff.store.redaction import KEPT_KEYS, REDACTED, redact, redact_json, redacted_payload
+from factdiff.store.reencoding import Reencoding
 
 if TYPE_CHECKING:
-    from factdiff.store.base import MemoryStore
     from factdiff.store.model import Entry
 
-REDACTED = "[erased]"
-"""What every redacted value becomes."""
-
-KEPT_KEYS = frozenset(
-    {
-        "attempt_no",
-        "budget_words",
-        "content_hash",
-        "criticality",
-        "extractor",
-        "failure_class",
-        "field",
-        "method_version",
-        "outcome",
-        "rung",
-        "size_bytes",
-        "summarizer",
-        "verdict",
-    }
-)
-"""Keys whose values name the store's own vocabulary (schema fields, outcomes, hashes), never
-an entry's content: a redaction keeps them, so audits and ``stats`` still count them."""
+__all__ = [
+    "KEPT_KEYS",
+    "REDACTED",
+    "STEPS",
+    "Erasure",
+    "ErasureStep",
+    "ErasureTally",
+    "ErasureTarget",
+    "Forgotten",
+    "erase_from_trained_dictionaries",
+    "redact",
+    "redact_json",
+    "redacted_payload",
+]
 
 AGENT_PAGE = 256
 
@@ -88,7 +86,7 @@ class ErasureTally:
     attempts: int = 0
 
 
-StepRun = Callable[["MemoryStore", ErasureTarget, ErasureTally], None]
+StepRun = Callable[["Erasure", ErasureTarget, ErasureTally], None]
 
 
 @dataclass(frozen=True)
@@ -121,55 +119,17 @@ class Forgotten:
         }
 
 
-# -- redaction -----------------------------------------------------------------------------
-
-
-def redact(value: Any) -> Any:
-    """``value`` with its structure kept and every string and number replaced by
-    ``REDACTED`` (booleans and nulls stay; values under ``KEPT_KEYS`` stay)."""
-    if isinstance(value, dict):
-        return {k: v if k in KEPT_KEYS else redact(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [redact(v) for v in value]
-    if value is None or isinstance(value, bool):
-        return value
-    return REDACTED
-
-
-def redact_json(text: str | None) -> str | None:
-    """A stored JSON text, redacted (text that is not JSON is replaced whole)."""
-    if text is None:
-        return None
-    try:
-        data = codec.load_json(text)
-    except ValueError:
-        return codec.dump_json(REDACTED, "redaction")
-    return codec.dump_json(redact(data), "redaction")
-
-
-def redacted_payload(text: str, packed: Any = None) -> str:
-    """An event payload (its JSON text, or its packed form when ``packed`` is not null),
-    redacted, marked ``"redacted": true`` (what the events trigger admits during an
-    erasure)."""
-    try:
-        data = rowmap.event_payload(text, packed)
-    except ValueError:
-        data = None
-    body = redact(data) if isinstance(data, dict) else {"payload": REDACTED}
-    return codec.dump_json({**body, "redacted": True}, "redacted event payload")
-
-
 # -- the steps -----------------------------------------------------------------------------
 
 
-def _exec_if(store: MemoryStore, key: str, **params: Any) -> None:
+def _exec_if(eraser: Erasure, key: str, **params: Any) -> None:
     """Run ``key`` unless the dialect needs no statement for it."""
-    if store._sql(key):
-        store._exec(key, **params)
+    if eraser.db.sql(key):
+        eraser.db.exec(key, **params)
 
 
-def _guard_open(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
-    store._exec("erase_guard_open", entry_id=target.entry.id)
+def _guard_open(eraser: Erasure, target: ErasureTarget, tally: ErasureTally) -> None:
+    eraser.db.exec("erase_guard_open", entry_id=target.entry.id)
 
 
 def _unpacked_attempt(diff: Any, summary: Any, packed: Any) -> tuple[str, str]:
@@ -187,11 +147,11 @@ def _unpacked_attempt(diff: Any, summary: Any, packed: Any) -> tuple[str, str]:
     )
 
 
-def _attempts(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
-    rows = store._rows(store._sql("erase_attempt_rows"), {"entry_id": target.entry.id})
+def _attempts(eraser: Erasure, target: ErasureTarget, tally: ErasureTally) -> None:
+    rows = eraser.db.rows(eraser.db.sql("erase_attempt_rows"), {"entry_id": target.entry.id})
     for attempt_id, diff_text, summary_text, error, must_keep, packed in rows:
         diff, summary = _unpacked_attempt(diff_text, summary_text, packed)
-        store._exec(
+        eraser.db.exec(
             "erase_redact_attempt",
             id=attempt_id,
             diff=redact_json(diff),
@@ -202,11 +162,11 @@ def _attempts(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) ->
         tally.attempts += 1
 
 
-def _events(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
-    rows = store._rows(store._sql("erase_event_rows"), {"entry_id": target.entry.id})
+def _events(eraser: Erasure, target: ErasureTarget, tally: ErasureTally) -> None:
+    rows = eraser.db.rows(eraser.db.sql("erase_event_rows"), {"entry_id": target.entry.id})
     for event_id, payload, packed, then_type, then_payload, then_packed in rows:
         second = None if then_type is None else redacted_payload(str(then_payload), then_packed)
-        store._exec(
+        eraser.db.exec(
             "erase_redact_event",
             id=event_id,
             payload=redacted_payload(str(payload), packed),
@@ -215,60 +175,60 @@ def _events(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> N
         tally.events += 1 if second is None else 2
 
 
-def _extraction_cache(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
-    store._exec("erase_extraction_cache", content_hash=target.entry.content_hash)
+def _extraction_cache(eraser: Erasure, target: ErasureTarget, tally: ErasureTally) -> None:
+    eraser.db.exec("erase_extraction_cache", content_hash=target.entry.content_hash)
 
 
-def _search_text(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
+def _search_text(eraser: Erasure, target: ErasureTarget, tally: ErasureTally) -> None:
     from factdiff.store.indexing import index_text
 
     if target.doc is None:
         return
-    _exec_if(store, "erase_search_text", doc=target.doc, text=index_text(target.source))
-    _exec_if(store, "erase_search_text_merge")
+    _exec_if(eraser, "erase_search_text", doc=target.doc, text=index_text(target.source))
+    _exec_if(eraser, "erase_search_text_merge")
 
 
-def _fact_index(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
+def _fact_index(eraser: Erasure, target: ErasureTarget, tally: ErasureTally) -> None:
     if target.doc is not None:
-        store._exec("delete_fact_keys", doc=target.doc)
+        eraser.db.exec("delete_fact_keys", doc=target.doc)
 
 
-def _search_docs(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
+def _search_docs(eraser: Erasure, target: ErasureTarget, tally: ErasureTally) -> None:
     if target.doc is not None:
-        store._exec("erase_search_doc", doc=target.doc)
+        eraser.db.exec("erase_search_doc", doc=target.doc)
 
 
 def _by_entry(key: str) -> StepRun:
-    def run(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
-        store._exec(key, entry_id=target.entry.id)
+    def run(eraser: Erasure, target: ErasureTarget, tally: ErasureTally) -> None:
+        eraser.db.exec(key, entry_id=target.entry.id)
 
     return run
 
 
 def _by_id(key: str) -> StepRun:
-    def run(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
-        store._exec(key, id=target.entry.id)
+    def run(eraser: Erasure, target: ErasureTarget, tally: ErasureTally) -> None:
+        eraser.db.exec(key, id=target.entry.id)
 
     return run
 
 
 def erase_from_trained_dictionaries(
-    store: MemoryStore, target: ErasureTarget, tally: ErasureTally
+    eraser: Erasure, target: ErasureTarget, tally: ErasureTally
 ) -> None:
     """Zstd dictionaries trained on ``target``'s text (they hold fragments of it): every
     archive, warm record and narrative made with one is re-encoded with a dictionary of the
     agent trained without the entry (or as a plain frame), then the dictionary rows are
     deleted (``retire_dictionaries_trained_on``), inside the erasing transaction."""
-    with store._joined_writes():
-        store.retire_dictionaries_trained_on(
+    with eraser.db.joined_writes():
+        eraser.reencoding.retire_dictionaries_trained_on(
             target.entry.id, now=codec.from_micros(target.erased_at)
         )
 
 
-def _entry(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
+def _entry(eraser: Erasure, target: ErasureTarget, tally: ErasureTally) -> None:
     entry = target.entry
-    store._exec("erase_entry", id=entry.id)
-    store._exec(
+    eraser.db.exec("erase_entry", id=entry.id)
+    eraser.db.exec(
         "insert_tombstone",
         entry_id=entry.id,
         agent_id=entry.agent_id,
@@ -279,7 +239,7 @@ def _entry(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> No
     )
 
 
-def _erased_event(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
+def _erased_event(eraser: Erasure, target: ErasureTarget, tally: ErasureTally) -> None:
     entry = target.entry
     payload = {
         "content_hash": entry.content_hash,
@@ -290,11 +250,11 @@ def _erased_event(store: MemoryStore, target: ErasureTarget, tally: ErasureTally
         "redacted_attempts": tally.attempts,
     }
     event = NewEvent(EventType.ERASED, payload)
-    store._append_events([event], entry.id, entry.agent_id, target.erased_at)
+    eraser.events.append([event], entry.id, entry.agent_id, target.erased_at)
 
 
-def _guard_close(store: MemoryStore, target: ErasureTarget, tally: ErasureTally) -> None:
-    store._exec("erase_guard_close", entry_id=target.entry.id)
+def _guard_close(eraser: Erasure, target: ErasureTarget, tally: ErasureTally) -> None:
+    eraser.db.exec("erase_guard_close", entry_id=target.entry.id)
 
 
 STEPS: tuple[ErasureStep, ...] = (
@@ -346,138 +306,148 @@ STEPS: tuple[ErasureStep, ...] = (
 # -- running -------------------------------------------------------------------------------
 
 
-def tombstone(store: MemoryStore, entry_id: str) -> Tombstone | None:
-    """The tombstone of an erased entry, if ``entry_id`` was erased."""
-    row = store._row("select_tombstone", entry_id=entry_id)
-    if row is None:
-        return None
-    return Tombstone(
-        entry_id=str(row["entry_id"]),
-        agent_id=str(row["agent_id"]),
-        tier=str(row["tier"]),
-        erased_at=codec.from_micros(int(row["erased_at"])),
-        reason=str(row["reason"]),
-        content_hash=str(row["content_hash"]),
-    )
+class Erasure:
+    """Erasure of one store's entries (see the module docstring): over ``db``, appending to
+    ``events``, reading warm archives and dropping loaded dictionaries through ``compact``,
+    retiring the dictionaries trained on an entry through ``reencoding``."""
 
+    def __init__(
+        self, db: Database, events: EventLog, compact: CompactStorage, reencoding: Reencoding
+    ) -> None:
+        self.db = db
+        self.events = events
+        self.compact = compact
+        self.reencoding = reencoding
 
-def _source(store: MemoryStore, entry: Entry) -> str:
-    if entry.tier is Tier.HOT:
-        data = store._one("select_hot", id=entry.id)
-        return "" if data is None else codec.decode_content(bytes(data))
-    cold = store._row("select_cold", id=entry.id)
-    if cold is None:
-        return ""
-    return codec.decode_content(store._cold_bytes(entry.id, cold))
-
-
-def erase_entry(
-    store: MemoryStore,
-    entry_id: str,
-    *,
-    now: datetime,
-    reason: str = "",
-    on_step: Callable[[str], None] | None = None,
-) -> Forgotten:
-    """Erase one entry in one transaction (see the module); ``on_step`` is called with each
-    step's name before it runs."""
-    erased_at = codec.to_micros(now, "now")
-    why = codec.check_text(reason, "reason")
-
-    def work() -> Forgotten:
-        row = store._row("select_entry", id=entry_id)
+    def tombstone(self, entry_id: str) -> Tombstone | None:
+        """The tombstone of an erased entry (None if ``entry_id`` was not erased)."""
+        row = self.db.row("select_tombstone", entry_id=entry_id)
         if row is None:
-            stone = tombstone(store, entry_id)
-            if stone is None:
+            return None
+        return Tombstone(
+            entry_id=str(row["entry_id"]),
+            agent_id=str(row["agent_id"]),
+            tier=str(row["tier"]),
+            erased_at=codec.from_micros(int(row["erased_at"])),
+            reason=str(row["reason"]),
+            content_hash=str(row["content_hash"]),
+        )
+
+    def forget(
+        self,
+        entry_ids: Iterable[str],
+        *,
+        now: datetime,
+        reason: str = "",
+        owner: str | None = None,
+        on_step: Callable[[str], None] | None = None,
+    ) -> list[Forgotten]:
+        """Erase these entries' content from every place the store keeps it, one transaction
+        per entry, leaving tombstones and ``erased`` events (see ``factdiff.store.erasure``).
+        Idempotent; an unknown id (or, with ``owner``, another agent's: an agent's key erases
+        its own entries only) raises ``EntryNotFound`` before anything is erased."""
+        ids = list(dict.fromkeys(entry_ids))
+        if not ids:
+            raise InputError("name the entries to forget (ids, or an agent)")
+        for entry_id in ids:
+            row = self.db.row("select_entry", id=entry_id)
+            stone = self.tombstone(entry_id) if row is None else None
+            agent = (
+                str(row["agent_id"])
+                if row is not None
+                else None
+                if stone is None
+                else stone.agent_id
+            )
+            if agent is None or (owner is not None and agent != owner):
                 raise EntryNotFound(entry_id)
-            return Forgotten(stone, newly_erased=False)
-        entry = rowmap.entry(row)
-        doc = store._one("select_search_doc", entry_id=entry_id)
-        target = ErasureTarget(
-            entry, _source(store, entry), None if doc is None else int(doc), why, erased_at
-        )
-        tally = ErasureTally()
-        for step in STEPS:
-            if on_step is not None:
-                on_step(step.name)
-            step.run(store, target, tally)
-        stone = Tombstone(
-            entry.id,
-            entry.agent_id,
-            entry.tier.value,
-            codec.from_micros(erased_at),
-            why,
-            entry.content_hash,
-        )
-        names = tuple(step.name for step in STEPS)
-        return Forgotten(stone, True, tally.events, tally.attempts, names)
+        return [self.erase_entry(i, now=now, reason=reason, on_step=on_step) for i in ids]
 
-    if store._sql("erase_secure_delete"):
-        store._exec("erase_secure_delete")
-    try:
-        return store._write(work)
-    except BaseException:
-        # dictionaries loaded or retired inside a rolled-back erasure may not exist as cached
-        store._dictionaries.clear()
-        raise
+    def forget_agent(
+        self,
+        agent: str,
+        *,
+        now: datetime,
+        reason: str = "",
+        on_step: Callable[[str], None] | None = None,
+    ) -> list[Forgotten]:
+        """Erase every entry of ``agent`` (as ``forget``, one transaction each);
+        ``InputError`` when the agent has neither entries nor tombstones (a mistyped id)."""
+        if not agent.strip():
+            raise InputError("agent id must not be empty")
+        ids = self.agent_entry_ids(agent)
+        if not ids and self.db.one("count_agent_tombstones", agent=agent) == 0:
+            raise InputError(f"agent {agent!r} has no entries: check the id with `factdiff list`")
+        if ids:  # once for the agent, not once per entry (each would retrain and re-encode)
+            self.reencoding.retire_agent_dictionaries(agent, now=now)
+        return [self.erase_entry(i, now=now, reason=reason, on_step=on_step) for i in ids]
 
+    def agent_entry_ids(self, agent: str) -> list[str]:
+        """The ids of every entry ``agent`` has (erased ones excluded)."""
+        found: list[str] = []
+        sql, after = self.db.sql("agent_entry_ids"), ""
+        while True:
+            rows = self.db.rows(sql, {"agent": agent, "after": after, "limit": AGENT_PAGE})
+            found.extend(str(r[0]) for r in rows)
+            if len(rows) < AGENT_PAGE:
+                return found
+            after = found[-1]
 
-def forget(
-    store: MemoryStore,
-    entry_ids: Iterable[str],
-    *,
-    now: datetime,
-    reason: str = "",
-    owner: str | None = None,
-    on_step: Callable[[str], None] | None = None,
-) -> list[Forgotten]:
-    """Erase every entry of ``entry_ids``, one transaction each, in order.
+    def erase_entry(
+        self,
+        entry_id: str,
+        *,
+        now: datetime,
+        reason: str = "",
+        on_step: Callable[[str], None] | None = None,
+    ) -> Forgotten:
+        """Erase one entry in one transaction (see the module); ``on_step`` is called with
+        each step's name before it runs."""
+        erased_at = codec.to_micros(now, "now")
+        why = codec.check_text(reason, "reason")
 
-    Every id is checked first: an id that is neither an entry nor a tombstone (or, with
-    ``owner``, not one of that agent's: an agent's key erases its own entries only) raises
-    ``EntryNotFound`` before anything is erased.
-    """
-    ids = list(dict.fromkeys(entry_ids))
-    if not ids:
-        raise InputError("name the entries to forget (ids, or an agent)")
-    for entry_id in ids:
-        row = store._row("select_entry", id=entry_id)
-        stone = tombstone(store, entry_id) if row is None else None
-        agent = (
-            str(row["agent_id"]) if row is not None else None if stone is None else stone.agent_id
-        )
-        if agent is None or (owner is not None and agent != owner):
-            raise EntryNotFound(entry_id)
-    return [erase_entry(store, i, now=now, reason=reason, on_step=on_step) for i in ids]
+        def work() -> Forgotten:
+            row = self.db.row("select_entry", id=entry_id)
+            if row is None:
+                stone = self.tombstone(entry_id)
+                if stone is None:
+                    raise EntryNotFound(entry_id)
+                return Forgotten(stone, newly_erased=False)
+            entry = rowmap.entry(row)
+            doc = self.db.one("select_search_doc", entry_id=entry_id)
+            target = ErasureTarget(
+                entry, self._source(entry), None if doc is None else int(doc), why, erased_at
+            )
+            tally = ErasureTally()
+            for step in STEPS:
+                if on_step is not None:
+                    on_step(step.name)
+                step.run(self, target, tally)
+            stone = Tombstone(
+                entry.id,
+                entry.agent_id,
+                entry.tier.value,
+                codec.from_micros(erased_at),
+                why,
+                entry.content_hash,
+            )
+            names = tuple(step.name for step in STEPS)
+            return Forgotten(stone, True, tally.events, tally.attempts, names)
 
+        if self.db.sql("erase_secure_delete"):
+            self.db.exec("erase_secure_delete")
+        try:
+            return self.db.write(work)
+        except BaseException:
+            # dictionaries loaded or retired inside a rolled-back erasure may not exist as cached
+            self.compact.dictionaries.clear()
+            raise
 
-def agent_entry_ids(store: MemoryStore, agent: str) -> list[str]:
-    """The ids of every entry ``agent`` has (erased ones excluded)."""
-    found: list[str] = []
-    sql, after = store._sql("agent_entry_ids"), ""
-    while True:
-        rows = store._rows(sql, {"agent": agent, "after": after, "limit": AGENT_PAGE})
-        found.extend(str(r[0]) for r in rows)
-        if len(rows) < AGENT_PAGE:
-            return found
-        after = found[-1]
-
-
-def forget_agent(
-    store: MemoryStore,
-    agent: str,
-    *,
-    now: datetime,
-    reason: str = "",
-    on_step: Callable[[str], None] | None = None,
-) -> list[Forgotten]:
-    """Erase every entry of ``agent`` (one transaction each); ``InputError`` when the agent
-    has neither entries nor tombstones (a mistyped agent id)."""
-    if not agent.strip():
-        raise InputError("agent id must not be empty")
-    ids = agent_entry_ids(store, agent)
-    if not ids and store._one("count_agent_tombstones", agent=agent) == 0:
-        raise InputError(f"agent {agent!r} has no entries: check the id with `factdiff list`")
-    if ids:  # once for the agent, not once per entry (each would retrain and re-encode)
-        store.retire_agent_dictionaries(agent, now=now)
-    return [erase_entry(store, i, now=now, reason=reason, on_step=on_step) for i in ids]
+    def _source(self, entry: Entry) -> str:
+        if entry.tier is Tier.HOT:
+            data = self.db.one("select_hot", id=entry.id)
+            return "" if data is None else codec.decode_content(bytes(data))
+        cold = self.db.row("select_cold", id=entry.id)
+        if cold is None:
+            return ""
+        return codec.decode_content(self.compact.cold_bytes(entry.id, cold))

@@ -1,9 +1,9 @@
 """The event log: events are appended by the writes that cause them, in the same
-transaction (``AppendEvents``); ``EventLog`` reads them back.
+transaction (``EventLog.append``, an ``AppendEvents``); ``EventLog`` reads them back.
 
 ``EventLog`` is a repository over the store's ``Database``; ``MemoryStore`` forwards its
-methods. A stored diff names its schema by reference; the registry's hashes
-(``registered_hash``) restore it (``schema_refs``).
+methods. A stored diff names its schema by reference: ``rows`` elides the hash the registry
+holds (``registered_hash``) and the readers restore it (``schema_refs``).
 """
 
 from __future__ import annotations
@@ -28,6 +28,9 @@ PAGE_SIZE = rowmap.PAGE_SIZE
 AppendEvents = Callable[[list[NewEvent], str | None, str | None, int], None]
 """Append events (of an entry and its agent, or of none) at a time in microseconds, inside
 the current write."""
+
+EventRows = list[tuple[str, str, bytes | None]]
+"""Events as stored, made before the transaction: (type, payload, packed payload)."""
 
 Params = dict[str, str | int | None]
 
@@ -64,6 +67,50 @@ class EventLog:
     def __init__(self, db: Database, registered_hash: schema_refs.Registered) -> None:
         self._db = db
         self._registered_hash = registered_hash
+
+    # -- appending (inside the callers' write transactions) --------------------------------
+
+    def append(
+        self, events: list[NewEvent], entry_id: str | None, agent_id: str | None, now: int
+    ) -> None:
+        """Append ``events`` of an entry and its agent (or of none) at ``now``
+        (microseconds), inside the current write: ``insert`` of their ``rows``."""
+        self.insert(self.rows(events), entry_id, agent_id, now)
+
+    def rows(self, events: list[NewEvent]) -> EventRows:
+        """The rows of ``events`` as stored (``rowmap.event_rows``), each diff's schema hash
+        stored once (``schema_refs``); made before the transaction."""
+        registered = self._registered_hash
+        return rowmap.event_rows([schema_refs.elide_event(e, registered) for e in events])
+
+    def insert(self, rows: EventRows, entry_id: str | None, agent_id: str | None, now: int) -> None:
+        """Insert events whose rows were made before the transaction (``rows``), two to a
+        row (schema version 14: a row of two holds events ``id - 1`` and ``id``), so that a
+        demotion's verification event and its ``demoted`` pay one row and its index
+        entries."""
+        for start in range(0, len(rows), 2):
+            kind, payload, packed = rows[start]
+            params: dict[str, str | int | bytes | None] = {
+                "type": kind,
+                "entry_id": entry_id,
+                "agent_id": agent_id,
+                "at": now,
+                "payload": payload,
+                "packed": packed,
+            }
+            if start + 1 == len(rows):
+                self._db.exec("insert_event", **params)
+                continue
+            then_kind, then_payload, then_packed = rows[start + 1]
+            self._db.exec(
+                "insert_event_pair",
+                **params,
+                then_type=then_kind,
+                then_payload=then_payload,
+                then_packed=then_packed,
+            )
+
+    # -- reading ---------------------------------------------------------------------------
 
     def events(
         self,

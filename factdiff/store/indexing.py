@@ -18,7 +18,7 @@ import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from factdiff import wiring
 from factdiff.errors import StoreError
@@ -27,7 +27,6 @@ from factdiff.schema.model import FactSchema
 
 if TYPE_CHECKING:
     from factdiff.store.attestations import Attestation
-    from factdiff.store.base import MemoryStore
     from factdiff.store.model import Entry, NewEntry
     from factdiff.store.schema_resolver import SchemaResolver
 
@@ -44,6 +43,9 @@ __all__ = [
     "unpack_json",
     "warm_doc",
 ]
+
+StoreT_contra = TypeVar("StoreT_contra", contravariant=True)
+"""The store a ``Retrieval`` works on (``MemoryStore``; this module does not import it)."""
 
 
 class SchemaLookup(Protocol):
@@ -132,42 +134,42 @@ class Indexer(Protocol):
 
 
 @runtime_checkable
-class Retrieval(Protocol):
+class Retrieval(Protocol[StoreT_contra]):
     """Answers the facade's retrieval methods (``factdiff.retrieve``); results are that
     layer's types (``SearchHit``, ``RenderedContext``, ``Attestation``,
     ``AttestationCheck``)."""
 
-    def search(self, store: MemoryStore, query: str, **options: Any) -> Any:
+    def search(self, store: StoreT_contra, query: str, **options: Any) -> Any:
         """The best entries for ``query`` (``factdiff.retrieve.search.search``)."""
         ...
 
-    def render_context(self, store: MemoryStore, entry_ids: Sequence[str]) -> Any:
+    def render_context(self, store: StoreT_contra, entry_ids: Sequence[str]) -> Any:
         """What an agent is shown of these entries (``factdiff.retrieve.context``)."""
         ...
 
     def attest(
-        self, store: MemoryStore, decision_id: str, entry_ids: Sequence[str], *, now: datetime
+        self, store: StoreT_contra, decision_id: str, entry_ids: Sequence[str], *, now: datetime
     ) -> Attestation:
         """Record an attestation of a rendered context (``factdiff.retrieve.attest``)."""
         ...
 
-    def check_attestation(self, store: MemoryStore, decision_id: str, agent: str | None) -> Any:
+    def check_attestation(self, store: StoreT_contra, decision_id: str, agent: str | None) -> Any:
         """Re-render an attested context and compare (``factdiff.retrieve.attest``)."""
         ...
 
 
 @dataclass(frozen=True)
-class StoreServices:
-    """What a store is given by the layers above it."""
+class StoreServices(Generic[StoreT_contra]):
+    """What a store is given by the layers above it (``StoreServices[MemoryStore]``)."""
 
     indexer: Indexer
-    retrieval: Retrieval
+    retrieval: Retrieval[StoreT_contra]
 
 
-_default: list[StoreServices] = []
+_default: list[StoreServices[Any]] = []
 
 
-def default_services() -> StoreServices:
+def default_services() -> StoreServices[Any]:
     """The services the package root wires (``factdiff.wiring.store_services``), made once."""
     if not _default:
         factory = wiring.store_services

@@ -1,32 +1,41 @@
 """Retrieval on ``MemoryStore``: ``search``, ``render_context``, ``attest`` and
 ``check_attestation`` as store methods.
 
-``Searches`` hands the store to its ``Retrieval`` service (``factdiff.store.indexing``:
-``factdiff.retrieve`` by default), which ranks, renders and attests with the statements and
-indexes of ``factdiff.store.search_index`` and ``search_queries``. It holds the whole store,
-the one part that does: the service's protocol takes the store, whose entries, index rows
-and attestations it reads. The results are that layer's types (``SearchHit``,
-``RenderedContext``, ``Attestation``, ``AttestationCheck``).
+``Searches`` hands the store (the facade) to its ``Retrieval`` service
+(``factdiff.store.indexing``: ``factdiff.retrieve`` by default), which ranks, renders and
+attests with the statements and indexes of ``factdiff.store.search_index`` and
+``search_queries``. It holds the whole store, the one part that does: the service's
+protocol takes the store, whose entries, index rows and attestations it reads. The results
+are that layer's types (``SearchHit``, ``RenderedContext``, ``Attestation``,
+``AttestationCheck``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, Self
 
 from factdiff.store.attestations import Attestation
+from factdiff.store.indexing import StoreServices
 
-if TYPE_CHECKING:
-    from factdiff.store.base import MemoryStore
+__all__ = ["Searches", "ServedStore"]
 
-__all__ = ["Searches"]
+
+class ServedStore(Protocol):
+    """A store with the services that answer for it (``MemoryStore``)."""
+
+    @property
+    def services(self) -> StoreServices[Self]:
+        """Its indexer and retrieval."""
+        ...
 
 
 class Searches:
-    """Retrieval methods of ``MemoryStore`` (see the module docstring)."""
+    """Retrieval methods of ``MemoryStore`` (see the module docstring) over ``store``, the
+    facade."""
 
-    def __init__(self, store: MemoryStore) -> None:
+    def __init__(self, store: ServedStore) -> None:
         self._store = store
 
     def search(

@@ -9,7 +9,7 @@ in is indexed as ``generic`` (``add`` accepts any name; demotion reports it late
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from factdiff.errors import InputError
 from factdiff.schema.builtin import builtin_schema, builtin_schema_names
@@ -18,16 +18,25 @@ from factdiff.schema.model import FactSchema
 from factdiff.schema.names import split_version
 from factdiff.store.model import SchemaNotRegistered, StoredSchema
 
-if TYPE_CHECKING:
-    from factdiff.store.base import MemoryStore
-
 GENERIC = "generic"
+
+
+class SchemaSource(Protocol):
+    """Where a resolver reads schemas: a store (``MemoryStore``) or its ``SchemaRegistry``."""
+
+    def schema_for(self, agent_id: str, tags: tuple[str, ...] = ()) -> str | None:
+        """The schema assigned to ``agent_id`` for these tags (None: none)."""
+        ...
+
+    def get_schema_definition(self, name: str, version: int | None = None) -> StoredSchema:
+        """A registered schema version (``SchemaNotRegistered`` if there is none)."""
+        ...
 
 
 class SchemaResolver:
     """Schemas by name and version for one store, cached for the resolver's lifetime."""
 
-    def __init__(self, store: MemoryStore) -> None:
+    def __init__(self, store: SchemaSource) -> None:
         self._store = store
         self._named: dict[tuple[str, int | None], FactSchema | None] = {}
         self._agents: dict[tuple[str, tuple[str, ...]], str | None] = {}

@@ -10,9 +10,8 @@ store's schemas.
 
 Public methods: ``index_pending``, ``build_search_index`` (``search``, ``render_context``,
 ``attest`` and ``check_attestation`` are ``factdiff.store.retrieval``'s, above
-``factdiff.retrieve``). SQL lives in ``sql/<dialect>/retrieval.sql``. The module functions
-that take a store (``index_demoted``, ``verify_retrieval``...) hand the call to its
-``SearchIndex``, for the store's parts that do not hold one.
+``factdiff.retrieve``). SQL lives in ``sql/<dialect>/retrieval.sql``. The store's other
+parts are given the bound methods they use (``index_demoted``, ``verify_retrieval``...).
 
 Promotion (``promote``) brings a warm entry back to hot with the same steps as
 ``MemoryStore.restore`` (hot content from the verified archive, warm row and archive
@@ -23,7 +22,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from factdiff.extraction.record import FactRecord
 from factdiff.store import codec
@@ -32,9 +31,6 @@ from factdiff.store.indexing import IndexDoc, Indexer, SchemaLookup, text_digest
 from factdiff.store.model import Entry, IntegrityError, NewEntry, Tier
 from factdiff.store.schema_resolver import SchemaResolver
 from factdiff.store.warm_columns import record_digest
-
-if TYPE_CHECKING:
-    from factdiff.store.base import MemoryStore
 
 __all__ = ["INDEX_BATCH", "SearchIndex", "pack_keys", "unpack_keys"]
 
@@ -383,64 +379,3 @@ def _warm_problems(
     if not codec.digest_matches(record_hash, record_digest(record)):
         problems.append(f"entry {entry_id}: warm fact record does not match its hash (edited)")
     return problems
-
-
-# -- the store's parts that do not hold the SearchIndex call it through these -------------
-
-
-def warm_index_doc(
-    store: MemoryStore,
-    entry_id: str,
-    source: str,
-    narrative: str,
-    record: Mapping[str, Any],
-    narrative_facts: FactRecord | None = None,
-    record_hash: str | None = None,
-    parsed: FactRecord | None = None,
-) -> IndexDoc:
-    """``SearchIndex.warm_doc`` of ``store``."""
-    return store._search_index.warm_doc(
-        entry_id, source, narrative, record, narrative_facts, record_hash, parsed
-    )
-
-
-def schema_lookup(store: MemoryStore) -> SchemaLookup:
-    """``SearchIndex.schema_lookup`` of ``store``."""
-    return store._search_index.schema_lookup()
-
-
-def index_demoted(store: MemoryStore, doc: IndexDoc) -> None:
-    """``SearchIndex.index_demoted`` of ``store``."""
-    store._search_index.index_demoted(doc)
-
-
-def index_rehydrated(store: MemoryStore, entry: Entry, data: bytes) -> None:
-    """``SearchIndex.index_rehydrated`` of ``store``."""
-    store._search_index.index_rehydrated(entry, data)
-
-
-def _reindex(store: MemoryStore, doc: IndexDoc) -> None:
-    """``SearchIndex.reindex`` of ``store``."""
-    store._search_index.reindex(doc)
-
-
-def index_pending(
-    store: MemoryStore, progress: Callable[[int], None] | None = None, base: int = 0
-) -> int:
-    """``SearchIndex.pending`` of ``store``."""
-    return store._search_index.pending(progress, base)
-
-
-def has_pending(store: MemoryStore) -> bool:
-    """``SearchIndex.has_pending`` of ``store``."""
-    return store._search_index.has_pending()
-
-
-def verify_retrieval(store: MemoryStore) -> list[str]:
-    """``SearchIndex.verify_retrieval`` of ``store``."""
-    return store._search_index.verify_retrieval()
-
-
-def unindexed_problems(store: MemoryStore) -> list[str]:
-    """``SearchIndex.unindexed_problems`` of ``store``."""
-    return store._search_index.unindexed_problems()

@@ -136,6 +136,8 @@ def state(store: MemoryStore) -> dict[str, Any]:
         events[event.type.value] = events.get(event.type.value, 0) + 1
     items = sorted(
         (str(r[0]), str(r[1]), r[2], r[3])
-        for r in store._rows("SELECT entry_id, status, result, fields FROM reevaluations", {})
+        for r in store.database.rows(
+            "SELECT entry_id, status, result, fields FROM reevaluations", {}
+        )
     )
     return {"entries": entries, "events": events, "items": items, "verify": store.verify()}

@@ -16,7 +16,6 @@ from factdiff.retrieve.hits import SearchHit
 from factdiff.schema.model import FactSchema
 from factdiff.settings import RetrievalSettings, TouchMode
 from factdiff.store import EntryNotFound, EventType, MemoryStore, NewEntry, Tier, codec
-from factdiff.store.search_queries import hot_record, narrative_keys
 from factdiff.testing import FixedSummarizer
 from tests.conftest import worked
 from tests.integration.conftest import raw
@@ -105,7 +104,7 @@ def test_hits_carry_facts_text_and_occurred_at(store: MemoryStore, invoice: str)
     assert data["facts"]["invoice_total"][0]["value"] == "14250 USD"
     assert data["facts"]["invoice_total"][0]["text"] == "$14,250"
     assert data["occurred_at"] == T0.isoformat()
-    assert hot_record(store, invoice) is not None
+    assert store.search_queries.hot_record(invoice) is not None
 
 
 def test_demotion_keeps_the_entry_findable_and_marks_what_only_the_archive_says(
@@ -114,8 +113,8 @@ def test_demotion_keeps_the_entry_findable_and_marks_what_only_the_archive_says(
     order = add(store, ORDER)
     add(store, TRAIN)
     demote(store, order, ORDER_SUMMARY)
-    assert hot_record(store, order) is None
-    assert narrative_keys(store, order)
+    assert store.search_queries.hot_record(order) is None
+    assert store.search_queries.narrative_keys(order)
 
     (hit,) = store.search("#W2378156", touch=False)
     assert hit.entry_id == order
@@ -169,8 +168,8 @@ def test_restore_brings_the_source_facts_back(store: MemoryStore) -> None:
     order = add(store, ORDER)
     demote(store, order, ORDER_SUMMARY)
     store.restore(order, LATER)
-    assert hot_record(store, order) is not None
-    assert narrative_keys(store, order) is None
+    assert store.search_queries.hot_record(order) is not None
+    assert store.search_queries.narrative_keys(order) is None
     (hit,) = store.search("courier 14:30 #W2378156", touch=False)
     assert hit.tier == "hot"
     assert hit.text == ORDER
@@ -398,9 +397,9 @@ def test_facts_added_later_are_indexed_by_the_next_recorded_search(store: Memory
     query = "fourteen thousand two hundred fifty dollars"  # a fact no word of the entry says
     assert store.search(query, touch=False) == []  # words only, so far
     assert ids(store.search("INV-9182", touch=False)) == [late[0]]  # found by its words
-    assert hot_record(store, late[0]) is None
+    assert store.search_queries.hot_record(late[0]) is None
     assert ids(store.search(query, now=LATER)) == [late[0]]  # a recorded search indexes first
-    assert hot_record(store, late[0]) is not None
+    assert store.search_queries.hot_record(late[0]) is not None
     assert store.index_pending() == 0
     more = store.add_many([NewEntry("bot", "Refund of $980 approved.")], now=T0, index_facts=False)
     demote(store, late[1], ORDER_SUMMARY)  # demotion indexes its warm record instead
@@ -427,7 +426,7 @@ def test_narrative_keys_reused_from_verification_equal_a_fresh_extraction(
     narrative, record = view.warm.narrative, view.warm.record
     fresh = warm_doc(SchemaResolver(store), invoice, "", narrative, record)
     assert fresh.warm is not None
-    assert narrative_keys(store, invoice) == set(fresh.warm.narrative_keys)
+    assert store.search_queries.narrative_keys(invoice) == set(fresh.warm.narrative_keys)
 
     source = FactRecord.from_json(record)
     said = INDEX_EXTRACTOR.extract(narrative, customer_schema(store), source.reference)

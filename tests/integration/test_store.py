@@ -170,7 +170,7 @@ def test_due_query_uses_partial_index(tmp_path: Path) -> None:
     params = {"threshold": 0, "now": 0, "after_used": 0, "after_id": "", "limit": 1, "agent": "a"}
     try:
         for key, index in (("due_page", "entries_due"), ("due_page_agent", "entries_due_agent")):
-            sql = store._dialect.sql(key)
+            sql = store.dialect.sql(key)
             plan = " ".join(str(r[3]) for r in conn.execute("EXPLAIN QUERY PLAN " + sql, params))
             assert f"USING INDEX {index} " in plan
             assert "TEMP B-TREE" not in plan

@@ -41,10 +41,12 @@ def test_a_failing_outcome_writes_nothing_and_keeps_its_own_exception(store: Mem
 
     def half_written() -> bool:
         def work() -> bool:
-            store._exec("touch", id=broken, now=0)  # written, then undone with its savepoint
+            store.database.exec(
+                "touch", id=broken, now=0
+            )  # written, then undone with its savepoint
             raise InputError("broken outcome")
 
-        return store._write(work)
+        return store.database.write(work)
 
     outcomes = store.write_each(
         [lambda: compress(store, before), half_written, lambda: compress(store, after)]
@@ -67,7 +69,9 @@ def test_a_driver_error_in_one_outcome_is_a_store_error_for_that_caller(
     entry = store.add("a", "Refund of $14,250.", now=NOW)
 
     def bad_statement() -> Any:
-        return store._write(lambda: store._backend.execute("SELECT * FROM no_such_table", {}))
+        return store.database.write(
+            lambda: store.backend.execute("SELECT * FROM no_such_table", {})
+        )
 
     outcomes = store.write_each([bad_statement, lambda: compress(store, entry)])
     assert not outcomes[0][0]
