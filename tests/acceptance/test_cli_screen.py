@@ -14,7 +14,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -22,6 +21,7 @@ import pytest
 
 from factdiff.store import AttemptOutcome, AttemptRecord, open_store
 from tests.acceptance.test_cli import factdiff
+from tests.processes import wait_for_sigterm_handler
 
 MARKUP = "[/INST] [/ticket] [red]secret[/red] and [link=https://evil.example]click[/link] :smile:"
 CONTROLS = (
@@ -34,21 +34,6 @@ CORPUS = (
 )
 AGENT = "bot[/INST][red]x[/red]\x1b[31m\x9b\u202e"
 INERT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-
-
-def wait_for_sigterm_handler(pid: int, timeout: float = 120.0) -> None:
-    """Wait until process ``pid`` catches SIGTERM (its handler is installed: the kernel's
-    ``SigCgt`` mask in ``/proc/PID/status`` has the bit), so the signal stops it cleanly
-    however slowly a loaded machine starts it."""
-    bit = 1 << (signal.SIGTERM - 1)
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        status = Path(f"/proc/{pid}/status").read_text(encoding="utf-8")
-        caught = next(line for line in status.splitlines() if line.startswith("SigCgt:"))
-        if int(caught.split()[1], 16) & bit:
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"process {pid} did not install a SIGTERM handler in {timeout}s")
 
 
 def assert_inert(

@@ -20,6 +20,7 @@ import pytest
 from factdiff.errors import StoreError
 from factdiff.store import open_store
 from tests.acceptance.test_cli import factdiff, worked_path
+from tests.processes import wait_for_sigterm_handler
 
 READ_COMMANDS = ("list", "stats", "verify", "events")
 
@@ -128,7 +129,7 @@ def test_postgres_password_never_printed(pg_dsn: str, tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )  # fmt: skip
-    time.sleep(2.0)
+    wait_for_sigterm_handler(worker.pid)
     worker.terminate()
     out, err = worker.communicate(timeout=60)
     runs.append(subprocess.CompletedProcess(worker.args, worker.returncode, out, err))
