@@ -26,7 +26,15 @@ from factdiff.store import EntryNotFound, MemoryStore
 from factdiff.store.model import Entry, Tier
 from factdiff.values.base import JSON
 
-__all__ = ["StoredItem", "copies", "entry_view_json", "listed_items", "load_value", "newest"]
+__all__ = [
+    "Loaded",
+    "StoredItem",
+    "copies",
+    "entry_view_json",
+    "listed_items",
+    "load_value",
+    "newest",
+]
 
 _PAGE = 500
 
@@ -42,6 +50,14 @@ class StoredItem:
     def order(self) -> tuple[datetime, str]:
         """Newest last: by when it was written, then by id."""
         return (self.entry.created_at, self.entry.id)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """An item read with its value (``stored.entry`` with its content or warm view)."""
+
+    stored: StoredItem
+    value: dict[str, object]
 
 
 def copies(
@@ -91,21 +107,22 @@ def _tagged(store: MemoryStore, agent: str, tag: str) -> Iterator[StoredItem]:
         after = str(page.next_after)
 
 
-def load_value(
-    store: MemoryStore, entry_id: str, source: str | None = None
-) -> tuple[Entry, dict[str, object]] | None:
-    """The entry with its content or warm view, and the item's value: the hot content, or
-    ``source`` / the cold archive (hash-checked) of a warm entry. None when the entry was
-    erased or replaced meanwhile."""
+def load_value(store: MemoryStore, entry_id: str, source: str | None = None) -> Loaded | None:
+    """The entry with its content or warm view, its address and the item's value: the hot
+    content, or ``source`` / the cold archive (hash-checked) of a warm entry. None when the
+    entry is not a LangGraph item, or was erased meanwhile."""
     try:
         entry = store.get(entry_id)
+        address = read_address(entry.metadata)
+        if address is None:
+            return None
         if entry.tier is Tier.HOT and entry.content is not None:
             text = entry.content
         else:
             text = source if source is not None else store.read_cold(entry_id)
     except EntryNotFound:
         return None
-    return entry, parse_value(text)
+    return Loaded(StoredItem(entry, address), parse_value(text))
 
 
 def entry_view_json(store: MemoryStore, entry: Entry) -> dict[str, JSON]:

@@ -37,7 +37,6 @@ from factdiff.integrations.langgraph.items import (
     item_metadata,
     item_tag,
     placement,
-    read_address,
     render_value,
 )
 from factdiff.integrations.langgraph.reads import (
@@ -224,15 +223,14 @@ class FactdiffStore(BaseStore):
         agent, _ = placement(op.namespace, self._agent)
         found = newest(copies(store, agent, op.namespace, op.key))
         loaded = None if found is None else load_value(store, found.entry.id)
-        if found is None or loaded is None:
+        if loaded is None:
             return None
-        entry, value = loaded
         return Item(
-            value=value,
+            value=loaded.value,
             key=op.key,
             namespace=op.namespace,
-            created_at=found.address.created_at,
-            updated_at=entry.created_at,
+            created_at=loaded.stored.address.created_at,
+            updated_at=loaded.stored.entry.created_at,
         )
 
     def _put(self, store: MemoryStore, ops: list[PutOp], now: datetime) -> None:
@@ -297,10 +295,10 @@ class FactdiffStore(BaseStore):
         found: list[FactdiffSearchItem] = []
         for stored in listed_items(store, agents, op.namespace_prefix):
             loaded = load_value(store, stored.entry.id)
-            if loaded is None or not matches(loaded[1], op.filter):
+            if loaded is None or not matches(loaded.value, op.filter):
                 continue
-            entry, value = loaded
-            found.append(_search_item(stored, value, None, entry_view_json(store, entry)))
+            view = entry_view_json(store, loaded.stored.entry)
+            found.append(_search_item(loaded.stored, loaded.value, None, view))
             if len(found) == wanted:
                 break
         return found
@@ -370,15 +368,11 @@ def _hit_item(
 ) -> FactdiffSearchItem | None:
     """The item a search hit holds, if it is one under ``prefix`` that passes the filter."""
     loaded = load_value(store, hit.entry_id, hit.source)
-    if loaded is None:
+    if loaded is None or loaded.stored.address.namespace[: len(prefix)] != prefix:
         return None
-    entry, value = loaded
-    address = read_address(entry.metadata)
-    if address is None or address.namespace[: len(prefix)] != prefix:
+    if not matches(loaded.value, conditions):
         return None
-    if not matches(value, conditions):
-        return None
-    return _search_item(StoredItem(entry, address), value, hit.score, hit.to_json())
+    return _search_item(loaded.stored, loaded.value, hit.score, hit.to_json())
 
 
 def _search_item(
