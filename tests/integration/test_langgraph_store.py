@@ -223,7 +223,8 @@ SEARCHES: list[dict[str, Any]] = [
 def test_search_finds_what_the_in_memory_store_finds(store: FactdiffStore) -> None:
     reference = InMemoryStore()
     fill(store, reference)
-    for options in SEARCHES:
+    for search in SEARCHES:
+        options = dict(search)
         prefix = options.pop("namespace_prefix")
         ours = store.search(prefix, limit=100, **options)
         assert addressed(ours) == addressed(reference.search(prefix, limit=100, **options))

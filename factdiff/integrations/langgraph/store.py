@@ -40,7 +40,7 @@ from factdiff.integrations.langgraph.items import (
     render_value,
 )
 from factdiff.integrations.langgraph.reads import (
-    StoredItem,
+    Loaded,
     copies,
     entry_view_json,
     listed_items,
@@ -123,7 +123,8 @@ class FactdiffStore(BaseStore):
 
     @property
     def memory(self) -> Memory:
-        """The ``Memory`` whose store this one uses (``memory.demote(...)`` compresses)."""
+        """The ``Memory`` whose store this one uses (``memory.run(work)`` reaches the store;
+        its own agent is not one of the store's namespaces)."""
         return self._memory
 
     def close(self) -> None:
@@ -269,13 +270,15 @@ class FactdiffStore(BaseStore):
             check_filter(op.filter)
         if op.limit <= 0:
             return []
-        wanted = max(op.offset, 0) + op.limit
+        start = max(op.offset, 0)
         query = (op.query or "").strip()
         if query:
-            found = self._query_items(store, op, query, wanted, now)
+            page = self._query_items(store, op, query, start + op.limit, now)[start:]
         else:
-            found = self._listed(store, op, wanted)
-        page = found[max(op.offset, 0) : wanted]
+            page = [
+                _search_item(loaded, None, entry_view_json(store, loaded.stored.entry))
+                for loaded in self._listed(store, op, start, start + op.limit)
+            ]
         _record_use(store, page, now)
         return list(page)
 
@@ -287,21 +290,24 @@ class FactdiffStore(BaseStore):
             return [prefix[0]]
         return None
 
-    def _listed(self, store: MemoryStore, op: SearchOp, wanted: int) -> list[FactdiffSearchItem]:
-        """Without a query: the prefix's items, newest first, that pass the filter."""
+    def _listed(self, store: MemoryStore, op: SearchOp, start: int, stop: int) -> list[Loaded]:
+        """Without a query: the prefix's items, newest first, that pass the filter, from
+        ``start`` to ``stop`` (values are read only for those, and to apply the filter)."""
         agents = self._scope(op.namespace_prefix)
         if agents is None:
             agents = [counts.agent for counts in store.agent_counts()]
-        found: list[FactdiffSearchItem] = []
-        for stored in listed_items(store, agents, op.namespace_prefix):
+        listed = listed_items(store, agents, op.namespace_prefix)
+        if not op.filter:
+            listed = listed[start:stop]
+            start, stop = 0, len(listed)
+        found: list[Loaded] = []
+        for stored in listed:
             loaded = load_value(store, stored.entry.id)
-            if loaded is None or not matches(loaded.value, op.filter):
-                continue
-            view = entry_view_json(store, loaded.stored.entry)
-            found.append(_search_item(loaded.stored, loaded.value, None, view))
-            if len(found) == wanted:
-                break
-        return found
+            if loaded is not None and matches(loaded.value, op.filter):
+                found.append(loaded)
+                if len(found) == stop:
+                    break
+        return found[start:]
 
     def _query_items(
         self, store: MemoryStore, op: SearchOp, query: str, wanted: int, now: datetime
@@ -372,18 +378,18 @@ def _hit_item(
         return None
     if not matches(loaded.value, conditions):
         return None
-    return _search_item(loaded.stored, loaded.value, hit.score, hit.to_json())
+    return _search_item(loaded, hit.score, hit.to_json())
 
 
 def _search_item(
-    stored: StoredItem, value: dict[str, Any], score: float | None, view: Mapping[str, JSON]
+    loaded: Loaded, score: float | None, view: Mapping[str, JSON]
 ) -> FactdiffSearchItem:
     return FactdiffSearchItem(
-        namespace=stored.address.namespace,
-        key=stored.address.key,
-        value=value,
-        created_at=stored.address.created_at,
-        updated_at=stored.entry.created_at,
+        namespace=loaded.stored.address.namespace,
+        key=loaded.stored.address.key,
+        value=loaded.value,
+        created_at=loaded.stored.address.created_at,
+        updated_at=loaded.stored.entry.created_at,
         score=score,
         factdiff=view,
     )
