@@ -279,6 +279,28 @@ def test_search_by_facts_within_the_namespace(store: FactdiffStore, target: str)
     assert store.search(("support-bot",), query="nothing like it") == []
 
 
+def test_entries_that_are_not_items_stay_out(store: FactdiffStore, target: str) -> None:
+    store.put(("support-bot", "acme"), "refund", REFUND)
+    with Memory(target, agent="support-bot") as plain:
+        plain.add("Order 88213 came up in a call.", tags=("acme", ITEM_MARK))
+    assert store.list_namespaces() == [("support-bot", "acme")]
+    assert [item.key for item in store.search(("support-bot",))] == ["refund"]
+    assert [item.key for item in store.search((), query="order 88213")] == ["refund"]
+
+
+def test_a_namespace_outranked_by_its_neighbours_is_still_found(store: FactdiffStore) -> None:
+    crowd = [
+        PutOp(("support-bot", "other"), f"n{n}", {"note": f"Order 88213 order 88213, call {n}."})
+        for n in range(25)
+    ]
+    store.batch([*crowd, PutOp(("support-bot", "acme"), "quiet", {"text": "re 88213"})])
+    everything = store.search(("support-bot",), query="order 88213", limit=100)
+    assert len(everything) == 26
+    assert everything[-1].key == "quiet"  # ranked below the 10 hits asked for first
+    (found,) = store.search(("support-bot", "acme"), query="order 88213", limit=5)
+    assert found.key == "quiet"
+
+
 def test_warm_items_read_back_their_source_with_narrative_facts_and_gaps(
     store: FactdiffStore,
 ) -> None:
