@@ -43,7 +43,21 @@ Finding a key reads the agent's entries carrying its tag, and listings read the 
 the agent's (or, for ``()``, every agent's) LangGraph entries, never their text.
 """
 
-from factdiff.integrations.langgraph.filters import UnsupportedFilter
-from factdiff.integrations.langgraph.store import FactdiffSearchItem, FactdiffStore
+from importlib.util import find_spec
 
-__all__ = ["FactdiffSearchItem", "FactdiffStore", "UnsupportedFilter"]
+from factdiff.errors import UsageError
+
+
+class LangGraphMissing(UsageError, ImportError):
+    """The ``langgraph`` package is not installed (also an ImportError)."""
+
+
+if find_spec("langgraph") is None:
+    raise LangGraphMissing(
+        "the LangGraph store needs the langgraph package: pip install 'factdiff[langgraph]'"
+    )
+
+from factdiff.integrations.langgraph.filters import UnsupportedFilter  # noqa: E402
+from factdiff.integrations.langgraph.store import FactdiffSearchItem, FactdiffStore  # noqa: E402
+
+__all__ = ["FactdiffSearchItem", "FactdiffStore", "LangGraphMissing", "UnsupportedFilter"]
