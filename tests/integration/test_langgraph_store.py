@@ -41,7 +41,13 @@ from langgraph.store.memory import InMemoryStore
 from factdiff import Memory
 from factdiff.errors import InputError
 from factdiff.integrations.langgraph import FactdiffSearchItem, FactdiffStore, UnsupportedFilter
-from factdiff.integrations.langgraph.items import ITEM_MARK, item_tag, render_value
+from factdiff.integrations.langgraph.items import (
+    ITEM_MARK,
+    ItemAddress,
+    item_metadata,
+    item_tag,
+    render_value,
+)
 from factdiff.integrations.langgraph.store import DELETED, REPLACED
 from factdiff.store import Tier
 from tests.conftest import worked
@@ -138,6 +144,35 @@ def test_put_get_replace_delete(store: FactdiffStore) -> None:
     assert gone is not None
     assert gone.reason == DELETED
     store.delete(ns, "refund")  # nothing to delete: no error, as in LangGraph's stores
+
+
+def test_an_interrupted_replace_shows_the_newest_value_until_the_next_put(
+    store: FactdiffStore,
+) -> None:
+    ns = ("support-bot", "acme")
+    store.put(ns, "refund", REFUND)
+    first = store.get(ns, "refund")
+    assert first is not None
+    newer = {**REFUND, "status": "closed"}
+    address = ItemAddress(ns, "refund", first.created_at)
+    store.memory.run(  # what a crash between the write and the erasure leaves
+        lambda s: s.add(
+            "support-bot",
+            render_value(newer),
+            now=NOW + timedelta(hours=1),
+            metadata=item_metadata(address),
+            tags=("acme", ITEM_MARK, item_tag(ns, "refund")),
+        )
+    )
+    assert len(entries(store, "support-bot")) == 2
+    again = store.get(ns, "refund")
+    assert again is not None
+    assert again.value == newer
+    assert [item.value for item in store.search(ns)] == [newer]
+    assert [item.value for item in store.search(ns, query="order 88213")] == [newer]
+    store.put(ns, "refund", CALL)
+    (left,) = entries(store, "support-bot")
+    assert left.content == render_value(CALL)
 
 
 def test_a_batch_reads_first_then_writes_the_last_put_of_each_key(store: FactdiffStore) -> None:

@@ -313,20 +313,24 @@ class FactdiffStore(BaseStore):
         self, store: MemoryStore, op: SearchOp, query: str, wanted: int, now: datetime
     ) -> list[FactdiffSearchItem]:
         """With a query: factdiff's search over the prefix's agent (or every agent), asked for
-        more hits until ``wanted`` of them are items under the prefix that pass the filter."""
+        more hits until ``wanted`` of them are items under the prefix that pass the filter;
+        a key found twice (a replace interrupted before its erasure) shows its newest value."""
         scope = self._scope(op.namespace_prefix)
         agent = None if scope is None else scope[0]
         prefix = op.namespace_prefix
         k = max(2 * wanted, 10)
         while True:
             hits: list[SearchHit] = store.search(query, agent=agent, k=k, touch=False, now=now)
-            found: list[FactdiffSearchItem] = []
+            found: dict[tuple[tuple[str, ...], str], FactdiffSearchItem] = {}
             for hit in hits:
                 item = _hit_item(store, hit, prefix, op.filter)
-                if item is not None:
-                    found.append(item)
+                if item is None:
+                    continue
+                held = found.get((item.namespace, item.key))
+                if held is None or held.updated_at < item.updated_at:
+                    found[(item.namespace, item.key)] = item  # the newest value, best rank
             if len(found) >= wanted or len(hits) < k:
-                return found
+                return list(found.values())
             k *= 4
 
     def _list_namespaces(self, store: MemoryStore, op: ListNamespacesOp) -> list[tuple[str, ...]]:
