@@ -25,8 +25,10 @@ How items map to entries (``factdiff.integrations.langgraph.items``):
   ``created_at`` is when the key was first put, ``updated_at`` when this value was;
 * a **put** of an existing key writes a new entry and then erases the old one
   (``MemoryStore.forget``: its text leaves every table and the search index; a tombstone
-  says it was replaced); a put of ``None`` or ``delete`` erases it. Puts of one batch are
-  written in one transaction after its reads, the last put of a key winning;
+  says it was replaced); a put of ``None`` or ``delete`` erases it. A batch's new values are
+  written in one transaction after its reads (the last put of a key wins), then what they
+  replace is erased, an entry per transaction: a crash in between leaves the old entry
+  beside the new one, which reads never show and the key's next put or delete erases;
 * **search** with a ``query`` is factdiff's search (facts first, then text relevance) over
   the namespace's agent (every agent for ``()``), its hits kept when they are items under
   the prefix that pass the ``filter``; without a query, the prefix's items newest first.
@@ -36,6 +38,8 @@ How items map to entries (``factdiff.integrations.langgraph.items``):
   the hit as ``factdiff search --json`` shows it (the narrative of a warm entry as ``text``,
   its ``facts`` and ``known_gaps``). Returned items count as used, as a factdiff search's
   hits do; ``get`` does not;
+* **compression** is factdiff's: ``store.demote(older_than=...)`` (or ``factdiff demote``, or a
+  worker) makes dormant items warm only when the fact diff shows no critical fact lost;
 * ``index`` (which fields to embed) is ignored: factdiff indexes the whole value's words
   and facts; TTLs are not supported (``supports_ttl`` is false).
 
