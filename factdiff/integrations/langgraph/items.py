@@ -107,10 +107,17 @@ def render_value(value: Mapping[str, object]) -> str:
 
 
 def parse_value(text: str) -> dict[str, object]:
-    """The value ``render_value`` wrote."""
-    value = json.loads(text)
+    """The value ``render_value`` wrote (``InputError`` when the text was changed since, by
+    ``factdiff correct`` for example, into something that is not a JSON object)."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
     if not isinstance(value, dict):
-        raise InputError("a LangGraph item's entry does not hold a JSON object")
+        raise InputError(
+            "a LangGraph item's entry does not hold a JSON object: "
+            "correct it with `factdiff correct` or delete the key"
+        )
     return value
 
 

@@ -57,9 +57,10 @@ def test_what_json_cannot_hold_is_refused_and_named(value: dict[str, object], na
         render_value(value)
 
 
-def test_parse_value_refuses_what_is_not_an_object() -> None:
-    with pytest.raises(InputError, match="JSON object"):
-        parse_value("[1, 2]")
+@pytest.mark.parametrize("text", ["[1, 2]", "null", "Refund approved.", '{"a": '])
+def test_parse_value_refuses_what_is_not_an_object(text: str) -> None:
+    with pytest.raises(InputError, match="does not hold a JSON object"):
+        parse_value(text)
 
 
 def test_the_first_label_is_the_agent_unless_one_is_fixed() -> None:
