@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install demo test browser local-llm lint typecheck check clean
+.PHONY: install demo test browser local-llm lint docs typecheck check clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -50,6 +50,14 @@ lint: install
 	$(BIN)/ruff check factdiff tests bench scripts
 	$(BIN)/ruff format --check factdiff tests bench scripts
 	$(BIN)/lint-imports --no-cache
+	$(MAKE) docs
+
+# The docs site (mkdocs.yml) into site/, strict: a broken link or anchor, a page missing from
+# the nav or a nav entry without a page fails the build. The CLI, HTTP API, settings and
+# Python API references are generated from the code (scripts/docs_hooks.py); nothing is
+# fetched. `$(BIN)/mkdocs serve` previews it.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --clean --site-dir site
 
 typecheck: install
 	$(BIN)/mypy
@@ -57,4 +65,4 @@ typecheck: install
 check: lint typecheck test
 
 clean:
-	rm -rf $(VENV) .venv-llm .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) .venv-llm .mypy_cache .ruff_cache .pytest_cache .hypothesis site

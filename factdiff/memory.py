@@ -38,6 +38,7 @@ from factdiff.inputs.times import parse_duration
 
 if TYPE_CHECKING:
     from factdiff.demotion.demoter import DemotionReport
+    from factdiff.demotion.settings import DemotionSettings
     from factdiff.retrieve.context import RenderedContext
     from factdiff.retrieve.hits import SearchHit
     from factdiff.settings import Settings
@@ -109,6 +110,27 @@ class Memory:
         if self._thread is None:
             return work(self._store)
         return self._thread.submit(work, self._store).result()
+
+    def now(self) -> datetime:
+        """The time this memory writes and demotes at (its ``clock``)."""
+        return self._clock()
+
+    def demotion_settings(self, older_than: Duration | None = None) -> DemotionSettings:
+        """What this memory's demotion passes use: its settings' (see the class docstring),
+        with ``older_than`` (a ``Duration``) in place of theirs when given."""
+        from dataclasses import replace
+
+        from factdiff.demotion.settings import DemotionSettings
+        from factdiff.settings import load_settings
+
+        demotion = DemotionSettings.from_settings(self._settings or load_settings())
+        if older_than is None:
+            return demotion
+        try:
+            seconds = parse_duration(older_than)
+        except ValueError as exc:
+            raise InputError(f"older_than {exc}") from None
+        return replace(demotion, older_than=timedelta(seconds=seconds))
 
     async def arun(self, work: Callable[[MemoryStore], T]) -> T:
         """``run`` without blocking the event loop."""
@@ -204,19 +226,9 @@ class Memory:
     def _demote(
         self, older_than: Duration | None, limit: int | None
     ) -> Callable[[MemoryStore], DemotionReport]:
-        from dataclasses import replace
-
         from factdiff.demotion.demoter import Demoter
-        from factdiff.demotion.settings import DemotionSettings
-        from factdiff.settings import load_settings
 
-        demotion = DemotionSettings.from_settings(self._settings or load_settings())
-        if older_than is not None:
-            try:
-                seconds = parse_duration(older_than)
-            except ValueError as exc:
-                raise InputError(f"older_than {exc}") from None
-            demotion = replace(demotion, older_than=timedelta(seconds=seconds))
+        demotion = self.demotion_settings(older_than)
         now = self._clock()
         return lambda store: Demoter(store, demotion).run(now, agent=self.agent, limit=limit)
 

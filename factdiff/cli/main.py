@@ -42,6 +42,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "context_command",
         "Render exactly what an agent is shown of entries ID..., with its sha256 hash.",
     ),
+    "copy": (
+        "factdiff.cli.transfer_cmds",
+        "copy_command",
+        "Copy store --from into the empty store --to, with a progress bar.",
+    ),
     "correct": (
         "factdiff.cli.forget_cmds",
         "correct_command",
@@ -62,6 +67,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "events_command",
         "List events (append-only), oldest first.",
     ),
+    "export": (
+        "factdiff.cli.transfer_cmds",
+        "export_command",
+        "Write the store as JSON Lines: every entry in every tier, with its history.",
+    ),
     "extract": (
         "factdiff.cli.check_cmd",
         "extract_command",
@@ -71,6 +81,11 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
         "factdiff.cli.forget_cmds",
         "forget_command",
         "Erase entries ID... (or --agent A) from every place the store keeps them.",
+    ),
+    "import": (
+        "factdiff.cli.transfer_cmds",
+        "import_command",
+        "Load an export FILE into an empty store, all or nothing.",
     ),
     "index": (
         "factdiff.cli.store_cmds",

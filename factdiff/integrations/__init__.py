@@ -1,5 +1,5 @@
-"""Adapters that let agent frameworks keep their memory in factdiff.
+"""Agent frameworks on factdiff: a LangGraph store and an OpenAI Agents SDK session.
 
-Each module needs its framework, installed by the extra of the same name (for example
-``pip install 'factdiff[langgraph]'`` for ``factdiff.integrations.langgraph``).
+Each module needs its framework, installed by the extra of the same name
+(``pip install 'factdiff[langgraph]'``, ``pip install 'factdiff[openai-agents]'``).
 """

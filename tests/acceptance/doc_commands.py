@@ -1,4 +1,4 @@
-"""The commands the README and ``docs/*.md`` print, read from their shell blocks.
+"""The commands the README and the docs (``docs/**/*.md``) print, read from their shell blocks.
 
 A shell block is a fenced block without a language (or ``sh``, ``bash``, ``shell``,
 ``console``). Each line of it (a trailing ``\\`` continues it on the next line) is a command
@@ -96,7 +96,7 @@ def read_docs(root: Path) -> tuple[list[DocCommand], list[ProseBlock], list[str]
     commands: list[DocCommand] = []
     prose: list[ProseBlock] = []
     problems: list[str] = []
-    paths = [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+    paths = [root / "README.md", *sorted((root / "docs").rglob("*.md"))]
     block = 0
     for path in paths:
         text = path.read_text(encoding="utf-8")

@@ -1,6 +1,6 @@
 """The README and the docs as a new user follows them.
 
-Every command printed in a shell block of ``README.md`` and ``docs/*.md`` is run here as
+Every command printed in a shell block of ``README.md`` and ``docs/**/*.md`` is run here as
 printed (``RUN``: in document order, by bash, in a sandbox folder with a fresh default store,
 against a real ``factdiff serve`` for the curl lines, with the key the docs create, and the
 LLM commands against a scripted server on 127.0.0.1 named by the variables the docs name),
@@ -150,6 +150,11 @@ RUN: dict[str, Run] = {
     "factdiff models check --extractor openai:smollm2 --summarizer extractive --json": Run(
         expect='"structured_output": "json_schema"'
     ),
+    "factdiff copy --from factdiff.db --to moved.db": Run(expect="copied factdiff.db"),
+    "factdiff verify --db moved.db": Run(expect="ok: every hot source"),
+    "factdiff export --out memory.jsonl": Run(),
+    "factdiff export --agent support-bot --out support-bot.jsonl": Run(),
+    "factdiff import memory.jsonl --db imported.db": Run(expect="imported memory.jsonl"),
     "factdiff mcp [--agent A] [--db ...]": Run(
         "mcp", bind={"A": "support-bot", "...": "factdiff.db"}
     ),

@@ -90,3 +90,13 @@ def test_async_twins_and_any_thread(target: str) -> None:
 def test_an_agent_is_required() -> None:
     with pytest.raises(InputError, match="give the agent"):
         Memory(":memory:", agent=" ")
+
+
+def test_now_and_demotion_settings_are_the_ones_demote_uses(target: str) -> None:
+    with memory(target) as mine:
+        assert mine.now() == NOW
+        assert mine.demotion_settings().older_than == timedelta(days=14)  # the default
+        assert mine.demotion_settings(older_than="12h").older_than == timedelta(hours=12)
+        assert mine.demotion_settings(older_than=0).older_than == timedelta(0)
+        with pytest.raises(InputError, match="older_than"):
+            mine.demotion_settings(older_than="soon")
