@@ -26,7 +26,7 @@ from tests.conftest import ROOT
 from tests.integration.conftest import admin_dsn, create_schema, drop_schema
 from tests.integration.service_helpers import free_port
 
-EXTRAS = "server,postgres,llm"
+EXTRAS = "server,postgres,llm,langgraph"
 PACKAGE_DATA = (
     "factdiff/schema/data/customer_service.yaml",
     "factdiff/store/migrations/sqlite/0001_baseline.sql",
@@ -126,6 +126,27 @@ def test_the_installed_command_works_outside_the_repository(installed: Path, out
     assert "warm" in demo.stdout
     migrated = run(installed, outside, "migrate", "--db", str(outside / "new.db"), "--json")
     assert json.loads(migrated.stdout)["schema_version"] >= 1
+
+
+LANGGRAPH_USE = """
+from factdiff.integrations.langgraph import FactdiffStore
+with FactdiffStore("lg.db") as store:
+    store.put(("support-bot", "acme"), "refund", {"note": "Refund for order 88213."})
+    (hit,) = store.search(("support-bot",), query="order 88213")
+    print(hit.value["note"], hit.factdiff["facts"]["inventory.identifier"][0]["value"])
+"""
+
+
+def test_the_installed_langgraph_store_works(installed: Path, outside: Path) -> None:
+    shown = subprocess.run(
+        [str(installed / "python"), "-c", LANGGRAPH_USE],
+        cwd=outside,
+        env=outside_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert shown.strip() == "Refund for order 88213. 88213"
 
 
 @pytest.mark.postgres
