@@ -26,7 +26,7 @@ from tests.conftest import ROOT
 from tests.integration.conftest import admin_dsn, create_schema, drop_schema
 from tests.integration.service_helpers import free_port
 
-EXTRAS = "server,postgres,llm,langgraph"
+EXTRAS = "server,postgres,llm,langgraph,openai-agents"
 PACKAGE_DATA = (
     "factdiff/schema/data/customer_service.yaml",
     "factdiff/store/migrations/sqlite/0001_baseline.sql",
@@ -147,6 +147,34 @@ def test_the_installed_langgraph_store_works(installed: Path, outside: Path) -> 
         check=True,
     ).stdout
     assert shown.strip() == "Refund for order 88213. 88213"
+
+
+OPENAI_AGENTS_USE = """
+import asyncio
+from agents.memory import Session
+from factdiff.integrations.openai_agents import FactdiffSession
+
+async def main():
+    async with FactdiffSession("ticket-7", "oa.db", agent="support-bot") as session:
+        assert isinstance(session, Session)
+        await session.add_items([{"role": "user", "content": "Refund order 88213."}])
+        (item,) = await session.get_items()
+        print(item["content"])
+
+asyncio.run(main())
+"""
+
+
+def test_the_installed_openai_agents_session_works(installed: Path, outside: Path) -> None:
+    shown = subprocess.run(
+        [str(installed / "python"), "-c", OPENAI_AGENTS_USE],
+        cwd=outside,
+        env=outside_env(),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert shown.strip() == "Refund order 88213."
 
 
 @pytest.mark.postgres
