@@ -452,10 +452,10 @@ def test_adjacent_amounts_stay_separate() -> None:
 def test_percent_recognizer() -> None:
     text = "a 2% milk latte, 15 percent off, fifteen per cent tip, a 23 percent chance"
     assert found(PercentRecognizer(), text) == [
-        ("2%", "2%"),
+        ("2%", "2% (milk latte)"),
         ("15 percent", "15%"),
         ("fifteen per cent", "15%"),
-        ("23 percent", "23%"),
+        ("23 percent", "23% (chance)"),
     ]
 
 
