@@ -8,10 +8,11 @@ negative:
   a currency sign inside or right before the ``(``, or a two-digit decimal part
   (``(1,250.00)``; ``(12)`` is an aside);
 * they stand where an amount stands, not after a noun they would restate: at the start of a
-  line or of the text, after ``:``, ``=``, ``|`` or a tab (a ledger cell), after a short label
+  line or of the text, after ``:``, ``=``, ``|`` or a tab (a ledger cell); after a short label
   that starts its line (``Adjustment (1,250.00)``, ``Net income ($1,250.00)``: at most three
-  words), or after a word that introduces an amount (``is``, ``was``, ``of``, ``at``,
-  ``posted``, ``totals``...). ``your current camera ($502.28)`` restates a price: positive.
+  words, capitalised, no article or possessive, so ``The camera ($502.28)`` is prose); or
+  after a word that introduces an amount (``is``, ``was``, ``of``, ``at``, ``posted``,
+  ``totals``...). ``your current camera ($502.28)`` restates a price: positive.
   ``$(1,250.00)`` is accounting notation wherever it stands.
 
 A parenthesised amount right after another number is a conversion or a restatement
@@ -34,7 +35,12 @@ _AMOUNT_WORDS_TEXT: Final = """
 _AMOUNT_WORDS: Final = frozenset(_AMOUNT_WORDS_TEXT.split())
 """Words after which a parenthesised amount is the amount itself, not an aside."""
 _WORD_BEFORE_RE: Final = re.compile(r"(?<![\w-])([A-Za-z]+)[ \t]*\Z")
-_LABEL_RE: Final = re.compile(r"(?:\A|\n)[ \t]*[A-Za-z]+(?:[ \t]+[A-Za-z]+){0,2}[ \t]*\Z")
+_LABEL_RE: Final = re.compile(
+    r"(?:\A|\n)[ \t]*(?P<label>[A-Z][A-Za-z]*(?:[ \t]+[A-Za-z]+){0,2})[ \t]*\Z"
+)
+_NOT_LABEL_WORDS: Final = frozenset(
+    ["the", "a", "an", "your", "my", "our", "their", "his", "her", "its", "this", "that", "i"]
+)
 _CENTS_RE: Final = re.compile(r"[0-9][0-9,.'’ \u202f]*[.,][0-9]{2}")
 _BEHIND: Final = 40
 
@@ -60,4 +66,5 @@ def accounting_position(text: str, paren: int) -> bool:
     word = _WORD_BEFORE_RE.search(before)
     if word is not None and word.group(1).lower() in _AMOUNT_WORDS:
         return True
-    return _LABEL_RE.search(text, low, paren) is not None
+    label = _LABEL_RE.search(text, low, paren)
+    return label is not None and _NOT_LABEL_WORDS.isdisjoint(label["label"].lower().split())
