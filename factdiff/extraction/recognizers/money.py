@@ -104,11 +104,11 @@ def _money_at(text: str, tok: _Num, ctx: ExtractionContext, floor: int) -> Match
         elif found == currency and factor == 1:
             end = suffix.end()
     if not currency:
-        return (
-            _json_money(text, tok, ctx)
-            or _outer_currency(text, tok, ctx, floor)
-            or _cued_money(text, tok, ctx)
-        )
+        if text[tok.start - 1 : tok.start] == "(":  # only then can "$(1,250.00)" be one
+            outer = _outer_currency(text, tok, ctx, floor)
+            if outer is not None:
+                return outer
+        return _json_money(text, tok, ctx) or _cued_money(text, tok, ctx)
     if end < len(text) and (text[end].isalnum() or text[end] == "_"):
         return None
     if suffix is not None and suffix["word"]:
@@ -189,6 +189,7 @@ def _cued_money(text: str, tok: _Num, ctx: ExtractionContext) -> Match | None:
     start, end, amount = tok.start, tok.end, tok.value
     if (
         amount > 0
+        and text[start - 1 : start] == "("
         and enclosed(text, start, end)
         and cents_lexeme(tok.raw)
         and accounting_position(text, start - 1)

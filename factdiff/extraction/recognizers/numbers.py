@@ -220,7 +220,8 @@ class NumberRecognizer:
             elif not _digit_number_ok(text, tok):
                 continue
             elif (
-                tok.value > 0
+                text[tok.start - 1 : tok.start] == "("
+                and tok.value > 0
                 and enclosed(text, tok.start, tok.end)
                 and cents_lexeme(tok.raw)
                 and accounting_position(text, tok.start - 1)
