@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from factdiff.extraction.recognizers.accounting import (
     accounting_position,
@@ -73,3 +77,20 @@ def test_plain_numbers_in_parentheses() -> None:
     assert numbers("We shipped (2 items).") == [("2", "2")]
     assert numbers("Fee (12) waived") == [("12", "12")]
     assert numbers("the model (3.50) was cheaper") == [("3.50", "3.5")]
+
+
+@settings(deadline=None, max_examples=200)
+@given(
+    st.decimals(min_value=Decimal("0.01"), max_value=Decimal("9999999.99"), places=2),
+    st.sampled_from(["Balance: ", "Adjustment ", "Net income was ", "| "]),
+    st.sampled_from(["", "$"]),
+)
+def test_a_ledger_negative_reads_as_its_minus_sign_form(
+    amount: Decimal, lead: str, symbol: str
+) -> None:
+    written = f"{amount:,.2f}"
+    recognizer = MoneyRecognizer() if symbol else NumberRecognizer()
+    parens = [m.value for m in recognizer.find(f"{lead}({symbol}{written})", CTX)]
+    minus = [m.value for m in recognizer.find(f"{lead}-{symbol}{written}", CTX)]
+    assert parens == minus
+    assert len(parens) == 1
