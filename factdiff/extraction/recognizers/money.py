@@ -183,7 +183,9 @@ def _json_money(text: str, tok: _Num, ctx: ExtractionContext) -> Match | None:
 
 def _cued_money(text: str, tok: _Num, ctx: ExtractionContext) -> Match | None:
     """A bare amount right after a price cue (``The fee is 150.19``, ``costs 16.5``,
-    ``a total of 600.79``), in the default currency; see :data:`_PRICE_CUE_RE`."""
+    ``a total of 600.79``, ``The balance is -1,250.00``), in the default currency; see
+    :data:`_PRICE_CUE_RE`. With cents, alone in parentheses where an amount stands, it is an
+    accounting negative (``The balance is (1,250.00)``; see ``accounting``)."""
     if tok.words or tok.scaled or not _digit_number_ok(text, tok):
         return None
     start, end, amount = tok.start, tok.end, tok.value
@@ -204,7 +206,8 @@ def _cued_money(text: str, tok: _Num, ctx: ExtractionContext) -> Match | None:
 
 class MoneyRecognizer:
     """Money: ``$14,250``, ``14,250 USD``, ``USD 14250.00``, ``$14.25k``, ``10.50 pounds``,
-    ``fourteen thousand dollars``, ``-$2,400``, ledger-style ``($2,400)``, bare numbers
+    ``fourteen thousand dollars``, ``-$2,400``, accounting negatives ``($2,400)`` and
+    ``$(2,400.00)`` (see ``accounting``), bare numbers
     under money keys in JSON or keyword arguments (``"price": 54.04``), and bare numbers
     right after a price cue in prose (``The fee is 150.19``); the last two are in the
     context's default currency.
