@@ -52,6 +52,7 @@ __all__ = [
     "NumberValue",
     "PercentValue",
     "QuantityValue",
+    "subjects_agree",
 ]
 
 _CTX: Final = decimal.Context(prec=80)
@@ -147,27 +148,66 @@ class MoneyValue(Value):
 
 @dataclass(frozen=True)
 class PercentValue(Value):
-    """A percentage in percent units (15 means 15%); canonical ``"15%"``."""
+    """A percentage in percent units (15 means 15%) and, when the text says it with
+    confidence, what it applies to (``annual plan`` in "20% off the annual plan"; see
+    ``factdiff.extraction.recognizers.percent_subjects``). Canonical ``"15%"``, or
+    ``"20% (annual plan)"``.
+
+    ``key()`` is the amount alone (a query or another extractor that states ``20%`` finds
+    it); ``same_as`` also compares what the two apply to when both say it: they agree when
+    they share a word (``annual plan`` and ``plans``; a word and its plural or ``-es`` form
+    count as one), so ``20% off shipping`` and ``20% off the plan`` are different facts.
+    """
 
     type: ClassVar[FactType] = FactType.PERCENT
     amount: Decimal
+    applies_to: str | None = None
 
     def __post_init__(self) -> None:
         _check_amount(self.amount)
+        if self.applies_to is not None and (
+            not self.applies_to.strip() or self.applies_to != self.applies_to.lower()
+        ):
+            raise InvalidValue(
+                f"applies_to must be a non-empty lower-case phrase, got {self.applies_to!r}"
+            )
 
     def canonical(self) -> JSON:
-        return f"{_plain(self.amount)}%"
+        if self.applies_to is None:
+            return f"{_plain(self.amount)}%"
+        return f"{_plain(self.amount)}% ({self.applies_to})"
 
     def key(self) -> object:
         return _plain(self.amount)
 
     def same_as(self, other: Value, tolerance: Tolerance = EXACT) -> bool:
-        return isinstance(other, PercentValue) and tolerance.numbers_close(
-            self.amount, other.amount
+        return (
+            isinstance(other, PercentValue)
+            and tolerance.numbers_close(self.amount, other.amount)
+            and subjects_agree(self.applies_to, other.applies_to)
         )
 
     def to_json(self) -> dict[str, JSON]:
-        return {"type": self.type.value, "amount": str(self.amount)}
+        data: dict[str, JSON] = {"type": self.type.value, "amount": str(self.amount)}
+        if self.applies_to is not None:
+            data["applies_to"] = self.applies_to
+        return data
+
+
+def _same_word(a: str, b: str) -> bool:
+    """One word, allowing a plural or ``-es`` ending (``plan``/``plans``, ``tax``/``taxes``)."""
+    short, long = sorted((a, b), key=len)
+    return short == long or (
+        len(short) >= 3 and long.startswith(short) and long[len(short) :] in ("s", "es")
+    )
+
+
+def subjects_agree(a: str | None, b: str | None) -> bool:
+    """Whether two percentages' subjects may name one thing: either unknown, or a word in
+    common (see :class:`PercentValue`)."""
+    if a is None or b is None:
+        return True
+    return any(_same_word(x, y) for x in a.split() for y in b.split())
 
 
 @dataclass(frozen=True)
@@ -223,7 +263,10 @@ def _decode_money(data: dict[str, JSON]) -> Value:
 
 @register_decoder(FactType.PERCENT.value)
 def _decode_percent(data: dict[str, JSON]) -> Value:
-    return PercentValue(_decimal_field(data, "amount"))
+    applies_to = data.get("applies_to")
+    if applies_to is not None and not isinstance(applies_to, str):
+        raise InvalidValue(f"invalid 'applies_to' in {data!r}")
+    return PercentValue(_decimal_field(data, "amount"), applies_to)
 
 
 @register_decoder(FactType.QUANTITY.value)

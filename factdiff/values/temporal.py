@@ -24,7 +24,10 @@ Resolution rules (``ref`` is the reference date, weeks run Monday to Sunday):
   the last Tuesday strictly before ``ref``. "Tuesday this/next/last week": the Tuesday of
   ref's calendar week, of the following one, of the previous one. "every Tuesday" and
   "Tuesdays" are recurring, not dates. A weekday written before an explicit date
-  ("Tuesday, March 25") is absorbed into that date and not checked against it.
+  ("Tuesday, March 25") is absorbed into that date and not checked against it. Without a
+  reference a weekday is a partial date of its own, compared as a day of the week
+  (``factdiff.values.weekday``): "next Tuesday" and "next Thursday" differ, and "Tuesday"
+  agrees with any full date that falls on a Tuesday.
 * numeric dates: ``2026-03-25`` and ``2026/03/25``; ``3/25/2026`` and ``03-25-2026`` are US
   month/day unless the first number exceeds 12 (``25/03/2026``); ``25.03.2026`` is always
   day.month. Numeric dates need a four-digit year.
@@ -63,6 +66,7 @@ from factdiff.values.base import (
     Value,
     register_decoder,
 )
+from factdiff.values.weekday import WeekdayValue, decode_weekday
 
 __all__ = [
     "TIMEZONE_OFFSETS",
@@ -197,7 +201,10 @@ class DateValue(Value):
 
     def same_as(self, other: Value, tolerance: Tolerance = EXACT) -> bool:
         """Equal down to ``tolerance.precision`` (YEAR, MONTH; finer means the whole date);
-        an unknown year or month agrees with any."""
+        an unknown year or month agrees with any; a weekday (``factdiff.values.weekday``)
+        agrees with a full date on that day of the week."""
+        if isinstance(other, WeekdayValue):
+            return other.same_as(self, tolerance)
         if not isinstance(other, DateValue):
             return False
         years = _agree(self.year, other.year)
@@ -218,6 +225,8 @@ def _agree(a: int | None, b: int | None) -> bool:
 
 @register_decoder(FactType.DATE.value)
 def decode_date(data: dict[str, JSON]) -> Value:
+    if "weekday" in data:
+        return decode_weekday(data)
     month, day = _json_int(data, "month"), _json_int(data, "day")
     if day is None:
         raise InvalidValue("date needs a day")

@@ -24,6 +24,7 @@ from factdiff.extraction.recognizers.temporal_text import (
 )
 from factdiff.values.base import FactType, Value
 from factdiff.values.temporal import DateValue, _valid_day
+from factdiff.values.weekday import WeekdayValue
 
 # --------------------------------------------------------------------------- dates
 
@@ -210,11 +211,16 @@ def _relative_word(m: re.Match[str], src: _Source, ctx: ExtractionContext) -> Va
 
 
 def _weekday(m: re.Match[str], src: _Source, ctx: ExtractionContext) -> Value | None:
-    ref = ctx.reference
-    if ref is None or _RECURRING_BEFORE.search(src.low, max(0, m.start() - 12), m.start()):
+    """A weekday as the date it names from the reference; without a reference, as a partial
+    weekday value (``factdiff.values.weekday``)."""
+    if _RECURRING_BEFORE.search(src.low, max(0, m.start() - 12), m.start()):
         return None
     target = _WEEKDAYS[m.group("wd1") or m.group("wd2")]
-    return _weekday_date(target, m.group("mod") or "", m.group("wk") or "", ref)
+    mod, week = m.group("mod") or "", m.group("wk") or ""
+    if ctx.reference is None:
+        relation = f"{week} week" if week else ("last" if mod == "last" else "")
+        return WeekdayValue(target, relation)
+    return _weekday_date(target, mod, week, ctx.reference)
 
 
 @functools.lru_cache(maxsize=256)

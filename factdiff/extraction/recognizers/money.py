@@ -7,6 +7,11 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Final
 
+from factdiff.extraction.recognizers.accounting import (
+    accounting_position,
+    cents_lexeme,
+    enclosed,
+)
 from factdiff.extraction.recognizers.base import ExtractionContext, Match
 from factdiff.extraction.recognizers.number_words import parse_number_words
 from factdiff.extraction.recognizers.numbers import (
@@ -99,6 +104,10 @@ def _money_at(text: str, tok: _Num, ctx: ExtractionContext, floor: int) -> Match
         elif found == currency and factor == 1:
             end = suffix.end()
     if not currency:
+        if text[tok.start - 1 : tok.start] == "(":  # only then can "$(1,250.00)" be one
+            outer = _outer_currency(text, tok, ctx, floor)
+            if outer is not None:
+                return outer
         return _json_money(text, tok, ctx) or _cued_money(text, tok, ctx)
     if end < len(text) and (text[end].isalnum() or text[end] == "_"):
         return None
@@ -130,13 +139,29 @@ def _and_cents(text: str, end: int, amount: Decimal) -> tuple[int, Decimal]:
 def _accounting(
     text: str, start: int, end: int, floor: int, negative: bool
 ) -> tuple[int, int, bool]:
-    """Widen ``($2,400)`` to a negative amount when it stands like a ledger cell: the
-    parentheses hold just the amount and follow a line start, ``:``, ``=`` or ``|``."""
-    if start - 1 < max(floor, 0) or text[start - 1] != "(" or text[end : end + 1] != ")":
+    """Widen ``($2,400)`` to a negative amount when the parentheses hold just the amount
+    and stand where an amount stands (``factdiff.extraction.recognizers.accounting``)."""
+    if start - 1 < max(floor, 0) or not enclosed(text, start, end):
         return start, end, negative
-    if _before(text, start - 1, 8) not in ("", ":", "=", "|", "\n"):
+    if not accounting_position(text, start - 1):
         return start, end, negative
     return start - 1, end + 1, True
+
+
+def _outer_currency(text: str, tok: _Num, ctx: ExtractionContext, floor: int) -> Match | None:
+    """``$(1,250.00)``: a currency right before the parentheses of an accounting negative."""
+    if tok.words or tok.value < 0 or not enclosed(text, tok.start, tok.end):
+        return None
+    paren = tok.start - 1
+    if _before(text, paren, 0) not in _PREFIX_MARKS and not _before(text, paren, 1).isupper():
+        return None
+    prefix = _PREFIX_RE.search(text, max(floor, paren - 8), paren)
+    if prefix is None or prefix["neg"]:
+        return None
+    currency = _symbol_currency(prefix["sym"], ctx) if prefix["sym"] else prefix["code"]
+    if not currency:
+        return None
+    return Match(prefix.start(), tok.end + 1, MoneyValue(-abs(tok.value), currency))
 
 
 def _json_money(text: str, tok: _Num, ctx: ExtractionContext) -> Match | None:
@@ -158,19 +183,31 @@ def _json_money(text: str, tok: _Num, ctx: ExtractionContext) -> Match | None:
 
 def _cued_money(text: str, tok: _Num, ctx: ExtractionContext) -> Match | None:
     """A bare amount right after a price cue (``The fee is 150.19``, ``costs 16.5``,
-    ``a total of 600.79``), in the default currency; see :data:`_PRICE_CUE_RE`."""
-    if tok.words or tok.scaled or tok.value < 0 or not _digit_number_ok(text, tok):
+    ``a total of 600.79``, ``The balance is -1,250.00``), in the default currency; see
+    :data:`_PRICE_CUE_RE`. With cents, alone in parentheses where an amount stands, it is an
+    accounting negative (``The balance is (1,250.00)``; see ``accounting``)."""
+    if tok.words or tok.scaled or not _digit_number_ok(text, tok):
         return None
-    cue = _PRICE_CUE_RE.search(text, max(0, tok.start - 64), tok.start)
+    start, end, amount = tok.start, tok.end, tok.value
+    if (
+        amount > 0
+        and text[start - 1 : start] == "("
+        and enclosed(text, start, end)
+        and cents_lexeme(tok.raw)
+        and accounting_position(text, start - 1)
+    ):
+        start, end, amount = start - 1, end + 1, -amount  # "The balance is (1,250.00)"
+    cue = _PRICE_CUE_RE.search(text, max(0, start - 64), start)
     if cue is None or (cue["weak"] and "." not in tok.raw) or _UNIT_RE.match(text, tok.end):
         return None
     currency = _default_currency(ctx)
-    return Match(tok.start, tok.end, MoneyValue(tok.value, currency)) if currency else None
+    return Match(start, end, MoneyValue(amount, currency)) if currency else None
 
 
 class MoneyRecognizer:
     """Money: ``$14,250``, ``14,250 USD``, ``USD 14250.00``, ``$14.25k``, ``10.50 pounds``,
-    ``fourteen thousand dollars``, ``-$2,400``, ledger-style ``($2,400)``, bare numbers
+    ``fourteen thousand dollars``, ``-$2,400``, accounting negatives ``($2,400)`` and
+    ``$(2,400.00)`` (see ``accounting``), bare numbers
     under money keys in JSON or keyword arguments (``"price": 54.04``), and bare numbers
     right after a price cue in prose (``The fee is 150.19``); the last two are in the
     context's default currency.

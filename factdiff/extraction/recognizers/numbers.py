@@ -7,6 +7,11 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Final, NamedTuple
 
+from factdiff.extraction.recognizers.accounting import (
+    accounting_position,
+    cents_lexeme,
+    enclosed,
+)
 from factdiff.extraction.recognizers.base import ExtractionContext, Match, Recognizer, vocabulary
 from factdiff.extraction.recognizers.number_words import (
     _JOINERS,
@@ -200,7 +205,9 @@ def _digit_number_ok(text: str, tok: _Num) -> bool:
 
 class NumberRecognizer:
     """Plain numbers: digits that are not part of an identifier, and number words in a
-    clear numeric context (``two people``; a bare ``one`` is not a number)."""
+    clear numeric context (``two people``; a bare ``one`` is not a number). A number with
+    cents alone in parentheses where an amount stands is an accounting negative
+    (``Adjustment: (1,250.00)`` is -1250; see ``accounting``)."""
 
     fact_type: FactType = FactType.NUMBER
 
@@ -211,6 +218,15 @@ class NumberRecognizer:
                 if tok.weak and not _WORD_CONTEXT_RE.match(text, tok.end):
                     continue
             elif not _digit_number_ok(text, tok):
+                continue
+            elif (
+                text[tok.start - 1 : tok.start] == "("
+                and tok.value > 0
+                and enclosed(text, tok.start, tok.end)
+                and cents_lexeme(tok.raw)
+                and accounting_position(text, tok.start - 1)
+            ):
+                yield Match(tok.start - 1, tok.end + 1, NumberValue(-tok.value))
                 continue
             yield Match(tok.start, tok.end, NumberValue(tok.value))
 

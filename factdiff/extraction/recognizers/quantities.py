@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from typing import Final
 
-from factdiff.extraction.recognizers.base import ExtractionContext, Match
+from factdiff.extraction.recognizers.base import ExtractionContext, Match, lowered
 from factdiff.extraction.recognizers.money import MoneyRecognizer
 from factdiff.extraction.recognizers.numbers import _scan, _whole
 from factdiff.extraction.recognizers.numeric_lexicon import (
@@ -15,13 +15,16 @@ from factdiff.extraction.recognizers.numeric_lexicon import (
     _UNIT_MARKS,
     _UNIT_RE,
 )
+from factdiff.extraction.recognizers.percent_subjects import percent_subject
 from factdiff.values.base import FactType
 from factdiff.values.numeric import PercentValue, QuantityValue
 from factdiff.values.units import _UNIT_ABBREVIATIONS, _UNIT_BY_WORD
 
 
 class PercentRecognizer:
-    """Percentages: ``15%``, ``12,5 %``, ``15 percent``, ``fifteen per cent``."""
+    """Percentages: ``15%``, ``12,5 %``, ``15 percent``, ``fifteen per cent``, each with
+    what it applies to when the text says it (``20% off the annual plan``; see
+    ``percent_subjects``)."""
 
     fact_type: FactType = FactType.PERCENT
 
@@ -32,7 +35,8 @@ class PercentRecognizer:
                 continue
             suffix = _PERCENT_RE.match(text, tok.end)
             if suffix:
-                yield Match(tok.start, suffix.end(), PercentValue(tok.value))
+                subject = percent_subject(lowered(text), tok.start, suffix.end())
+                yield Match(tok.start, suffix.end(), PercentValue(tok.value, subject))
 
 
 _PLURAL_ONLY: Final = frozenset(

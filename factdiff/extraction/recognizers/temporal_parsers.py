@@ -14,6 +14,7 @@ from factdiff.extraction.recognizers.times import _time_candidates
 from factdiff.values.base import Value
 from factdiff.values.duration import DurationValue
 from factdiff.values.temporal import DateTimeValue, DateValue, TimeValue
+from factdiff.values.weekday import WeekdayValue
 
 # --------------------------------------------------------------------------- parsers
 
@@ -37,9 +38,10 @@ def _only(found: list[Match], text: str) -> Value | None:
     return None
 
 
-def parse_date(text: str, context: ExtractionContext) -> DateValue | None:
+def parse_date(text: str, context: ExtractionContext) -> DateValue | WeekdayValue | None:
     """Parse a whole date string: any recognised surface form, ``--03-25``, a datetime
-    (its date), or "in 3 days" / "3 days ago" (resolved against the reference)."""
+    (its date), or "in 3 days" / "3 days ago" (resolved against the reference); a weekday
+    without a reference is a partial weekday value."""
     s = _whole(text)
     if (m := _PARTIAL_DATE.fullmatch(s)) is not None:
         if m.group("day"):
@@ -48,7 +50,7 @@ def parse_date(text: str, context: ExtractionContext) -> DateValue | None:
         return _safe_date(None, int(m.group("m")), int(m.group("d")))
     src = _source(s)
     value = _only(_date_candidates(src, context), s)
-    if isinstance(value, DateValue):
+    if isinstance(value, DateValue | WeekdayValue):
         return value
     stamp = _only(_datetime_candidates(src, context, lenient=True), s)
     if isinstance(stamp, DateTimeValue):

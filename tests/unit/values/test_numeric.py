@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from factdiff.errors import InvalidValue
 from factdiff.extraction.recognizers.base import ExtractionContext
 from factdiff.extraction.recognizers.money import MoneyRecognizer, parse_money
 from factdiff.extraction.recognizers.number_words import parse_number_words
@@ -452,10 +453,10 @@ def test_adjacent_amounts_stay_separate() -> None:
 def test_percent_recognizer() -> None:
     text = "a 2% milk latte, 15 percent off, fifteen per cent tip, a 23 percent chance"
     assert found(PercentRecognizer(), text) == [
-        ("2%", "2%"),
+        ("2%", "2% (milk latte)"),
         ("15 percent", "15%"),
         ("fifteen per cent", "15%"),
-        ("23 percent", "23%"),
+        ("23 percent", "23% (chance)"),
     ]
 
 
@@ -597,3 +598,32 @@ def test_metric_variants_share_a_key(amount: Decimal) -> None:
     assert grams is not None
     assert kg.key() == grams.key()
     assert kg.same_as(grams)
+
+
+def test_a_percentage_states_what_it_applies_to() -> None:
+    plan = PercentValue(Decimal(20), "annual plan")
+    assert plan.canonical() == "20% (annual plan)"
+    assert plan.key() == PercentValue(Decimal(20)).key()  # a query for 20% finds it
+    assert plan.same_as(PercentValue(Decimal("20.0")))  # unbound agrees with any subject
+    assert plan.same_as(PercentValue(Decimal(20), "plans"))
+    assert not plan.same_as(PercentValue(Decimal(20), "shipping"))
+    assert not plan.same_as(PercentValue(Decimal(25), "annual plan"))
+    assert PercentValue(Decimal(5), "tax").same_as(PercentValue(Decimal(5), "taxes"))
+    assert value_from_json(plan.to_json()) == plan
+    assert "applies_to" not in PercentValue(Decimal(20)).to_json()
+    for bad in ("", "  ", "Annual Plan"):
+        with pytest.raises(InvalidValue):
+            PercentValue(Decimal(20), bad)
+    with pytest.raises(InvalidValue):
+        value_from_json({"type": "percent", "amount": "20", "applies_to": 3})
+
+
+@settings(deadline=None, max_examples=200)
+@given(
+    st.sampled_from([None, "plan", "annual plan", "plans", "shipping", "late fee", "fees"]),
+    st.sampled_from([None, "plan", "annual plan", "plans", "shipping", "late fee", "fees"]),
+)
+def test_subject_agreement_is_symmetric(a: str | None, b: str | None) -> None:
+    left, right = PercentValue(Decimal(20), a), PercentValue(Decimal(20), b)
+    assert left.same_as(right) == right.same_as(left)
+    assert left.same_as(left)

@@ -102,7 +102,9 @@ def test_closest_year_across_new_year() -> None:
 
 def test_without_reference_year_is_unknown_never_today() -> None:
     assert dates("Mar 6", NO_REF) == ["--03-06"]
-    assert dates("today, tomorrow, next Friday", NO_REF) == []
+    assert dates("today, tomorrow", NO_REF) == []
+    # a weekday stays a partial weekday value (never resolved against the wall clock)
+    assert dates("next Friday", NO_REF) == ["Friday"]
     # a day of the month stays partial: the day is known, the month is not
     assert dates("on the 4th, or the 14th of this month", NO_REF) == ["---04", "---14"]
     assert parse_date("tomorrow", NO_REF) is None
