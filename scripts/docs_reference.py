@@ -310,6 +310,12 @@ _GROUPS: Mapping[str, tuple[str, ...]] = {
 }  # fmt: skip
 """Sections of the Python API page; a public name in none of them goes under "Other"."""
 
+INTEGRATIONS = (
+    "factdiff.integrations.langgraph.FactdiffStore",
+    "factdiff.integrations.openai_agents.FactdiffSession",
+)
+"""The adapters for agent frameworks (their extras installed), after the public names."""
+
 _SHALLOW = frozenset({"Store"})
 """Public names documented without their members (the store's facade is large)."""
 
@@ -340,6 +346,9 @@ def python_reference() -> str:
             if name in _SHALLOW:
                 lines += ["    options:", "      members: false"]
             lines.append("")
+    lines += ["## Integrations", ""]
+    for path in INTEGRATIONS:
+        lines += [f"::: {path}", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -94,11 +94,22 @@ def test_every_setting_has_a_description() -> None:
 def test_the_python_page_renders_every_public_name() -> None:
     page = _reference().python_reference()
     directives = re.findall(r"^::: (\S+)$", page, re.M)
-    assert len(directives) == len(factdiff.__all__)
+    reference = _reference()
+    assert len(directives) == len(factdiff.__all__) + len(reference.INTEGRATIONS)
     assert directives[0] == "factdiff.memory.Memory"
     for name in factdiff.__all__:
         value = getattr(factdiff, name)
         assert f"::: {value.__module__}.{value.__qualname__}\n" in page
+
+
+def test_the_python_page_ends_with_each_integration_importable() -> None:
+    reference = _reference()
+    page = reference.python_reference()
+    integrations = page[page.index("## Integrations") :]
+    for path in reference.INTEGRATIONS:
+        module, name = path.rsplit(".", 1)
+        assert getattr(importlib.import_module(module), name).__name__ == name
+        assert f"::: {path}\n" in integrations
 
 
 def test_escape_keeps_code_spans_and_escapes_markdown() -> None:
