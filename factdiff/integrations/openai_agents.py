@@ -44,13 +44,13 @@ same moment may give two items one position (then entry id order decides).
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
 from factdiff.errors import InputError, UsageError
+from factdiff.integrations import canonical_json
 from factdiff.integrations.session_log import (
     Compressed,
     SessionLog,
@@ -170,11 +170,8 @@ class FactdiffSession:
     def _item(self, entry_id: str, text: str) -> Any:
         """The item (a JSON object) an entry's text holds; ``InputError`` naming the entry
         if it holds none (``Any``: the SDK's item type is a union of typed dicts)."""
-        try:
-            value = json.loads(text)
-        except ValueError:
-            value = None
-        if not isinstance(value, dict):
+        value = canonical_json.load_object(text)
+        if value is None:
             raise InputError(
                 f"entry {entry_id} of session {self.session_id} is not a JSON object: "
                 "correct it with `factdiff correct` or forget it"
@@ -251,19 +248,11 @@ class FactdiffSession:
 
 
 def render_item(item: Mapping[str, object], position: int = 1) -> str:
-    """An item's entry text: its canonical JSON (sorted keys, no spaces, UTF-8, no NaN).
-    ``position`` (from 1) names the item in the error for one that is not a JSON object."""
+    """An item's entry text: its canonical JSON (``canonical_json.render``). ``position``
+    (from 1) names the item in the error for one that is not a JSON object."""
     if not isinstance(item, Mapping):
         raise InputError(f"session item {position} is a {type(item).__name__}: give a dict")
-    try:
-        return json.dumps(
-            item, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-        )
-    except (TypeError, ValueError) as exc:
-        raise InputError(
-            f"session item {position} is not JSON ({exc}): give str, numbers, bools, "
-            "None, lists and dicts only"
-        ) from None
+    return canonical_json.render(item, f"session item {position}")
 
 
 def summary_message(segment: Compressed) -> EasyInputMessageParam:

@@ -59,7 +59,7 @@ from factdiff.store.model import Tier
 if TYPE_CHECKING:
     from factdiff.store.base import MemoryStore
 
-__all__ = ["INCLUDE_SOURCE", "MAX_QUERY_CHARS", "TIERS", "search"]
+__all__ = ["INCLUDE_SOURCE", "MAX_QUERY_CHARS", "TIERS", "record_use", "search"]
 
 INCLUDE_SOURCE = ("always", "auto", "never")
 TIERS = (Tier.HOT.value, Tier.WARM.value)
@@ -127,13 +127,26 @@ def _distinct(schemas: Iterable[FactSchema]) -> list[FactSchema]:
 def _record_use(
     store: MemoryStore, hits: list[SearchHit], now: datetime, settings: RetrievalSettings
 ) -> None:
-    """Touch the hits the settings say, count the sources fetched, promote (one write)."""
+    """``record_use`` of a search's hits."""
+    used = [(h.entry_id, h.tier == Tier.WARM.value and h.source is not None) for h in hits]
+    record_use(store, used, now, settings)
+
+
+def record_use(
+    store: MemoryStore,
+    used: Sequence[tuple[str, bool]],
+    now: datetime,
+    settings: RetrievalSettings,
+) -> None:
+    """What a search records of the entries it returned, ``used`` as (entry id, whether its
+    archived source was fetched) in rank order: touch those the settings say (their dormancy
+    clock restarts), count the sources fetched toward promotion (one write)."""
     if settings.touch is TouchMode.HITS:
-        touched = [h.entry_id for h in hits]
+        touched = [entry_id for entry_id, _ in used]
     elif settings.touch is TouchMode.TOP:
-        touched = [h.entry_id for h in hits[:1]]
+        touched = [entry_id for entry_id, _ in used[:1]]
     else:
         touched = []
-    fetched = [h.entry_id for h in hits if h.tier == Tier.WARM.value and h.source is not None]
+    fetched = [entry_id for entry_id, source in used if source]
     if touched or fetched:
         store.search_queries.record_use(now, touched, fetched, settings)

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
 from factdiff.errors import InputError
+from factdiff.integrations import canonical_json
 from factdiff.values.base import JSON
 
 __all__ = [
@@ -94,54 +94,17 @@ def read_address(metadata: Mapping[str, object]) -> ItemAddress | None:
 
 
 def render_value(value: Mapping[str, object]) -> str:
-    """``value`` as canonical JSON: sorted keys, no whitespace, non-ASCII kept.
-
-    ``InputError`` names the first part JSON cannot hold as it was given (a key that is not a
-    string, a set, bytes, NaN...): nothing is converted behind the caller's back; tuples are
-    written as lists, as JSON has no tuples.
-    """
-    _check_json(value, "value")
-    return json.dumps(
-        value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    )
+    """``value`` as canonical JSON (``factdiff.integrations.canonical_json.render``)."""
+    return canonical_json.render(value, "value")
 
 
 def parse_value(text: str) -> dict[str, object]:
     """The value ``render_value`` wrote (``InputError`` when the text was changed since, by
     ``factdiff correct`` for example, into something that is not a JSON object)."""
-    try:
-        value = json.loads(text)
-    except ValueError:
-        value = None
-    if not isinstance(value, dict):
+    value = canonical_json.load_object(text)
+    if value is None:
         raise InputError(
             "a LangGraph item's entry does not hold a JSON object: "
             "correct it with `factdiff correct` or delete the key"
         )
     return value
-
-
-def _check_json(value: object, path: str) -> None:
-    if value is None or isinstance(value, str | bool | int):
-        return
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise InputError(f"{path} is {value}: JSON has no NaN or infinity; store a string")
-        return
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise InputError(
-                    f"{path} has the key {key!r} ({type(key).__name__}): "
-                    "JSON object keys are strings; convert it first"
-                )
-            _check_json(item, f"{path}[{key!r}]")
-        return
-    if isinstance(value, Sequence) and not isinstance(value, bytes | bytearray):
-        for index, item in enumerate(value):
-            _check_json(item, f"{path}[{index}]")
-        return
-    raise InputError(
-        f"{path} is a {type(value).__name__}: store JSON values only "
-        "(str, int, float, bool, None, lists and dicts of them)"
-    )

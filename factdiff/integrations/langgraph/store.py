@@ -49,9 +49,10 @@ from factdiff.integrations.langgraph.reads import (
 )
 from factdiff.memory import Duration, Memory
 from factdiff.retrieve.hits import SearchHit
+from factdiff.retrieve.search import record_use
 from factdiff.settings import Settings, load_settings
-from factdiff.settings.retrieval import RetrievalSettings, TouchMode
-from factdiff.store import MemoryStore, search_queries
+from factdiff.settings.retrieval import RetrievalSettings
+from factdiff.store import MemoryStore
 from factdiff.store.model import NewEntry, Tier
 from factdiff.values.base import JSON
 
@@ -400,19 +401,15 @@ def _search_item(
 
 
 def _record_use(store: MemoryStore, items: list[FactdiffSearchItem], now: datetime) -> None:
-    """What a factdiff search records, for the items returned only: each is used now (its
-    dormancy clock restarts), and each warm source fetched counts toward promotion."""
-    settings = RetrievalSettings()
-    if settings.touch is TouchMode.NONE or not items:
-        return
-    ids = [str(item.factdiff["entry_id"]) for item in items]
-    touched = ids if settings.touch is TouchMode.HITS else ids[:1]
-    fetched = [
-        str(item.factdiff["entry_id"])
+    """What a factdiff search records (``record_use``), for the items returned only."""
+    used = [
+        (
+            str(item.factdiff["entry_id"]),
+            item.factdiff.get("tier") == Tier.WARM.value and bool(item.factdiff.get("source")),
+        )
         for item in items
-        if item.factdiff.get("tier") == Tier.WARM.value and item.factdiff.get("source")
     ]
-    search_queries.record_use(store, now, touched, fetched, settings)
+    record_use(store, used, now, RetrievalSettings())
 
 
 def _matches(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:

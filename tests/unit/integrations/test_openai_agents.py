@@ -21,10 +21,10 @@ def test_an_item_is_its_canonical_json() -> None:
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        (float("nan"), "session item 3 is not JSON"),
-        (float("inf"), "session item 3 is not JSON"),
-        ({1, 2}, "session item 3 is not JSON"),
-        (object(), "session item 3 is not JSON"),
+        (float("nan"), r"session item 3\['content'\] is nan: JSON has no NaN"),
+        (float("inf"), r"session item 3\['content'\] is inf: JSON has no NaN or infinity"),
+        ({1, 2}, r"session item 3\['content'\] is a set: store JSON values only"),
+        (object(), r"session item 3\['content'\] is a object: store JSON values only"),
     ],
 )
 def test_an_item_that_is_not_json_is_refused(value: object, message: str) -> None:
