@@ -20,6 +20,7 @@ removed, tier hot) plus a ``promoted`` event: keep the two in step.
 
 from __future__ import annotations
 
+import json
 import struct
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -148,12 +149,13 @@ class SearchIndex:
         ]
         self._db.exec_many("insert_search_doc", rows)
         self._exec_many_if("insert_search_text", rows)
-        keys: list[Params] = [
-            {"key_hash": key, "doc": number}
-            for number, doc in zip(numbers, docs, strict=True)
-            for key in doc.key_hashes
-        ]
-        self._exec_many_if("insert_fact_key", keys)
+        self._insert_fact_keys(
+            [
+                (key, number)
+                for number, doc in zip(numbers, docs, strict=True)
+                for key in doc.key_hashes
+            ]
+        )
         records: list[Params] = [
             {"entry_id": doc.entry_id, "record": doc.hot_record}
             for doc in docs
@@ -209,6 +211,16 @@ class SearchIndex:
             self._db.exec("clear_search_text")
         self._db.exec("clear_hot_records")
         self._db.exec("clear_search_docs")
+
+    def _insert_fact_keys(self, pairs: list[tuple[int, int]]) -> None:
+        """Index ``(key_hash, doc)`` pairs: in one statement where the dialect has one
+        (``insert_fact_keys``), else a row at a time."""
+        if not pairs:
+            return
+        if self._db.sql("insert_fact_keys"):
+            self._db.exec("insert_fact_keys", pairs=json.dumps(pairs))
+        else:
+            self._db.exec_many("insert_fact_key", [{"key_hash": k, "doc": d} for k, d in pairs])
 
     def _exec_many_if(self, key: str, rows: list[Params]) -> None:
         """``exec_many``, unless the dialect needs no statement for ``key``."""
