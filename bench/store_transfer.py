@@ -9,7 +9,8 @@ own first line. Then, timed:
 
 * ``export``: ``export_lines`` of the whole store written to a file;
 * ``import`` into a new SQLite file: ``import_lines`` of that file, one transaction with the
-  search indexes rebuilt (the indexes are most of its time);
+  search indexes rebuilt from the hot records the file carries (nothing is extracted again:
+  reading the records' fact keys and writing the text index are most of its time);
 * with ``--pg DSN``, the same import into PostgreSQL in a fresh schema (dropped after).
 
 Each figure has the process's peak RSS after it (``ru_maxrss``, which only grows: a phase

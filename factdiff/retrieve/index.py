@@ -60,6 +60,7 @@ __all__ = [
     "pack_record",
     "readable",
     "reference_date",
+    "stored_keys",
     "stored_record",
     "text_digest",
     "unpack_json",
@@ -110,6 +111,14 @@ def stored_record(record: Mapping[str, JSON]) -> FactRecord | None:
         return FactRecord.from_json(record)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
+
+
+def stored_keys(record: Mapping[str, JSON]) -> tuple[int, ...] | None:
+    """The fact key hashes of a stored record (``None`` when it is no fact record): what
+    ``hot_doc`` keys an extraction by, read back from its packed JSON, and what ``warm_doc``
+    keys a warm record by."""
+    parsed = stored_record(record)
+    return None if parsed is None else key_hashes(record_keys(parsed))
 
 
 def hot_doc(

@@ -61,6 +61,10 @@ class RulesIndexer:
             schemas, entry_id, source, narrative, record, narrative_facts, record_hash, parsed
         )
 
+    def stored_keys(self, record: Mapping[str, JSON]) -> tuple[int, ...] | None:
+        """``index.stored_keys``."""
+        return index.stored_keys(record)
+
 
 class RulesRetrieval:
     """``search``, ``render_context``, ``attest`` and ``check_attestation`` of this layer."""

@@ -132,6 +132,12 @@ class Indexer(Protocol):
         """The rows of a warm entry: its record's facts, its hashes, its narrative's facts."""
         ...
 
+    def stored_keys(self, record: Mapping[str, Any]) -> tuple[int, ...] | None:
+        """The fact key hashes of a stored fact record's JSON (a hot entry's unpacked record,
+        a warm entry's source record), as ``hot_docs`` and ``warm_doc`` key it; ``None`` when
+        the JSON is no fact record. Indexes a stored entry without extracting it again."""
+        ...
+
 
 @runtime_checkable
 class Retrieval(Protocol[StoreT_contra]):

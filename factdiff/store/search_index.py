@@ -20,14 +20,23 @@ removed, tier hot) plus a ``promoted`` event: keep the two in step.
 
 from __future__ import annotations
 
+import json
 import struct
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from factdiff.extraction.record import FactRecord
 from factdiff.store import codec
-from factdiff.store.database import Database
-from factdiff.store.indexing import IndexDoc, Indexer, SchemaLookup, text_digest
+from factdiff.store.database import Database, Row
+from factdiff.store.indexing import (
+    IndexDoc,
+    Indexer,
+    SchemaLookup,
+    index_text,
+    text_digest,
+    unpack_json,
+)
 from factdiff.store.model import Entry, IntegrityError, NewEntry, Tier
 from factdiff.store.schema_resolver import SchemaResolver
 from factdiff.store.warm_columns import record_digest
@@ -74,7 +83,9 @@ class SearchIndex:
     ) -> int:
         """Index every entry the search indexes lack (all of them with ``rebuild``) and the
         facts of entries added without them; returns how many were indexed (``migrate`` runs
-        it too)."""
+        it too). An entry whose fact record is stored (an imported store's hot records and
+        warm narrative keys) is keyed by it, not extracted again; ``rebuild`` drops the hot
+        records, so every hot entry is extracted anew."""
         if rebuild:
             self._db.write(self.clear)
         total = 0
@@ -138,12 +149,13 @@ class SearchIndex:
         ]
         self._db.exec_many("insert_search_doc", rows)
         self._exec_many_if("insert_search_text", rows)
-        keys: list[Params] = [
-            {"key_hash": key, "doc": number}
-            for number, doc in zip(numbers, docs, strict=True)
-            for key in doc.key_hashes
-        ]
-        self._exec_many_if("insert_fact_key", keys)
+        self._insert_fact_keys(
+            [
+                (key, number)
+                for number, doc in zip(numbers, docs, strict=True)
+                for key in doc.key_hashes
+            ]
+        )
         records: list[Params] = [
             {"entry_id": doc.entry_id, "record": doc.hot_record}
             for doc in docs
@@ -199,6 +211,16 @@ class SearchIndex:
             self._db.exec("clear_search_text")
         self._db.exec("clear_hot_records")
         self._db.exec("clear_search_docs")
+
+    def _insert_fact_keys(self, pairs: list[tuple[int, int]]) -> None:
+        """Index ``(key_hash, doc)`` pairs: in one statement where the dialect has one
+        (``insert_fact_keys``), else a row at a time."""
+        if not pairs:
+            return
+        if self._db.sql("insert_fact_keys"):
+            self._db.exec("insert_fact_keys", pairs=json.dumps(pairs))
+        else:
+            self._db.exec_many("insert_fact_key", [{"key_hash": k, "doc": d} for k, d in pairs])
 
     def _exec_many_if(self, key: str, rows: list[Params]) -> None:
         """``exec_many``, unless the dialect needs no statement for ``key``."""
@@ -257,40 +279,33 @@ class SearchIndex:
     def _id_batches(self, key: str) -> Iterator[list[str]]:
         """The entry ids statement ``key`` lists, a keyset page of ``INDEX_BATCH`` at a time
         (each page read after the caller is done with the one before)."""
+        for rows in self._row_batches(key):
+            yield [str(row[0]) for row in rows]
+
+    def _row_batches(self, key: str) -> Iterator[list[Row]]:
+        """The rows statement ``key`` lists (an entry id first), a keyset page of
+        ``INDEX_BATCH`` at a time, as ``_id_batches``."""
         sql, after = self._db.sql(key), ""
         while True:
             rows = self._db.rows(sql, {"after": after, "limit": INDEX_BATCH})
-            ids = [str(entry_id) for (entry_id,) in rows]
-            if not ids:
+            if not rows:
                 return
-            yield ids
-            after = ids[-1]
+            yield rows
+            after = str(rows[-1][0])
 
     def _index_pass(self, progress: Callable[[int], None] | None, base: int) -> int:
-        """Index every entry still missing from the indexes, a batch per transaction."""
-        indexer, schemas = self._indexer(), self._schemas()
+        """Index every entry still missing from the indexes, a batch per transaction: from
+        its stored fact record where it has one (an imported store), else extracted."""
         done = 0
-        for ids in self._id_batches("unindexed_page"):
-            docs: list[IndexDoc] = []
-            for entry_id in ids:
-                entry = self._load(entry_id)
-                if entry is None:  # pragma: no cover - entries are never deleted
-                    continue
-                if entry.tier is Tier.HOT and entry.content is not None:
-                    docs.append(indexer.entry_hot_doc(schemas, entry, entry.content))
-                elif entry.warm is not None:
-                    source = self._read_cold(entry_id)
-                    warm = entry.warm
-                    docs.append(
-                        indexer.warm_doc(schemas, entry_id, source, warm.narrative, warm.record)
-                    )
+        for rows in self._row_batches("unindexed_record_page"):
+            docs = [doc for row in rows if (doc := self._unindexed_doc(row)) is not None]
 
-            def work(batch: list[IndexDoc] = docs) -> int:
-                fresh = [
-                    d
-                    for d in batch
-                    if self._db.one("select_search_doc", entry_id=d.entry_id) is None
-                ]
+            span = {"first": str(rows[0]["id"]), "last": str(rows[-1]["id"])}
+
+            def work(batch: list[IndexDoc] = docs, ids: dict[str, str] = span) -> int:
+                held = self._db.rows(self._db.sql("indexed_in_range"), ids)
+                indexed = {str(entry_id) for (entry_id,) in held}
+                fresh = [d for d in batch if d.entry_id not in indexed]
                 self.write_docs(fresh)
                 return len(fresh)
 
@@ -298,6 +313,41 @@ class SearchIndex:
             if progress is not None:
                 progress(base + done)
         return done
+
+    def _unindexed_doc(self, row: Row) -> IndexDoc | None:
+        """The index rows of an entry missing from the indexes (a row of
+        ``unindexed_record_page``). A hot entry with its fact record stored, or a warm entry
+        with its narrative keys, is keyed by its stored record (nothing is extracted; the
+        hot record and warm hashes stay as stored); any other is extracted."""
+        entry_id = str(row["id"])
+        if row["tier"] == Tier.HOT.value and row["content"] is not None:
+            text = codec.decode_content(row["content"])
+            if row["hot_record"] is not None:
+                return IndexDoc(entry_id, index_text(text), self._hot_keys(entry_id, row))
+            entry = self._load(entry_id)
+            if entry is None:  # pragma: no cover - entries are never deleted
+                return None
+            return self._indexer().entry_hot_doc(self._schemas(), entry, text)
+        entry = self._load(entry_id)
+        if entry is None or entry.warm is None:  # pragma: no cover - hot or warm, never neither
+            return None
+        source, warm = self._read_cold(entry_id), entry.warm
+        if row["narrative_keyed"]:
+            keys = self._indexer().stored_keys(warm.record) or ()
+            return IndexDoc(entry_id, index_text(source), keys)
+        return self._indexer().warm_doc(
+            self._schemas(), entry_id, source, warm.narrative, warm.record
+        )
+
+    def _hot_keys(self, entry_id: str, row: Row) -> tuple[int, ...]:
+        """The fact keys of a hot entry's stored record; ``IntegrityError`` if it is none."""
+        try:
+            keys = self._indexer().stored_keys(unpack_json(bytes(row["hot_record"])))
+        except (zlib.error, ValueError):
+            keys = None
+        if keys is None:
+            raise IntegrityError(entry_id, "its stored fact record is not a packed fact record")
+        return keys
 
     # -- verification ----------------------------------------------------------------------
 

@@ -4,9 +4,10 @@
 header with every record type's count, then the records) from one read snapshot, a page of
 rows at a time; ``import_lines(store, open_lines)`` writes such a file into ``store`` in one
 write transaction: all of it, its search indexes rebuilt, or nothing. ``copy_store`` pipes
-one into the other in process. What a file holds, and what it leaves out (leases, search
-indexes, which are rebuilt, UI sessions, erasures in progress), is in
-``docs/export-format.md``.
+one into the other in process. The search indexes are rebuilt from the stored fact records the
+file holds (hot entries' ``hot_record``s, warm entries' source records), not extracted again.
+What a file holds, and what it leaves out (leases, search indexes, UI sessions, erasures in
+progress), is in ``docs/export-format.md``.
 
 Reading and writing go through the store's ``Database``; the statements are
 ``sql/*/transfer.sql``.
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from factdiff.store.database import Database
+from factdiff.store.model import IntegrityError
 from factdiff.store.transfer_format import (
     BY_NAME,
     FAMILIES,
@@ -136,13 +138,27 @@ def import_lines(
                 seen = _write_records(db, lines, on_records)
                 _check_counts(counts, seen)
                 db.exec("transfer_finish_import")
-                indexed = store.build_search_index()
+                indexed = _build_index(store)
         finally:
             if isinstance(lines, Generator):
                 lines.close()  # an export read in process ends its read snapshot
         return ImportSummary(counts, indexed)
 
     return db.write(work)
+
+
+def _build_index(store: MemoryStore) -> int:
+    """The imported store's search indexes, from its stored fact records (a hot entry's
+    ``hot_record``, a warm entry's source record): nothing is extracted again but the facts
+    of entries the source store had not indexed yet. An archive or stored record that does
+    not check out is a damaged file."""
+    try:
+        return store.build_search_index()
+    except IntegrityError as exc:
+        raise BadExportFile(
+            f"entry {exc.entry_id}: its archive or stored fact record does not check out: "
+            "the file is damaged; export the store again"
+        ) from None
 
 
 def _first(lines: Iterator[bytes]) -> Any:

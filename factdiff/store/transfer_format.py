@@ -8,11 +8,12 @@ The first line is the header::
 ``counts`` holds every record type's count (0 included), so a reader knows the file is whole.
 Every other line is one record: ``{"type": <family>, <column>: <value>...}``, its keys sorted,
 compact separators, UTF-8. The families (``FAMILIES``), in file order: ``identity``,
-``schema``, ``agent_schema``, ``api_key``, ``dictionary``, ``entry``, ``source_fetch``,
-``attempt``, ``model_call``, ``reevaluation``, ``tombstone``, ``event``, ``attestation``,
-``attestation_entry``, ``extraction``. Times are integer microseconds since the epoch (UTC),
-as the store keeps them; binary columns are standard base64; stored JSON text (metadata,
-tags, diffs, payloads) is kept as the string it is, byte for byte.
+``schema``, ``agent_schema``, ``api_key``, ``dictionary``, ``entry``, ``hot_record`` (a hot
+entry's stored fact record, which an import indexes instead of extracting it again),
+``source_fetch``, ``attempt``, ``model_call``, ``reevaluation``, ``tombstone``, ``event``,
+``attestation``, ``attestation_entry``, ``extraction``. Times are integer microseconds since
+the epoch (UTC), as the store keeps them; binary columns are standard base64; stored JSON text
+(metadata, tags, diffs, payloads) is kept as the string it is, byte for byte.
 
 Store-specific ids are not exported: dictionaries are named by ``(agent, version)`` and
 identities by ``(kind, value)``, and the rows of autoincrement tables (attempts, model calls,
@@ -176,6 +177,7 @@ FAMILIES: tuple[Family, ...] = (
         "occurred_offset error_attempts error_streak warm_attempt_no warm_compressed_at "
         "warm_encoding warm_dictionary_version cold_dictionary_version kept_at",
     ),
+    _family("hot_record", "entry_id record", (("entry_id", ""),), blobs="record"),
     _family(
         "source_fetch",
         "entry_id at times",

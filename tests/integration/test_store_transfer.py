@@ -10,7 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from factdiff.store import MemoryStore, Tier, open_store
+from factdiff.retrieve.services import RulesIndexer, RulesRetrieval
+from factdiff.store import MemoryStore, NewEntry, Tier, open_store
+from factdiff.store.indexing import IndexDoc, StoreServices
+from factdiff.store.model import Entry
+from factdiff.store.schema_resolver import SchemaResolver
 from factdiff.store.transfer import copy_store, export_lines, import_lines
 from factdiff.store.transfer_format import BadExportFile, StoreNotEmpty
 from tests.integration.conftest import BACKENDS
@@ -19,6 +23,7 @@ from tests.integration.transfer_helpers import (
     body,
     cold_sources,
     export_text,
+    fact_searches,
     fill,
     searches,
 )
@@ -83,6 +88,10 @@ def test_a_copy_keeps_archives_searches_events_and_re_exports_alike(
         ), header_before["counts"]
         assert searches(target) == searches(source)
         assert any(searches(source).values())
+        # found by the same facts: the target's fact keys come from the records it imported
+        by_facts = fact_searches(source)
+        assert fact_searches(target) == by_facts
+        assert {tier for hits in by_facts.values() for _, tier, _ in hits} == {"hot", "warm"}
         assert target.get(kept["failing"]).status.value == "review"
         assert target.kept_hot(kept["failing"]) is not None
         assert target.tombstone(kept["erased"]) == source.tombstone(kept["erased"])
@@ -153,6 +162,15 @@ def _lines(path: Path, text: bytes) -> Path:
     return path
 
 
+def _damaged_hot_record(line: bytes) -> bytes:
+    """``line``, or a hot entry's record that is not a packed fact record (its JSON valid)."""
+    record = json.loads(line)
+    if record.get("type") != "hot_record":
+        return line
+    record["record"] = "bm90IGEgcmVjb3Jk"  # base64 of "not a record"
+    return json.dumps(record, sort_keys=True, separators=(",", ":")).encode() + b"\n"
+
+
 def _empty(store: MemoryStore) -> bool:
     return not store.database.one("transfer_target_rows")
 
@@ -175,6 +193,10 @@ def test_a_bad_file_is_refused_and_leaves_the_target_empty(
         "unknown type": (b"".join([*lines[:3], b'{"type":"mystery"}\n', *lines[3:]]), "line 4"),
         "out of order": (b"".join([lines[0], *reversed(lines[1:])]), "after the"),
         "empty": (b"", "empty"),
+        "damaged record": (
+            b"".join(_damaged_hot_record(line) for line in lines),
+            "its archive or stored fact record does not check out: the file is damaged",
+        ),
     }
     with open_store(_location(backend, tmp_path, request, "target")) as target:
         for name, (text, message) in bad.items():
@@ -185,4 +207,42 @@ def test_a_bad_file_is_refused_and_leaves_the_target_empty(
         assert import_lines(target, _reader(exported)).records == len(lines) - 1
         with pytest.raises(StoreNotEmpty, match="is not empty: import into a new SQLite file"):
             import_lines(target, _reader(exported))
+        assert target.verify() == []
+
+
+class CountingIndexer(RulesIndexer):
+    """The rules indexer, counting the entries it extracts."""
+
+    def __init__(self) -> None:
+        self.extracted: list[str] = []
+
+    def entry_hot_doc(self, schemas: SchemaResolver, entry: Entry, text: str) -> IndexDoc:
+        self.extracted.append(entry.id)
+        return super().entry_hot_doc(schemas, entry, text)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_an_import_extracts_only_the_entries_whose_facts_were_never_indexed(
+    backend: str, exported: Path, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    with open_store(tmp_path / "copied.db") as source:
+        copied = import_lines(source, _reader(exported))
+        (pending,) = source.add_many(
+            [NewEntry("ops-agent", "Invoice INV-7731 for $4,410 is due April 2, 2026.")],
+            now=NOW,
+            index_facts=False,
+        )
+        text = export_text(source)
+    (tmp_path / "pending.jsonl").write_text(text, encoding="utf-8")
+    indexer = CountingIndexer()
+    services = StoreServices(indexer, RulesRetrieval())
+    target_at = _location(backend, tmp_path, request, "target")
+    with MemoryStore.open(target_at, services=services) as target:
+        summary = import_lines(target, _reader(tmp_path / "pending.jsonl"))
+        assert summary.indexed == copied.counts["entry"] + 1
+        # every other hot entry is keyed by the record it carried, extracted in no store here
+        assert indexer.extracted == [pending]
+        (hit,) = target.search("INV-7731", touch=False, now=NOW)
+        assert hit.entry_id == pending
+        assert [m.kind for m in hit.matched] == ["fact"]
         assert target.verify() == []

@@ -59,8 +59,9 @@ def fill(store: MemoryStore, folder: Path) -> dict[str, str]:
     store.create_api_key(scope=KeyScope.AGENT, agent_id="support-bot", name="bot", now=NOW)
     operator = store.create_api_key(scope=KeyScope.OPERATOR, agent_id=None, name="ops", now=NOW)
     store.revoke_api_key("bot", NOW)
-    warm = [e.id for e in store.entries(tier=Tier.WARM, with_content=False)]
-    store.forget([demo_ids[1]], now=NOW, reason="asked to")
+    erased = demo_ids[1]
+    warm = [e.id for e in store.entries(tier=Tier.WARM, with_content=False) if e.id != erased]
+    store.forget([erased], now=NOW, reason="asked to")
     store.attest("decision-1", warm[:3], now=NOW)
     store.search("refund ticket", include_source="always", now=NOW)
     store.put_extraction("sha256:abc", "sha256:def", "rules/2", {"fields": {}})
@@ -84,6 +85,25 @@ def searches(store: MemoryStore) -> dict[str, list[str]]:
         query: sorted(hit.entry_id for hit in store.search(query, k=500, touch=False, now=NOW))
         for query in QUERIES
     }
+
+
+FACT_QUERIES = ("T-1004", "acct_517", "INV-67175", "mei.nakamura@redwood.co", "acct_6066")
+"""Queries by fact values: their hits match by fact keys (the stored records')."""
+
+
+def fact_searches(store: MemoryStore) -> dict[str, list[tuple[str, str, list[str]]]]:
+    """For each of ``FACT_QUERIES``, the hits that matched a fact: their ids and tiers with
+    the facts each matched (``field=value``), sorted. (Hits by words alone are left out: the
+    backends split ``1,250`` into words each their own way.)"""
+    found: dict[str, list[tuple[str, str, list[str]]]] = {}
+    for query in FACT_QUERIES:
+        hits = store.search(query, k=500, touch=False, now=NOW)
+        matched = (
+            (hit, sorted(f"{m.field}={m.value}" for m in hit.matched if m.kind == "fact"))
+            for hit in hits
+        )
+        found[query] = sorted((hit.entry_id, hit.tier, facts) for hit, facts in matched if facts)
+    return found
 
 
 def cold_sources(store: MemoryStore) -> Iterator[tuple[str, str]]:

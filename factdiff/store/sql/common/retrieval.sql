@@ -22,11 +22,23 @@ DELETE FROM fact_index
 -- name: clear_search_docs
 DELETE FROM search_docs
 
--- name: unindexed_page
-SELECT e.id FROM entries AS e
+-- name: unindexed_record_page
+-- Entries missing from the search indexes, with what indexes them without extracting: a hot
+-- entry's content and stored fact record (an imported store's), whether a warm entry's
+-- narrative keys are stored.
+SELECT e.id, e.tier, h.content, r.record AS hot_record,
+       CASE WHEN w.narrative_keys IS NULL THEN 0 ELSE 1 END AS narrative_keyed
+FROM entries AS e
+LEFT JOIN hot_content AS h ON h.entry_id = e.id
+LEFT JOIN hot_records AS r ON r.entry_id = e.id
+LEFT JOIN warm_entries AS w ON w.entry_id = e.id
 WHERE e.id > :after AND NOT EXISTS (SELECT 1 FROM search_docs AS d WHERE d.entry_id = e.id)
 ORDER BY e.id
 LIMIT :limit
+
+-- name: indexed_in_range
+-- The indexed entries whose ids lie from :first to :last (a page of unindexed_record_page).
+SELECT entry_id FROM search_docs WHERE entry_id >= :first AND entry_id <= :last
 
 -- name: count_unindexed
 SELECT count(*) FROM entries AS e

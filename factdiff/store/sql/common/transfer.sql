@@ -127,6 +127,20 @@ INSERT INTO warm_entries (
 INSERT INTO kept_hot (entry_id, kept_at, key_name, reason)
 VALUES (:id, :kept_at, :kept_key_name, :kept_reason)
 
+-- name: transfer_hot_record_count
+SELECT count(*) FROM hot_records AS r JOIN entries AS e ON e.id = r.entry_id
+WHERE (CAST(:agent AS TEXT) IS NULL OR e.agent_id = :agent)
+
+-- name: transfer_hot_record_page
+-- A hot entry's fact record as stored (the packed rules extraction of its source that its
+-- fact keys come from): an import indexes it as it is instead of extracting it again.
+SELECT r.entry_id, r.record FROM hot_records AS r JOIN entries AS e ON e.id = r.entry_id
+WHERE r.entry_id > :after_entry_id AND (CAST(:agent AS TEXT) IS NULL OR e.agent_id = :agent)
+ORDER BY r.entry_id LIMIT :limit
+
+-- name: transfer_hot_record_insert
+INSERT INTO hot_records (entry_id, record) VALUES (:entry_id, :record)
+
 -- name: transfer_source_fetch_count
 SELECT count(*) FROM (
     SELECT f.entry_id, f.at FROM source_fetches AS f

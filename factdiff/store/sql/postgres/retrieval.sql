@@ -12,6 +12,13 @@ SELECT nextval(pg_get_serial_sequence('search_docs', 'doc')) FROM generate_serie
 INSERT INTO search_docs (doc, entry_id, body)
 VALUES (:doc, :entry_id, to_tsvector('factdiff_text', left(:text, 262144)))
 
+-- name: insert_fact_keys
+-- Many fact keys in one statement: :pairs is a JSON array of [key_hash, doc] (a row per
+-- insert_fact_key would be a round trip each).
+INSERT INTO fact_index (key_hash, doc)
+SELECT (p ->> 0)::bigint, (p ->> 1)::bigint FROM json_array_elements(:pairs::json) AS p
+ON CONFLICT DO NOTHING
+
 -- name: insert_search_text
 -- The tsvector is written with the doc (insert_search_doc).
 

@@ -9,6 +9,9 @@ SELECT (SELECT coalesce(max(doc), 0) FROM search_docs) + i FROM n
 -- name: insert_search_doc
 INSERT INTO search_docs (doc, entry_id) VALUES (:doc, :entry_id)
 
+-- name: insert_fact_keys
+-- Not needed: insert_fact_key per row is as fast here (no round trips).
+
 -- name: insert_search_text
 INSERT INTO search_text (rowid, source) VALUES (:doc, :text)
 
