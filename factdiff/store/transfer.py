@@ -18,9 +18,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from factdiff.store.database import Database
+from factdiff.store.database import Database, Row
 from factdiff.store.model import IntegrityError
 from factdiff.store.transfer_format import (
     BY_NAME,
@@ -58,7 +58,7 @@ class ImportSummary:
         """Records in all."""
         return sum(self.counts.values())
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, object]:
         """``{"records", "counts", "indexed"}``."""
         return {"records": self.records, "counts": dict(self.counts), "indexed": self.indexed}
 
@@ -92,7 +92,7 @@ def export_lines(store: MemoryStore, agent: str | None = None) -> Iterator[str]:
                     yield render(encode_record(family, row))
 
 
-def _rows(db: Database, family: Family, agent: str | None) -> Iterator[Any]:
+def _rows(db: Database, family: Family, agent: str | None) -> Iterator[Row]:
     """Every row of ``family`` in page-key order, a keyset page at a time."""
     sql = db.sql(f"transfer_{family.name}_page")
     after = {f"after_{column}": start for column, start in family.key}
@@ -161,14 +161,14 @@ def _build_index(store: MemoryStore) -> int:
         ) from None
 
 
-def _first(lines: Iterator[bytes]) -> Any:
+def _first(lines: Iterator[bytes]) -> object:
     line = next(lines, None)
     if line is None:
         raise BadExportFile("the file is empty: give a file `factdiff export` wrote")
     return _parse(line, 1)
 
 
-def _parse(line: bytes, number: int) -> Any:
+def _parse(line: bytes, number: int) -> object:
     if not line.endswith(b"\n"):
         raise BadExportFile(
             f"line {number} is cut short: the file is truncated; export the store again"
@@ -188,7 +188,7 @@ def _write_records(
     each family read."""
     seen = dict.fromkeys(BY_NAME, 0)
     family: Family | None = None
-    batch: list[dict[str, Any]] = []
+    batch: list[dict[str, object]] = []
 
     def flush() -> None:
         if family is not None and batch:
@@ -201,7 +201,7 @@ def _write_records(
         record = _parse(line, number)
         kind = record.get("type") if isinstance(record, dict) else None
         found = BY_NAME.get(kind) if isinstance(kind, str) else None
-        if found is None:
+        if found is None or not isinstance(record, dict):
             raise BadExportFile(
                 f"line {number} is no record of a known type: the file is damaged or from "
                 "another format; export the store again"
@@ -222,14 +222,24 @@ def _write_records(
     return seen
 
 
-def _insert(db: Database, family: Family, batch: list[dict[str, Any]]) -> None:
+def _insert(db: Database, family: Family, batch: list[dict[str, object]]) -> None:
     rows = batch
     if family.repeat is not None:
-        rows = [row for row in batch for _ in range(int(row[family.repeat]))]
+        rows = [row for row in batch for _ in range(_times(family, row, family.repeat))]
     for statement, needed in family.insert_statements:
         chosen = rows if needed is None else [row for row in rows if row[needed] is not None]
         if chosen:
             db.exec_many(statement, chosen)
+
+
+def _times(family: Family, row: dict[str, object], column: str) -> int:
+    """How many rows one record of ``family`` stands for (its ``column``)."""
+    times = row[column]
+    if not isinstance(times, int):
+        raise BadExportFile(
+            f"a {family.name} record has no {column}: the file is damaged; export the store again"
+        )
+    return times
 
 
 def _check_counts(counts: dict[str, int], seen: dict[str, int]) -> None:

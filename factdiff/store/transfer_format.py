@@ -29,9 +29,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
 
 from factdiff.errors import InputError
+from factdiff.store.database import Row
 
 FORMAT = "factdiff-export"
 VERSION = 1
@@ -114,7 +114,9 @@ def _family(
     blobs: str = "",
     ints: str = "",
     floats: str = "",
-    **options: Any,
+    inserts: tuple[tuple[str, str | None], ...] = (),
+    scope: Scope = Scope.AGENT,
+    repeat: str | None = None,
 ) -> Family:
     return Family(
         name,
@@ -123,7 +125,9 @@ def _family(
         blobs=frozenset(blobs.split()),
         ints=frozenset(ints.split()),
         floats=frozenset(floats.split()),
-        **options,
+        inserts=inserts,
+        scope=scope,
+        repeat=repeat,
     )
 
 
@@ -249,7 +253,7 @@ BY_NAME: Mapping[str, Family] = {family.name: family for family in FAMILIES}
 ORDER: Mapping[str, int] = {family.name: index for index, family in enumerate(FAMILIES)}
 
 
-def render(record: Mapping[str, Any]) -> str:
+def render(record: Mapping[str, object]) -> str:
     """One line of the file: ``record`` as compact JSON with sorted keys, and a newline."""
     text = json.dumps(
         record, sort_keys=True, ensure_ascii=False, separators=(",", ":"), allow_nan=False
@@ -259,7 +263,7 @@ def render(record: Mapping[str, Any]) -> str:
 
 def header_record(
     backend: str, schema_version: int, agent: str | None, counts: Mapping[str, int]
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """The header: format, version, source backend and schema version, agent, counts."""
     return {
         "type": "header",
@@ -272,9 +276,9 @@ def header_record(
     }
 
 
-def encode_record(family: Family, row: Any) -> dict[str, Any]:
+def encode_record(family: Family, row: Row) -> dict[str, object]:
     """A page row as its record (binary columns in base64)."""
-    record: dict[str, Any] = {"type": family.name}
+    record: dict[str, object] = {"type": family.name}
     for column in family.columns:
         value = row[column]
         if value is not None and column in family.blobs:
@@ -285,7 +289,7 @@ def encode_record(family: Family, row: Any) -> dict[str, Any]:
     return record
 
 
-def decode_record(family: Family, record: Mapping[str, Any], line: int) -> dict[str, Any]:
+def decode_record(family: Family, record: Mapping[str, object], line: int) -> dict[str, object]:
     """A record's insert parameters; ``BadExportFile`` naming ``line`` when a key is missing
     or unknown or a value has the wrong type."""
     if record.keys() != family.keys:
@@ -294,13 +298,13 @@ def decode_record(family: Family, record: Mapping[str, Any], line: int) -> dict[
             f"line {line}: a {family.name} record with missing or unknown keys {odd}: "
             "the file is damaged; export the store again"
         )
-    params: dict[str, Any] = {}
+    params: dict[str, object] = {}
     for column in family.columns:
         params[column] = _value(family, column, record[column], line)
     return params
 
 
-def _value(family: Family, column: str, value: Any, line: int) -> Any:
+def _value(family: Family, column: str, value: object, line: int) -> object:
     if value is None:
         return None
     if column in family.blobs:
@@ -323,7 +327,7 @@ def _value(family: Family, column: str, value: Any, line: int) -> Any:
     )
 
 
-def read_header(record: Any, schema_version: int) -> dict[str, int]:
+def read_header(record: object, schema_version: int) -> dict[str, int]:
     """The counts of a header for a store at ``schema_version``; ``BadExportFile`` for a
     line that is no header, another format, another version or another schema version."""
     if not isinstance(record, dict) or record.get("type") != "header":
