@@ -18,6 +18,7 @@ from decimal import Decimal
 from factdiff.errors import (
     DeadlineExceeded,
     FormRejected,
+    ModelOutputError,
     ProviderError,
     RateLimited,
     TransientProviderError,
@@ -181,6 +182,10 @@ class LLMClient:
                     structured.remember(self._form_key(), form)
                 return self._answered(reply, tally, spent, role, form)
             assert error is not None
+            if isinstance(error, ModelOutputError) and form is not None:
+                # the endpoint answered in this form: what the model wrote in it is the
+                # model's failing, so the form is known to work all the same
+                structured.remember(self._form_key(), form)
             if isinstance(error, FormRejected) and form is not None:
                 tried.append(form)
                 if len(tried) < len(forms):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from factdiff.errors import (
     ProviderConfigurationError,
     SchemaViolation,
     TransientProviderError,
+    Truncated,
     UsageError,
 )
 from factdiff.extraction.llm import LLMExtractor
@@ -70,6 +72,22 @@ def test_a_refused_form_is_neither_an_outage_nor_a_retry(customer_service: FactS
     assert result.http_calls == 2
     assert [form_of(r) for r in server.requests] == ["json_schema", "json_object"]
     assert client.usage.calls == 1
+
+
+def test_a_form_the_endpoint_answered_in_is_known_though_the_model_ran_out_of_tokens(
+    customer_service: FactSchema,
+) -> None:
+    """A small model can repeat itself until the output budget runs out: the reply is the
+    model's failing, but the endpoint accepted the form, so ``models check`` can name it."""
+    cut = Answer.truncated('{"customer_id": {"value": "cust_482"}, "notes": "again again')
+    with scripted(cut, rejects=("json_schema",)) as server:
+        client = extractor(server, "openai").client
+        request = extractor(server, "openai").request(SOURCE, customer_service, None)
+        request = replace(request, max_tokens=client.output_cap)
+        with pytest.raises(Truncated):
+            client.complete(request)
+        assert client.structured_form == "json_object"
+    assert [form_of(r) for r in server.requests] == ["json_schema", "json_object"]
 
 
 def test_a_500_without_a_word_about_the_form_is_still_an_outage(
