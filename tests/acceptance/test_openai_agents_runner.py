@@ -12,6 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+
+from tests.extras import missing_extra
+
+pytest.importorskip("agents", reason=missing_extra("agents", "openai-agents"))
+
 from agents import Agent, OpenAIChatCompletionsModel, Runner, set_tracing_disabled
 from openai import AsyncOpenAI
 

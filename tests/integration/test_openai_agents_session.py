@@ -10,6 +10,11 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 import pytest
+
+from tests.extras import missing_extra
+
+pytest.importorskip("agents", reason=missing_extra("agents", "openai-agents"))
+
 from agents.memory import Session, SessionSettings
 
 from factdiff import Memory

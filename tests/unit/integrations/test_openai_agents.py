@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.extras import missing_extra
+
+pytest.importorskip("agents", reason=missing_extra("agents", "openai-agents"))
+
 from factdiff.errors import InputError
 from factdiff.integrations.openai_agents import SUMMARY_PREAMBLE, render_item, summary_message
 from factdiff.integrations.session_log import Compressed
