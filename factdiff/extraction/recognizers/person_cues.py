@@ -1,0 +1,193 @@
+"""People named by what happens to them: recipients, relatives, credits and messages.
+
+Four cue families, each a general English construction, found with one regex each:
+
+* *recipients*: ``the checking account of Philip``, ``make the transfer to Jasbir``,
+  ``sending Yumi $1,200``, ``transfer 1,790 bucks to mom``;
+* *relatives and friends*: ``uncle Richard``, ``my friend Yumi``; a kinship word alone is the
+  person where money is sent (``to my Mom``, ``the account of Dad``);
+* *credits*: ``directed by Morton DaCosta``, ``starring Missi Pyle``, ``a song by Halsey``,
+  ``the album Prequelle by Ghost``, ``The director is Elaine May``, ``with Chuck Waters in it``;
+* *messages*: ``let Ana know``, ``tell Grace``, ``ask Omar``.
+
+Where the cue is weak (a recipient without an amount, a message verb) the name must hold a
+known given or family name of the gazetteer, so ``go to Denver`` and ``call Uber`` name no
+one; after a strong cue (an account holder, a credit, ``let ... know``) any capitalised name
+that is not a common, place or organisation word counts. A lower-case name counts only when
+its first word is a known name (``directed by harry elfont``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from factdiff.extraction.recognizers.base import Match, finditer_folded, vocabulary
+from factdiff.extraction.recognizers.gazetteer import (
+    _PLACE_NAMES,
+    _PLACE_STARTS,
+    family_names,
+    given_names,
+)
+from factdiff.extraction.recognizers.name_scan import (
+    GAP,
+    NameSpan,
+    common,
+    scan_lower_name,
+    scan_name,
+)
+from factdiff.extraction.wordtrie import trie_alternation
+from factdiff.values.names import PersonValue, _fold, clean_person_name
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(text.split())
+
+
+_KIN = _words(
+    """mom mum mommy mother dad daddy father grandma grandpa grandmother grandfather granny
+    brother sister son daughter wife husband uncle aunt auntie cousin nephew niece fiance
+    fiancee"""
+)
+_FRIENDS = _words("friend roommate flatmate neighbor neighbour boyfriend girlfriend partner")
+_SENDING = _words(
+    """transfer transfers transferred transferring send sends sent sending pay pays paid
+    paying payment wire wired give gives gave giving owe owes owed lend lent"""
+)
+_MONEY_OBJECT = re.compile(r"(?i)[$€£¥₹0-9]|\b(?:money|it|them|funds|cash|bucks|dollars)\b")
+"""What is sent is money (``send it to``, ``transfer 270 bucks to``): a strong cue."""
+_TRANSFERS = frozenset({"transfer", "transfers", "transferred", "transferring", "payment"})
+_POSSESSORS = _words("my your his her their our")
+_CREDIT_VERBS = _words(
+    "directed written produced sung performed composed narrated created hosted presented"
+)
+_WORKS = _words("song songs album albums track tracks single music movie movies film films")
+_CREDITED = _words("actor actress director artist singer star")
+_MESSAGE_VERBS = _words(
+    """tell tells told telling ask asks asked asking remind reminded notify notified inform
+    informed email emailed text texted call called phone phoned message messaged"""
+)
+
+_OPT_POSSESSOR = r"(?:[ \t]+(?:" + trie_alternation(_POSSESSORS) + r"))?"
+_CUES = re.compile(
+    r"(?i)\b(?:"
+    r"(?P<holder>account[ \t]+(?:of|belonging[ \t]+to|for))" + _OPT_POSSESSOR + "|"
+    r"(?P<send>" + trie_alternation(_SENDING) + r")"
+    r"(?P<what>(?:[ \t]+[\w$€£.,]+){0,5}?)[ \t]+to" + _OPT_POSSESSOR + "|"
+    r"(?P<pay>send|sending|sent|pay|paying|paid|give|giving|gave|owe|owes)(?=[ \t]+[^\W\d_])|"
+    r"(?P<kin>" + trie_alternation(_KIN + _FRIENDS) + r")|"
+    r"(?P<credit>" + trie_alternation(_CREDIT_VERBS) + r")[ \t]+by|"
+    r"(?P<work>" + trie_alternation(_WORKS) + r")\b[^.?!\n]{0,60}?[ \t]by|"
+    r"(?P<starring>starring(?:[ \t]+with)?)|"
+    r"(?P<credited>" + trie_alternation(_CREDITED) + r")"
+    r"(?:[ \t]+of[ \t]+the[ \t]+(?:movie|film|show|song))?[ \t]+(?:is|was)|"
+    r"(?P<cast>with)|"
+    r"(?P<let>let)|"
+    r"(?P<message>" + trie_alternation(_MESSAGE_VERBS) + r")"
+    r")(?=[ \t])"
+)
+_CUES_LOWER = re.compile(_CUES.pattern.removeprefix("(?i)"))
+_CUE_WORDS = (*_KIN, *_FRIENDS, *_SENDING, *_CREDIT_VERBS, *_WORKS, *_CREDITED, *_MESSAGE_VERBS)
+_CUE_RUNS = tuple(vocabulary(word) for word in (*_CUE_WORDS, "account", "starring", "with", "let"))
+_AMOUNT_AFTER = re.compile(r"[ \t]+(?:[$€£¥₹]|\d)")
+_IN_IT = re.compile(r"(?i)[ \t]+in[ \t]+(?:it|the[ \t]+(?:movie|film|cast|lead|show))\b")
+_KNOW_AFTER = re.compile(r"(?i)[ \t]+know\b")
+_KIN_FOLDED = frozenset(_KIN)
+_KINDS = (
+    "holder", "send", "pay", "kin", "credit", "work", "starring", "credited", "cast", "let",
+    "message",
+)  # fmt: skip
+
+
+def _may_hold_cue(text: str) -> bool:
+    """Whether an ASCII text holds the letters of some cue word (others are always scanned)."""
+    if not text.isascii():
+        return True
+    words = vocabulary(text)
+    return any(run <= words for run in _CUE_RUNS)
+
+
+def _known(span: NameSpan) -> bool:
+    """Whether a name holds a known given or family name (and is not a place name alone)."""
+    given, family = given_names(), family_names()
+    folded = [_fold(token) for token in span.tokens]
+    if len(folded) == 1 and folded[0] in _PLACE_NAMES:
+        return False
+    return any(word in given or word in family for word in folded)
+
+
+def _kin_alone(text: str, pos: int) -> NameSpan | None:
+    """A kinship word standing for the person (``to my Mom``)."""
+    gap = GAP.match(text, pos)
+    start = gap.end() if gap else pos
+    word = re.match(r"[^\W\d_]+\b", text[start : start + 16])
+    if word is None or _fold(word.group()) not in _KIN_FOLDED:
+        return None
+    return NameSpan(start, start + word.end(), (word.group(),))
+
+
+def _name(text: str, pos: int, strong: bool) -> NameSpan | None:
+    """The name at ``pos``: capitalised (any, after a strong cue; known, after a weak one),
+    else, after a strong cue, lower-case with a known first word."""
+    span = scan_name(text, pos)
+    if span is not None:
+        if any(common(token) for token in span.tokens) or _fold(span.tokens[0]) in _PLACE_STARTS:
+            return None
+        return span if strong or _known(span) else None
+    return scan_lower_name(text, pos, given_names() | family_names()) if strong else None
+
+
+_BEFORE_KIN = re.compile(r"(?i)\b(?:my|your|his|her|their|our|to|of|for|and)[ \t]+\Z")
+
+
+def _kin_name(text: str, cue: re.Match[str]) -> NameSpan | None:
+    """The name after ``uncle``/``my friend``: a capitalised kinship word counts only after a
+    possessive or a preposition (``to Uncle Richard``; ``Auntie Mame`` is a title)."""
+    if cue.group()[0].isupper() and not _BEFORE_KIN.search(
+        text, max(0, cue.start() - 8), cue.start()
+    ):
+        return None
+    span = scan_name(text, cue.end(), max_tokens=3)
+    if span is None or any(common(token) for token in span.tokens):
+        return None
+    return span
+
+
+def find_cued_people(text: str) -> Iterator[Match]:
+    """Person names announced by one of the cue families (see the module docstring)."""
+    if not _may_hold_cue(text):
+        return
+    for cue in finditer_folded(text, _CUES, _CUES_LOWER):
+        span = _after_cue(text, cue)
+        if span is not None:
+            name = clean_person_name(" ".join(span.tokens))
+            if name is not None:
+                yield Match(span.start, span.end, PersonValue(name))
+
+
+def _after_cue(text: str, cue: re.Match[str]) -> NameSpan | None:
+    end = cue.end()
+    kind = next(name for name in _KINDS if cue.group(name) is not None)
+    if kind in ("holder", "send"):
+        strong = kind == "holder" or bool(
+            _MONEY_OBJECT.search(cue.group("what") or "")
+            or _fold(cue.group("send") or "") in _TRANSFERS
+        )
+        span = _name(text, end, strong=strong)
+        return span if span is not None else _kin_alone(text, end)
+    if kind == "pay":
+        span = _name(text, end, strong=True)
+        if span is not None and span.tokens[0][0].isupper():
+            return span if _AMOUNT_AFTER.match(text, span.end) else None
+        return None
+    if kind == "kin":
+        return _kin_name(text, cue)
+    if kind in ("credit", "work", "starring", "credited"):
+        return _name(text, end, strong=True)
+    if kind == "cast":
+        span = _name(text, end, strong=True)
+        return span if span is not None and _IN_IT.match(text, span.end) else None
+    if kind == "let":
+        span = _name(text, end, strong=True)
+        return span if span is not None and _KNOW_AFTER.match(text, span.end) else None
+    return _name(text, end, strong=False)
