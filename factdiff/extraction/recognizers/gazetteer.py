@@ -79,6 +79,8 @@ _PLACE_NAMES = _words(
     virginia helena regina chelsea trinity vegas denver berkeley aurora"""
 )
 """Places that are also given names: never the given name of a *Family Given* pair."""
+_CREDENTIALS = _words("psyd phd md lcsw lmft mft msw lpc dds dmd rn np ma ms mba esq jr sr")
+"""Degrees and licences that may follow a name (``Alissa Scanlin Psyd``)."""
 _NEVER = _STOP | _PLACE_TOKENS | _ORG_TOKENS | ROLES | HONORIFICS | _VENUE_WORDS
 _PARTICLES = frozenset({"van", "von", "de", "der", "den", "da", "del", "di", "la", "le", "bin"})
 _TOKEN = r"[^\W\d_][^\W\d_]*(?:['’-][^\W\d_]+)*\.?"
@@ -87,7 +89,7 @@ _SENTENCE_START = re.compile(r"(?:\A|[.!?:;\n\"“(]|\b(?:user|system|assistant|
 
 
 def _common(folded: str) -> bool:
-    core = folded.rstrip(".")
+    core = folded.rstrip(".").removesuffix("'s")
     return core in _NEVER or (core.endswith("s") and core[:-1] in _NEVER)
 
 
@@ -159,6 +161,7 @@ def _person_at(
     if (
         nxt_folded in given
         and nxt_folded not in _PLACE_NAMES
+        and not _common(nxt_folded)
         and _capital(nxt)
         and not _initial(nxt)
         and first not in given
@@ -166,15 +169,48 @@ def _person_at(
             first in family
             or (
                 nxt_folded not in family
-                and not _SENTENCE_START.search(run.text, 0, run.tokens[i][1])
+                and (
+                    not _SENTENCE_START.search(run.text, 0, run.tokens[i][1])
+                    or not _written_lower(run.text, word)
+                )
             )
         )
     ):
-        end = i + 2
-        if end < len(run.tokens) and _initial(run.tokens[end][0]):
-            end += 1
-        return _emit(run, i, end)
+        return _emit(run, i, _past_initial(run, i + 2))
+    if _directory_entry(run, i):
+        return _emit(run, i, i + 3)
     return None
+
+
+def _past_initial(run: _Run, end: int) -> int:
+    """``end``, or one token further when that token is an initial (``Garcia Daniel A``)."""
+    return end + 1 if end < len(run.tokens) and _initial(run.tokens[end][0]) else end
+
+
+def _written_lower(text: str, word: str) -> bool:
+    """Whether ``text`` also writes ``word`` in lower case: then a capital at a sentence's
+    start is an ordinary word (``Call Anne``), not a family name (``Leininger Anne``)."""
+    return re.search(rf"(?<![\w'’-]){re.escape(word.lower())}(?![\w'’-])", text) is not None
+
+
+def _directory_entry(run: _Run, i: int) -> bool:
+    """``Barskyex Bryna G``, ``Schmall Rahima S.``: two name words and an initial that ends
+    the run, the order of a directory listing, whether or not the names are known."""
+    if i + 2 >= len(run.tokens) or run.tokens[i + 2][0] in ("I", "I."):
+        return False  # the pronoun, not an initial
+    if not _initial(run.tokens[i + 2][0]):
+        return False
+    if i + 3 < len(run.tokens) and _capital(run.tokens[i + 3][0]):
+        return False
+    first, nxt = run.tokens[i][0], run.tokens[i + 1][0]
+    return (
+        _capital(nxt)
+        and not _initial(nxt)
+        and not _common(run.folded(i + 1))
+        and not first.endswith(".")
+        and not nxt.endswith(".")
+        and not re.search(r"['’]s\Z", first)
+    )
 
 
 def _given_first(
@@ -204,6 +240,7 @@ def _given_first(
             _capital(after)
             and not _initial(after)
             and (not _common(after_folded) or after_folded in _VENUE_WORDS | _ORG_TOKENS)
+            and after_folded not in _CREDENTIALS
         ):
             return None  # a longer run of capitals: a title, a venue or a place
     return _emit(run, i, end)
@@ -212,13 +249,24 @@ def _given_first(
 def _lower_pair(
     run: _Run, i: int, given: frozenset[str], family: frozenset[str]
 ) -> tuple[int, Match] | None:
+    """Two lower-case known names, given then family (``jeffrey sayre``) or family then
+    given when an initial ends it (``miller nicole g``)."""
     word = run.tokens[i + 1][0]
-    folded = run.folded(i + 1)
-    if not _lower(word) or _common(folded) or run.folded(i) not in given:
+    first, second = run.folded(i), run.folded(i + 1)
+    if not _lower(word) or _common(second) or len(second) < 3 or len(first) < 3:
         return None
-    if folded not in family or len(folded) < 3 or len(run.folded(i)) < 3:
-        return None
-    return _emit(run, i, i + 2)
+    if first in given and second in family:
+        return _emit(run, i, i + 2)
+    if first in family and second in given and second not in _PLACE_NAMES:
+        end = _past_lower_initial(run, i + 2)
+        return _emit(run, i, end) if end > i + 2 else None
+    return None
+
+
+def _past_lower_initial(run: _Run, end: int) -> int:
+    if end < len(run.tokens) and len(run.tokens[end][0]) == 1 and run.tokens[end][0].islower():
+        return end + 1
+    return end
 
 
 def _emit(run: _Run, i: int, end: int) -> tuple[int, Match] | None:

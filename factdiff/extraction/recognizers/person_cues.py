@@ -77,7 +77,8 @@ _CUES = re.compile(
     r"(?P<pay>send|sending|sent|pay|paying|paid|give|giving|gave|owe|owes)(?=[ \t]+[^\W\d_])|"
     r"(?P<kin>" + trie_alternation(_KIN + _FRIENDS) + r")|"
     r"(?P<credit>" + trie_alternation(_CREDIT_VERBS) + r")[ \t]+by|"
-    r"(?P<work>" + trie_alternation(_WORKS) + r")\b[^.?!\n]{0,60}?[ \t]by|"
+    r"(?P<work>" + trie_alternation(_WORKS) + r")\b[^.?!\n]{0,60}?[ \t](?:by|with)|"
+    r"(?P<title>by)|"
     r"(?P<starring>starring(?:[ \t]+with)?)|"
     r"(?P<credited>" + trie_alternation(_CREDITED) + r")"
     r"(?:[ \t]+of[ \t]+the[ \t]+(?:movie|film|show|song))?[ \t]+(?:is|was)|"
@@ -88,14 +89,16 @@ _CUES = re.compile(
 )
 _CUES_LOWER = re.compile(_CUES.pattern.removeprefix("(?i)"))
 _CUE_WORDS = (*_KIN, *_FRIENDS, *_SENDING, *_CREDIT_VERBS, *_WORKS, *_CREDITED, *_MESSAGE_VERBS)
-_CUE_RUNS = tuple(vocabulary(word) for word in (*_CUE_WORDS, "account", "starring", "with", "let"))
+_CUE_RUNS = tuple(
+    vocabulary(word) for word in (*_CUE_WORDS, "account", "starring", "with", "let", "by")
+)
 _AMOUNT_AFTER = re.compile(r"[ \t]+(?:[$€£¥₹]|\d)")
 _IN_IT = re.compile(r"(?i)[ \t]+in[ \t]+(?:it|the[ \t]+(?:movie|film|cast|lead|show))\b")
 _KNOW_AFTER = re.compile(r"(?i)[ \t]+know\b")
 _KIN_FOLDED = frozenset(_KIN)
 _KINDS = (
-    "holder", "send", "pay", "kin", "credit", "work", "starring", "credited", "cast", "let",
-    "message",
+    "holder", "send", "pay", "kin", "credit", "work", "title", "starring", "credited", "cast",
+    "let", "message",
 )  # fmt: skip
 
 
@@ -153,6 +156,19 @@ def _kin_name(text: str, cue: re.Match[str]) -> NameSpan | None:
     return span
 
 
+_TITLE_WORD = re.compile(r"([^\W\d_][^\W\d_'’]*)[ \t]+\Z")
+_CLAUSE_START = re.compile(r"(?:\A|[.!?:;\n\"“(,]|\b(?:user|system|assistant|agent):)[ \t]*\Z")
+
+
+def _after_title(text: str, by: int) -> bool:
+    """Whether ``by`` follows a title (``Lotus Flower by Radiohead``): a capitalised word
+    that neither starts a clause (``Pay by card``) nor is a common word."""
+    word = _TITLE_WORD.search(text, max(0, by - 40), by)
+    if word is None or not word.group(1)[0].isupper() or common(word.group(1)):
+        return False
+    return _CLAUSE_START.search(text, max(0, word.start() - 12), word.start()) is None
+
+
 def find_cued_people(text: str) -> Iterator[Match]:
     """Person names announced by one of the cue families (see the module docstring)."""
     if not _may_hold_cue(text):
@@ -184,6 +200,8 @@ def _after_cue(text: str, cue: re.Match[str]) -> NameSpan | None:
         return _kin_name(text, cue)
     if kind in ("credit", "work", "starring", "credited"):
         return _name(text, end, strong=True)
+    if kind == "title":
+        return _name(text, end, strong=True) if _after_title(text, cue.start()) else None
     if kind == "cast":
         span = _name(text, end, strong=True)
         return span if span is not None and _IN_IT.match(text, span.end) else None
