@@ -81,15 +81,24 @@ _PLACE_NAMES = _words(
 """Places that are also given names: never the given name of a *Family Given* pair."""
 _CREDENTIALS = _words("psyd phd md lcsw lmft mft msw lpc dds dmd rn np ma ms mba esq jr sr")
 """Degrees and licences that may follow a name (``Alissa Scanlin Psyd``)."""
-_NEVER = _STOP | _PLACE_TOKENS | _ORG_TOKENS | ROLES | HONORIFICS | _VENUE_WORDS
+_HOLDERS = _words(
+    """guest patient client member passenger tenant caller customer driver host chef captain
+    pilot resident traveler traveller student teacher employee contractor vendor owner buyer
+    seller applicant candidate visitor witness user uncle aunt auntie cousin friend"""
+)
+"""Nouns that announce a person (``Guest Priya Raman``): never a name's first word."""
+_NEVER = _STOP | _PLACE_TOKENS | _ORG_TOKENS | ROLES | HONORIFICS | _VENUE_WORDS | _HOLDERS
 _PARTICLES = frozenset({"van", "von", "de", "der", "den", "da", "del", "di", "la", "le", "bin"})
 _TOKEN = r"[^\W\d_][^\W\d_]*(?:['’-][^\W\d_]+)*\.?"
 _RUN = re.compile(rf"(?<![\w'’.-]){_TOKEN}(?:[ \t]{{1,2}}{_TOKEN})+")
 _SENTENCE_START = re.compile(r"(?:\A|[.!?:;\n\"“(]|\b(?:user|system|assistant|agent):)\s*\Z")
 
 
+_CONTRACTION = re.compile(r"['’](?:s|m|re|ll|d|ve|t)\Z")
+
+
 def _common(folded: str) -> bool:
-    core = folded.rstrip(".").removesuffix("'s")
+    core = _CONTRACTION.sub("", folded.rstrip("."))  # "There's", "I'm": their stem
     return core in _NEVER or (core.endswith("s") and core[:-1] in _NEVER)
 
 
@@ -171,7 +180,7 @@ def _person_at(
                 nxt_folded not in family
                 and (
                     not _SENTENCE_START.search(run.text, 0, run.tokens[i][1])
-                    or not _written_lower(run.text, word)
+                    or _subject_of_sentence(run, i)
                 )
             )
         )
@@ -187,10 +196,20 @@ def _past_initial(run: _Run, end: int) -> int:
     return end + 1 if end < len(run.tokens) and _initial(run.tokens[end][0]) else end
 
 
-def _written_lower(text: str, word: str) -> bool:
-    """Whether ``text`` also writes ``word`` in lower case: then a capital at a sentence's
-    start is an ordinary word (``Call Anne``), not a family name (``Leininger Anne``)."""
-    return re.search(rf"(?<![\w'’-]){re.escape(word.lower())}(?![\w'’-])", text) is not None
+_VERB_AFTER = re.compile(
+    r"[ \t]+(?:is|was|has|had|will|can|could|would|does|did|works|specializes|specialises"
+    r"|practices|offers|sees|accepts)\b"
+)
+
+
+def _subject_of_sentence(run: _Run, i: int) -> bool:
+    """A *Family Given* pair that starts a sentence is a name only as the subject of a verb
+    (``Leininger Anne is a Family Counselor``), not after an imperative (``Call Anne``), and
+    when the text never writes its first word in lower case."""
+    word, end = run.tokens[i][0], run.tokens[i + 1][2]
+    if i + 2 != len(run.tokens) or not _VERB_AFTER.match(run.text, end):
+        return False
+    return re.search(rf"(?<![\w'’-]){re.escape(word.lower())}(?![\w'’-])", run.text) is None
 
 
 def _directory_entry(run: _Run, i: int) -> bool:
