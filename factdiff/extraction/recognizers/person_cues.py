@@ -171,14 +171,55 @@ def _after_title(text: str, by: int) -> bool:
 
 def find_cued_people(text: str) -> Iterator[Match]:
     """Person names announced by one of the cue families (see the module docstring)."""
-    if not _may_hold_cue(text):
-        return
-    for cue in finditer_folded(text, _CUES, _CUES_LOWER):
-        span = _after_cue(text, cue)
+    cues = finditer_folded(text, _CUES, _CUES_LOWER) if _may_hold_cue(text) else ()
+    spans = [_after_cue(text, cue) for cue in cues]
+    spans.extend(_before_cue(text, cue.start()) for cue in _TRAILING.finditer(text))
+    for span in spans:
         if span is not None:
             name = clean_person_name(" ".join(span.tokens))
             if name is not None:
                 yield Match(span.start, span.end, PersonValue(name))
+
+
+_TRAILING = re.compile(
+    r"(?i)[ \t]+(?:directed|(?:stars|starred|acted|acts|appears|appeared)[ \t]+in"
+    r"|is[ \t]+(?:acting|starring)"
+    r"|is[ \t]+(?:the|one[ \t]+of[ \t]+the)[ \t]+(?:main[ \t]+|lead[ \t]+|leading[ \t]+)?"
+    r"(?:director|actor|actress|star|stars|hero|heroine|cast|lead)"
+    r"|is[ \t]+in[ \t]+(?:that|the|this)[ \t]+(?:movie|film))\b"
+    r"|[ \t]?['’]s[ \t]+(?:checking[ \t]+|savings[ \t]+|bank[ \t]+)?account\b"
+)
+"""What follows a person: a credit (``Megumi Han acted in it``, ``Morton DaCosta is the
+director``) or an account holder (``Grace 's checking account``)."""
+_WORDS_BEFORE = re.compile(r"(?:[^\W\d_][\w'’.-]*[ \t]+){0,3}[^\W\d_][\w'’.-]*\Z")
+
+
+def _before_cue(text: str, pos: int) -> NameSpan | None:
+    """The name that ends at ``pos``: the longest run of capitalised name words (at most
+    four), or of lower-case words whose first is a known name."""
+    words = _WORDS_BEFORE.search(text, max(0, pos - 80), pos)
+    if words is None:
+        return None
+    tokens: list[tuple[str, int]] = []
+    cursor = words.start()
+    for word in words.group().split():
+        start = text.index(word, cursor)
+        cursor = start + len(word)
+        tokens.append((word, start))
+    lower = tokens[-1][0].islower()
+    keep: list[tuple[str, int]] = []
+    for word, start in reversed(tokens):
+        if common(word) or word.endswith(".") or word.islower() != lower:
+            break
+        if not lower and not word[0].isupper():
+            break
+        keep.insert(0, (word, start))
+    if not keep or _fold(keep[0][0]) in _PLACE_STARTS:
+        return None
+    span = NameSpan(keep[0][1], pos, tuple(word for word, _ in keep))
+    if lower and (len(keep) < 2 or not _known(span)):
+        return None
+    return span
 
 
 def _after_cue(text: str, cue: re.Match[str]) -> NameSpan | None:
@@ -190,6 +231,9 @@ def _after_cue(text: str, cue: re.Match[str]) -> NameSpan | None:
             or _fold(cue.group("send") or "") in _TRANSFERS
         )
         span = _name(text, end, strong=strong)
+        if span is None and kind == "send":  # "send Yumi 80 bucks to their account"
+            span = _name(text, cue.end("send"), strong=True)
+            return span if span is not None and _AMOUNT_AFTER.match(text, span.end) else None
         return span if span is not None else _kin_alone(text, end)
     if kind == "pay":
         span = _name(text, end, strong=True)
