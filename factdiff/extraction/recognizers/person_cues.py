@@ -146,7 +146,7 @@ _BEFORE_KIN = re.compile(r"(?i)\b(?:my|your|his|her|their|our|to|of|for|and)[ \t
 def _kin_name(text: str, cue: re.Match[str]) -> NameSpan | None:
     """The name after ``uncle``/``my friend``: a capitalised kinship word counts only after a
     possessive or a preposition (``to Uncle Richard``; ``Auntie Mame`` is a title)."""
-    if cue.group()[0].isupper() and not _BEFORE_KIN.search(
+    if text[cue.start()].isupper() and not _BEFORE_KIN.search(
         text, max(0, cue.start() - 8), cue.start()
     ):
         return None
