@@ -37,7 +37,7 @@ from factdiff.extraction.recognizers.name_scan import (
     scan_name,
 )
 from factdiff.extraction.wordtrie import trie_alternation
-from factdiff.values.names import PersonValue, _fold, clean_person_name
+from factdiff.values.names import _STOP, PersonValue, _fold, clean_person_name
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -83,22 +83,23 @@ _CUES = re.compile(
     r"(?P<credited>" + trie_alternation(_CREDITED) + r")"
     r"(?:[ \t]+of[ \t]+the[ \t]+(?:movie|film|show|song))?[ \t]+(?:is|was)|"
     r"(?P<cast>with)|"
-    r"(?P<let>let)|"
     r"(?P<message>" + trie_alternation(_MESSAGE_VERBS) + r")"
     r")(?=[ \t])"
 )
 _CUES_LOWER = re.compile(_CUES.pattern.removeprefix("(?i)"))
 _CUE_WORDS = (*_KIN, *_FRIENDS, *_SENDING, *_CREDIT_VERBS, *_WORKS, *_CREDITED, *_MESSAGE_VERBS)
-_CUE_RUNS = tuple(
-    vocabulary(word) for word in (*_CUE_WORDS, "account", "starring", "with", "let", "by")
-)
+_CUE_RUNS = tuple(vocabulary(word) for word in (*_CUE_WORDS, "account", "starring", "with", "by"))
 _AMOUNT_AFTER = re.compile(r"[ \t]+(?:[$€£¥₹]|\d)")
 _IN_IT = re.compile(r"(?i)[ \t]+in[ \t]+(?:it|the[ \t]+(?:movie|film|cast|lead|show))\b")
-_KNOW_AFTER = re.compile(r"(?i)[ \t]+know\b")
+_LET_KNOW = re.compile(
+    r"\b[Ll]et[ \t]+(?P<name>[A-Z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*){0,3})\.?[ \t]+know\b"
+)
+"""``let Linkin Park know``, ``let O'Shea Jackson Jr. know``: whoever is told, a person or a
+group, whatever its words (a place word included)."""
 _KIN_FOLDED = frozenset(_KIN)
 _KINDS = (
     "holder", "send", "pay", "kin", "credit", "work", "title", "starring", "credited", "cast",
-    "let", "message",
+    "message",
 )  # fmt: skip
 
 
@@ -174,6 +175,7 @@ def find_cued_people(text: str) -> Iterator[Match]:
     cues = finditer_folded(text, _CUES, _CUES_LOWER) if _may_hold_cue(text) else ()
     spans = [_after_cue(text, cue) for cue in cues]
     spans.extend(_before_cue(text, cue.start()) for cue in _TRAILING.finditer(text))
+    spans.extend(_told(match) for match in _LET_KNOW.finditer(text))
     for span in spans:
         if span is not None:
             name = clean_person_name(" ".join(span.tokens))
@@ -192,6 +194,13 @@ _TRAILING = re.compile(
 """What follows a person: a credit (``Megumi Han acted in it``, ``Morton DaCosta is the
 director``) or an account holder (``Grace 's checking account``)."""
 _WORDS_BEFORE = re.compile(r"(?:[^\W\d_][\w'’.-]*[ \t]+){0,3}[^\W\d_][\w'’.-]*\Z")
+
+
+def _told(match: re.Match[str]) -> NameSpan | None:
+    tokens = tuple(match.group("name").split())
+    if any(_fold(token) in _STOP for token in tokens):
+        return None  # "let Me know", "let The team know"
+    return NameSpan(match.start("name"), match.end("name"), tokens)
 
 
 def _before_cue(text: str, pos: int) -> NameSpan | None:
@@ -249,7 +258,4 @@ def _after_cue(text: str, cue: re.Match[str]) -> NameSpan | None:
     if kind == "cast":
         span = _name(text, end, strong=True)
         return span if span is not None and _IN_IT.match(text, span.end) else None
-    if kind == "let":
-        span = _name(text, end, strong=True)
-        return span if span is not None and _KNOW_AFTER.match(text, span.end) else None
     return _name(text, end, strong=False)
