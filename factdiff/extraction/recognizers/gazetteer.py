@@ -178,11 +178,9 @@ def _person_at(
             first in family
             or (
                 nxt_folded not in family
-                and (
-                    not _SENTENCE_START.search(run.text, 0, run.tokens[i][1])
-                    or _subject_of_sentence(run, i)
-                )
+                and not _SENTENCE_START.search(run.text, 0, run.tokens[i][1])
             )
+            or _subject_of_sentence(run, i)
         )
     ):
         return _emit(run, i, _past_initial(run, i + 2))
@@ -207,7 +205,7 @@ def _subject_of_sentence(run: _Run, i: int) -> bool:
     (``Leininger Anne is a Family Counselor``), not after an imperative (``Call Anne``), and
     when the text never writes its first word in lower case."""
     word, end = run.tokens[i][0], run.tokens[i + 1][2]
-    if i + 2 != len(run.tokens) or not _VERB_AFTER.match(run.text, end):
+    if not _VERB_AFTER.match(run.text, end):
         return False
     return re.search(rf"(?<![\w'’-]){re.escape(word.lower())}(?![\w'’-])", run.text) is None
 

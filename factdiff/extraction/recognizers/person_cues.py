@@ -7,7 +7,8 @@ Four cue families, each a general English construction, found with one regex eac
 * *relatives and friends*: ``uncle Richard``, ``my friend Yumi``; a kinship word alone is the
   person where money is sent (``to my Mom``, ``the account of Dad``);
 * *credits*: ``directed by Morton DaCosta``, ``starring Missi Pyle``, ``a song by Halsey``,
-  ``the album Prequelle by Ghost``, ``The director is Elaine May``, ``with Chuck Waters in it``;
+  ``the album Prequelle by Ghost``, ``The director is Elaine May``, ``a movie with Missi Pyle``,
+  ``with Chuck Waters in it``;
 * *messages*: ``let Ana know``, ``tell Grace``, ``ask Omar``.
 
 Where the cue is weak (a recipient without an amount, a message verb) the name must hold a
@@ -77,7 +78,8 @@ _CUES = re.compile(
     r"(?P<pay>send|sending|sent|pay|paying|paid|give|giving|gave|owe|owes)(?=[ \t]+[^\W\d_])|"
     r"(?P<kin>" + trie_alternation(_KIN + _FRIENDS) + r")|"
     r"(?P<credit>" + trie_alternation(_CREDIT_VERBS) + r")[ \t]+by|"
-    r"(?P<work>" + trie_alternation(_WORKS) + r")\b[^.?!\n]{0,60}?[ \t](?:by|with)|"
+    r"(?P<work>" + trie_alternation(_WORKS) + r")\b[^.?!\n]{0,60}?[ \t]by|"
+    r"(?P<screen>movie|movies|film|films|show|shows)\b[^.?!\n]{0,30}?[ \t]with|"
     r"(?P<title>by)|"
     r"(?P<starring>starring(?:[ \t]+with)?)|"
     r"(?P<credited>" + trie_alternation(_CREDITED) + r")"
@@ -92,14 +94,14 @@ _CUE_RUNS = tuple(vocabulary(word) for word in (*_CUE_WORDS, "account", "starrin
 _AMOUNT_AFTER = re.compile(r"[ \t]+(?:[$€£¥₹]|\d)")
 _IN_IT = re.compile(r"(?i)[ \t]+in[ \t]+(?:it|the[ \t]+(?:movie|film|cast|lead|show))\b")
 _LET_KNOW = re.compile(
-    r"\b[Ll]et[ \t]+(?P<name>[A-Z][\w'’.-]*(?:[ \t]+[A-Z][\w'’.-]*){0,3})\.?[ \t]+know\b"
+    r"\b[Ll]et[ \t]+(?P<name>[^\W\d_][\w'’.-]*(?:[ \t]+[^\W\d_][\w'’.-]*){0,3}?)\.?[ \t]+know\b"
 )
-"""``let Linkin Park know``, ``let O'Shea Jackson Jr. know``: whoever is told, a person or a
-group, whatever its words (a place word included)."""
+"""``let Elaine May know``, ``let Laure de Clermont-Tonnerre know``, ``let julia meade know``:
+whoever is told, a person or a group, whatever its words after the first (see ``_told``)."""
 _KIN_FOLDED = frozenset(_KIN)
 _KINDS = (
-    "holder", "send", "pay", "kin", "credit", "work", "title", "starring", "credited", "cast",
-    "message",
+    "holder", "send", "pay", "kin", "credit", "work", "screen", "title", "starring",
+    "credited", "cast", "message",
 )  # fmt: skip
 
 
@@ -176,8 +178,10 @@ def find_cued_people(text: str) -> Iterator[Match]:
     spans = [_after_cue(text, cue) for cue in cues]
     spans.extend(_before_cue(text, cue.start()) for cue in _TRAILING.finditer(text))
     spans.extend(_told(match) for match in _LET_KNOW.finditer(text))
+    seen: set[tuple[int, int]] = set()
     for span in spans:
-        if span is not None:
+        if span is not None and (span.start, span.end) not in seen:
+            seen.add((span.start, span.end))
             name = clean_person_name(" ".join(span.tokens))
             if name is not None:
                 yield Match(span.start, span.end, PersonValue(name))
@@ -197,9 +201,15 @@ _WORDS_BEFORE = re.compile(r"(?:[^\W\d_][\w'’.-]*[ \t]+){0,3}[^\W\d_][\w'’.-
 
 
 def _told(match: re.Match[str]) -> NameSpan | None:
+    """The name in ``let ... know``: its first word is capitalised and not a common word
+    (``let Me know``, ``let The team know``), or a known given name (``let julia meade
+    know``)."""
     tokens = tuple(match.group("name").split())
-    if any(_fold(token) in _STOP for token in tokens):
-        return None  # "let Me know", "let The team know"
+    first = tokens[0]
+    if _fold(first) in _STOP or common(first):
+        return None
+    if not first[0].isupper() and _fold(first) not in given_names():
+        return None
     return NameSpan(match.start("name"), match.end("name"), tokens)
 
 
@@ -239,11 +249,11 @@ def _after_cue(text: str, cue: re.Match[str]) -> NameSpan | None:
             _MONEY_OBJECT.search(cue.group("what") or "")
             or _fold(cue.group("send") or "") in _TRANSFERS
         )
-        span = _name(text, end, strong=strong)
+        span = _name(text, end, strong=strong) or _kin_alone(text, end)
         if span is None and kind == "send":  # "send Yumi 80 bucks to their account"
             span = _name(text, cue.end("send"), strong=True)
             return span if span is not None and _AMOUNT_AFTER.match(text, span.end) else None
-        return span if span is not None else _kin_alone(text, end)
+        return span
     if kind == "pay":
         span = _name(text, end, strong=True)
         if span is not None and span.tokens[0][0].isupper():
@@ -251,7 +261,7 @@ def _after_cue(text: str, cue: re.Match[str]) -> NameSpan | None:
         return None
     if kind == "kin":
         return _kin_name(text, cue)
-    if kind in ("credit", "work", "starring", "credited"):
+    if kind in ("credit", "work", "screen", "starring", "credited"):
         return _name(text, end, strong=True)
     if kind == "title":
         return _name(text, end, strong=True) if _after_title(text, cue.start()) else None
