@@ -87,7 +87,21 @@ _HOLDERS = _words(
     seller applicant candidate visitor witness user uncle aunt auntie cousin friend"""
 )
 """Nouns that announce a person (``Guest Priya Raman``): never a name's first word."""
-_NEVER = _STOP | _PLACE_TOKENS | _ORG_TOKENS | ROLES | HONORIFICS | _VENUE_WORDS | _HOLDERS
+_FUNCTION_WORDS = _words(
+    """till until per each every via upon onto into than then date else someone somebody
+    something anyone anybody anything everyone everybody everything nothing nobody"""
+)
+"""English function words that the name lists also hold (``per``, ``till``)."""
+_NEVER = (
+    _FUNCTION_WORDS
+    | _STOP
+    | _PLACE_TOKENS
+    | _ORG_TOKENS
+    | ROLES
+    | HONORIFICS
+    | _VENUE_WORDS
+    | _HOLDERS
+)
 _PARTICLES = frozenset({"van", "von", "de", "der", "den", "da", "del", "di", "la", "le", "bin"})
 _TOKEN = r"[^\W\d_][^\W\d_]*(?:['’-][^\W\d_]+)*\.?"
 _RUN = re.compile(rf"(?<![\w'’.-]){_TOKEN}(?:[ \t]{{1,2}}{_TOKEN})+")
@@ -247,11 +261,13 @@ def _given_first(
             break
         open_surname = open_surname or not known
         end += 1
+        if word.endswith("."):
+            break  # the sentence ends here: "Mindy Gledhill. Find me..."
     while end > i + 1 and (_initial(run.tokens[end - 1][0]) or run.folded(end - 1) in _PARTICLES):
         end -= 1
     if end == i + 1:
         return None
-    if end < len(run.tokens):
+    if end < len(run.tokens) and not run.tokens[end - 1][0].endswith("."):
         after, after_folded = run.tokens[end][0], run.folded(end)
         if (
             _capital(after)

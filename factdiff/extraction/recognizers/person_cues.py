@@ -99,6 +99,14 @@ _LET_KNOW = re.compile(
 """``let Elaine May know``, ``let Laure de Clermont-Tonnerre know``, ``let julia meade know``:
 whoever is told, a person or a group, whatever its words after the first (see ``_told``)."""
 _KIN_FOLDED = frozenset(_KIN)
+_NOUN_AFTER = re.compile(r"[ \t]+(?!(?:in|and|as|to|for|please|or|the|on|at)\b)[a-z]")
+_PASSIVE_AFTER = re.compile(r"(?i)[ \t]+by\b")
+_NOT_PEOPLE = frozenset(
+    _words(
+        """anything something someone somebody anyone anybody everyone everybody everything
+        nothing nobody none one else this that it which who"""
+    )
+)
 _KINDS = (
     "holder", "send", "pay", "kin", "credit", "work", "screen", "title", "starring",
     "credited", "cast", "message",
@@ -123,12 +131,16 @@ def _known(span: NameSpan) -> bool:
 
 
 def _kin_alone(text: str, pos: int) -> NameSpan | None:
-    """A kinship word standing for the person (``to my Mom``)."""
+    """A kinship word standing for the person (``to my Mom``), or the name after it (``to my
+    son Justin``)."""
     gap = GAP.match(text, pos)
     start = gap.end() if gap else pos
     word = re.match(r"[^\W\d_]+\b", text[start : start + 16])
     if word is None or _fold(word.group()) not in _KIN_FOLDED:
         return None
+    named = scan_name(text, start + word.end(), max_tokens=3)
+    if named is not None and not any(common(token) for token in named.tokens):
+        return named
     return NameSpan(start, start + word.end(), (word.group(),))
 
 
@@ -176,7 +188,11 @@ def find_cued_people(text: str) -> Iterator[Match]:
     """Person names announced by one of the cue families (see the module docstring)."""
     cues = finditer_folded(text, _CUES, _CUES_LOWER) if _may_hold_cue(text) else ()
     spans = [_after_cue(text, cue) for cue in cues]
-    spans.extend(_before_cue(text, cue.start()) for cue in _TRAILING.finditer(text))
+    spans.extend(
+        _before_cue(text, cue.start())
+        for cue in _TRAILING.finditer(text)
+        if not _PASSIVE_AFTER.match(text, cue.end())  # "Something directed by ..."
+    )
     spans.extend(_told(match) for match in _LET_KNOW.finditer(text))
     seen: set[tuple[int, int]] = set()
     for span in spans:
@@ -233,7 +249,9 @@ def _before_cue(text: str, pos: int) -> NameSpan | None:
         if not lower and not word[0].isupper():
             break
         keep.insert(0, (word, start))
-    if not keep or _fold(keep[0][0]) in _PLACE_STARTS:
+    while keep and _fold(keep[0][0]) in _NOT_PEOPLE:
+        keep.pop(0)
+    if not keep or _fold(keep[0][0]) in _PLACE_STARTS or _fold(keep[-1][0]) in _NOT_PEOPLE:
         return None
     span = NameSpan(keep[0][1], pos, tuple(word for word, _ in keep))
     if lower and (len(keep) < 2 or not _known(span)):
@@ -261,7 +279,10 @@ def _after_cue(text: str, cue: re.Match[str]) -> NameSpan | None:
         return None
     if kind == "kin":
         return _kin_name(text, cue)
-    if kind in ("credit", "work", "screen", "starring", "credited"):
+    if kind == "screen":  # "a movie with Missi Pyle", not "with Mandarin subtitles"
+        span = _name(text, end, strong=True)
+        return span if span is not None and not _NOUN_AFTER.match(text, span.end) else None
+    if kind in ("credit", "work", "starring", "credited"):
         return _name(text, end, strong=True)
     if kind == "title":
         return _name(text, end, strong=True) if _after_title(text, cue.start()) else None
