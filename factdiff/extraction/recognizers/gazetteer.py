@@ -147,8 +147,10 @@ class _Run:
 
 
 def find_plain_people(text: str) -> Iterator[Match]:
-    """Person names that no cue announces (see the module docstring)."""
+    """Person names that no cue announces (see the module docstring), except names that the
+    same text uses as a venue (see ``_venues``)."""
     given, family = given_names(), family_names()
+    found: list[Match] = []
     for run_match in _RUN.finditer(text):
         run = _Run(text, run_match)
         i = 0
@@ -158,9 +160,33 @@ def find_plain_people(text: str) -> Iterator[Match]:
                 i += 1
                 continue
             end_index, match = taken
-            yield match
+            found.append(match)
             i = end_index
-    return
+    venues = _venues(text, found)
+    return (match for match in found if text[match.start : match.end].casefold() not in venues)
+
+
+_VENUE_CONTEXT = (
+    r"(?:(?<!appointment[ \t])(?<!appointments[ \t])\b(?:at|in)[ \t]+(?:the[ \t]+)?{name}"
+    r"(?![\w'’])"
+    r"|(?<![\w-]){name}[ \t]+(?:is|was)[ \t]+(?:a|an|the)\b[^.?!\n]{{0,30}}?"
+    r"\b(?:restaurant|hotel|guesthouse|guest[ \t]+house|bar|pub|cafe|café|venue"
+    r"|attraction|museum|theatre|theater|college|club|shop|store)\b)"
+)
+
+
+def _venues(text: str, found: list[Match]) -> frozenset[str]:
+    """The names among ``found`` that the text also uses as a place: after ``at``/``in``
+    (``a table at Charlie Chan``; ``an appointment at`` a practitioner is no venue) or before
+    ``is a ... restaurant`` (``Curry Queen is a cheap restaurant``): a person is met or
+    called, a venue is where things happen. Compared case-insensitively, so every mention of
+    such a name goes."""
+    names = {text[m.start : m.end].casefold() for m in found}
+    return frozenset(
+        name
+        for name in names
+        if re.search(_VENUE_CONTEXT.format(name=re.escape(name)), text, re.IGNORECASE)
+    )
 
 
 def _person_at(
@@ -168,8 +194,8 @@ def _person_at(
 ) -> tuple[int, Match] | None:
     word = run.tokens[i][0]
     first = run.folded(i)
-    if _common(first) or _initial(word) or first in _PLACE_STARTS:
-        return None
+    if _common(first) or _initial(word) or first in _PLACE_STARTS or word.endswith("."):
+        return None  # a name never runs on past a full stop
     if i > 0 and run.folded(i - 1) in _PLACE_STARTS:
         return None
     if _lower(word):

@@ -54,6 +54,8 @@ def test_names_without_a_cue(text: str, expected: list[str]) -> None:
         "There's Billy at the Forum.",
         "Do you like A Madea Family Funeral. I do.",
         "I need a car till noon and a room per night.",
+        "Book a table at Charlie Chan. Charlie Chan takes cards.",
+        "charlie chan is a cheap Chinese restaurant. Call Charlie Chan now.",
     ],
 )
 def test_places_venues_and_common_words_are_not_people(text: str) -> None:
@@ -79,3 +81,9 @@ def test_the_gazetteer_is_shipped_data_folded_and_without_common_words() -> None
 def test_nordic_and_european_legal_forms(text: str, expected: list[str]) -> None:
     found = OrganizationRecognizer().find(text, ExtractionContext())
     assert [m.value.canonical() for m in found] == expected
+
+
+def test_a_name_after_at_is_a_venue_unless_it_is_an_appointment() -> None:
+    assert names("Book an appointment at Barskyex Bryna G on Monday.") == ["Barskyex Bryna G"]
+    assert names("Book a table at Barskyex Bryna G on Monday.") == []
+    assert names("Daniel Okafor reports the parcel lost at the depot.") == ["Daniel Okafor"]
