@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 
-from factdiff.extraction.recognizers.base import Match
+from factdiff.extraction.recognizers.base import Match, lowered
 from factdiff.values.names import (
     _ORG_TOKENS,
     _PLACE_TOKENS,
@@ -51,6 +51,12 @@ def given_names() -> frozenset[str]:
 def family_names() -> frozenset[str]:
     """Folded family names of the gazetteer."""
     return _names("family_names.txt")
+
+
+@cache
+def known_names() -> frozenset[str]:
+    """Folded given and family names of the gazetteer."""
+    return given_names() | family_names()
 
 
 def _words(text: str) -> frozenset[str]:
@@ -162,31 +168,42 @@ def find_plain_people(text: str) -> Iterator[Match]:
             end_index, match = taken
             found.append(match)
             i = end_index
-    venues = _venues(text, found)
-    return (match for match in found if text[match.start : match.end].casefold() not in venues)
+    if not found:
+        return iter(())
+    low = lowered(text)
+    venues = _venues(low, {low[m.start : m.end] for m in found})
+    return (match for match in found if low[match.start : match.end] not in venues)
 
 
-_VENUE_CONTEXT = (
-    r"(?:(?<!appointment[ \t])(?<!appointments[ \t])\b(?:at|in)[ \t]+(?:the[ \t]+)?{name}"
-    r"(?![\w'’])"
-    r"|(?<![\w-]){name}[ \t]+(?:is|was)[ \t]+(?:a|an|the)\b[^.?!\n]{{0,30}}?"
+_AT_BEFORE = re.compile(r"(?<!appointment)(?<!appointments)[ \t]+(?:at|in)[ \t]+(?:the[ \t]+)?\Z")
+_VENUE_AFTER = re.compile(
+    r"[ \t]+(?:is|was)[ \t]+(?:a|an|the)\b[^.?!\n]{0,30}?"
     r"\b(?:restaurant|hotel|guesthouse|guest[ \t]+house|bar|pub|cafe|café|venue"
-    r"|attraction|museum|theatre|theater|college|club|shop|store)\b)"
+    r"|attraction|museum|theatre|theater|college|club|shop|store)\b"
 )
 
 
-def _venues(text: str, found: list[Match]) -> frozenset[str]:
-    """The names among ``found`` that the text also uses as a place: after ``at``/``in``
-    (``a table at Charlie Chan``; ``an appointment at`` a practitioner is no venue) or before
-    ``is a ... restaurant`` (``Curry Queen is a cheap restaurant``): a person is met or
-    called, a venue is where things happen. Compared case-insensitively, so every mention of
-    such a name goes."""
-    names = {text[m.start : m.end].casefold() for m in found}
-    return frozenset(
-        name
-        for name in names
-        if re.search(_VENUE_CONTEXT.format(name=re.escape(name)), text, re.IGNORECASE)
-    )
+def _venues(low: str, names: set[str]) -> frozenset[str]:
+    """The names (lower-cased) that the text (``low``, lower-cased) also uses as a place:
+    after ``at``/``in`` (``a table at Charlie Chan``; ``an appointment at`` a practitioner is
+    no venue) or before ``is a ... restaurant`` (``Curry Queen is a cheap restaurant``): a
+    person is met or called, a venue is where things happen. Every mention of such a name
+    goes."""
+    venues = set()
+    for name in names:
+        pos = low.find(name)
+        while pos >= 0:
+            end = pos + len(name)
+            whole = (pos == 0 or not low[pos - 1].isalnum()) and (
+                end == len(low) or not low[end].isalnum()
+            )
+            if whole and (
+                _AT_BEFORE.search(low, max(0, pos - 24), pos) or _VENUE_AFTER.match(low, end)
+            ):
+                venues.add(name)
+                break
+            pos = low.find(name, pos + 1)
+    return frozenset(venues)
 
 
 def _person_at(

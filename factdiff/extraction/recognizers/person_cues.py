@@ -27,8 +27,8 @@ from factdiff.extraction.recognizers.base import Match, finditer_folded, vocabul
 from factdiff.extraction.recognizers.gazetteer import (
     _PLACE_NAMES,
     _PLACE_STARTS,
-    family_names,
     given_names,
+    known_names,
 )
 from factdiff.extraction.recognizers.name_scan import (
     GAP,
@@ -123,11 +123,11 @@ def _may_hold_cue(text: str) -> bool:
 
 def _known(span: NameSpan) -> bool:
     """Whether a name holds a known given or family name (and is not a place name alone)."""
-    given, family = given_names(), family_names()
+    known = known_names()
     folded = [_fold(token) for token in span.tokens]
     if len(folded) == 1 and folded[0] in _PLACE_NAMES:
         return False
-    return any(word in given or word in family for word in folded)
+    return any(word in known for word in folded)
 
 
 def _kin_alone(text: str, pos: int) -> NameSpan | None:
@@ -152,7 +152,7 @@ def _name(text: str, pos: int, strong: bool) -> NameSpan | None:
         if any(common(token) for token in span.tokens) or _fold(span.tokens[0]) in _PLACE_STARTS:
             return None
         return span if strong or _known(span) else None
-    return scan_lower_name(text, pos, given_names() | family_names()) if strong else None
+    return scan_lower_name(text, pos, known_names()) if strong else None
 
 
 _BEFORE_KIN = re.compile(r"(?i)\b(?:my|your|his|her|their|our|to|of|for|and)[ \t]+\Z")
