@@ -1,4 +1,5 @@
-"""People in text: names after a title, a role or an introduction."""
+"""People in text: names after a title, a role or an introduction (and, through
+``person_cues`` and ``gazetteer``, after other cues and without one)."""
 
 from __future__ import annotations
 
@@ -178,8 +179,9 @@ class PersonRecognizer:
     is"/"name:" (also ``Last, First``), "this is X" after a greeting and before "from"/
     punctuation, "I'm X" before punctuation/"from", "spoke with/to", "appointment with",
     "consultation with", "ask for", "contact",
-    "a man named", and JSON ``first_name``/``last_name`` pairs. Months, days, common words
-    and organisation words (Corp, Inc, Bank...) are never name tokens.
+    "a man named", and JSON ``first_name``/``last_name`` pairs; recipients, relatives,
+    credits and messages (``person_cues``); and names without a cue (``gazetteer``). Months,
+    days, common words and organisation words (Corp, Inc, Bank...) are never name tokens.
     """
 
     fact_type = FactType.PERSON
