@@ -3,12 +3,14 @@
 Four cue families, each a general English construction, found with one regex each:
 
 * *recipients*: ``the checking account of Philip``, ``make the transfer to Jasbir``,
+  ``thirty dollars to Diego``, ``the recipient is Uncle Richard``,
   ``sending Yumi $1,200``, ``transfer 1,790 bucks to mom``;
 * *relatives and friends*: ``uncle Richard``, ``my friend Yumi``; a kinship word alone is the
   person where money is sent (``to my Mom``, ``the account of Dad``);
 * *credits*: ``directed by Morton DaCosta``, ``starring Missi Pyle``, ``a song by Halsey``,
   ``the album Prequelle by Ghost``, ``The director is Elaine May``, ``a movie with Missi Pyle``,
-  ``with Chuck Waters in it``;
+  ``with Chuck Waters in it``,
+  ``has Buddy Guy in it``;
 * *messages*: ``let Ana know``, ``tell Grace``, ``ask Omar``.
 
 Where the cue is weak (a recipient without an amount, a message verb) the name must hold a
@@ -72,7 +74,9 @@ _MESSAGE_VERBS = _words(
 _OPT_POSSESSOR = r"(?:[ \t]+(?:" + trie_alternation(_POSSESSORS) + r"))?"
 _CUES = re.compile(
     r"(?i)\b(?:"
-    r"(?P<holder>account[ \t]+(?:of|belonging[ \t]+to|for))" + _OPT_POSSESSOR + "|"
+    r"(?P<holder>(?:account|checking|savings)[ \t]+(?:of|belonging[ \t]+to|for)"
+    r"|(?:recipient|payee|beneficiary)(?:[ \t]+(?:is|was|will[ \t]+be))?"
+    r"|(?:dollars|bucks|euros|pounds|\$[0-9][0-9,.]*)[ \t]+to)" + _OPT_POSSESSOR + "|"
     r"(?P<send>" + trie_alternation(_SENDING) + r")"
     r"(?P<what>(?:[ \t]+[\w$€£.,]+){0,5}?)[ \t]+to" + _OPT_POSSESSOR + "|"
     r"(?P<pay>send|sending|sent|pay|paying|paid|give|giving|gave|owe|owes)(?=[ \t]+[^\W\d_])|"
@@ -84,13 +88,19 @@ _CUES = re.compile(
     r"(?P<starring>starring(?:[ \t]+with)?)|"
     r"(?P<credited>" + trie_alternation(_CREDITED) + r")"
     r"(?:[ \t]+of[ \t]+the[ \t]+(?:movie|film|show|song))?[ \t]+(?:is|was)|"
-    r"(?P<cast>with)|"
+    r"(?P<cast>with|has|have)|"
     r"(?P<message>" + trie_alternation(_MESSAGE_VERBS) + r")"
     r")(?=[ \t])"
 )
 _CUES_LOWER = re.compile(_CUES.pattern.removeprefix("(?i)"))
 _CUE_WORDS = (*_KIN, *_FRIENDS, *_SENDING, *_CREDIT_VERBS, *_WORKS, *_CREDITED, *_MESSAGE_VERBS)
-_CUE_RUNS = tuple(vocabulary(word) for word in (*_CUE_WORDS, "account", "starring", "with", "by"))
+_CUE_RUNS = tuple(
+    vocabulary(word)
+    for word in (
+        *_CUE_WORDS, "account", "checking", "savings", "recipient", "payee", "beneficiary",
+        "dollars", "bucks", "euros", "pounds", "to", "starring", "with", "has", "have", "by",
+    )
+)  # fmt: skip
 _AMOUNT_AFTER = re.compile(r"[ \t]+(?:[$€£¥₹]|\d)")
 _IN_IT = re.compile(r"(?i)[ \t]+in[ \t]+(?:it|the[ \t]+(?:movie|film|cast|lead|show))\b")
 _LET_KNOW = re.compile(

@@ -36,6 +36,11 @@ def names(text: str) -> list[str]:
         ("Morton Dacosta is the director of that movie.", ["Morton Dacosta"]),
         ("Send $1,790 to Grace 's checking account.", ["Grace"]),
         ("I have also let O'Shea Jackson Jr. know.", ["O'Shea Jackson Jr."]),
+        ("Send thirty dollars to Diego. Thanks.", ["Diego"]),
+        ("The recipient is Uncle Richard.", ["Uncle Richard"]),
+        ("Transfer from savings to checking of Justin of $1,470.", ["Justin"]),
+        ("I want something that has Buddy Guy in it.", ["Buddy Guy"]),
+        ("Send it to the savings account belonging to my son Justin.", ["Justin"]),
     ],
 )
 def test_people_after_or_before_a_cue(text: str, expected: list[str]) -> None:
@@ -54,6 +59,9 @@ def test_people_after_or_before_a_cue(text: str, expected: list[str]) -> None:
         "Is Auntie Mame a good movie?",
         "The hotel is by the beach.",
         "Transfer $300 to savings.",
+        "Book 2 tickets to Chicago.",
+        "Anything directed by someone else?",
+        "The movie Body Double with Mandarin subtitles.",
     ],
 )
 def test_no_person_without_one(text: str) -> None:
