@@ -66,6 +66,7 @@ _CREDIT_VERBS = _words(
 )
 _WORKS = _words("song songs album albums track tracks single music movie movies film films")
 _CREDITED = _words("actor actress director artist singer star")
+_PERFORMERS = _words("artist singer band rapper songwriter composer")
 _MESSAGE_VERBS = _words(
     """tell tells told telling ask asks asked asking remind reminded notify notified inform
     informed email emailed text texted call called phone phoned message messaged"""
@@ -85,7 +86,7 @@ _CUES = re.compile(
     r"(?P<work>" + trie_alternation(_WORKS) + r")\b[^.?!\n]{0,60}?[ \t]by|"
     r"(?P<screen>movie|movies|film|films|show|shows)\b[^.?!\n]{0,30}?[ \t]with|"
     r"(?P<title>by)|"
-    r"(?P<starring>starring(?:[ \t]+with)?)|"
+    r"(?P<starring>starring(?:[ \t]+with)?|the[ \t]+(?:" + trie_alternation(_PERFORMERS) + r"))|"
     r"(?P<credited>" + trie_alternation(_CREDITED) + r")"
     r"(?:[ \t]+of[ \t]+the[ \t]+(?:movie|film|show|song))?[ \t]+(?:is|was)|"
     r"(?P<cast>with|has|have)|"
@@ -97,8 +98,9 @@ _CUE_WORDS = (*_KIN, *_FRIENDS, *_SENDING, *_CREDIT_VERBS, *_WORKS, *_CREDITED, 
 _CUE_RUNS = tuple(
     vocabulary(word)
     for word in (
-        *_CUE_WORDS, "account", "checking", "savings", "recipient", "payee", "beneficiary",
-        "dollars", "bucks", "euros", "pounds", "to", "starring", "with", "has", "have", "by",
+        *_CUE_WORDS, *_PERFORMERS, "account", "checking", "savings", "recipient", "payee",
+        "beneficiary", "dollars", "bucks", "euros", "pounds", "to", "starring", "with", "has",
+        "have", "by",
     )
 )  # fmt: skip
 _AMOUNT_AFTER = re.compile(r"[ \t]+(?:[$€£¥₹]|\d)")
@@ -109,6 +111,7 @@ _LET_KNOW = re.compile(
 """``let Elaine May know``, ``let Laure de Clermont-Tonnerre know``, ``let julia meade know``:
 whoever is told, a person or a group, whatever its words after the first (see ``_told``)."""
 _KIN_FOLDED = frozenset(_KIN)
+_THE_BAND = re.compile(r"[ \t]+[Tt]he(?=[ \t]+[A-Z])")
 _NOUN_AFTER = re.compile(r"[ \t]+(?!(?:in|and|as|to|for|please|or|the|on|at)\b)[a-z]")
 _PASSIVE_AFTER = re.compile(r"(?i)[ \t]+by\b")
 _NOT_PEOPLE = frozenset(
@@ -218,7 +221,7 @@ _TRAILING = re.compile(
     r"|is[ \t]+(?:acting|starring)"
     r"|is[ \t]+(?:the|one[ \t]+of[ \t]+the)[ \t]+(?:main[ \t]+|lead[ \t]+|leading[ \t]+)?"
     r"(?:director|actor|actress|star|stars|hero|heroine|cast|lead)"
-    r"|is[ \t]+in[ \t]+(?:that|the|this)[ \t]+(?:movie|film))\b"
+    r"|is[ \t]+in[ \t]+(?:that|the|this)[ \t]+(?:movie|film)|stars(?=[ \t]*[.,!?]))\b"
     r"|[ \t]?['’]s[ \t]+(?:checking[ \t]+|savings[ \t]+|bank[ \t]+)?account\b"
 )
 """What follows a person: a credit (``Megumi Han acted in it``, ``Morton DaCosta is the
@@ -292,10 +295,13 @@ def _after_cue(text: str, cue: re.Match[str]) -> NameSpan | None:
     if kind == "screen":  # "a movie with Missi Pyle", not "with Mandarin subtitles"
         span = _name(text, end, strong=True)
         return span if span is not None and not _NOUN_AFTER.match(text, span.end) else None
-    if kind in ("credit", "work", "starring", "credited"):
+    if kind in ("credit", "work", "title"):
+        if kind == "title" and not _after_title(text, cue.start()):
+            return None
+        band = _THE_BAND.match(text, end)  # "by the Dead South", "by The Chainsmokers"
+        return _name(text, band.end() if band else end, strong=True)
+    if kind in ("starring", "credited"):
         return _name(text, end, strong=True)
-    if kind == "title":
-        return _name(text, end, strong=True) if _after_title(text, cue.start()) else None
     if kind == "cast":
         span = _name(text, end, strong=True)
         return span if span is not None and _IN_IT.match(text, span.end) else None

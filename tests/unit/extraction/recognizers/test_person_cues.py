@@ -40,6 +40,9 @@ def names(text: str) -> list[str]:
         ("The recipient is Uncle Richard.", ["Uncle Richard"]),
         ("Transfer from savings to checking of Justin of $1,470.", ["Justin"]),
         ("I want something that has Buddy Guy in it.", ["Buddy Guy"]),
+        ("I like songs by the artist Lizzo.", ["Lizzo"]),
+        ("Banjo Odyssey by the Dead South from the album.", ["Dead South"]),
+        ("Please watch within 3 days. Brinke Stevens stars.", ["Brinke Stevens"]),
         ("Send it to the savings account belonging to my son Justin.", ["Justin"]),
     ],
 )
@@ -60,6 +63,7 @@ def test_people_after_or_before_a_cue(text: str, expected: list[str]) -> None:
         "The hotel is by the beach.",
         "Transfer $300 to savings.",
         "Book 2 tickets to Chicago.",
+        "Meet me by the band stand, by the way.",
         "Anything directed by someone else?",
         "The movie Body Double with Mandarin subtitles.",
     ],
