@@ -7,10 +7,9 @@ Four cue families, each a general English construction, found with one regex eac
   ``sending Yumi $1,200``, ``transfer 1,790 bucks to mom``;
 * *relatives and friends*: ``uncle Richard``, ``my friend Yumi``; a kinship word alone is the
   person where money is sent (``to my Mom``, ``the account of Dad``);
-* *credits*: ``directed by Morton DaCosta``, ``starring Missi Pyle``, ``a song by Halsey``,
-  ``the album Prequelle by Ghost``, ``The director is Elaine May``, ``a movie with Missi Pyle``,
-  ``with Chuck Waters in it``,
-  ``has Buddy Guy in it``;
+* *credits*: ``directed by Morton DaCosta``, ``starring Missi Pyle``, ``stars Carson Daly``,
+  ``a song by Halsey``, ``the album Prequelle by Ghost``, ``The director is Elaine May``,
+  ``a movie with Missi Pyle``, ``with Chuck Waters in it``, ``has Buddy Guy in it``;
 * *messages*: ``let Ana know``, ``tell Grace``, ``ask Omar``.
 
 Where the cue is weak (a recipient without an amount, a message verb) the name must hold a
@@ -86,7 +85,9 @@ _CUES = re.compile(
     r"(?P<work>" + trie_alternation(_WORKS) + r")\b[^.?!\n]{0,60}?[ \t]by|"
     r"(?P<screen>movie|movies|film|films|show|shows)\b[^.?!\n]{0,30}?[ \t]with|"
     r"(?P<title>by)|"
-    r"(?P<starring>starring(?:[ \t]+with)?|the[ \t]+(?:" + trie_alternation(_PERFORMERS) + r"))|"
+    r"(?P<starring>starring(?:[ \t]+with)?|stars|the[ \t]+(?:"
+    + trie_alternation(_PERFORMERS)
+    + r"))|"
     r"(?P<credited>" + trie_alternation(_CREDITED) + r")"
     r"(?:[ \t]+of[ \t]+the[ \t]+(?:movie|film|show|song))?[ \t]+(?:is|was)|"
     r"(?P<cast>with|has|have)|"
@@ -99,8 +100,8 @@ _CUE_RUNS = tuple(
     vocabulary(word)
     for word in (
         *_CUE_WORDS, *_PERFORMERS, "account", "checking", "savings", "recipient", "payee",
-        "beneficiary", "dollars", "bucks", "euros", "pounds", "to", "starring", "with", "has",
-        "have", "by",
+        "beneficiary", "dollars", "bucks", "euros", "pounds", "to", "starring", "stars", "with",
+        "has", "have", "by",
     )
 )  # fmt: skip
 _AMOUNT_AFTER = re.compile(r"[ \t]+(?:[$€£¥₹]|\d)")
