@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from functools import cache
 from importlib import resources
 
-from factdiff.extraction.recognizers.base import Match
+from factdiff.extraction.recognizers.base import Match, lowered
 from factdiff.values.names import (
     _ORG_TOKENS,
     _PLACE_TOKENS,
@@ -53,6 +53,12 @@ def family_names() -> frozenset[str]:
     return _names("family_names.txt")
 
 
+@cache
+def known_names() -> frozenset[str]:
+    """Folded given and family names of the gazetteer."""
+    return given_names() | family_names()
+
+
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
@@ -79,15 +85,40 @@ _PLACE_NAMES = _words(
     virginia helena regina chelsea trinity vegas denver berkeley aurora"""
 )
 """Places that are also given names: never the given name of a *Family Given* pair."""
-_NEVER = _STOP | _PLACE_TOKENS | _ORG_TOKENS | ROLES | HONORIFICS | _VENUE_WORDS
+_CREDENTIALS = _words("psyd phd md lcsw lmft mft msw lpc dds dmd rn np ma ms mba esq jr sr")
+"""Degrees and licences that may follow a name (``Alissa Scanlin Psyd``)."""
+_HOLDERS = _words(
+    """guest patient client member passenger tenant caller customer driver host chef captain
+    pilot resident traveler traveller student teacher employee contractor vendor owner buyer
+    seller applicant candidate visitor witness user uncle aunt auntie cousin friend"""
+)
+"""Nouns that announce a person (``Guest Priya Raman``): never a name's first word."""
+_FUNCTION_WORDS = _words(
+    """till until per each every via upon onto into than then date else someone somebody
+    something anyone anybody anything everyone everybody everything nothing nobody"""
+)
+"""English function words that the name lists also hold (``per``, ``till``)."""
+_NEVER = (
+    _FUNCTION_WORDS
+    | _STOP
+    | _PLACE_TOKENS
+    | _ORG_TOKENS
+    | ROLES
+    | HONORIFICS
+    | _VENUE_WORDS
+    | _HOLDERS
+)
 _PARTICLES = frozenset({"van", "von", "de", "der", "den", "da", "del", "di", "la", "le", "bin"})
 _TOKEN = r"[^\W\d_][^\W\d_]*(?:['’-][^\W\d_]+)*\.?"
 _RUN = re.compile(rf"(?<![\w'’.-]){_TOKEN}(?:[ \t]{{1,2}}{_TOKEN})+")
 _SENTENCE_START = re.compile(r"(?:\A|[.!?:;\n\"“(]|\b(?:user|system|assistant|agent):)\s*\Z")
 
 
+_CONTRACTION = re.compile(r"['’](?:s|m|re|ll|d|ve|t)\Z")
+
+
 def _common(folded: str) -> bool:
-    core = folded.rstrip(".")
+    core = _CONTRACTION.sub("", folded.rstrip("."))  # "There's", "I'm": their stem
     return core in _NEVER or (core.endswith("s") and core[:-1] in _NEVER)
 
 
@@ -122,8 +153,10 @@ class _Run:
 
 
 def find_plain_people(text: str) -> Iterator[Match]:
-    """Person names that no cue announces (see the module docstring)."""
+    """Person names that no cue announces (see the module docstring), except names that the
+    same text uses as a venue (see ``_venues``)."""
     given, family = given_names(), family_names()
+    found: list[Match] = []
     for run_match in _RUN.finditer(text):
         run = _Run(text, run_match)
         i = 0
@@ -133,9 +166,44 @@ def find_plain_people(text: str) -> Iterator[Match]:
                 i += 1
                 continue
             end_index, match = taken
-            yield match
+            found.append(match)
             i = end_index
-    return
+    if not found:
+        return iter(())
+    low = lowered(text)
+    venues = _venues(low, {low[m.start : m.end] for m in found})
+    return (match for match in found if low[match.start : match.end] not in venues)
+
+
+_AT_BEFORE = re.compile(r"(?<!appointment)(?<!appointments)[ \t]+(?:at|in)[ \t]+(?:the[ \t]+)?\Z")
+_VENUE_AFTER = re.compile(
+    r"[ \t]+(?:is|was)[ \t]+(?:a|an|the)\b[^.?!\n]{0,30}?"
+    r"\b(?:restaurant|hotel|guesthouse|guest[ \t]+house|bar|pub|cafe|café|venue"
+    r"|attraction|museum|theatre|theater|college|club|shop|store)\b"
+)
+
+
+def _venues(low: str, names: set[str]) -> frozenset[str]:
+    """The names (lower-cased) that the text (``low``, lower-cased) also uses as a place:
+    after ``at``/``in`` (``a table at Charlie Chan``; ``an appointment at`` a practitioner is
+    no venue) or before ``is a ... restaurant`` (``Curry Queen is a cheap restaurant``): a
+    person is met or called, a venue is where things happen. Every mention of such a name
+    goes."""
+    venues = set()
+    for name in names:
+        pos = low.find(name)
+        while pos >= 0:
+            end = pos + len(name)
+            whole = (pos == 0 or not low[pos - 1].isalnum()) and (
+                end == len(low) or not low[end].isalnum()
+            )
+            if whole and (
+                _AT_BEFORE.search(low, max(0, pos - 24), pos) or _VENUE_AFTER.match(low, end)
+            ):
+                venues.add(name)
+                break
+            pos = low.find(name, pos + 1)
+    return frozenset(venues)
 
 
 def _person_at(
@@ -143,8 +211,8 @@ def _person_at(
 ) -> tuple[int, Match] | None:
     word = run.tokens[i][0]
     first = run.folded(i)
-    if _common(first) or _initial(word) or first in _PLACE_STARTS:
-        return None
+    if _common(first) or _initial(word) or first in _PLACE_STARTS or word.endswith("."):
+        return None  # a name never runs on past a full stop
     if i > 0 and run.folded(i - 1) in _PLACE_STARTS:
         return None
     if _lower(word):
@@ -159,6 +227,7 @@ def _person_at(
     if (
         nxt_folded in given
         and nxt_folded not in _PLACE_NAMES
+        and not _common(nxt_folded)
         and _capital(nxt)
         and not _initial(nxt)
         and first not in given
@@ -168,13 +237,54 @@ def _person_at(
                 nxt_folded not in family
                 and not _SENTENCE_START.search(run.text, 0, run.tokens[i][1])
             )
+            or _subject_of_sentence(run, i)
         )
     ):
-        end = i + 2
-        if end < len(run.tokens) and _initial(run.tokens[end][0]):
-            end += 1
-        return _emit(run, i, end)
+        return _emit(run, i, _past_initial(run, i + 2))
+    if _directory_entry(run, i):
+        return _emit(run, i, i + 3)
     return None
+
+
+def _past_initial(run: _Run, end: int) -> int:
+    """``end``, or one token further when that token is an initial (``Garcia Daniel A``)."""
+    return end + 1 if end < len(run.tokens) and _initial(run.tokens[end][0]) else end
+
+
+_VERB_AFTER = re.compile(
+    r"[ \t]+(?:is|was|has|had|will|can|could|would|does|did|works|specializes|specialises"
+    r"|practices|offers|sees|accepts)\b"
+)
+
+
+def _subject_of_sentence(run: _Run, i: int) -> bool:
+    """A *Family Given* pair that starts a sentence is a name only as the subject of a verb
+    (``Leininger Anne is a Family Counselor``), not after an imperative (``Call Anne``), and
+    when the text never writes its first word in lower case."""
+    word, end = run.tokens[i][0], run.tokens[i + 1][2]
+    if not _VERB_AFTER.match(run.text, end):
+        return False
+    return re.search(rf"(?<![\w'’-]){re.escape(word.lower())}(?![\w'’-])", run.text) is None
+
+
+def _directory_entry(run: _Run, i: int) -> bool:
+    """``Barskyex Bryna G``, ``Schmall Rahima S.``: two name words and an initial that ends
+    the run, the order of a directory listing, whether or not the names are known."""
+    if i + 2 >= len(run.tokens) or run.tokens[i + 2][0] in ("I", "I."):
+        return False  # the pronoun, not an initial
+    if not _initial(run.tokens[i + 2][0]):
+        return False
+    if i + 3 < len(run.tokens) and _capital(run.tokens[i + 3][0]):
+        return False
+    first, nxt = run.tokens[i][0], run.tokens[i + 1][0]
+    return (
+        _capital(nxt)
+        and not _initial(nxt)
+        and not _common(run.folded(i + 1))
+        and not first.endswith(".")
+        and not nxt.endswith(".")
+        and not re.search(r"['’]s\Z", first)
+    )
 
 
 def _given_first(
@@ -194,16 +304,19 @@ def _given_first(
             break
         open_surname = open_surname or not known
         end += 1
+        if word.endswith("."):
+            break  # the sentence ends here: "Mindy Gledhill. Find me..."
     while end > i + 1 and (_initial(run.tokens[end - 1][0]) or run.folded(end - 1) in _PARTICLES):
         end -= 1
     if end == i + 1:
         return None
-    if end < len(run.tokens):
+    if end < len(run.tokens) and not run.tokens[end - 1][0].endswith("."):
         after, after_folded = run.tokens[end][0], run.folded(end)
         if (
             _capital(after)
             and not _initial(after)
             and (not _common(after_folded) or after_folded in _VENUE_WORDS | _ORG_TOKENS)
+            and after_folded not in _CREDENTIALS
         ):
             return None  # a longer run of capitals: a title, a venue or a place
     return _emit(run, i, end)
@@ -212,13 +325,24 @@ def _given_first(
 def _lower_pair(
     run: _Run, i: int, given: frozenset[str], family: frozenset[str]
 ) -> tuple[int, Match] | None:
+    """Two lower-case known names, given then family (``jeffrey sayre``) or family then
+    given when an initial ends it (``miller nicole g``)."""
     word = run.tokens[i + 1][0]
-    folded = run.folded(i + 1)
-    if not _lower(word) or _common(folded) or run.folded(i) not in given:
+    first, second = run.folded(i), run.folded(i + 1)
+    if not _lower(word) or _common(second) or len(second) < 3 or len(first) < 3:
         return None
-    if folded not in family or len(folded) < 3 or len(run.folded(i)) < 3:
-        return None
-    return _emit(run, i, i + 2)
+    if first in given and second in family:
+        return _emit(run, i, i + 2)
+    if first in family and second in given and second not in _PLACE_NAMES:
+        end = _past_lower_initial(run, i + 2)
+        return _emit(run, i, end) if end > i + 2 else None
+    return None
+
+
+def _past_lower_initial(run: _Run, end: int) -> int:
+    if end < len(run.tokens) and len(run.tokens[end][0]) == 1 and run.tokens[end][0].islower():
+        return end + 1
+    return end
 
 
 def _emit(run: _Run, i: int, end: int) -> tuple[int, Match] | None:

@@ -6,7 +6,9 @@ import re
 from collections.abc import Iterable, Iterator
 
 from factdiff.extraction.recognizers.base import ExtractionContext, Match, leftmost_longest
-from factdiff.extraction.recognizers.people import _GAP, _WORD, _capitalised
+from factdiff.extraction.recognizers.name_scan import GAP as _GAP
+from factdiff.extraction.recognizers.name_scan import WORD as _WORD
+from factdiff.extraction.recognizers.name_scan import capitalised as _capitalised
 from factdiff.extraction.wordtrie import word_start_alternation
 from factdiff.values.base import FactType
 from factdiff.values.names import (

@@ -1,10 +1,10 @@
-"""People in text: names after a title, a role or an introduction."""
+"""People in text: names after a title, a role or an introduction (and, through
+``person_cues`` and ``gazetteer``, after other cues and without one)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
 from factdiff.extraction.recognizers.base import (
     ExtractionContext,
@@ -14,13 +14,17 @@ from factdiff.extraction.recognizers.base import (
     vocabulary,
 )
 from factdiff.extraction.recognizers.gazetteer import find_plain_people
+from factdiff.extraction.recognizers.name_scan import (
+    WORD,
+    NameSpan,
+    capitalised,
+    common,
+    scan_name,
+)
+from factdiff.extraction.recognizers.person_cues import find_cued_people
 from factdiff.extraction.wordtrie import trie_alternation, word_start_alternation
 from factdiff.values.base import FactType
 from factdiff.values.names import (
-    _ORG_TOKENS,
-    _PLACE_TOKENS,
-    _STOP,
-    HONORIFICS,
     ROLES,
     PersonValue,
     _fold,
@@ -32,72 +36,6 @@ def parse_person(text: str, context: ExtractionContext) -> PersonValue | None:
     """Parse one whole person name (any non-empty name after cleaning)."""
     name = clean_person_name(text)
     return PersonValue(name) if name is not None else None
-
-
-# --------------------------------------------------------------------------- scanning
-
-_WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*\.?")
-_GAP = re.compile(r"[ \t]{1,2}")
-_PARTICLES = frozenset({"van", "von", "de", "der", "den", "da", "del", "di", "la", "le", "bin"})
-
-
-@dataclass(frozen=True)
-class _Span:
-    start: int
-    end: int
-    tokens: tuple[str, ...]
-
-
-def _capitalised(word: str) -> bool:
-    core = word.rstrip(".")
-    if not core or not core[0].isupper():
-        return False
-    return len(core) == 1 or not core.isupper()
-
-
-_PLACE_OR_ORG_TOKENS = _PLACE_TOKENS | _ORG_TOKENS
-
-
-def _scan_name(text: str, pos: int, max_tokens: int = 4) -> _Span | None:
-    """Capitalised name tokens starting at ``pos`` (after optional spaces), or None."""
-    gap = _GAP.match(text, pos)
-    pos = gap.end() if gap else pos
-    start = pos
-    tokens: list[tuple[str, int]] = []
-    while len(tokens) < max_tokens:
-        m = _WORD.match(text, pos)
-        if m is None:
-            break
-        word = m.group()
-        folded = _fold(word)
-        if tokens and folded in _PARTICLES:
-            tokens.append((word, m.end()))
-        elif not _capitalised(word):
-            if folded in _PLACE_OR_ORG_TOKENS:
-                return None
-            break
-        elif folded in _ORG_TOKENS:
-            return None
-        elif len(word) == 2 and word.endswith("."):
-            tokens.append((word, m.end()))
-        elif folded in _PLACE_TOKENS:
-            return None
-        elif folded in _STOP or folded in HONORIFICS or folded in ROLES:
-            break
-        elif word.endswith("."):
-            tokens.append((word[:-1], m.end() - 1))
-            break
-        else:
-            tokens.append((word, m.end()))
-        nxt = _GAP.match(text, m.end())
-        if nxt is None:
-            break
-        pos = nxt.end()
-    while tokens and (_fold(tokens[-1][0]) in _PARTICLES or tokens[-1][0].endswith(".")):
-        tokens.pop()
-    if not tokens:
-        return None
-    return _Span(start, tokens[-1][1], tuple(t for t, _ in tokens))
 
 
 _TITLES = ("Mr", "Mrs", "Ms", "Miss", "Mx", "Dr", "Prof", "Sir", "Dame", "Rev", "Fr", "Capt", "Det")
@@ -223,15 +161,6 @@ _JSON_NAME = re.compile(
 _PREV_WORD = re.compile(r"([^\W\d_]+|\d+)\W{0,2}\Z")
 
 
-_NOT_NAMES = _STOP | _PLACE_TOKENS | _ORG_TOKENS | ROLES | HONORIFICS
-
-
-def _common(token: str) -> bool:
-    """A capitalised word that is a common word, a place or organisation word (or its plural)."""
-    folded = _fold(token)
-    return folded in _NOT_NAMES or (folded.endswith("s") and folded[:-1] in _NOT_NAMES)
-
-
 def _street_abbreviation(text: str, start: int) -> bool:
     """``Dr``/``St`` after a capitalised word or number reads as a street (``Lassen Dr``)."""
     prev = _PREV_WORD.search(text, max(0, start - 40), start)
@@ -250,8 +179,9 @@ class PersonRecognizer:
     is"/"name:" (also ``Last, First``), "this is X" after a greeting and before "from"/
     punctuation, "I'm X" before punctuation/"from", "spoke with/to", "appointment with",
     "consultation with", "ask for", "contact",
-    "a man named", and JSON ``first_name``/``last_name`` pairs. Months, days, common words
-    and organisation words (Corp, Inc, Bank...) are never name tokens.
+    "a man named", and JSON ``first_name``/``last_name`` pairs; recipients, relatives,
+    credits and messages (``person_cues``); and names without a cue (``gazetteer``). Months,
+    days, common words and organisation words (Corp, Inc, Bank...) are never name tokens.
     """
 
     fact_type = FactType.PERSON
@@ -275,13 +205,14 @@ class PersonRecognizer:
         for m in finditer_folded(text, _PHRASE_CUE, _PHRASE_CUE_LOWER):
             yield from self._phrase(text, m)
         yield from find_plain_people(text)
+        yield from find_cued_people(text)
         for m in _JSON_NAME.finditer(text):
             name = clean_person_name(f"{m.group(1)} {m.group(2)}")
             if name is not None:
                 yield Match(m.start(1), m.end(2), PersonValue(name), ((m.start(1), m.end(1)),))
 
     def _phrase(self, text: str, cue: re.Match[str]) -> Iterator[Match]:
-        span = _scan_name(text, cue.end())
+        span = scan_name(text, cue.end())
         if span is None:
             return
         if cue.group("greet") and not (
@@ -299,9 +230,9 @@ class PersonRecognizer:
             return
         yield from self._emit_span(span)
 
-    def _last_first(self, text: str, span: _Span) -> Iterator[Match]:
+    def _last_first(self, text: str, span: NameSpan) -> Iterator[Match]:
         comma = _LAST_FIRST.match(text, span.end)
-        first = _scan_name(text, comma.end(), max_tokens=2) if comma else None
+        first = scan_name(text, comma.end(), max_tokens=2) if comma else None
         if first is not None and _INTRO_AFTER.match(text, first.end):
             name = clean_person_name(f"{' '.join(span.tokens)}, {' '.join(first.tokens)}")
             if name is not None:
@@ -310,31 +241,31 @@ class PersonRecognizer:
         yield from self._emit_span(span)
 
     def _holder(self, text: str, pos: int) -> Iterator[Match]:
-        span = _scan_name(text, pos, max_tokens=3)
+        span = scan_name(text, pos, max_tokens=3)
         if span is None or len(span.tokens) < 2:
             return
-        if any(_common(token) for token in span.tokens):
+        if any(common(token) for token in span.tokens):
             return
-        after = _WORD.match(text, span.end + 1) if text[span.end : span.end + 1] == " " else None
-        if after is not None and _capitalised(after.group()):
+        after = WORD.match(text, span.end + 1) if text[span.end : span.end + 1] == " " else None
+        if after is not None and capitalised(after.group()):
             return  # "Guest Services Desk Team": a run of capitals, not a name
         yield from self._emit_span(span)
 
     def _recipient(self, text: str, pos: int) -> Iterator[Match]:
-        span = _scan_name(text, pos, max_tokens=3)
-        if span is None or any(_common(token) for token in span.tokens):
+        span = scan_name(text, pos, max_tokens=3)
+        if span is None or any(common(token) for token in span.tokens):
             return
-        after = _WORD.match(text, span.end + 1) if text[span.end : span.end + 1] == " " else None
-        if after is not None and _capitalised(after.group()):
+        after = WORD.match(text, span.end + 1) if text[span.end : span.end + 1] == " " else None
+        if after is not None and capitalised(after.group()):
             return
         yield from self._emit_span(span)
 
     def _emit(self, text: str, pos: int, cue: str = "") -> Iterator[Match]:
-        span = _scan_name(text, pos)
+        span = scan_name(text, pos)
         if span is not None:
             yield from self._emit_span(span)
 
-    def _emit_span(self, span: _Span) -> Iterator[Match]:
+    def _emit_span(self, span: NameSpan) -> Iterator[Match]:
         name = clean_person_name(" ".join(span.tokens))
         if name is not None:
             yield Match(span.start, span.end, PersonValue(name))

@@ -26,6 +26,12 @@ def names(text: str) -> list[str]:
         ("What about David A. Flakoll? He is free.", ["David A. Flakoll"]),
         ("May I suggest Garcia Daniel? He is a psychiatrist.", ["Garcia Daniel"]),
         ("Ana Ruiz (customer) said yes.", ["Ana Ruiz"]),
+        ("Leininger Anne is a Family Counselor in Gilroy.", ["Leininger Anne"]),
+        ("You may want to try Barskyex Bryna G in San Jose.", ["Barskyex Bryna G"]),
+        ("Blank Gary A is also a psychologist.", ["Blank Gary A"]),
+        ("Here is Alissa Scanlin Psyd in Lafayette.", ["Alissa Scanlin"]),
+        ("you asked for miller nicole g at noon", ["Miller Nicole g"]),
+        ("Guest Priya Raman called.", ["Priya Raman"]),
     ],
 )
 def test_names_without_a_cue(text: str, expected: list[str]) -> None:
@@ -43,6 +49,13 @@ def test_names_without_a_cue(text: str, expected: list[str]) -> None:
         "Pick me up at John Wayne Airport.",
         "Will you pay by Monday?",
         "PLEASE CALL AS SOON AS POSSIBLE",
+        "Call Anne tomorrow.",
+        "I'm Priya.",
+        "There's Billy at the Forum.",
+        "Do you like A Madea Family Funeral. I do.",
+        "I need a car till noon and a room per night.",
+        "Book a table at Charlie Chan. Charlie Chan takes cards.",
+        "charlie chan is a cheap Chinese restaurant. Call Charlie Chan now.",
     ],
 )
 def test_places_venues_and_common_words_are_not_people(text: str) -> None:
@@ -68,3 +81,9 @@ def test_the_gazetteer_is_shipped_data_folded_and_without_common_words() -> None
 def test_nordic_and_european_legal_forms(text: str, expected: list[str]) -> None:
     found = OrganizationRecognizer().find(text, ExtractionContext())
     assert [m.value.canonical() for m in found] == expected
+
+
+def test_a_name_after_at_is_a_venue_unless_it_is_an_appointment() -> None:
+    assert names("Book an appointment at Barskyex Bryna G on Monday.") == ["Barskyex Bryna G"]
+    assert names("Book a table at Barskyex Bryna G on Monday.") == []
+    assert names("Daniel Okafor reports the parcel lost at the depot.") == ["Daniel Okafor"]
