@@ -21,9 +21,11 @@
     │   │   ├── DecisionAmbiguous‖      a decision id several agents hold, no agent named
     │   │   ├── NoAgent§                an MCP tool that writes, called without an agent
     │   │   ├── MemoryNotFound§         an MCP client asked for a memory it cannot see
+    │   │   ├── UnsupportedFilter∆      a LangGraph search filter operator the store lacks
     │   │   ├── BadExportFile♦          an import file truncated, damaged, or of another version
     │   │   └── StoreNotEmpty♦          an import into a store that already holds records
     │   ├── ApiError§                   a request the HTTP service refuses (status, code)
+    │   ├── LangGraphMissing∆           the LangGraph store without its extra (also an ImportError)
     │   └── EmptySourceError†           a blank source: store it as is, do not summarize
     └── RuntimeFailure                  something outside the caller's input failed
         ├── StoreError                  the store is unavailable, outdated or inconsistent
@@ -56,7 +58,9 @@
 ``factdiff.schema.names``; ``‖`` in ``factdiff.retrieve.attest``; ``†`` in
 ``factdiff.summarize.base``; ``‡`` in ``factdiff.demotion.review``; ``§`` in ``factdiff.service``;
 ``¶`` in ``factdiff.store.compact`` (also a ValueError); ``¤`` in ``factdiff.inputs.json_toml``;
-``♦`` in ``factdiff.store.transfer_format``; every other class is defined here. Each is a
+``♦`` in ``factdiff.store.transfer_format``; ``∆`` in ``factdiff.integrations.langgraph``
+(``UnsupportedFilter`` also a ValueError);
+every other class is defined here. Each is a
 subclass of the branch drawn above it, so ``except UsageError`` / ``except StoreError`` catch
 them all. Control flow branches on these types;
 ``failure_class`` is the stable name recorded in events and attempt rows. Every message is one line
