@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.datasets import base_parser, build_entry, load_tau, print_table, resolve_limit, spread
 from factdiff.compression.pipeline import CompressionResult, Rung, compress
 from factdiff.errors import FactdiffError
-from factdiff.providers import ModelSpec
+from factdiff.providers import CallPolicy, ModelSpec
 from factdiff.schema.builtin import builtin_schema
 from factdiff.schema.model import Criticality
 from factdiff.summarize import ExtractiveSummarizer, Summarizer
@@ -97,6 +97,11 @@ def _pct(values: list[float], share: float) -> str:
     return f"{ordered[min(len(ordered) - 1, int(share * len(ordered)))]:.0f}"
 
 
+LOCAL_POLICY = CallPolicy(deadline_s=900.0, max_output_tokens=1024)
+"""The documented local setup (docs/local-models.md): a long deadline, and an output budget
+that never doubles past 1,024 tokens (a 135M model can repeat itself until any budget ends)."""
+
+
 @contextmanager
 def _server(base_url: str | None, model: str) -> Iterator[tuple[str, str]]:
     if base_url is not None:
@@ -122,7 +127,8 @@ def main() -> None:
     texts = [build_entry(d, max_chars=args.max_chars).text for d in dialogues]
     texts = [t for t in texts if t.strip()]
     with _server(args.base_url, args.model) as (url, model):
-        local = LLMSummarizer(ModelSpec("openai", model, base_url=url, api_key="local"))
+        spec = ModelSpec("openai", model, base_url=url, api_key="local")
+        local = LLMSummarizer(spec, policy=LOCAL_POLICY)
         contenders: dict[str, Summarizer] = {
             f"openai:{model}": local,
             "extractive": ExtractiveSummarizer(),
