@@ -213,14 +213,9 @@ class SearchIndex:
         self._db.exec("clear_search_docs")
 
     def _insert_fact_keys(self, pairs: list[tuple[int, int]]) -> None:
-        """Index ``(key_hash, doc)`` pairs: in one statement where the dialect has one
-        (``insert_fact_keys``), else a row at a time."""
-        if not pairs:
-            return
-        if self._db.sql("insert_fact_keys"):
+        """Index ``(key_hash, doc)`` pairs in one statement (``insert_fact_keys``)."""
+        if pairs:
             self._db.exec("insert_fact_keys", pairs=json.dumps(pairs))
-        else:
-            self._db.exec_many("insert_fact_key", [{"key_hash": k, "doc": d} for k, d in pairs])
 
     def _exec_many_if(self, key: str, rows: list[Params]) -> None:
         """``exec_many``, unless the dialect needs no statement for ``key``."""

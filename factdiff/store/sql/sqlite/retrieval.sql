@@ -10,7 +10,12 @@ SELECT (SELECT coalesce(max(doc), 0) FROM search_docs) + i FROM n
 INSERT INTO search_docs (doc, entry_id) VALUES (:doc, :entry_id)
 
 -- name: insert_fact_keys
--- Not needed: insert_fact_key per row is as fast here (no round trips).
+-- Many fact keys in one statement: :pairs is a JSON array of [key_hash, doc] (WHERE true:
+-- an INSERT ... SELECT with ON CONFLICT needs a WHERE to parse).
+INSERT INTO fact_index (key_hash, doc)
+SELECT json_extract(p.value, '$[0]'), json_extract(p.value, '$[1]') FROM json_each(:pairs) AS p
+WHERE true
+ON CONFLICT DO NOTHING
 
 -- name: insert_search_text
 INSERT INTO search_text (rowid, source) VALUES (:doc, :text)
