@@ -31,18 +31,19 @@ import argparse
 import itertools
 import json
 import os
-import secrets
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from datetime import UTC, datetime
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.datasets import DEFAULT_DATA, LOADERS, build_entry, print_table, spread
+from bench.pg import pg_schema
 from factdiff.store import NewEntry, open_store
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -163,23 +164,6 @@ def cli_figures(target: str, jsonl: Path, count: int, one: Path, *extra: str) ->
     ]  # fmt: skip
 
 
-def pg_schema(dsn: str) -> tuple[str, str]:
-    import psycopg
-
-    name = "bench_bulk_" + secrets.token_hex(4)
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {name}")
-    joiner = "&" if "?" in dsn else "?"
-    return name, f"{dsn}{joiner}options=-csearch_path%3D{name}"
-
-
-def drop_schema(dsn: str, name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -206,12 +190,10 @@ def main() -> None:
             f"characters, JSONL {size_mb:.1f} MiB; shared machine, timings are noisy\n"
         )
         targets = [("SQLite (disk, synchronous=FULL)", str(Path(folder) / "store.db"))]
-        cleanup: list[tuple[str, str]] = []
-        if args.pg:
-            name, dsn = pg_schema(args.pg)
-            cleanup.append((args.pg, name))
-            targets.append(("PostgreSQL", dsn))
-        try:
+        with ExitStack() as schemas:
+            if args.pg:
+                schema = schemas.enter_context(pg_schema(args.pg, "bench_bulk"))
+                targets.append(("PostgreSQL", schema.dsn))
             for label, target in targets:
                 print(label)
                 rows = store_figures(target, items, args.baseline)
@@ -220,9 +202,6 @@ def main() -> None:
                 rows += cli_figures(cli_target, jsonl, len(items), one, "--defer-index")[:1]
                 print_table(["what", "entries", "seconds", "entries/s", "note"], rows)
                 print()
-        finally:
-            for dsn, name in cleanup:
-                drop_schema(dsn, name)
 
 
 if __name__ == "__main__":

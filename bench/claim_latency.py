@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-import secrets
 import shutil
 import statistics
 import sys
@@ -28,6 +27,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from bench.pg import create_schema, drop_schema
 from factdiff.store import MemoryStore, open_store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,21 +56,6 @@ INSERT INTO hot_content (entry_id, content)
 SELECT printf('%026d', i), CAST('bench entry ' || i AS BLOB) FROM g;
 ANALYZE;
 """
-
-
-def pg_schema(dsn: str) -> tuple[str, str, Callable[[], None]]:
-    import psycopg
-
-    name = "bench_" + secrets.token_hex(4)
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {name}")
-
-    def drop() -> None:
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            conn.execute(f"DROP SCHEMA {name} CASCADE")
-
-    joiner = "&" if "?" in dsn else "?"
-    return name, f"{dsn}{joiner}options=-csearch_path%3D{name}", drop
 
 
 def load_store(target: str, size: int) -> None:
@@ -154,8 +139,10 @@ def bench_claims(pg_dsn: str | None, sizes: list[int], seconds: float, tmp: Path
         path = tmp / f"claims-{size}.db"
         backends.append(("sqlite", str(path), functools.partial(path.unlink, missing_ok=True)))
         if pg_dsn:
-            _, dsn, drop = pg_schema(pg_dsn)
-            backends.append(("postgres", dsn, drop))
+            schema = create_schema(pg_dsn, "bench_claims")
+            backends.append(
+                ("postgres", schema.dsn, functools.partial(drop_schema, pg_dsn, schema.name))
+            )
         for name, target, cleanup in backends:
             try:
                 started = time.perf_counter()
@@ -184,8 +171,10 @@ def bench_demotion(pg_dsn: str | None, entries: int, tmp: Path) -> None:
         path = tmp / f"demote-{processes}.db"
         runs.append(("sqlite", str(path), functools.partial(path.unlink, missing_ok=True)))
         if pg_dsn:
-            _, dsn, drop = pg_schema(pg_dsn)
-            runs.append(("postgres", dsn, drop))
+            schema = create_schema(pg_dsn, "bench_claims")
+            runs.append(
+                ("postgres", schema.dsn, functools.partial(drop_schema, pg_dsn, schema.name))
+            )
         for name, target, cleanup in runs:
             logs = tmp / f"logs-{name}-{processes}"
             logs.mkdir(exist_ok=True)

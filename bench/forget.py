@@ -29,8 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bulk_add import dev_texts, drop_schema, lines, pg_schema
+from bench.bulk_add import dev_texts, lines
 from bench.datasets import DEFAULT_DATA, print_table
+from bench.pg import pg_schema
 from factdiff.compression.components import ladder_from_spec
 from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.store import MemoryStore, NewEntry, Tier, open_store
@@ -123,11 +124,8 @@ def main() -> None:
     print(f"SQLite, {args.entries} entries ({args.warm} warm)")
     print_table(header, rows)
     if args.pg:
-        name, dsn = pg_schema(args.pg)
-        try:
-            rows = figures(dsn, texts, args)
-        finally:
-            drop_schema(args.pg, name)
+        with pg_schema(args.pg, "bench_forget") as schema:
+            rows = figures(schema.dsn, texts, args)
         print(f"\nPostgreSQL, {args.entries} entries ({args.warm} warm)")
         print_table(header, rows)
 

@@ -23,7 +23,6 @@ store at all; the ratio is what the store's side (reads, leases, commits, index 
 from __future__ import annotations
 
 import argparse
-import secrets
 import statistics
 import sys
 import tempfile
@@ -37,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.datasets import DEFAULT_DATA
 from bench.demotion_throughput import base_windows, entry_stream
+from bench.pg import pg_schema
 from factdiff.demotion.demoter import Demoter
 from factdiff.demotion.preparation import reference_of
 from factdiff.demotion.reevaluation import BATCH, Reevaluator
@@ -171,23 +171,6 @@ def measure(label: str, target: str, texts: list[str]) -> None:
             print(f"[{label}] mean decide {statistics.fmean(decide) * 1000:.1f} ms per entry")
 
 
-def pg_schema(dsn: str) -> tuple[str, str]:
-    import psycopg
-
-    name = "bench_reevaluation_" + secrets.token_hex(4)
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {name}")
-    joiner = "&" if "?" in dsn else "?"
-    return name, f"{dsn}{joiner}options=-csearch_path%3D{name}"
-
-
-def drop_schema(dsn: str, name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -200,11 +183,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         measure("sqlite", str(Path(folder) / "bench.db"), texts)
     if args.pg:
-        name, dsn = pg_schema(args.pg)
-        try:
-            measure("postgres", dsn, texts)
-        finally:
-            drop_schema(args.pg, name)
+        with pg_schema(args.pg, "bench_reevaluation") as schema:
+            measure("postgres", schema.dsn, texts)
 
 
 if __name__ == "__main__":

@@ -44,7 +44,6 @@ import argparse
 import functools
 import itertools
 import re
-import secrets
 import sqlite3
 import sys
 import tempfile
@@ -58,6 +57,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.datasets import DEFAULT_DATA, print_table
+from bench.pg import pg_schema
 from bench.retrieval_queries import (
     CorpusEntry,
     Question,
@@ -391,23 +391,6 @@ def analyze(store: MemoryStore) -> None:
         conn.execute("ANALYZE")
 
 
-def pg_schema(dsn: str) -> tuple[str, str]:
-    import psycopg
-
-    name = "bench_retrieval_" + secrets.token_hex(4)
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {name}")
-    joiner = "&" if "?" in dsn else "?"
-    return name, f"{dsn}{joiner}options=-csearch_path%3D{name}"
-
-
-def drop_schema(dsn: str, name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
@@ -439,11 +422,8 @@ def main() -> None:
                 if backend == "sqlite":
                     quality("SQLite", str(Path(folder) / "quality.db"), corpus, questions)
                 elif args.pg:
-                    name, dsn = pg_schema(args.pg)
-                    try:
-                        quality("PostgreSQL", dsn, corpus, questions)
-                    finally:
-                        drop_schema(args.pg, name)
+                    with pg_schema(args.pg, "bench_retrieval") as schema:
+                        quality("PostgreSQL", schema.dsn, corpus, questions)
         mix = latency_mix(questions)
         rows: list[list[str]] = []
         for count in (int(s) for s in args.scales.split(",") if s.strip()):
@@ -455,20 +435,17 @@ def main() -> None:
             )
             path.unlink()
             if args.pg:
-                name, dsn = pg_schema(args.pg)
-                try:
+                with pg_schema(args.pg, "bench_retrieval") as schema:
                     rows.append(
                         scale(
                             "PostgreSQL",
-                            dsn,
+                            schema.dsn,
                             count,
                             corpus,
                             mix,
-                            functools.partial(pg_sizes, args.pg, name),
+                            functools.partial(pg_sizes, args.pg, schema.name),
                         )
                     )
-                finally:
-                    drop_schema(args.pg, name)
         print(f"\n== scale: {len(mix)} queries (k=10), latency in ms ==")
         print_table(
             ["backend", "entries", "add/s (indexed)", "read p50 / p95", "use p50 / p95",

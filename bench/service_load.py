@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import secrets
 import statistics
 import subprocess
 import sys
@@ -38,6 +37,7 @@ from pathlib import Path
 
 import httpx
 
+from bench.pg import pg_schema
 from factdiff.store import open_store
 from factdiff.store.api_keys import KeyScope
 
@@ -70,37 +70,6 @@ def percentile(values: list[float], q: float) -> float:
         return 0.0
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
-
-
-@contextmanager
-def pg_schema(dsn: str) -> Iterator[str]:
-    """A fresh schema on the server for the block: yields a DSN that uses it."""
-    import psycopg
-
-    name = "load_" + secrets.token_hex(5)
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {name}")
-    joiner = "&" if "?" in dsn else "?"
-    try:
-        yield f"{dsn}{joiner}options=-csearch_path%3D{name}"
-    finally:
-        drop_schema(dsn, name)
-
-
-def drop_schema(dsn: str, name: str, tries: int = 20) -> None:
-    """Drop the schema ``name``, retrying while connections of ended processes linger."""
-    import psycopg
-
-    for attempt in range(tries):
-        try:
-            with psycopg.connect(dsn, autocommit=True) as conn:
-                conn.execute("SET lock_timeout = '2s'")
-                conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
-            return
-        except (psycopg.errors.LockNotAvailable, psycopg.errors.DeadlockDetected):
-            if attempt == tries - 1:
-                raise
-            time.sleep(0.5)
 
 
 def _free_port() -> int:
@@ -339,8 +308,8 @@ def main() -> None:
             shown = "SQLite"
         else:
             assert dsn is not None
-            with pg_schema(dsn) as schema_dsn:
-                result = run_load(schema_dsn, **load)
+            with pg_schema(dsn, "load") as schema:
+                result = run_load(schema.dsn, **load)
             shown = "PostgreSQL"
         print(report(result, args.workers, args.clients, shown))
         failed = failed or _failed(result)

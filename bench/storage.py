@@ -36,7 +36,6 @@ the relations that grew or shrank by at least ``--min-delta`` bytes, largest cha
 
 from __future__ import annotations
 
-import secrets
 import sqlite3
 import sys
 import tempfile
@@ -51,6 +50,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.datasets import LOADERS, base_parser, build_entry, print_table, resolve_limit, spread
+from bench.pg import pg_schema
 from factdiff.demotion.demoter import Demoter, DemotionSettings
 from factdiff.retrieve.index import extract_source, reference_date
 from factdiff.retrieve.schemas import SchemaResolver
@@ -224,16 +224,6 @@ def measure(
     return sizes, warm
 
 
-def pg_schema(dsn: str) -> tuple[str, str]:
-    import psycopg
-
-    name = "bench_storage_" + secrets.token_hex(4)
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {name}")
-    joiner = "&" if "?" in dsn else "?"
-    return name, f"{dsn}{joiner}options=-csearch_path%3D{name}"
-
-
 def pg_size(dsn: str, name: str, vacuum: bool) -> int:
     import psycopg
 
@@ -384,22 +374,15 @@ def main() -> None:
                 problems += sizes.problems
                 if not args.pg:
                     continue
-                schema, dsn = pg_schema(args.pg)
-                try:
-                    with open_store(dsn) as store:
-                        sizes, warm = measure(
-                            store,
-                            entries,
-                            partial(pg_size, args.pg, schema),
-                            partial(pg_relations, args.pg, schema),
-                            retention,
-                        )
-                        problems += restore_all(store, warm[:200])
-                finally:
-                    import psycopg
-
-                    with psycopg.connect(args.pg, autocommit=True) as conn:
-                        conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+                with pg_schema(args.pg, "bench_storage") as schema, open_store(schema.dsn) as store:
+                    sizes, warm = measure(
+                        store,
+                        entries,
+                        partial(pg_size, args.pg, schema.name),
+                        partial(pg_relations, args.pg, schema.name),
+                        retention,
+                    )
+                    problems += restore_all(store, warm[:200])
                 t, f = row_of(f"{label} pg", sizes)
                 tiers.append(t)
                 files.append(f)

@@ -24,7 +24,6 @@ import argparse
 import itertools
 import os
 import resource
-import secrets
 import sys
 import tempfile
 import time
@@ -35,6 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.datasets import print_table
+from bench.pg import pg_schema
 from factdiff.demo import generate_corpus
 from factdiff.store import NewEntry, open_store
 from factdiff.store.transfer import export_lines, import_lines
@@ -80,23 +80,6 @@ def timed_import(target: str, path: Path, count: int, label: str) -> list[str]:
     return [label, str(count), f"{seconds:.1f}", f"{count / seconds:,.0f}", f"{peak_mb():.0f}"]
 
 
-def pg_schema(dsn: str) -> tuple[str, str]:
-    import psycopg
-
-    name = "bench_transfer_" + secrets.token_hex(4)
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"CREATE SCHEMA {name}")
-    joiner = "&" if "?" in dsn else "?"
-    return name, f"{dsn}{joiner}options=-csearch_path%3D{name}"
-
-
-def drop_schema(dsn: str, name: str) -> None:
-    import psycopg
-
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        conn.execute(f"DROP SCHEMA IF EXISTS {name} CASCADE")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--entries", type=int, default=100_000, help="entries in the store")
@@ -125,11 +108,8 @@ def main() -> None:
         )
     rows.append(timed_import(str(folder / "target.db"), export_path, count, "import: SQLite"))
     if args.pg:
-        name, dsn = pg_schema(args.pg)
-        try:
-            rows.append(timed_import(dsn, export_path, count, "import: PostgreSQL"))
-        finally:
-            drop_schema(args.pg, name)
+        with pg_schema(args.pg, "bench_transfer") as schema:
+            rows.append(timed_import(schema.dsn, export_path, count, "import: PostgreSQL"))
     size_mb = export_path.stat().st_size / 1e6
     print_table(["step", "entries", "seconds", "entries/s", "peak RSS MB"], rows)
     print(f"export file: {size_mb:,.1f} MB; load average: {os.getloadavg()}")
