@@ -12,8 +12,10 @@ without content words (``Thanks!``) is neither verified nor unverified.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import accumulate
 
 from factdiff.extraction.record import Fact, FactRecord
 from factdiff.inputs.json_toml import json_array, json_int, json_object
@@ -102,30 +104,43 @@ class Coverage:
 
 
 def _words(text: str) -> set[str]:
-    return {
-        w for w in (m.group().casefold() for m in _CONTENT.finditer(text)) if w not in _FUNCTION
-    }
+    return {w.casefold() for w in _CONTENT.findall(text)} - _FUNCTION
 
 
-def _spans(record: FactRecord) -> list[tuple[int, int]]:
+def _spans(record: FactRecord) -> Iterable[tuple[int, int]]:
     groups: Iterable[Iterable[Fact]] = (
         *record.fields.values(),
         *record.inventory.values(),
         *record.unbound.values(),
     )
-    return sorted(span for facts in groups for fact in facts for span in fact.spans)
+    return (span for facts in groups for fact in facts for span in fact.spans)
+
+
+class SpanIndex:
+    """Sorted ``(start, end)`` spans, asked whether any overlaps a range in O(log n)."""
+
+    def __init__(self, spans: Iterable[tuple[int, int]]) -> None:
+        ordered = sorted(spans)
+        self._starts = [s for s, _ in ordered]
+        self._reach = list(accumulate((e for _, e in ordered), max))
+        """Per prefix of the sorted spans, the furthest end it reaches."""
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """Whether a span shares a character with ``[start, end)``."""
+        before = bisect_left(self._starts, end)  # the spans that start before ``end``
+        return before > 0 and self._reach[before - 1] > start
 
 
 def coverage(source: str, source_facts: FactRecord, summary: str) -> Coverage:
     """The coverage of a check of ``summary`` against ``source`` (see the module docstring)."""
-    spans = _spans(source_facts)
+    spans = SpanIndex(_spans(source_facts))
     summary_words = _words(summary)
     sentences = verified = 0
     unverified: list[Unverified] = []
     for m in _SENTENCE.finditer(source):
         start, end = m.start(), m.end()
         words = _words(m.group())
-        covered = any(s < end and start < e for s, e in spans)
+        covered = spans.overlaps(start, end)
         if not words and not covered:
             continue
         sentences += 1

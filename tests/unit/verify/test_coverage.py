@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from factdiff.schema.builtin import generic_schema
 from factdiff.verify.check import check
-from factdiff.verify.coverage import Coverage, Unverified
+from factdiff.verify.coverage import Coverage, SpanIndex, Unverified
 
 SOURCE = (
     "Order ORD-5521 arrived damaged on March 3, 2026. The box was wet and the tape was "
@@ -57,3 +60,17 @@ def test_check_json_reports_coverage() -> None:
             }
         ],
     }
+
+
+@given(
+    spans=st.lists(st.tuples(st.integers(0, 60), st.integers(0, 20)), max_size=12),
+    start=st.integers(0, 80),
+    length=st.integers(0, 20),
+)
+def test_span_index_answers_as_a_scan_of_every_span(
+    spans: list[tuple[int, int]], start: int, length: int
+) -> None:
+    pairs = [(s, s + n) for s, n in spans]
+    end = start + length
+    expected = any(s < end and start < e for s, e in pairs)
+    assert SpanIndex(pairs).overlaps(start, end) is expected
