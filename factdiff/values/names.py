@@ -51,7 +51,9 @@ ROLES: frozenset[str] = _words(
     "supervisor agent rep representative engineer lead coordinator analyst consultant "
     "attorney lawyer counsel nurse doctor physician dentist technician specialist "
     "administrator admin secretary treasurer executive officer associate intern "
-    "recruiter advisor adviser accountant architect designer developer"
+    "recruiter advisor adviser accountant architect designer developer psychiatrist "
+    "psychologist counselor counsellor therapist pediatrician dermatologist optometrist "
+    "chiropractor"
 )
 """Roles stripped from person names when they lead or trail it (``CTO Marcus Chen``)."""
 
@@ -93,7 +95,10 @@ _PLACE_TOKENS = _words(
     "parkway highway hotel restaurant house college museum church school hospital airport "
     "station centre center park theatre theater university hostel inn lodge gallery bridge "
     "market cafe bar pub shop store mall plaza hall club stadium arena clinic dental medical "
-    "healthcare salon airline airlines"
+    "healthcare salon airline airlines apartment apartments resort spa palace cathedral "
+    "chapel cuisine dining banquets grill bistro pizzeria diner tavern cinema cinemas bakery "
+    "brasserie cantina trattoria steakhouse pier piers district midtown downtown terminal "
+    "zoo aquarium library motel casino winery brewery memorial monument"
 )
 _ORG_TOKENS = LEGAL_SUFFIXES | _ORG_HEADS | frozenset({"university", "bank", "hotel"})
 

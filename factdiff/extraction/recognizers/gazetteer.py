@@ -24,6 +24,7 @@ from functools import cache
 from importlib import resources
 
 from factdiff.extraction.recognizers.base import Match, lowered
+from factdiff.extraction.recognizers.name_scan import common, scan_lower_name, scan_name
 from factdiff.values.names import (
     _ORG_TOKENS,
     _PLACE_TOKENS,
@@ -159,20 +160,39 @@ def find_plain_people(text: str) -> Iterator[Match]:
     found: list[Match] = []
     for run_match in _RUN.finditer(text):
         run = _Run(text, run_match)
-        i = 0
+        i, last_end = 0, -1
         while i < len(run.tokens) - 1:
-            taken = _person_at(run, i, given, family)
+            taken = _person_at(run, i, given, family, after_name=i == last_end)
             if taken is None:
                 i += 1
                 continue
             end_index, match = taken
-            found.append(match)
-            i = end_index
+            if not _credited(text, match.end):
+                found.append(match)
+            i = last_end = end_index
     if not found:
         return iter(())
     low = lowered(text)
     venues = _venues(low, {low[m.start : m.end] for m in found})
     return (match for match in found if low[match.start : match.end] not in venues)
+
+
+_BY = re.compile(r"[ \t]+by[ \t]+")
+
+
+def _credited(text: str, end: int) -> bool:
+    """Whether a name is followed by ``by`` and a credited name (``Kara Kul by Mark Petrie``,
+    ``jesus and jack daniels by justin moore``): a work's title, not a person."""
+    by = _BY.match(text, end)
+    if by is None:
+        return False
+    span = scan_name(text, by.end()) or scan_lower_name(text, by.end(), known_names())
+    return span is not None and not any(common(token) for token in span.tokens)
+
+
+def _starts_sentence(text: str, pos: int) -> bool:
+    """Whether the word at ``pos`` is the first of a sentence or a turn."""
+    return _SENTENCE_START.search(text, max(0, pos - 24), pos) is not None
 
 
 _AT_BEFORE = re.compile(r"(?<!appointment)(?<!appointments)[ \t]+(?:at|in)[ \t]+(?:the[ \t]+)?\Z")
@@ -207,13 +227,15 @@ def _venues(low: str, names: set[str]) -> frozenset[str]:
 
 
 def _person_at(
-    run: _Run, i: int, given: frozenset[str], family: frozenset[str]
+    run: _Run, i: int, given: frozenset[str], family: frozenset[str], after_name: bool
 ) -> tuple[int, Match] | None:
     word = run.tokens[i][0]
     first = run.folded(i)
     if _common(first) or _initial(word) or first in _PLACE_STARTS or word.endswith("."):
         return None  # a name never runs on past a full stop
-    if i > 0 and run.folded(i - 1) in _PLACE_STARTS:
+    if i > 0 and (
+        run.folded(i - 1) in _PLACE_STARTS or (not after_name and _inside_proper_name(run, i))
+    ):
         return None
     if _lower(word):
         return _lower_pair(run, i, given, family)
@@ -233,14 +255,12 @@ def _person_at(
         and first not in given
         and (
             first in family
-            or (
-                nxt_folded not in family
-                and not _SENTENCE_START.search(run.text, 0, run.tokens[i][1])
-            )
+            or (nxt_folded not in family and not _starts_sentence(run.text, run.tokens[i][1]))
             or _subject_of_sentence(run, i)
         )
     ):
-        return _emit(run, i, _past_initial(run, i + 2))
+        end = _past_initial(run, i + 2)
+        return None if _runs_on(run, end, heads_only=True) else _emit(run, i, end)
     if _directory_entry(run, i):
         return _emit(run, i, i + 3)
     return None
@@ -299,6 +319,10 @@ def _given_first(
             continue
         if not _capital(word) or _common(folded):
             break
+        if (folded in _PLACE_STARTS and folded not in _PARTICLES) or (
+            folded in _PLACE_NAMES and folded not in family
+        ):
+            return None  # "Amelie San Francisco", "Amber Run Brooklyn": at a place
         known = folded in given or folded in family
         if not known and open_surname:
             break
@@ -308,18 +332,57 @@ def _given_first(
             break  # the sentence ends here: "Mindy Gledhill. Find me..."
     while end > i + 1 and (_initial(run.tokens[end - 1][0]) or run.folded(end - 1) in _PARTICLES):
         end -= 1
-    if end == i + 1:
+    if end == i + 1 or _runs_on(run, end):
         return None
-    if end < len(run.tokens) and not run.tokens[end - 1][0].endswith("."):
-        after, after_folded = run.tokens[end][0], run.folded(end)
-        if (
-            _capital(after)
-            and not _initial(after)
-            and (not _common(after_folded) or after_folded in _VENUE_WORDS | _ORG_TOKENS)
-            and after_folded not in _CREDENTIALS
-        ):
-            return None  # a longer run of capitals: a title, a venue or a place
     return _emit(run, i, end)
+
+
+_THING_HEADS = _VENUE_WORDS | _ORG_TOKENS | _PLACE_TOKENS
+_INSTITUTIONS = _words(
+    """restaurant hotel museum gallery church school hospital airport station theatre theater
+    university college clinic cafe pub apartments resort"""
+)
+
+
+def _runs_on(run: _Run, end: int, heads_only: bool = False) -> bool:
+    """Whether the name that ends before token ``end`` goes on into a longer name: a
+    capitalised word that is not a common word (``Grace Cathedral Choir``; unless
+    ``heads_only``: a name in directory order may have three words, ``Ariela Ora Karasov``),
+    a venue, place or organisation word (``John Bentley's Restaurant``, ``Country Sharon
+    Apartments``), or a lower-case institution noun (``Lynne Strover gallery``); a degree
+    (``Psyd``) or a full stop ends the name."""
+    if end >= len(run.tokens) or run.tokens[end - 1][0].endswith("."):
+        return False
+    after, after_folded = run.tokens[end][0], run.folded(end)
+    if _lower(after):
+        return after_folded in _INSTITUTIONS
+    if not _capital(after) or _initial(after) or after_folded in _CREDENTIALS:
+        return False
+    if after_folded in _THING_HEADS:
+        return True
+    return not heads_only and not _common(after_folded)
+
+
+_DESCRIBERS = _words(
+    """psychiatrist psychologist counselor counsellor therapist physician surgeon dentist
+    doctor writer songwriter singer artist actor actress rapper composer musician pianist
+    guitarist drummer producer comedian brother sister mother father mom mum dad son daughter
+    wife husband grandma grandpa nephew niece"""
+)
+"""Capitalised words that describe the person named after them (in a title-cased phrase or
+a heading): never the head of a longer name."""
+
+
+def _inside_proper_name(run: _Run, i: int) -> bool:
+    """Whether token ``i`` follows a capitalised word that is neither a common word nor the
+    first of a sentence (``Arte Carrillo Gil``, ``Cinemix Par Chloe``): the tail of a longer
+    name (a venue, a work), not a person's name."""
+    prev, prev_folded = run.tokens[i - 1][0], run.folded(i - 1)
+    if not _capital(prev) or _initial(prev) or prev.endswith(".") or _common(prev_folded):
+        return False
+    if prev_folded in _DESCRIBERS:
+        return False  # "Psychiatrist Garcia Daniel", "Brother Eden Douglas"
+    return not _starts_sentence(run.text, run.tokens[i - 1][1])
 
 
 def _lower_pair(

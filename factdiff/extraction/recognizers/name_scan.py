@@ -66,6 +66,8 @@ def scan_name(text: str, pos: int, max_tokens: int = 4) -> NameSpan | None:
             tokens.append((word, m.end()))
         elif folded in _PLACE_TOKENS:
             return None
+        elif folded in ROLES and len(tokens) == 1 and _fold(tokens[0][0]) not in PARTICLES:
+            return None  # "Family Counselor", "Sales Manager": a compound role, no name
         elif folded in _STOP or folded in HONORIFICS or folded in ROLES:
             break
         elif word.endswith("."):

@@ -11,6 +11,7 @@ from factdiff.extraction.recognizers.base import (
     Match,
     finditer_folded,
     leftmost_longest,
+    lowered,
     vocabulary,
 )
 from factdiff.extraction.recognizers.gazetteer import find_plain_people
@@ -21,6 +22,7 @@ from factdiff.extraction.recognizers.name_scan import (
     common,
     scan_name,
 )
+from factdiff.extraction.recognizers.named_things import things_named
 from factdiff.extraction.recognizers.person_cues import find_cued_people
 from factdiff.extraction.wordtrie import trie_alternation, word_start_alternation
 from factdiff.values.base import FactType
@@ -66,7 +68,8 @@ _ROLE_WORDS = (
             """manager agent representative supervisor founder attorney technician
             consultant recruiter colleague boss landlord dentist therapist lead director
             controller buyer analyst coordinator specialist administrator accountant
-            champion sponsor"""
+            champion sponsor psychiatrist psychologist counselor counsellor physician
+            surgeon pediatrician dermatologist optometrist chiropractor"""
         ),
         "on call",
     ),
@@ -187,8 +190,16 @@ class PersonRecognizer:
     fact_type = FactType.PERSON
 
     def find(self, text: str, context: ExtractionContext) -> Iterable[Match]:
-        """Yield non-overlapping person matches in text order."""
-        return leftmost_longest(self._candidates(text))
+        """Yield non-overlapping person matches in text order, except names that the text
+        gives to a thing (``named_things``)."""
+        candidates = list(self._candidates(text))
+        if not candidates:
+            return iter(())
+        low = lowered(text)
+        things = things_named(text, low, {low[m.start : m.end] for m in candidates})
+        if things:
+            candidates = [m for m in candidates if low[m.start : m.end] not in things]
+        return leftmost_longest(candidates)
 
     def _candidates(self, text: str) -> Iterator[Match]:
         for m in _TITLE_CUE.finditer(text):

@@ -299,6 +299,8 @@ def _after_cue(text: str, cue: re.Match[str]) -> NameSpan | None:
     if kind in ("credit", "work", "title"):
         if kind == "title" and not _after_title(text, cue.start()):
             return None
+        if text[end - 2] == "B" and not _CLAUSE_START.search(text, max(0, end - 14), end - 2):
+            return None  # "Courtyard By Marriott": a capitalised "By" is inside a name
         band = _THE_BAND.match(text, end)  # "by the Dead South", "by The Chainsmokers"
         return _name(text, band.end() if band else end, strong=True)
     if kind in ("starring", "credited"):
@@ -306,4 +308,18 @@ def _after_cue(text: str, cue: re.Match[str]) -> NameSpan | None:
     if kind == "cast":
         span = _name(text, end, strong=True)
         return span if span is not None and _IN_IT.match(text, span.end) else None
+    if _fold(cue.group("message")) in _NAMING and not _SUBJECT_BEFORE.search(
+        text, max(0, cue.start() - 12), cue.start()
+    ):
+        return None  # "a hotel called Hilton ...": a thing's name, not a message
     return _name(text, end, strong=False)
+
+
+_NAMING = frozenset({"called"})
+_SUBJECT_BEFORE = re.compile(
+    r"(?i)(?:\A|[.!?;\n]|\b(?:i|you|he|she|we|they|who|have|has|had|just|already|also|never"
+    r"|then|and|i've|we've|they've))[ \t]*\Z"
+)
+"""``called`` is a message only after its subject (``I called Ana``, ``she has called
+Omar``) or opening a sentence (``Called Ana``); after anything else it names (``a hotel
+called Hilton``, ``It's called Shine``, ``an event called Allan Rayman``)."""

@@ -87,3 +87,24 @@ def test_a_name_after_at_is_a_venue_unless_it_is_an_appointment() -> None:
     assert names("Book an appointment at Barskyex Bryna G on Monday.") == ["Barskyex Bryna G"]
     assert names("Book a table at Barskyex Bryna G on Monday.") == []
     assert names("Daniel Okafor reports the parcel lost at the depot.") == ["Daniel Okafor"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Would you like Arte Carrillo Gil Museum?", []),  # inside a longer capitalised name
+        ("Watch Blackmail - Cinemix Par Chloe tonight.", []),
+        ("How about John Bentley's Restaurant in Redwood City?", []),  # a venue word after it
+        ("May I recommend Lynne Strover gallery at 23 high street?", []),  # lower-case one
+        ("I found Country Sharon Apartments, at 2225 Sharon Road.", []),
+        ("How about Amelie San Francisco in San Francisco?", []),  # it runs into a place
+        ("The Amber Run Brooklyn concert is on.", []),
+        ("What about Kara Kul by Mark Petrie from the album?", []),  # a title before a credit
+        ("How about the Psychiatrist Garcia Daniel out of Napa?", ["Garcia Daniel"]),
+        ("Do you want Ariela Ora Karasov? They are a psychiatrist.", ["Ariela Ora"]),
+        ("I met Ana Ruiz by the door.", ["Ana Ruiz"]),  # "by" and no credited name
+        ("Yesterday Daniel Okafor called.", ["Daniel Okafor"]),  # a sentence's first word
+    ],
+)
+def test_names_inside_longer_names_and_titles(text: str, expected: list[str]) -> None:
+    assert names(text) == expected

@@ -258,3 +258,18 @@ def test_holder_nouns_before_a_full_name(text: str, expected: list[str]) -> None
 def test_recipients_of_money(text: str, expected: list[str]) -> None:
     found = [m.value.canonical() for m in PersonRecognizer().find(text, ExtractionContext())]
     assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The first one is a psychiatrist, Larkin Matt in Los Gatos.", ["Larkin Matt"]),
+        ("Try the Family Counselor Leininger Anne in Gilroy.", ["Leininger Anne"]),
+        ("Is it a Psychiatrist, Psychologist or something else?", []),
+        ("Is it a Psychiatrist, Family Counselor, or something else?", []),
+    ],
+)
+def test_an_occupation_cues_a_name_but_a_compound_role_is_none(
+    text: str, expected: list[str]
+) -> None:
+    assert [found for found, _ in people(text)] == expected

@@ -101,3 +101,20 @@ def test_the_lower_cased_scan_finds_what_the_folding_one_finds(text: str) -> Non
 def test_the_same_names_on_every_run() -> None:
     text = "Send $40 to the account of Philip; directed by Morton DaCosta; let Ana Ruiz know."
     assert names(text) == names(text) == ["Philip", "Morton DaCosta", "Ana Ruiz"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I found a hotel called Hilton Philadelphia At Penn's Landing.", []),
+        ("It's called Shine a Light.", []),
+        ("I called Omar twice.", ["Omar"]),  # a subject before it: a call
+        ("Called Omar this morning.", ["Omar"]),
+        ("A 1 star place called Courtyard By Marriott Sacramento.", []),  # "By" in a name
+        ("A song by Marshmello.", ["Marshmello"]),
+    ],
+)
+def test_called_names_a_thing_after_a_noun_and_by_inside_a_name_credits_none(
+    text: str, expected: list[str]
+) -> None:
+    assert names(text) == expected

@@ -1,0 +1,52 @@
+"""Names that a text gives to things: works, venues, places called so."""
+
+from __future__ import annotations
+
+import pytest
+
+from factdiff.extraction.recognizers.base import ExtractionContext, lowered
+from factdiff.extraction.recognizers.named_things import things_named
+from factdiff.extraction.recognizers.people import PersonRecognizer
+
+CTX = ExtractionContext()
+
+
+def people(text: str) -> list[str]:
+    return [text[m.start : m.end] for m in PersonRecognizer().find(text, CTX)]
+
+
+def things(text: str, *names: str) -> frozenset[str]:
+    return things_named(text, lowered(text), names)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("What about the movie Dr. Strangelove? Dr. Strangelove is rated 8.4.", "strangelove"),
+        ("You would like to rent Gloria Bell? Gloria Bell costs $3.", "gloria bell"),
+        ("I'm looking for a restaurant called Curry Queen.", "curry queen"),
+        ("There is the Charlie Chan, Rice House and Golden House.", "charlie chan"),
+    ],
+)
+def test_a_name_given_to_a_thing_is_a_thing(text: str, name: str) -> None:
+    assert things(text, name) == {name}
+    assert not [found for found in people(text) if found.lower() in name]
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("I found songs from the Ben Platt album Sing to Me.", "ben platt"),
+        ("Everybody Hates Me by The Chainsmokers.", "the chainsmokers"),
+        ("Folk songs like the dead south, please.", "dead south"),
+        ("Send $1030 to the justin checking account.", "justin"),
+        ("I want to watch Brian Stepanek. Brian Stepanek is funny.", "brian stepanek"),
+    ],
+)
+def test_a_person_named_near_a_work_or_an_article_stays_a_person(text: str, name: str) -> None:
+    assert things(text, name) == frozenset()
+
+
+def test_the_people_recognizer_keeps_the_performer_and_drops_the_work() -> None:
+    text = "What about the movie Dr. Strangelove? It is directed by Stanley Kubrick."
+    assert people(text) == ["Stanley Kubrick"]
