@@ -57,9 +57,22 @@ TEMPORAL_ROLES: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "dropoff": ("drop off", "drop-off", "dropoff", "dropping off", "drop it off"),
         "start": ("start", "starts", "starting", "begin", "begins", "beginning", "commence"),
         "end": ("end", "ends", "ending", "last day", "finish", "finishes"),
+        "due": (
+            "due", "deadline", "deadlines", "expire", "expires", "expiring", "expired",
+            "expiry", "expiration", "no later than",
+        ),
+        "delivery": (
+            "ship", "ships", "shipping", "shipped", "shipment", "deliver", "delivers",
+            "delivering", "delivered", "delivery", "dispatch", "dispatches", "dispatched",
+        ),
+        "renewal": ("renew", "renews", "renewing", "renewed", "renewal"),
     }
 )  # fmt: skip
 """Role classes of dates, datetimes and times, each with the cue words that state it."""
+
+DATED_MONEY_ROLES = frozenset({"refund", "payment", "deposit", "credit"})
+"""Money role classes that also name what a date is for (``the refund is due by March 3``
+is a ``due+refund`` date, ``the payment due on March 10`` a ``due+payment`` one)."""
 
 MONEY_ROLES: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
@@ -210,7 +223,9 @@ class RoleCues:
                 if word == "to" and not self._after_from(previous, start):
                     continue
                 classes.add(role)
-            elif (cue_family == "money") == (family == "money"):
+            elif (cue_family == "money") == (family == "money") or (
+                family == "date" and role in DATED_MONEY_ROLES
+            ):
                 classes.add(role)
         return "+".join(sorted(classes))
 

@@ -106,3 +106,33 @@ def test_refused_to_agreed_fails_as_a_changed_decision() -> None:
     assert [(f.verdict, f.field) for f in result.diff.findings] == [
         (Verdict.CHANGED, "inventory.decision")
     ]
+
+
+def test_swapped_deadlines_fail_under_the_generic_schema() -> None:
+    generic = builtin_schema("generic")
+    source = "The refund is due by March 3, 2026 and the replacement ships by March 10, 2026."
+    summary = "The refund is due by March 10, 2026 and the replacement ships by March 3, 2026."
+    result = check(source, summary, generic)
+    assert result.outcome is Outcome.FAILED
+    assert [(f.verdict, f.field, f.detail) for f in result.diff.findings] == [
+        (
+            Verdict.CHANGED,
+            "inventory.date",
+            "due refund is 2026-03-03 in the source (the source's delivery)",
+        ),
+        (
+            Verdict.CHANGED,
+            "inventory.date",
+            "delivery is 2026-03-10 in the source (the source's due+refund)",
+        ),
+    ]
+
+
+def test_a_dropped_phone_number_is_a_known_gap_under_the_generic_schema() -> None:
+    generic = builtin_schema("generic")
+    source = "Call the customer back at +1 415 555 0199 about order ORD-5521."
+    result = check(source, "Call the customer back about order ORD-5521.", generic)
+    assert result.outcome is Outcome.ACCEPTABLE_WITH_NOTES
+    assert [(f.verdict, f.field) for f in result.diff.findings] == [
+        (Verdict.MISSING, "inventory.phone")
+    ]

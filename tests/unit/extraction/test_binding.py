@@ -123,3 +123,28 @@ def test_swapped_money_roles_fail() -> None:
     source = "Your balance is $40.00 and the new item costs $54.04."
     summary = "Your balance is $54.04 and the new item costs $40.00."
     assert check(source, summary, generic_schema()).outcome is Outcome.FAILED
+
+
+def test_deadline_delivery_and_renewal_cues_give_dates_their_roles() -> None:
+    source = (
+        "The refund is due by March 3, 2026, the replacement ships on March 10, 2026 "
+        "and the plan renews on April 1, 2026."
+    )
+    dates = extract(source, generic_schema()).inventory[FactType.DATE]
+    assert [f.roles for f in dates] == [("due+refund",), ("delivery",), ("renewal",)]
+
+
+def test_a_money_cue_names_a_date_but_no_time() -> None:
+    times = extract("The payment is due at 17:00.", generic_schema()).inventory[FactType.TIME]
+    assert [f.roles for f in times] == [("due",)]
+    dates = extract("The payment is due on March 10, 2026.", generic_schema())
+    assert [f.roles for f in dates.inventory[FactType.DATE]] == [("due+payment",)]
+
+
+def test_a_reworded_deadline_keeps_its_role_and_an_unroled_one_is_not_compared() -> None:
+    source = "The payment is due on March 10, 2026; the contract renews on April 1, 2026."
+    for summary in (
+        "Payment due March 10, 2026; contract renewal April 1, 2026.",
+        "Dates: March 10, 2026 and April 1, 2026.",
+    ):
+        assert check(source, summary, generic_schema()).diff.findings == (), summary
