@@ -104,7 +104,7 @@ class Coverage:
 
 
 def _words(text: str) -> set[str]:
-    return {w.casefold() for w in _CONTENT.findall(text)} - _FUNCTION
+    return set(map(str.casefold, _CONTENT.findall(text))) - _FUNCTION
 
 
 def _spans(record: FactRecord) -> Iterable[tuple[int, int]]:
@@ -139,14 +139,14 @@ def coverage(source: str, source_facts: FactRecord, summary: str) -> Coverage:
     unverified: list[Unverified] = []
     for m in _SENTENCE.finditer(source):
         start, end = m.start(), m.end()
-        words = _words(m.group())
-        covered = spans.overlaps(start, end)
-        if not words and not covered:
-            continue
-        sentences += 1
-        if covered:
+        if spans.overlaps(start, end):
+            sentences += 1
             verified += 1
             continue
+        words = _words(m.group())
+        if not words:
+            continue
+        sentences += 1
         kept = len(words & summary_words)
         text = m.group().strip()
         lead = m.group().index(text[:1]) if text else 0
