@@ -29,6 +29,7 @@ from factdiff.extraction.transactions import (
     find_transactions,
     outcome_class,
     polarity,
+    transaction_object,
 )
 from factdiff.values.decision import DecisionValue
 
@@ -283,25 +284,36 @@ _ASKING = _words(
 )
 """First words of a clause that asks (with a question mark ending its sentence)."""
 _WISH_WORDS = 6
-_CHECKED = re.compile(r"(?<![\w'’])(?:confirm|confirming|verify|details|following)[ \t]*:")
-"""A request to check what follows (``please confirm: ...``, ``the details: ...``)."""
+_SUBJECTS = _words("i we you he she they")
+"""Subjects that open a clause of their own between a wish word and a decision."""
+_CHECKED = re.compile(
+    r"(?<![\w'’])(?:(?:confirm|confirming|verify|details|following)[ \t]*:"
+    r"|(?:to[ \t]+confirm|ensure[ \t]+that)[ \t]*,)"
+)
+"""A request to check what follows (``please confirm: ...``, ``so to confirm, ...``, ``kindly
+ensure that, ...``)."""
 
 
 def prospective(low: str, start: int, bounds: Boundaries) -> bool:
     """Whether a decision at ``start`` is only asked about or wished for: a wish word stands
-    before it in its clause (at most :data:`_WISH_WORDS` words back), its sentence asks to
+    before it in its clause (at most :data:`_WISH_WORDS` words back, no subject between them:
+    ``want me to book`` but not ``need to return a speaker I bought``), its sentence asks to
     check it (``please confirm: you're booking...``), or its clause opens with an auxiliary
     or a question word and its sentence ends with a question mark."""
     clause = bounds.clause_start(start)
     words = re.findall(r"[a-z'’]+", low[max(clause, start - 64) : start])
-    if any(w in _WISH or w.endswith(("'d", "’d")) for w in words[-_WISH_WORDS:]):
-        return True
+    for word in reversed(words[-_WISH_WORDS:]):
+        if word in _WISH or word.endswith(("'d", "’d")):
+            return True
+        if word in _SUBJECTS:
+            break  # a clause of its own (``return a speaker I bought``)
     ends = bounds.sentences
     i = bisect.bisect_left(ends, start)
     end = ends[i] if i < len(ends) else len(low)
     began = ends[i - 1] + 1 if i > 0 else 0
-    if _CHECKED.search(low, began, start) is not None:
-        return True
+    checked = _CHECKED.search(low, began, min(len(low), start + 24))
+    if checked is not None and checked.start() <= start:
+        return True  # after a request to check, or the request itself (``to confirm,``)
     if low[end : end + 1] != "?":
         return False
     first = re.match(r"[\s\"'“(]*([a-z'’]+)", low[clause:start])
@@ -370,6 +382,7 @@ def _verbs(text: str, low: str, bounds: Boundaries, lexicon: Lexicon) -> Iterato
         kind = lexicon.class_of[form]
         if lexicon.outcomes:
             kind = outcome_class(kind, obj)
+            obj = transaction_object(kind, obj)
         value = DecisionValue(kind, polarity(text, found.start(), bounds), obj)
         yield Match(found.start(), found.end(), value)
 

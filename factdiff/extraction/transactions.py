@@ -18,7 +18,9 @@ decision negation scope with ``unable to`` among the negators (``couldn't make t
 reservation``, ``was unable to buy the ticket``); a failed outcome (``failed``,
 ``unsuccessful``, ``declined``) inverts it. A light verb's base form states an outcome only
 after a failure cue (``couldn't make``); otherwise it is an intention (``can make``). The
-object is left unbound: ``the reservation was made`` restates ``I booked the table``.
+object is the noun when it names what was booked (``the car has been booked`` is ``book:
+car``) and unbound when it names the transaction (``the reservation was made`` restates ``I
+booked the table``).
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ NOUNS: Mapping[str, str] = MappingProxyType(
         **dict.fromkeys(
             _words(
                 "reservation booking table appointment visit ticket seat room ride cab taxi "
-                "flight rental stay"
+                "flight rental stay car hotel bus"
             ),
             "book",
         ),
@@ -72,6 +74,13 @@ NOUNS: Mapping[str, str] = MappingProxyType(
     }
 )
 """Transaction nouns (singular) -> decision class."""
+GENERAL = _words(
+    "reservation booking appointment visit rental stay payment transfer transaction deposit "
+    "purchase order"
+)
+"""Nouns that name a transaction of any kind: the object stays unbound (``the reservation was
+made`` restates ``I booked the table``). Other nouns name what was booked and are the
+object (``the car has been booked`` is not ``the tickets have been booked``)."""
 _DONE = _words(
     "confirmed booked made reserved completed complete successful done set scheduled created "
     "placed processed initiated started begun sent secured arranged finalized finalised "
@@ -198,6 +207,9 @@ def _light(text: str, low: str, light: re.Match[str], bounds: Boundaries) -> Mat
     verb = light.group("verb")
     if not _LIGHT[verb] and not failure_cue(low, light.start()):
         return None
+    before = _LETTERS.findall(low, max(0, light.start() - 16), light.start())
+    if before and before[-1] in _BEFORE_NOUN:
+        return None  # an adjective (``your scheduled visit``)
     position = light.end()
     if verb == "set":
         if not low.startswith(" up", position):
@@ -211,7 +223,7 @@ def _light(text: str, low: str, light: re.Match[str], bounds: Boundaries) -> Mat
         stem = token[:-1] if token.endswith("s") and token[:-1] in NOUNS else token
         if stem in NOUNS:
             start = light.start()
-            value = DecisionValue(NOUNS[stem], polarity(text, start, bounds))
+            value = DecisionValue(NOUNS[stem], polarity(text, start, bounds), _bound(stem))
             return Match(start, word.end(), value)
         if count >= 3 or not (token in _BEFORE_NOUN or token.isdigit()):
             return None
@@ -235,12 +247,32 @@ def _outcome(text: str, low: str, noun: re.Match[str], bounds: Boundaries) -> Ma
         outcome = _outcome_class(token, NOUNS[noun.group("noun")], low, end)
         if outcome is not None:
             verb, failed = outcome
-            value = DecisionValue(verb, polarity(text, word.start(), bounds) != failed)
+            negative = polarity(text, word.start(), bounds) != failed
+            value = DecisionValue(verb, negative, _bound(noun.group("noun")))
             return Match(noun.start(), end, value)
         if count >= 4 or token not in _AUX:
             return None
         position = word.end()
     return None
+
+
+SAME_THING: Mapping[str, str] = MappingProxyType({"cab": "ride", "taxi": "ride", "seat": "ticket"})
+"""Transaction nouns that name one thing booked (the object takes the second)."""
+CLASSES = frozenset(NOUNS.values())
+"""The decision classes of transactions."""
+
+
+def transaction_object(kind: str, obj: tuple[str, ...]) -> tuple[str, ...]:
+    """A transaction decision's object: general nouns dropped, nouns of one thing made one
+    (``booked the reservation`` is unbound, ``booked a cab`` is ``book: ride``)."""
+    if kind not in CLASSES:
+        return obj
+    return tuple(sorted({SAME_THING.get(w, w) for w in obj if w not in GENERAL}))
+
+
+def _bound(noun: str) -> tuple[str, ...]:
+    """The object a transaction noun gives its decision (none for a general noun)."""
+    return transaction_object(NOUNS[noun], (noun,))
 
 
 def _outcome_class(token: str, noun_class: str, low: str, end: int) -> tuple[str, bool] | None:
