@@ -25,6 +25,7 @@ from factdiff.extraction.transactions import (
     BASE_ONLY_AFTER_FAILURE,
     TRANSACTION_FORMS,
     TRANSACTION_VERBS,
+    failed_attempt,
     failure_cue,
     find_transactions,
     outcome_class,
@@ -300,6 +301,8 @@ def prospective(low: str, start: int, bounds: Boundaries) -> bool:
     ``want me to book`` but not ``need to return a speaker I bought``), its sentence asks to
     check it (``please confirm: you're booking...``), or its clause opens with an auxiliary
     or a question word and its sentence ends with a question mark."""
+    if failed_attempt(low, start):
+        return False
     clause = bounds.clause_start(start)
     words = re.findall(r"[a-z'’]+", low[max(clause, start - 64) : start])
     for word in reversed(words[-_WISH_WORDS:]):

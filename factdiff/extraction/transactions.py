@@ -14,13 +14,13 @@ The class comes from the noun (a reservation is ``book``, a transfer ``pay``), o
 outcome that is a decision verb of its own (``was cancelled`` is ``cancel``); a verb of
 consent or purchase with a transaction noun for object takes the noun's class too
 (``confirmed your reservation``, ``bought the tickets`` are ``book``). Polarity is the
-decision negation scope with ``unable to`` among the negators (``couldn't make the
-reservation``, ``was unable to buy the ticket``); a failed outcome (``failed``,
-``unsuccessful``, ``declined``) inverts it. A light verb's base form states an outcome only
-after a failure cue (``couldn't make``); otherwise it is an intention (``can make``). The
-object is the noun when it names what was booked (``the car has been booked`` is ``book:
-car``) and unbound when it names the transaction (``the reservation was made`` restates ``I
-booked the table``).
+decision negation scope with ``unable to`` and a failed attempt among the negators
+(``couldn't make the reservation``, ``was unable to buy the ticket``, ``an error trying to
+book``); a failed outcome (``failed``, ``unsuccessful``, ``a failure``) inverts it. A light
+verb's base form states an outcome only after a failure cue (``couldn't make``); otherwise it
+is an intention (``can make``). The object is the noun when it names what was booked (``the
+car has been booked`` is ``book: car``) and unbound when it names the transaction (``the
+reservation was made`` restates ``I booked the table``).
 """
 
 from __future__ import annotations
@@ -84,10 +84,10 @@ object (``the car has been booked`` is not ``the tickets have been booked``)."""
 _DONE = _words(
     "confirmed booked made reserved completed complete successful done set scheduled created "
     "placed processed initiated started begun sent secured arranged finalized finalised "
-    "approved accepted bought purchased"
+    "approved accepted bought purchased success"
 )
 """Outcomes stating the transaction done (the class is the noun's)."""
-_FAILED = _words("failed unsuccessful declined rejected denied refused")
+_FAILED = _words("failed unsuccessful declined rejected denied refused failure")
 """Outcomes stating it failed: the noun's class, negated."""
 _OWN_CLASS: Mapping[str, str] = MappingProxyType(
     {
@@ -105,9 +105,10 @@ _AUX = _words(
     "is are was were be been being has have had got gets will would could can cannot did do "
     "does not never now all already just successfully also finally officially fully 's ’s "
     "isn't aren't wasn't weren't hasn't haven't hadn't couldn't can't won't didn't doesn't "
-    "don't"
+    "don't a"
 )
-"""Words between a transaction noun and its outcome (``has now been``, ``couldn't be``)."""
+"""Words between a transaction noun and its outcome (``has now been``, ``couldn't be``, ``was
+a``)."""
 _LIGHT: Mapping[str, bool] = MappingProxyType(
     {
         **dict.fromkeys(
@@ -137,6 +138,11 @@ _FAILURE_CUE = re.compile(
 )
 """A cue after which a base form states a failed outcome (``couldn't``, ``unable to``, ``not
 possible to``)."""
+_FAILED_ATTEMPT = re.compile(
+    r"(?<![\w'’])(?:error|issue|problem|trouble)[ \t]+(?:(?:while|when)[ \t]+)?"
+    r"(?:trying|attempting)[ \t]+to[ \t]+$"
+)
+"""An attempt that failed (``there was an issue trying to book``)."""
 _UNABLE = re.compile(r"(?<![\w'’])(?:unable|impossible)(?![\w'’])")
 _WORD = re.compile(r"[\w'’]+")
 _NOUN_PATTERN = re.compile(
@@ -157,9 +163,16 @@ def unable(text: str, start: int, bounds: Boundaries) -> bool:
     return bool(ends) and len(_WORD.findall(window[ends[-1] :])) <= 3
 
 
+def failed_attempt(low: str, start: int) -> bool:
+    """Whether ``start`` follows a failed attempt (``an error trying to book``)."""
+    return _FAILED_ATTEMPT.search(low, max(0, start - 48), start) is not None
+
+
 def polarity(text: str, start: int, bounds: Boundaries) -> bool:
-    """A decision's negation: the negation scope, ``unable to`` counted as a negator."""
-    return negated(text, start, bounds) != unable(text, start, bounds)
+    """A decision's negation: the negation scope, ``unable to`` and a failed attempt counted
+    as negators."""
+    failed = failed_attempt(lowered(text), start)
+    return negated(text, start, bounds) != (unable(text, start, bounds) != failed)
 
 
 def failure_cue(low: str, start: int) -> bool:

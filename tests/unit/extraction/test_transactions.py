@@ -119,3 +119,9 @@ def test_a_consent_verb_keeps_its_class_for_other_objects() -> None:
 
 def test_a_wish_governs_only_its_own_clause() -> None:
     assert decisions("I need to return a speaker I bought.") == ["purchase"]
+
+
+def test_a_failed_attempt_and_a_failed_outcome_negate() -> None:
+    assert decisions("Sorry, there was an issue trying to book the table.") == ["not book: table"]
+    assert decisions("The booking was a failure.") == ["not book"]
+    assert decisions("Your appointment was a success.") == ["book"]
