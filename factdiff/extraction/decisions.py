@@ -156,7 +156,7 @@ _NOT_NOUNS = _words(
     "today tomorrow yesterday tonight morning afternoon evening night week weekend month year "
     "day time moment earlier later soon again ago already instead too either anyway though "
     "monday tuesday wednesday thursday friday saturday sunday everything anything something "
-    "nothing one ones same other others rest lot"
+    "nothing one ones same other others rest lot before after"
 )
 """Words that end a direct object without heading one (``confirmed this morning``)."""
 _PASSIVE = _words("is are was were be been being get gets got getting 's ’s")
@@ -300,7 +300,7 @@ def prospective(low: str, start: int, bounds: Boundaries) -> bool:
     before it in its clause (at most :data:`_WISH_WORDS` words back, no subject between them:
     ``want me to book`` but not ``need to return a speaker I bought``), its sentence asks to
     check it (``please confirm: you're booking...``), or its clause opens with an auxiliary
-    or a question word and its sentence ends with a question mark."""
+    or a question word (or runs to the end) of a sentence ending with a question mark."""
     if failed_attempt(low, start):
         return False
     clause = bounds.clause_start(start)
@@ -319,6 +319,8 @@ def prospective(low: str, start: int, bounds: Boundaries) -> bool:
         return True  # after a request to check, or the request itself (``to confirm,``)
     if low[end : end + 1] != "?":
         return False
+    if bounds.same_clause(start, end):
+        return True  # the question is the decision's own clause (``you want to book it?``)
     first = re.match(r"[\s\"'“(]*([a-z'’]+)", low[clause:start])
     return first is not None and first.group(1) in _ASKING
 
@@ -339,12 +341,14 @@ def find_decisions(
 
 
 _BE = _words("am is are 'm ’m 're ’re")
+_TO_BE = re.compile(r"(?<![\w'’])to[ \t]+be[ \t]+$")
 
 
 def _modifier(low: str, start: int, form: str, lexicon: Lexicon) -> bool:
     """Whether a verb form states no decision taken (generic lexicon only): a past form after
-    a determiner is an adjective (``the reserved time``), an ``-ing`` form after a present
-    ``be`` an action under way (``I am booking an appointment``)."""
+    a determiner is an adjective (``the reserved time``), after ``to be`` a purpose (``the
+    amount to be transferred``), an ``-ing`` form after a present ``be`` an action under way
+    (``I am booking an appointment``)."""
     if not lexicon.outcomes:
         return False
     found = _PREVIOUS_WORD.search(low, max(0, start - 24), start)
@@ -352,7 +356,7 @@ def _modifier(low: str, start: int, form: str, lexicon: Lexicon) -> bool:
         return False
     word = found.group(1)
     if form in lexicon.past:
-        return word in _DETERMINERS
+        return word in _DETERMINERS or _TO_BE.search(low, max(0, start - 12), start) is not None
     return form.endswith("ing") and (word in _BE or word.endswith(("'m", "’m", "'re", "’re")))
 
 

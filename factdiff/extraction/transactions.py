@@ -7,6 +7,7 @@ Agents state outcomes with light verbs and nouns more often than with a decision
 * a transaction noun and its outcome: ``your booking is confirmed``, ``the transfer was
   successful``, ``the ride has been booked``, ``the payment went through``, ``the order was
   cancelled``, ``the reservation failed``;
+* a booked person: ``you are now confirmed``, ``you're all set``;
 * the transaction verbs (:data:`TRANSACTION_VERBS`, found with the curated decision verbs):
   ``purchased``, ``bought``, ``paid``, ``rented``, ``transferred``.
 
@@ -75,15 +76,14 @@ NOUNS: Mapping[str, str] = MappingProxyType(
 )
 """Transaction nouns (singular) -> decision class."""
 GENERAL = _words(
-    "reservation booking appointment visit rental stay payment transfer transaction deposit "
-    "purchase order"
+    "reservation booking rental stay payment transfer transaction deposit purchase order"
 )
 """Nouns that name a transaction of any kind: the object stays unbound (``the reservation was
 made`` restates ``I booked the table``). Other nouns name what was booked and are the
 object (``the car has been booked`` is not ``the tickets have been booked``)."""
 _DONE = _words(
     "confirmed booked made reserved completed complete successful done set scheduled created "
-    "placed processed initiated started begun sent secured arranged finalized finalised "
+    "placed processed initiated started began begun sent secured arranged finalized finalised "
     "approved accepted bought purchased success"
 )
 """Outcomes stating the transaction done (the class is the noun's)."""
@@ -127,10 +127,10 @@ _LIGHT: Mapping[str, bool] = MappingProxyType(
 """Light verbs -> whether the form is a past one (a base form needs a failure cue); ``set``
 only with ``up``, either tense."""
 _BEFORE_NOUN = _words(
-    "the a an your my our their his her its this that these those both all each another "
-    "new one two three four five six seven eight nine ten up"
+    "the a an your my our their his her its this that these those both all each another new up"
 )
-"""Words a light verb's noun phrase may open with (``made those two reservations``)."""
+"""Words a light verb's noun phrase may open with (``made those reservations``); a number
+does not (``we've got 6 cars`` is a search result)."""
 _FAILURE_CUE = re.compile(
     r"(?:\w+n['’]t|not|never|cannot|(?:un)?able[ \t]+to|(?:not[ \t]+|im)possible[ \t]+to"
     r"|fail(?:s|ed)?[ \t]+to)"
@@ -151,6 +151,11 @@ _NOUN_PATTERN = re.compile(
 _LIGHT_PATTERN = re.compile(
     r"(?<![\w'’-])(?P<verb>" + "|".join(sorted(_LIGHT, key=len, reverse=True)) + r")(?![\w'’-])"
 )
+_YOU_ARE = re.compile(
+    r"(?<![\w'’])you(?:['’]re|[ \t]+are)(?:[ \t]+(?:now|all|officially|successfully))*"
+    r"[ \t]+(?P<outcome>confirmed|booked|reserved|set)(?![\w'’-])"
+)
+"""``you are now confirmed``, ``you're all set``: the person stands for the booking."""
 _LETTERS = re.compile(r"[a-z'’]+|\d+")
 
 
@@ -187,11 +192,13 @@ confirmed`` is; ``bought the tickets`` is ``book`` as ``the tickets were bought`
 
 
 def outcome_class(kind: str, obj: tuple[str, ...]) -> str:
-    """The class of a decision ``kind`` with object ``obj``: a verb of consent whose object
-    is one transaction noun takes that noun's class."""
+    """The class of a decision ``kind`` with object ``obj``: a verb of consent or purchase
+    whose object names one kind of transaction takes its class (a noun that names what was
+    booked before a general one: ``confirmed your ticket purchase`` is ``book``)."""
     if kind not in CONSENT:
         return kind
-    classes = {NOUNS[w] for w in obj if w in NOUNS}
+    specific = {NOUNS[w] for w in obj if w in NOUNS and w not in GENERAL}
+    classes = specific or {NOUNS[w] for w in obj if w in NOUNS}
     return classes.pop() if len(classes) == 1 else kind
 
 
@@ -200,7 +207,7 @@ def find_transactions(text: str, bounds: Boundaries) -> Iterator[Match]:
     text order; the object is unbound."""
     words = vocabulary(text)
     nouns = {w[:-1] if w.endswith("s") and w[:-1] in NOUNS else w for w in words} & set(NOUNS)
-    if not nouns:
+    if not nouns and "you" not in words:
         return
     low = lowered(text)
     found: list[Match] = []
@@ -212,6 +219,9 @@ def find_transactions(text: str, bounds: Boundaries) -> Iterator[Match]:
         match = _outcome(text, low, noun, bounds)
         if match is not None:
             found.append(match)
+    for you in _YOU_ARE.finditer(low):
+        negative = polarity(text, you.start("outcome"), bounds)
+        found.append(Match(you.start(), you.end(), DecisionValue("book", negative)))
     yield from sorted(found, key=lambda m: (m.start, m.end))
 
 
@@ -238,7 +248,7 @@ def _light(text: str, low: str, light: re.Match[str], bounds: Boundaries) -> Mat
             start = light.start()
             value = DecisionValue(NOUNS[stem], polarity(text, start, bounds), _bound(stem))
             return Match(start, word.end(), value)
-        if count >= 3 or not (token in _BEFORE_NOUN or token.isdigit()):
+        if count >= 3 or token not in _BEFORE_NOUN:
             return None
         position = word.end()
     return None
@@ -269,7 +279,9 @@ def _outcome(text: str, low: str, noun: re.Match[str], bounds: Boundaries) -> Ma
     return None
 
 
-SAME_THING: Mapping[str, str] = MappingProxyType({"cab": "ride", "taxi": "ride", "seat": "ticket"})
+SAME_THING: Mapping[str, str] = MappingProxyType(
+    {"cab": "ride", "taxi": "ride", "seat": "ticket", "visit": "appointment"}
+)
 """Transaction nouns that name one thing booked (the object takes the second)."""
 CLASSES = frozenset(NOUNS.values())
 """The decision classes of transactions."""

@@ -20,9 +20,9 @@ def decisions(text: str) -> list[str]:
     ("text", "expected"),
     [
         ("I made the reservation for you.", "book"),
-        ("I got those two tickets.", "book: ticket"),
-        ("I set up the appointment.", "book"),
-        ("I have scheduled your visit.", "book"),
+        ("I got those tickets.", "book: ticket"),
+        ("I set up the appointment.", "book: appointment"),
+        ("I have scheduled your visit.", "book: appointment"),
         ("I completed the transfer.", "pay"),
         ("We placed the order.", "purchase"),
     ],
@@ -82,6 +82,9 @@ def test_failure_cues_negate(text: str, expected: str) -> None:
         "Confirming your scheduled visit on Friday.",
         "I can make the reservation for 7 pm.",
         "Customer may pay by card.",
+        "We've got 6 cars which suit you.",
+        "You require to book the car?",
+        "Please tell me the amount to be transferred.",
     ],
 )
 def test_prospective_decisions_are_none(text: str) -> None:
@@ -124,4 +127,12 @@ def test_a_wish_governs_only_its_own_clause() -> None:
 def test_a_failed_attempt_and_a_failed_outcome_negate() -> None:
     assert decisions("Sorry, there was an issue trying to book the table.") == ["not book: table"]
     assert decisions("The booking was a failure.") == ["not book"]
-    assert decisions("Your appointment was a success.") == ["book"]
+    assert decisions("Your appointment was a success.") == ["book: appointment"]
+
+
+def test_a_booked_person_and_a_named_thing_booked() -> None:
+    assert decisions("You are now confirmed.") == ["book"]
+    assert decisions("You're all set.") == ["book"]
+    assert decisions("Are you all set?") == []
+    assert decisions("I was able to confirm your ticket purchase.") == ["book: ticket"]
+    assert decisions("Your transfer began successfully.") == ["pay"]
