@@ -99,6 +99,8 @@ _OWN_CLASS: Mapping[str, str] = MappingProxyType(
     }
 )
 """Outcomes that are a decision of their own class (``the order was cancelled``)."""
+_ONLY_NEGATED = _words("possible available")
+"""Outcomes only when negated: ``the reservation was not possible`` failed."""
 _THROUGH = _words("went go goes gone going")
 """``went through``: done."""
 _AUX = _words(
@@ -268,6 +270,10 @@ def _outcome(text: str, low: str, noun: re.Match[str], bounds: Boundaries) -> Ma
         if token in _THROUGH and low.startswith(" through", end):
             end += 8
         outcome = _outcome_class(token, NOUNS[noun.group("noun")], low, end)
+        if token in _ONLY_NEGATED:
+            if not polarity(text, word.start(), bounds):
+                return None  # ``the table is available`` states no outcome
+            outcome = (NOUNS[noun.group("noun")], False)
         if outcome is not None:
             verb, failed = outcome
             negative = polarity(text, word.start(), bounds) != failed

@@ -136,3 +136,9 @@ def test_a_booked_person_and_a_named_thing_booked() -> None:
     assert decisions("Are you all set?") == []
     assert decisions("I was able to confirm your ticket purchase.") == ["book: ticket"]
     assert decisions("Your transfer began successfully.") == ["pay"]
+
+
+def test_not_possible_is_a_failed_outcome_and_possible_none() -> None:
+    assert decisions("The reservation was not possible.") == ["not book"]
+    assert decisions("Sorry, that table isn't available.") == ["not book: table"]
+    assert decisions("The table is available at 7 pm.") == []
