@@ -19,7 +19,9 @@ The templates name the service's transaction noun (reservation, tickets, visit, 
 appointment, transfer) and use light verbs, passives and outcome words as agents and
 summarizers do. ``by decision`` counts a finding on ``inventory.decision``; ``changed``
 counts a changed or added decision (what a faithful rewrite must never show: a decision the
-reword left out with the rest of the turn is a gap, not an alarm).
+reword left out with the rest of the turn is a gap, not an alarm); ``changed|stated`` is the
+same share among the rows whose outcome turn the extractor reads as a decision of the
+labelled polarity (when it reads none, a reword that states the outcome adds one).
 Targets: drop and flip flagged by decision >= 0.9; reword changed <= 0.01.
 """
 
@@ -47,7 +49,10 @@ from bench.datasets import (
     resolve_limit,
     spread,
 )
+from factdiff.extraction.record import FactRecord
 from factdiff.schema.builtin import generic_schema
+from factdiff.values.base import FactType
+from factdiff.values.decision import DecisionValue
 from factdiff.verify.check import extract, verify
 from factdiff.verify.diff import Verdict
 from factdiff.verify.policy import Outcome
@@ -127,6 +132,17 @@ def rewritten(outcome: Labelled, variant: str, rng: random.Random) -> str:
     return entry.text[:start] + prefix + line + entry.text[end:]
 
 
+def states(outcome: Labelled, record: FactRecord) -> bool:
+    """Whether ``record`` holds a decision of the labelled polarity in the outcome turn."""
+    start, end = outcome.entry.turn_spans[-1]
+    return any(
+        isinstance(f.value, DecisionValue)
+        and f.value.negated != outcome.done
+        and any(start <= a < end for a, _ in f.spans)
+        for f in record.inventory.get(FactType.DECISION, ())
+    )
+
+
 @dataclass
 class Cell:
     """Counts of one (outcome, variant)."""
@@ -135,6 +151,8 @@ class Cell:
     flagged: int = 0
     by_decision: int = 0
     changed: int = 0
+    stated: int = 0
+    stated_changed: int = 0
     examples: list[str] = field(default_factory=list)
 
 
@@ -146,6 +164,7 @@ def run(outcomes: list[Labelled], seed: int) -> dict[tuple[str, str], Cell]:
         entry = outcome.entry
         source = extract(entry.text, schema, entry.reference)
         label = "done" if outcome.done else "failed"
+        stated = states(outcome, source)
         rng = random.Random(f"{seed}:{entry.dialogue.dialogue_id}:{len(entry.text)}")
         for variant in VARIANTS:
             summary = rewritten(outcome, variant, rng)
@@ -157,6 +176,8 @@ def run(outcomes: list[Labelled], seed: int) -> dict[tuple[str, str], Cell]:
             cell.flagged += result.outcome is not Outcome.CLEAN
             cell.by_decision += bool(findings)
             cell.changed += bool(changes)
+            cell.stated += stated
+            cell.stated_changed += stated and bool(changes)
             missed = bool(changes) if variant == "reword" else not findings
             if missed and len(cell.examples) < 4:
                 turn = entry.text[entry.turn_spans[-1][0] : entry.turn_spans[-1][1]]
@@ -195,8 +216,19 @@ def main() -> None:
             n = sum(c.n for c in picked)
             counts = (sum(c.flagged for c in picked), sum(c.by_decision for c in picked))
             changed = sum(c.changed for c in picked)
-            rows.append([label, variant, str(n), *(fmt_ratio(k, n) for k in (*counts, changed))])
-    print_table(["outcome", "variant", "n", "flagged", "by decision", "changed"], rows)
+            stated = sum(c.stated for c in picked)
+            stated_changed = sum(c.stated_changed for c in picked)
+            rows.append(
+                [
+                    label,
+                    variant,
+                    str(n),
+                    *(fmt_ratio(k, n) for k in (*counts, changed)),
+                    f"{fmt_ratio(stated_changed, stated)} of {stated}",
+                ]
+            )
+    headers = ["outcome", "variant", "n", "flagged", "by decision", "changed", "changed|stated"]
+    print_table(headers, rows)
     print("\n== Examples: drops/flips without a decision finding, rewords with a change ==")
     for (label, variant), cell in sorted(cells.items()):
         for example in cell.examples:
