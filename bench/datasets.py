@@ -6,7 +6,8 @@ dialogue-level ground truth (MultiWOZ booking references, gold tool-call argumen
 
 * MultiWOZ 2.1: ``span_info`` token spans converted to character offsets; booked references.
 * SGD: frame ``slots`` character spans, with the action's ``canonical_values`` when given;
-  ``service_call`` parameters as tool arguments. Dialogues are set on 2019-03-01.
+  ``service_call`` parameters as tool arguments; each turn's dialogue acts (``NOTIFY_SUCCESS``,
+  ``NOTIFY_FAILURE``, ``CONFIRM``...) with their service. Dialogues are set on 2019-03-01.
 * tau-retail: transcript lines split into turns; every token that is an ID of the mock
   database (order, user, payment method, product, item, tracking) is a label, and so is
   every number equal to a price, payment or gift-card balance that the database ties to an
@@ -62,6 +63,9 @@ class Turn:
     speaker: str
     text: str
     labels: tuple[Label, ...] = ()
+    acts: tuple[tuple[str, str], ...] = ()
+    """The dataset's dialogue acts of the turn as ``(service, act)`` (SGD: ``NOTIFY_SUCCESS``,
+    ``CONFIRM``...), in frame order."""
 
 
 @dataclass(frozen=True)
@@ -190,7 +194,12 @@ def _sgd_canonical(frame: dict[str, Any], slot: str, surface: str) -> str | None
 def _sgd_turn(turn: dict[str, Any]) -> tuple[Turn, list[ToolArg]]:
     text = turn["utterance"]
     labels, args = [], []
+    acts: list[tuple[str, str]] = []
     for frame in turn.get("frames", []):
+        for action in frame.get("actions", []):
+            act = (str(frame.get("service", "")), str(action.get("act", "")))
+            if act not in acts:
+                acts.append(act)
         for slot in frame.get("slots", []):
             start, end = int(slot["start"]), int(slot["exclusive_end"])
             if not 0 <= start < end <= len(text):
@@ -203,7 +212,7 @@ def _sgd_turn(turn: dict[str, Any]) -> tuple[Turn, list[ToolArg]]:
             for name, value in sorted(call.get("parameters", {}).items()):
                 args.append(ToolArg(str(call.get("method", "")), name, str(value)))
     labels.sort(key=lambda lab: (lab.start, lab.end, lab.slot))
-    return Turn(turn["speaker"].lower(), text, tuple(labels)), args
+    return Turn(turn["speaker"].lower(), text, tuple(labels), tuple(acts)), args
 
 
 def parse_sgd(dialogues: list[dict[str, Any]]) -> list[Dialogue]:

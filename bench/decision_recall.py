@@ -26,6 +26,14 @@ gap, reported as ``missing``, not an alarm). The dev datasets carry no reference
 ``changed`` counts changed or added decisions.
 Targets: flip and drop flagged by decision >= 0.9; trim and synonym flagged <= 0.01; false
 alarms <= 0.01.
+
+Labelled SGD outcomes (with ``sgd`` among the datasets): the system turns the dataset labels
+``NOTIFY_SUCCESS`` or ``NOTIFY_FAILURE`` for a transaction service (see
+``bench/outcome_rewrites.py``), each as the dialogue up to that turn. ``stated``: the turn
+holds a decision of the labelled polarity (done: not negated; failed: negated); ``drop``: the
+turn deleted is flagged by decision. Prospective turns (system ``CONFIRM`` or
+``OFFER_INTENT``, user ``INFORM_INTENT``: a transaction asked about or wished for, not done)
+should state none: ``with a decision`` is the share that does (lower is better).
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.datasets import (
     LOADERS,
+    Dialogue,
     Entry,
     base_parser,
     build_entry,
@@ -50,6 +59,7 @@ from bench.datasets import (
     resolve_limit,
     spread,
 )
+from bench.outcome_rewrites import NOUNS, labelled_outcomes, rewritten
 from factdiff.compression.engine import Rung
 from factdiff.extraction.clauses import Boundaries
 from factdiff.extraction.decisions import VERB_CLASSES, verb_forms
@@ -280,6 +290,50 @@ def run(dataset: str, entries: list[Entry], cells: dict[tuple[str, str], Cell], 
     return used
 
 
+PROSPECTIVE_ACTS = frozenset({"CONFIRM", "OFFER_INTENT", "INFORM_INTENT"})
+"""SGD acts of a transaction asked about or wished for (the turn states it not done)."""
+
+
+def labelled(dialogues: list[Dialogue]) -> list[list[str]]:
+    """Rows of the labelled SGD section: stated and dropped outcomes, prospective turns."""
+    schema = generic_schema()
+    counts: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for outcome in labelled_outcomes(dialogues):
+        entry = outcome.entry
+        source = extract(entry.text, schema, entry.reference)
+        start, end = entry.turn_spans[-1]
+        stated = any(
+            isinstance(f.value, DecisionValue)
+            and f.value.negated != outcome.done
+            and any(start <= a < end for a, _ in f.spans)
+            for f in source.inventory.get(FactType.DECISION, ())
+        )
+        summary = rewritten(outcome, "drop", random.Random(0))
+        result = verify(source, extract(summary, schema, entry.reference), schema)
+        dropped = any(f.field == "inventory.decision" for f in result.diff.findings)
+        for key in ("done" if outcome.done else "failed", "ALL"):
+            row = counts[key]
+            row[0] += 1
+            row[1] += stated
+            row[2] += dropped
+    rows = [
+        [key, str(n), fmt_ratio(stated, n), fmt_ratio(dropped, n)]
+        for key in ("done", "failed", "ALL")
+        for n, stated, dropped in [counts[key]]
+    ]
+    n = with_decision = 0
+    for dialogue in dialogues:
+        for turn in dialogue.turns:
+            acts = {act for service, act in turn.acts if service.split("_")[0] in NOUNS}
+            if not acts or not acts <= PROSPECTIVE_ACTS:
+                continue
+            n += 1
+            record = extract(f"{turn.speaker}: {turn.text}", schema, dialogue.reference)
+            with_decision += bool(record.inventory.get(FactType.DECISION))
+    rows.append(["prospective", str(n), fmt_ratio(with_decision, n), "-"])
+    return rows
+
+
 def worked_example() -> list[list[str]]:
     """The worked example's faithful summary under the generic and customer_service schemas."""
     source = (WORKED / "source.txt").read_text(encoding="utf-8").strip()
@@ -300,9 +354,11 @@ def main() -> None:
     args = parser.parse_args()
     print(__doc__)
     cells: dict[tuple[str, str], Cell] = defaultdict(Cell)
+    sgd: list[Dialogue] = []
     for name in args.datasets.split(","):
         started = time.perf_counter()
         dialogues = spread(LOADERS[name](args.data, None), resolve_limit(args.limit))
+        sgd = dialogues if name == "sgd" else sgd
         entries = [build_entry(d, 8000 if name == "tau" else 2000) for d in dialogues]
         used = run(name, entries, cells, args.seed)
         took = time.perf_counter() - started
@@ -334,6 +390,9 @@ def main() -> None:
         n = sum(c.n for c in picked)
         alarm_rows.append([ds, str(n), fmt_ratio(sum(c.changed for c in picked), n)])
     print_table(["dataset", "faithful summaries", "false-alarm rate"], alarm_rows)
+    if sgd:
+        print("\n== Labelled SGD outcomes: stated and dropped (>= 0.9); prospective turns ==")
+        print_table(["outcome", "turns", "stated / with a decision", "drop flagged"], labelled(sgd))
     print("\n== The worked example's faithful summary ==")
     print_table(["schema", "outcome", "decision changes", "which"], worked_example())
     print("\n== Examples: flips/drops without a decision finding, faithful decision changes ==")

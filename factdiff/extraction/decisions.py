@@ -20,8 +20,18 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from factdiff.extraction.clauses import Boundaries
-from factdiff.extraction.negation import negated
 from factdiff.extraction.recognizers.base import Match, lowered, vocabulary
+from factdiff.extraction.transactions import (
+    BASE_ONLY_AFTER_FAILURE,
+    TRANSACTION_FORMS,
+    TRANSACTION_VERBS,
+    failed_attempt,
+    failure_cue,
+    find_transactions,
+    outcome_class,
+    polarity,
+    transaction_object,
+)
 from factdiff.values.decision import DecisionValue
 
 VERB_CLASSES: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -50,6 +60,7 @@ _IRREGULAR: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProxy
         ),
         "ship": (("shipped",), ("ship", "ships", "shipping")),
         "grant": (("granted",), ("grant", "grants", "granting")),
+        **TRANSACTION_FORMS,
     }
 )
 
@@ -74,12 +85,16 @@ def _pattern(forms: frozenset[str]) -> re.Pattern[str]:
 
 
 class Lexicon:
-    """The verb forms of some decision classes, and the one pattern that finds them."""
+    """The verb forms of some decision classes, and the one pattern that finds them.
 
-    def __init__(self, classes: Mapping[str, tuple[str, ...]]) -> None:
+    ``outcomes`` (the generic inventory's lexicon) adds the transaction verbs and outcome
+    phrases (``factdiff.extraction.transactions``)."""
+
+    def __init__(self, classes: Mapping[str, tuple[str, ...]], outcomes: bool = False) -> None:
         self.class_of: dict[str, str] = {}
         self.verb_of: dict[str, str] = {}
         self.past: set[str] = set()
+        self.outcomes = outcomes
         for name, verbs in classes.items():
             for verb in verbs:
                 base = verb.strip().lower()
@@ -99,7 +114,17 @@ def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-DEFAULT_LEXICON = Lexicon(VERB_CLASSES)
+def _merged(
+    *parts: Mapping[str, tuple[str, ...]],
+) -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for part in parts:
+        for name, verbs in part.items():
+            out[name] = (*out.get(name, ()), *verbs)
+    return out
+
+
+DEFAULT_LEXICON = Lexicon(_merged(VERB_CLASSES, TRANSACTION_VERBS), outcomes=True)
 """The generic inventory's decision verbs."""
 FORMS = DEFAULT_LEXICON.forms
 """Every inflected form the generic finder knows."""
@@ -131,7 +156,7 @@ _NOT_NOUNS = _words(
     "today tomorrow yesterday tonight morning afternoon evening night week weekend month year "
     "day time moment earlier later soon again ago already instead too either anyway though "
     "monday tuesday wednesday thursday friday saturday sunday everything anything something "
-    "nothing one ones same other others rest lot"
+    "nothing one ones same other others rest lot before after"
 )
 """Words that end a direct object without heading one (``confirmed this morning``)."""
 _PASSIVE = _words("is are was were be been being get gets got getting 's ’s")
@@ -248,30 +273,124 @@ def _particles(lexicon: Lexicon, form: str) -> frozenset[str]:
     return PARTICLES.get(lexicon.verb_of[form], frozenset())
 
 
+_WISH = _words(
+    "want wants wanted like likes wish wishes need needs shall should try trying tried attempt "
+    "attempting please let"
+)
+"""Words that make a decision after them in its clause an intention, a request or an offer
+(``I'd like to book``, ``do you want me to cancel``, ``please confirm``), not one taken."""
+_ASKING = _words(
+    "do does did would will shall should can could may is are was were have has what which "
+    "when how where why who"
+)
+"""First words of a clause that asks (with a question mark ending its sentence)."""
+_WISH_WORDS = 6
+_SUBJECTS = _words("i we you he she they")
+"""Subjects that open a clause of their own between a wish word and a decision."""
+_CHECKED = re.compile(
+    r"(?<![\w'’])(?:(?:confirm|confirming|verify|details|following)[ \t]*:"
+    r"|(?:to[ \t]+confirm|ensure[ \t]+that)[ \t]*,)"
+)
+"""A request to check what follows (``please confirm: ...``, ``so to confirm, ...``, ``kindly
+ensure that, ...``)."""
+
+
+def prospective(low: str, start: int, bounds: Boundaries) -> bool:
+    """Whether a decision at ``start`` is only asked about or wished for: a wish word stands
+    before it in its clause (at most :data:`_WISH_WORDS` words back, no subject between them:
+    ``want me to book`` but not ``need to return a speaker I bought``), its sentence asks to
+    check it (``please confirm: you're booking...``), or its clause opens with an auxiliary
+    or a question word (or runs to the end) of a sentence ending with a question mark."""
+    if failed_attempt(low, start):
+        return False
+    clause = bounds.clause_start(start)
+    words = re.findall(r"[a-z'’]+", low[max(clause, start - 64) : start])
+    for word in reversed(words[-_WISH_WORDS:]):
+        if word in _WISH or word.endswith(("'d", "’d")):
+            return True
+        if word in _SUBJECTS:
+            break  # a clause of its own (``return a speaker I bought``)
+    ends = bounds.sentences
+    i = bisect.bisect_left(ends, start)
+    end = ends[i] if i < len(ends) else len(low)
+    began = ends[i - 1] + 1 if i > 0 else 0
+    checked = _CHECKED.search(low, began, min(len(low), start + 24))
+    if checked is not None and checked.start() <= start:
+        return True  # after a request to check, or the request itself (``to confirm,``)
+    if low[end : end + 1] != "?":
+        return False
+    if bounds.same_clause(start, end):
+        return True  # the question is the decision's own clause (``you want to book it?``)
+    first = re.match(r"[\s\"'“(]*([a-z'’]+)", low[clause:start])
+    return first is not None and first.group(1) in _ASKING
+
+
 def find_decisions(
     text: str, bounds: Boundaries | None = None, lexicon: Lexicon = DEFAULT_LEXICON
 ) -> Iterator[Match]:
-    """Every decision ``text`` states: the verb's span, its class, polarity and object."""
+    """Every decision ``text`` states: the verb's span (or the outcome phrase's), its class,
+    polarity and object, in text order. Decisions only asked about or wished for are none
+    (:func:`prospective`)."""
+    bounds = bounds if bounds is not None else Boundaries.of(text)
+    low = lowered(text)
+    outcomes = list(find_transactions(text, bounds)) if lexicon.outcomes else []
+    verbs = [m for m in _verbs(text, low, bounds, lexicon) if not _inside(m, outcomes)]
+    for match in sorted([*verbs, *outcomes], key=lambda m: (m.start, m.end)):
+        if not prospective(low, match.start, bounds):
+            yield match
+
+
+_BE = _words("am is are 'm ’m 're ’re")
+_TO_BE = re.compile(r"(?<![\w'’])to[ \t]+be[ \t]+$")
+
+
+def _modifier(low: str, start: int, form: str, lexicon: Lexicon) -> bool:
+    """Whether a verb form states no decision taken (generic lexicon only): a past form after
+    a determiner is an adjective (``the reserved time``), after ``to be`` a purpose (``the
+    amount to be transferred``), an ``-ing`` form after a present ``be`` an action under way
+    (``I am booking an appointment``)."""
+    if not lexicon.outcomes:
+        return False
+    found = _PREVIOUS_WORD.search(low, max(0, start - 24), start)
+    if found is None:
+        return False
+    word = found.group(1)
+    if form in lexicon.past:
+        return word in _DETERMINERS or _TO_BE.search(low, max(0, start - 12), start) is not None
+    return form.endswith("ing") and (word in _BE or word.endswith(("'m", "’m", "'re", "’re")))
+
+
+def _inside(match: Match, outcomes: list[Match]) -> bool:
+    return any(o.start <= match.start < o.end for o in outcomes)
+
+
+def _verbs(text: str, low: str, bounds: Boundaries, lexicon: Lexicon) -> Iterator[Match]:
+    """The decision verbs of ``lexicon`` in ``text``."""
     present = vocabulary(text) & lexicon.forms
     if not present:
         return
-    low = lowered(text)
-    bounds = bounds if bounds is not None else Boundaries.of(text)
     for found in _pattern(present).finditer(low):
         form = found.group()
-        if form not in lexicon.past and not _licensed(low, found.start()):
+        if _modifier(low, found.start(), form, lexicon):
             continue
+        if form not in lexicon.past:
+            if lexicon.verb_of[form] in BASE_ONLY_AFTER_FAILURE and lexicon.outcomes:
+                if not failure_cue(low, found.start()):
+                    continue
+            elif not _licensed(low, found.start()):
+                continue
         ends = bounds.sentences
         i = bisect.bisect_left(ends, found.end())
         stop = min(ends[i] if i < len(ends) else len(text), found.end() + _OBJECT_CHARS)
         passive = form in lexicon.past and _passive(
             low, found.start(), bounds.clause_start(found.start())
         )
-        value = DecisionValue(
-            lexicon.class_of[form],
-            negated(text, found.start(), bounds),
-            () if passive else _object(text, found.end(), stop, _particles(lexicon, form)),
-        )
+        obj = () if passive else _object(text, found.end(), stop, _particles(lexicon, form))
+        kind = lexicon.class_of[form]
+        if lexicon.outcomes:
+            kind = outcome_class(kind, obj)
+            obj = transaction_object(kind, obj)
+        value = DecisionValue(kind, polarity(text, found.start(), bounds), obj)
         yield Match(found.start(), found.end(), value)
 
 

@@ -97,6 +97,7 @@ def test_sgd_slots_keep_offsets_canonical_values_and_service_calls(tmp_path: Pat
     assert (time.text, time.canonical) == ("5 pm", "17:00")
     assert (price.text, price.canonical) == ("$45", None)
     assert dialogue.tool_args == (ToolArg("Reserve", "time", "17:00"),)
+    assert dialogue.turns[0].acts == (("Restaurants_1", "INFORM"),)
 
 
 def test_tau_labels_database_ids_amounts_and_gold_arguments(tmp_path: Path) -> None:

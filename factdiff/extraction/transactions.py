@@ -1,0 +1,319 @@
+"""Transaction outcomes as decisions: a booking, purchase or payment stated as done or failed.
+
+Agents state outcomes with light verbs and nouns more often than with a decision verb:
+
+* a light verb and a transaction noun: ``made the reservation``, ``got those tickets``,
+  ``set up the appointment``, ``completed the transfer``, ``placed the order``;
+* a transaction noun and its outcome: ``your booking is confirmed``, ``the transfer was
+  successful``, ``the ride has been booked``, ``the payment went through``, ``the order was
+  cancelled``, ``the reservation failed``;
+* a booked person: ``you are now confirmed``, ``you're all set``;
+* the transaction verbs (:data:`TRANSACTION_VERBS`, found with the curated decision verbs):
+  ``purchased``, ``bought``, ``paid``, ``rented``, ``transferred``.
+
+The class comes from the noun (a reservation is ``book``, a transfer ``pay``), or from an
+outcome that is a decision verb of its own (``was cancelled`` is ``cancel``); a verb of
+consent or purchase with a transaction noun for object takes the noun's class too
+(``confirmed your reservation``, ``bought the tickets`` are ``book``). Polarity is the
+decision negation scope with ``unable to`` and a failed attempt among the negators
+(``couldn't make the reservation``, ``was unable to buy the ticket``, ``an error trying to
+book``); a failed outcome (``failed``, ``unsuccessful``, ``a failure``) inverts it. A light
+verb's base form states an outcome only after a failure cue (``couldn't make``); otherwise it
+is an intention (``can make``). The object is the noun when it names what was booked (``the
+car has been booked`` is ``book: car``) and unbound when it names the transaction (``the
+reservation was made`` restates ``I booked the table``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+
+from factdiff.extraction.clauses import Boundaries
+from factdiff.extraction.negation import negated
+from factdiff.extraction.recognizers.base import Match, lowered, vocabulary
+from factdiff.values.decision import DecisionValue
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+TRANSACTION_VERBS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "book": ("rent",),
+        "purchase": ("purchase", "buy"),
+        "pay": ("pay", "transfer"),
+    }
+)
+"""Transaction verbs by decision class (merged with the curated verbs; ``book`` and
+``reserve`` are curated)."""
+TRANSACTION_FORMS: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProxyType(
+    {
+        "buy": (("bought",), ("buy", "buys", "buying")),
+        "pay": (("paid",), ("pay", "pays", "paying")),
+        "transfer": (("transferred",), ("transfer", "transfers", "transferring")),
+    }
+)
+"""(past forms, other forms) of the transaction verbs the regular rules miss."""
+BASE_ONLY_AFTER_FAILURE = frozenset(("purchase", "buy", "pay", "transfer", "rent"))
+"""Verbs whose base form is an outcome only after a failure cue (``couldn't buy``): ``to pay``
+after ``agreed`` is the other decision's complement, ``can buy`` an offer."""
+
+NOUNS: Mapping[str, str] = MappingProxyType(
+    {
+        **dict.fromkeys(
+            _words(
+                "reservation booking table appointment visit ticket seat room ride cab taxi "
+                "flight rental stay car hotel bus"
+            ),
+            "book",
+        ),
+        **dict.fromkeys(_words("payment transfer transaction deposit"), "pay"),
+        **dict.fromkeys(_words("purchase order"), "purchase"),
+    }
+)
+"""Transaction nouns (singular) -> decision class."""
+GENERAL = _words(
+    "reservation booking rental stay payment transfer transaction deposit purchase order"
+)
+"""Nouns that name a transaction of any kind: the object stays unbound (``the reservation was
+made`` restates ``I booked the table``). Other nouns name what was booked and are the
+object (``the car has been booked`` is not ``the tickets have been booked``)."""
+_DONE = _words(
+    "confirmed booked made reserved completed complete successful done set scheduled created "
+    "placed processed initiated started began begun sent secured arranged finalized finalised "
+    "approved accepted bought purchased success"
+)
+"""Outcomes stating the transaction done (the class is the noun's)."""
+_FAILED = _words("failed unsuccessful declined rejected denied refused failure")
+"""Outcomes stating it failed: the noun's class, negated."""
+_OWN_CLASS: Mapping[str, str] = MappingProxyType(
+    {
+        "cancelled": "cancel",
+        "canceled": "cancel",
+        "revoked": "cancel",
+        "refunded": "refund",
+        "paid": "pay",
+    }
+)
+"""Outcomes that are a decision of their own class (``the order was cancelled``)."""
+_ONLY_NEGATED = _words("possible available")
+"""Outcomes only when negated: ``the reservation was not possible`` failed."""
+_THROUGH = _words("went go goes gone going")
+"""``went through``: done."""
+_AUX = _words(
+    "is are was were be been being has have had got gets will would could can cannot did do "
+    "does not never now all already just successfully also finally officially fully 's ’s "
+    "isn't aren't wasn't weren't hasn't haven't hadn't couldn't can't won't didn't doesn't "
+    "don't a"
+)
+"""Words between a transaction noun and its outcome (``has now been``, ``couldn't be``, ``was
+a``)."""
+_LIGHT: Mapping[str, bool] = MappingProxyType(
+    {
+        **dict.fromkeys(
+            _words("made got completed placed secured arranged scheduled finalized finalised set"),
+            True,
+        ),
+        **dict.fromkeys(
+            _words(
+                "make making get getting complete completing place placing secure securing "
+                "arrange arranging schedule scheduling finalize finalise"
+            ),
+            False,
+        ),
+    }
+)
+"""Light verbs -> whether the form is a past one (a base form needs a failure cue); ``set``
+only with ``up``, either tense."""
+_BEFORE_NOUN = _words(
+    "the a an your my our their his her its this that these those both all each another new up"
+)
+"""Words a light verb's noun phrase may open with (``made those reservations``); a number
+does not (``we've got 6 cars`` is a search result)."""
+_FAILURE_CUE = re.compile(
+    r"(?:\w+n['’]t|not|never|cannot|(?:un)?able[ \t]+to|(?:not[ \t]+|im)possible[ \t]+to"
+    r"|fail(?:s|ed)?[ \t]+to)"
+    r"[ \t]+(?:\w+[ \t]+)?$"
+)
+"""A cue after which a base form states a failed outcome (``couldn't``, ``unable to``, ``not
+possible to``)."""
+_FAILED_ATTEMPT = re.compile(
+    r"(?<![\w'’])(?:error|issue|problem|trouble)[ \t]+(?:(?:while|when)[ \t]+)?"
+    r"(?:trying|attempting)[ \t]+to[ \t]+$"
+)
+"""An attempt that failed (``there was an issue trying to book``)."""
+_UNABLE = re.compile(r"(?<![\w'’])(?:unable|impossible)(?![\w'’])")
+_WORD = re.compile(r"[\w'’]+")
+_NOUN_PATTERN = re.compile(
+    r"(?<![\w'’-])(?P<noun>" + "|".join(sorted(NOUNS, key=len, reverse=True)) + r")s?(?![\w'’-])"
+)
+_LIGHT_PATTERN = re.compile(
+    r"(?<![\w'’-])(?P<verb>" + "|".join(sorted(_LIGHT, key=len, reverse=True)) + r")(?![\w'’-])"
+)
+_YOU_ARE = re.compile(
+    r"(?<![\w'’])you(?:['’]re|[ \t]+are)(?:[ \t]+(?:now|all|officially|successfully))*"
+    r"[ \t]+(?P<outcome>confirmed|booked|reserved|set)(?![\w'’-])"
+)
+"""``you are now confirmed``, ``you're all set``: the person stands for the booking."""
+_LETTERS = re.compile(r"[a-z'’]+|\d+")
+
+
+def unable(text: str, start: int, bounds: Boundaries) -> bool:
+    """Whether ``unable`` stands in the clause just before ``start`` (``unable to book``): a
+    negator for decisions beside those of :mod:`factdiff.extraction.negation`."""
+    left = max(bounds.clause_start(start), start - 48)
+    window = lowered(text)[left:start]
+    ends = [found.end() for found in _UNABLE.finditer(window)]
+    return bool(ends) and len(_WORD.findall(window[ends[-1] :])) <= 3
+
+
+def failed_attempt(low: str, start: int) -> bool:
+    """Whether ``start`` follows a failed attempt (``an error trying to book``)."""
+    return _FAILED_ATTEMPT.search(low, max(0, start - 48), start) is not None
+
+
+def polarity(text: str, start: int, bounds: Boundaries) -> bool:
+    """A decision's negation: the negation scope, ``unable to`` and a failed attempt counted
+    as negators."""
+    failed = failed_attempt(lowered(text), start)
+    return negated(text, start, bounds) != (unable(text, start, bounds) != failed)
+
+
+def failure_cue(low: str, start: int) -> bool:
+    """Whether a failure cue stands right before ``start`` (``couldn't``, ``unable to make``)."""
+    return _FAILURE_CUE.search(low, max(0, start - 40), start) is not None
+
+
+CONSENT = frozenset(("accept", "purchase"))
+"""Decision classes that state a transaction done when their object is a transaction noun,
+of the noun's class (``confirmed your reservation`` is ``book`` as ``your reservation is
+confirmed`` is; ``bought the tickets`` is ``book`` as ``the tickets were bought`` is)."""
+
+
+def outcome_class(kind: str, obj: tuple[str, ...]) -> str:
+    """The class of a decision ``kind`` with object ``obj``: a verb of consent or purchase
+    whose object names one kind of transaction takes its class (a noun that names what was
+    booked before a general one: ``confirmed your ticket purchase`` is ``book``)."""
+    if kind not in CONSENT:
+        return kind
+    specific = {NOUNS[w] for w in obj if w in NOUNS and w not in GENERAL}
+    classes = specific or {NOUNS[w] for w in obj if w in NOUNS}
+    return classes.pop() if len(classes) == 1 else kind
+
+
+def find_transactions(text: str, bounds: Boundaries) -> Iterator[Match]:
+    """Every transaction outcome ``text`` states (light verb + noun, noun + outcome), in
+    text order; the object is unbound."""
+    words = vocabulary(text)
+    nouns = {w[:-1] if w.endswith("s") and w[:-1] in NOUNS else w for w in words} & set(NOUNS)
+    if not nouns and "you" not in words:
+        return
+    low = lowered(text)
+    found: list[Match] = []
+    for light in _LIGHT_PATTERN.finditer(low):
+        match = _light(text, low, light, bounds)
+        if match is not None:
+            found.append(match)
+    for noun in _NOUN_PATTERN.finditer(low):
+        match = _outcome(text, low, noun, bounds)
+        if match is not None:
+            found.append(match)
+    for you in _YOU_ARE.finditer(low):
+        negative = polarity(text, you.start("outcome"), bounds)
+        found.append(Match(you.start(), you.end(), DecisionValue("book", negative)))
+    yield from sorted(found, key=lambda m: (m.start, m.end))
+
+
+def _light(text: str, low: str, light: re.Match[str], bounds: Boundaries) -> Match | None:
+    """``made the reservation``: a light verb, at most three opening words, a noun."""
+    verb = light.group("verb")
+    if not _LIGHT[verb] and not failure_cue(low, light.start()):
+        return None
+    before = _LETTERS.findall(low, max(0, light.start() - 16), light.start())
+    if before and before[-1] in _BEFORE_NOUN:
+        return None  # an adjective (``your scheduled visit``)
+    position = light.end()
+    if verb == "set":
+        if not low.startswith(" up", position):
+            return None
+        position += 3
+    stop = min(position + 60, len(low))
+    for count, word in enumerate(_LETTERS.finditer(low, position, stop)):
+        if low[position : word.start()].strip():
+            return None  # punctuation ends the phrase
+        token = word.group()
+        stem = token[:-1] if token.endswith("s") and token[:-1] in NOUNS else token
+        if stem in NOUNS:
+            start = light.start()
+            value = DecisionValue(NOUNS[stem], polarity(text, start, bounds), _bound(stem))
+            return Match(start, word.end(), value)
+        if count >= 3 or token not in _BEFORE_NOUN:
+            return None
+        position = word.end()
+    return None
+
+
+def _outcome(text: str, low: str, noun: re.Match[str], bounds: Boundaries) -> Match | None:
+    """``your booking is confirmed``: a noun, auxiliaries, an outcome."""
+    position = noun.end()
+    stop = min(position + 60, len(low))
+    for count, word in enumerate(_LETTERS.finditer(low, position, stop)):
+        if low[position : word.start()].strip():
+            return None
+        token = word.group()
+        end = word.end()
+        if token == "set" and low.startswith(" up", end):
+            end += 3
+        if token in _THROUGH and low.startswith(" through", end):
+            end += 8
+        outcome = _outcome_class(token, NOUNS[noun.group("noun")], low, end)
+        if token in _ONLY_NEGATED:
+            if not polarity(text, word.start(), bounds):
+                return None  # ``the table is available`` states no outcome
+            outcome = (NOUNS[noun.group("noun")], False)
+        if outcome is not None:
+            verb, failed = outcome
+            negative = polarity(text, word.start(), bounds) != failed
+            value = DecisionValue(verb, negative, _bound(noun.group("noun")))
+            return Match(noun.start(), end, value)
+        if count >= 4 or token not in _AUX:
+            return None
+        position = word.end()
+    return None
+
+
+SAME_THING: Mapping[str, str] = MappingProxyType(
+    {"cab": "ride", "taxi": "ride", "seat": "ticket", "visit": "appointment"}
+)
+"""Transaction nouns that name one thing booked (the object takes the second)."""
+CLASSES = frozenset(NOUNS.values())
+"""The decision classes of transactions."""
+
+
+def transaction_object(kind: str, obj: tuple[str, ...]) -> tuple[str, ...]:
+    """A transaction decision's object: general nouns dropped, nouns of one thing made one
+    (``booked the reservation`` is unbound, ``booked a cab`` is ``book: ride``)."""
+    if kind not in CLASSES:
+        return obj
+    return tuple(sorted({SAME_THING.get(w, w) for w in obj if w not in GENERAL}))
+
+
+def _bound(noun: str) -> tuple[str, ...]:
+    """The object a transaction noun gives its decision (none for a general noun)."""
+    return transaction_object(NOUNS[noun], (noun,))
+
+
+def _outcome_class(token: str, noun_class: str, low: str, end: int) -> tuple[str, bool] | None:
+    """(class, failed) of an outcome word, or None."""
+    if token in _DONE:
+        return noun_class, False
+    if token in _FAILED:
+        return noun_class, True
+    if token in _OWN_CLASS:
+        return _OWN_CLASS[token], False
+    if token in _THROUGH and low[:end].endswith(" through"):
+        return noun_class, False
+    return None

@@ -1,0 +1,61 @@
+"""Transaction outcomes under the generic schema: a flipped outcome fails naming the decision
+field, a dropped decision is a known gap, a faithful reword passes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from factdiff.schema.builtin import builtin_schema
+from factdiff.verify.check import check
+from factdiff.verify.diff import Verdict
+from factdiff.verify.policy import Outcome
+from tests.acceptance.test_cli import factdiff
+
+FAILED_BOOKING = "Sorry, I couldn't make the reservation."
+
+
+def test_a_failed_reservation_summarised_as_made_fails_naming_the_decision() -> None:
+    result = check(FAILED_BOOKING, "The reservation was made.", builtin_schema("generic"))
+    assert result.outcome is Outcome.FAILED
+    assert [(f.verdict, f.field) for f in result.diff.findings] == [
+        (Verdict.CHANGED, "inventory.decision")
+    ]
+    finding = result.diff.findings[0]
+    assert finding.source is not None
+    assert finding.summary is not None
+    assert finding.source.value.display() == "not book"
+    assert finding.summary.value.display() == "book"
+
+
+def test_the_cli_names_the_decision_field(tmp_path: Path) -> None:
+    source, summary = tmp_path / "source.txt", tmp_path / "summary.txt"
+    source.write_text(FAILED_BOOKING + "\n", encoding="utf-8")
+    summary.write_text("The reservation was made.\n", encoding="utf-8")
+    run = factdiff("check", "--schema", "generic", str(source), str(summary))
+    assert run.returncode != 0
+    assert "inventory.decision" in run.stdout
+
+
+def test_a_dropped_refusal_and_offer_are_known_gaps() -> None:
+    source = "The agent refused the refund and offered a transfer. The customer's order is W1234."
+    result = check(source, "The customer's order is W1234.", builtin_schema("generic"))
+    assert result.outcome is Outcome.ACCEPTABLE_WITH_NOTES
+    assert [(f.verdict, f.field) for f in result.diff.findings] == [
+        (Verdict.MISSING, "inventory.decision"),
+        (Verdict.MISSING, "inventory.decision"),
+    ]
+    assert result.notes == ("inventory.decision missing", "inventory.decision missing")
+
+
+def test_faithful_rewords_of_an_outcome_pass() -> None:
+    generic = builtin_schema("generic")
+    failed = check(FAILED_BOOKING, "The reservation could not be made.", generic)
+    assert failed.outcome is Outcome.CLEAN, failed.diff.findings
+    done = check(
+        "system: Your booking is confirmed. Enjoy your meal!",
+        "I have made the reservation.",
+        generic,
+    )
+    assert done.outcome is Outcome.CLEAN, done.diff.findings
+    paid = check("The transfer was successful.", "The payment went through.", generic)
+    assert paid.outcome is Outcome.CLEAN, paid.diff.findings

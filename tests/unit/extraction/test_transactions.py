@@ -1,0 +1,144 @@
+"""Transaction outcomes as decisions: light verbs and nouns, passives, outcome phrases."""
+
+from __future__ import annotations
+
+import pytest
+
+from factdiff.extraction.decisions import find_decisions
+from factdiff.values.decision import DecisionValue
+
+
+def decisions(text: str) -> list[str]:
+    out = []
+    for match in find_decisions(text):
+        assert isinstance(match.value, DecisionValue)
+        out.append(str(match.value.canonical()))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I made the reservation for you.", "book"),
+        ("I got those tickets.", "book: ticket"),
+        ("I set up the appointment.", "book: appointment"),
+        ("I have scheduled your visit.", "book: appointment"),
+        ("I completed the transfer.", "pay"),
+        ("We placed the order.", "purchase"),
+    ],
+)
+def test_a_light_verb_and_a_transaction_noun(text: str, expected: str) -> None:
+    assert decisions(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Your booking is confirmed.", "book"),
+        ("Your reservation has been made successfully.", "book"),
+        ("The transfer was successful.", "pay"),
+        ("The payment went through.", "pay"),
+        ("Your requested rooms have been booked.", "book: room"),
+        ("The car has been booked.", "book: car"),
+        ("The order was cancelled.", "cancel"),
+        ("The tickets were bought.", "book: ticket"),
+    ],
+)
+def test_a_transaction_noun_and_its_outcome(text: str, expected: str) -> None:
+    assert decisions(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Sorry, I couldn't make the reservation.", "not book"),
+        ("I was unable to purchase that ticket.", "not book: ticket"),
+        ("I was unable to cancel order #W123.", "not cancel: order w123"),
+        ("Sorry, I wasn't able to get those tickets.", "not book: ticket"),
+        ("I failed to make a reservation.", "not book"),
+        ("It is not possible to make a reservation.", "not book"),
+        ("The reservation didn't go through.", "not book"),
+        ("Your table could not be booked.", "not book: table"),
+        ("Sorry, your payment failed.", "not pay"),
+        ("The booking was unsuccessful.", "not book"),
+    ],
+)
+def test_failure_cues_negate(text: str, expected: str) -> None:
+    assert decisions(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do you want me to book: a table for 2 at Sino?",
+        "Please confirm: you're booking 3 bus tickets to Fresno.",
+        "So to confirm, I'll book 1 room at the Hilton.",
+        "I'd like to book a table.",
+        "I want to cancel my order.",
+        "Would you like me to make the reservation?",
+        "Should I book one for 2:30 pm?",
+        "Okay, I am booking an appointment with Dr Lee.",
+        "The reserved time is 2:45 pm.",
+        "Confirming your scheduled visit on Friday.",
+        "I can make the reservation for 7 pm.",
+        "Customer may pay by card.",
+        "We've got 6 cars which suit you.",
+        "You require to book the car?",
+        "Please tell me the amount to be transferred.",
+    ],
+)
+def test_prospective_decisions_are_none(text: str) -> None:
+    assert decisions(text) == []
+
+
+def test_the_same_transaction_in_other_words_is_one_decision() -> None:
+    done = [
+        "Your reservation is confirmed.",
+        "I have made the reservation.",
+        "The reservation went through.",
+        "I have confirmed your reservation.",
+    ]
+    values = {tuple(decisions(text)) for text in done}
+    assert values == {("book",)}
+
+
+def test_a_question_after_a_done_outcome_leaves_it_done() -> None:
+    assert decisions("The reservation was made, is there anything else?") == ["book"]
+
+
+def test_nouns_of_one_thing_are_one_object() -> None:
+    assert decisions("I booked a cab.") == decisions("The ride has been booked.")
+    assert decisions("Your seats are confirmed.") == ["book: ticket"]
+
+
+def test_a_consent_verb_keeps_its_class_for_other_objects() -> None:
+    assert decisions("The agent refused the refund and offered a transfer.") == [
+        "refuse: refund",
+        "offer: transfer",
+    ]
+    assert decisions("Customer agreed to pay $11,850 within 7 days.") == ["accept"]
+    assert decisions("I paid $50 by card.") == ["pay"]
+
+
+def test_a_wish_governs_only_its_own_clause() -> None:
+    assert decisions("I need to return a speaker I bought.") == ["purchase"]
+
+
+def test_a_failed_attempt_and_a_failed_outcome_negate() -> None:
+    assert decisions("Sorry, there was an issue trying to book the table.") == ["not book: table"]
+    assert decisions("The booking was a failure.") == ["not book"]
+    assert decisions("Your appointment was a success.") == ["book: appointment"]
+
+
+def test_a_booked_person_and_a_named_thing_booked() -> None:
+    assert decisions("You are now confirmed.") == ["book"]
+    assert decisions("You're all set.") == ["book"]
+    assert decisions("Are you all set?") == []
+    assert decisions("I was able to confirm your ticket purchase.") == ["book: ticket"]
+    assert decisions("Your transfer began successfully.") == ["pay"]
+
+
+def test_not_possible_is_a_failed_outcome_and_possible_none() -> None:
+    assert decisions("The reservation was not possible.") == ["not book"]
+    assert decisions("Sorry, that table isn't available.") == ["not book: table"]
+    assert decisions("The table is available at 7 pm.") == []
