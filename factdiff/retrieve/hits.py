@@ -56,6 +56,12 @@ class SearchHit:
     occurred_at: datetime | None
     source: str | None = None
     """The archived source (hash-checked), when included."""
+    verified_share: float | None = None
+    """Share of the source's sentences the check that made the warm entry verified (they
+    carried a typed fact); ``None`` when no check was recorded: a hot entry, or a warm one
+    written before coverage was kept."""
+    unverified: tuple[str, ...] = ()
+    """The source sentences that check could not verify and the narrative dropped."""
 
     @cached_property
     def facts(self) -> FactRecord | None:
@@ -85,7 +91,13 @@ class SearchHit:
             "schema": self.schema,
             "occurred_at": None if self.occurred_at is None else self.occurred_at.isoformat(),
             "source": self.source,
+            "verified_share": _share(self.verified_share),
+            "unverified": list(self.unverified),
         }
+
+
+def _share(share: float | None) -> float | None:
+    return None if share is None else round(share, 4)
 
 
 def facts_json(record: FactRecord | None) -> dict[str, JSON]:
