@@ -1,7 +1,7 @@
 """``Stats``: the counts ``factdiff stats`` prints (tiers, outcomes, failure rates, facts
-lost, events, usage and cost, storage, check coverage), and the figures it shares with the dashboard and
-``/metrics``, each defined once here: failure rates per schema version and per agent, facts
-lost per field, the review backlog and the LLM cost.
+lost, events, usage and cost, storage, check coverage), and the figures it shares with the
+dashboard and ``/metrics``, each defined once here: failure rates per schema version and per
+agent, facts lost per field, the review backlog and the LLM cost.
 
 ``Stats`` reads over the store's ``Database``; the review backlog comes from ``Reports`` and
 the storage sizes from the compact storage (``storage``), which the facade passes in."""

@@ -247,7 +247,8 @@ def test_listing_losses_and_memory_score_agree_on_both_stores(
     [score] = agent_health(store)
     assert (score["warm"], score["warm_with_gaps"], score["failure_rate"]) == (15, 3, 0.0)
     coverage = score["coverage"]
-    assert isinstance(coverage, dict) and coverage["entries"] == 15  # re-evaluation kept it
+    assert isinstance(coverage, dict)
+    assert coverage["entries"] == 15
     share = coverage["verified"] / coverage["sentences"]
     assert coverage["share"] == round(share, 4)
     # 67.5 before coverage counted: times (1 - u / 4), u the share of unverified sentences
