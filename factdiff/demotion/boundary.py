@@ -214,7 +214,9 @@ class Boundary:
             known_gaps=attempt.known_gaps,
             coverage=None
             if attempt.coverage is None
-            else CheckCoverage.of(attempt.coverage, facts_kept(source, attempt.diff)),
+            else CheckCoverage.of(
+                attempt.coverage, facts_kept(source, attempt.diff), prepared.text
+            ),
         )
         event_type = (
             EventType.COMPRESSION_CLEAN

@@ -395,7 +395,7 @@ class Reevaluator:
             source_facts_digest=source_facts.digest(),
             coverage=None
             if checked.coverage is None
-            else CheckCoverage.of(checked.coverage, facts_kept(source_facts, checked.diff)),
+            else CheckCoverage.of(checked.coverage, facts_kept(source_facts, checked.diff), source),
             extra={
                 **seen[1].extra,
                 "reevaluated_at": now.isoformat(),

@@ -175,7 +175,9 @@ def _write(
         known_gaps=gaps,
         coverage=None
         if result.coverage is None
-        else CheckCoverage.of(result.coverage, facts_kept(result.source_facts, result.diff)),
+        else CheckCoverage.of(
+            result.coverage, facts_kept(result.source_facts, result.diff), entry.content or ""
+        ),
     )
     attempt = AttemptRecord(
         rung=0,

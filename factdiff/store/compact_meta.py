@@ -5,8 +5,10 @@ method, and the meta's shape), stored once in ``store_identities`` and reference
 row; the source facts digest as 32 bytes (none when it is the stored record's own); and the
 rest as canonical JSON with short keys, leaving out what the row already holds (the source
 content hash is the entry's, ``compressed_at`` the row's, ``lost_important_fields`` the known
-gaps' fields), the check's coverage as one list ``[sentences, verified, facts kept, gap,
-length, ...]`` (``coverage_meta``). ``join_meta`` is its inverse.
+gaps' fields), the check's coverage as one list ``[sentences, verified, facts kept,
+dropped, runs]`` (``runs``: the dropped sentences' spans packed as text by
+``coverage_meta.pack_runs``; left out when there are none). ``join_meta`` is its
+inverse.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 from factdiff.store.compact import CompactError
 from factdiff.store.compact import dump as _dump
+from factdiff.store.coverage_meta import pack_runs, unpack_runs
 
 _META_SHORT = {
     "attempt_count": "a",
@@ -151,7 +154,7 @@ def join_meta(
 _OUTCOMES = {"clean": "c", "acceptable_with_notes": "a"}
 _OUTCOME_NAMES = {short: name for name, short in _OUTCOMES.items()}
 _GAP_KEYS = ("field", "criticality", "type")
-_COVERAGE_KEYS = ("sentences", "verified", "facts_kept")
+_COVERAGE_KEYS = ("sentences", "verified", "facts_kept", "dropped")
 
 
 def _short_value(key: str, value: Any) -> Any:
@@ -160,7 +163,8 @@ def _short_value(key: str, value: Any) -> Any:
     if key == "outcome" and isinstance(value, str):
         return _OUTCOMES.get(value, "~" + value)
     if key == "coverage" and _is_coverage(value):
-        return [*(value[k] for k in _COVERAGE_KEYS), *value["u"]]
+        counts = [value[k] for k in _COVERAGE_KEYS]
+        return [*counts, pack_runs(value["u"])] if value["u"] else counts
     if key == "known_gaps" and isinstance(value, list):
         return [
             [g[k] for k in _GAP_KEYS]
@@ -174,9 +178,12 @@ def _short_value(key: str, value: Any) -> Any:
 def _long_value(key: str, value: Any) -> Any:
     if key == "outcome" and isinstance(value, str):
         return value[1:] if value.startswith("~") else _OUTCOME_NAMES.get(value, value)
-    if key == "coverage" and isinstance(value, list) and len(value) >= len(_COVERAGE_KEYS):
-        n = len(_COVERAGE_KEYS)
-        return {**dict(zip(_COVERAGE_KEYS, value[:n], strict=True)), "u": value[n:]}
+    if key == "coverage" and isinstance(value, list) and len(value) in (4, 5):
+        packed = value[4] if len(value) == 5 else None
+        runs = unpack_runs(packed) if isinstance(packed, str) else []
+        if len(value) == 5 and not runs:
+            raise ValueError("compact coverage has no runs where it says it has")
+        return {**dict(zip(_COVERAGE_KEYS, value[:4], strict=True)), "u": runs}
     if key == "known_gaps" and isinstance(value, list):
         return [
             dict(zip(_GAP_KEYS, g, strict=True)) if isinstance(g, list) and len(g) == 3 else g
@@ -192,7 +199,8 @@ def _is_coverage(value: Any) -> bool:
         and set(value) == {*_COVERAGE_KEYS, "u"}
         and all(type(value[k]) is int for k in _COVERAGE_KEYS)
         and isinstance(value["u"], list)
-        and all(type(n) is int for n in value["u"])
+        and len(value["u"]) % 2 == 0
+        and all(type(n) is int and n >= 0 for n in value["u"])
     )
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -131,6 +131,17 @@ class SpanIndex:
         """Whether a span shares a character with ``[start, end)``."""
         before = bisect_left(self._starts, end)  # the spans that start before ``end``
         return before > 0 and self._reach[before - 1] > start
+
+
+def sentence_spans(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
+    """The ``(start, end)`` of each sentence of ``text[start:end]`` as ``coverage`` splits
+    and strips them (whitespace-only pieces left out)."""
+    for m in _SENTENCE.finditer(text, start, len(text) if end is None else end):
+        piece = m.group()
+        stripped = piece.strip()
+        if stripped:
+            lead = m.start() + piece.index(stripped[:1])
+            yield lead, lead + len(stripped)
 
 
 def coverage(source: str, source_facts: FactRecord, summary: str) -> Coverage:

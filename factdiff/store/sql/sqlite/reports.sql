@@ -16,12 +16,12 @@ GROUP BY e.agent_id ORDER BY e.agent_id
 
 -- name: agent_coverage
 -- Per agent, over its warm entries whose check coverage is kept (compact meta key v:
--- [sentences, verified, facts kept, then gap, length per dropped unverified sentence]):
--- those entries, their source sentences, the verified ones and the dropped unverified ones.
+-- [sentences, verified, facts kept, dropped, packed spans of the dropped]): those entries,
+-- their source sentences, the verified ones and the dropped unverified ones.
 SELECT e.agent_id, count(*) AS entries,
        sum(json_extract(m.meta, '$.v[0]')) AS sentences,
        sum(json_extract(m.meta, '$.v[1]')) AS verified,
-       sum((json_array_length(m.meta, '$.v') - 3) / 2) AS dropped
+       sum(json_extract(m.meta, '$.v[3]')) AS dropped
 FROM (SELECT entry_id, CAST(meta AS TEXT) AS meta FROM warm_entries) AS m
 JOIN entries e ON e.id = m.entry_id
 WHERE json_type(m.meta, '$.v') = 'array'
