@@ -16,7 +16,8 @@ warm row decodes its source anyway, so the texts come from it
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from factdiff.verify.coverage import Coverage, Unverified, sentence_spans
@@ -94,14 +95,16 @@ def unpack_runs(text: str) -> list[int]:
 class CheckCoverage:
     """A warm entry's check coverage: its counts, the character spans of the unverified
     sentences its summary dropped (adjacent ones, with only whitespace between them, as one
-    span) and those sentences (read from the source; none when it was not given)."""
+    span) and those sentences (``dropped``: read from the source when first asked for; none
+    when it was not given)."""
 
     sentences: int
     verified: int
     facts_kept: int
     dropped_count: int = 0
     spans: tuple[tuple[int, int], ...] = ()
-    dropped: tuple[Unverified, ...] = ()
+    source: str | None = field(default=None, compare=False, repr=False)
+    """The entry's source, which ``dropped`` reads the sentences from."""
 
     @classmethod
     def of(cls, coverage: Coverage, facts_kept: int, source: str) -> CheckCoverage:
@@ -114,7 +117,20 @@ class CheckCoverage:
             else:
                 spans.append((u.start, u.end))
         return cls(
-            coverage.sentences, coverage.verified, facts_kept, len(dropped), tuple(spans), dropped
+            coverage.sentences, coverage.verified, facts_kept, len(dropped), tuple(spans), source
+        )
+
+    @cached_property
+    def dropped(self) -> tuple[Unverified, ...]:
+        """The dropped unverified sentences, read from the source on first use (none
+        without it)."""
+        text = self.source
+        if text is None:
+            return ()
+        return tuple(
+            Unverified(text[s:e], s, e, True)
+            for start, end in self.spans
+            for s, e in sentence_spans(text, start, end)
         )
 
     @property
@@ -159,11 +175,5 @@ class CheckCoverage:
             raise ValueError("coverage spans do not match its count of dropped sentences")
         if source is not None and spans and spans[-1][1] > len(source):
             raise ValueError("a coverage span lies outside the source")
-        text = source or ""
-        dropped = tuple(
-            Unverified(text[s:e], s, e, True)
-            for start, end in (spans if source is not None else ())
-            for s, e in sentence_spans(text, start, end)
-        )
         sentences, verified, kept, count = counts
-        return cls(sentences, verified, kept, count, tuple(spans), dropped)
+        return cls(sentences, verified, kept, count, tuple(spans), source)

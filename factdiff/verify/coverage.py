@@ -21,9 +21,11 @@ from factdiff.extraction.record import Fact, FactRecord
 from factdiff.inputs.json_toml import json_array, json_int, json_object
 from factdiff.values.base import JSON
 
-_SENTENCE = re.compile(r"(?:[^.!?;\n]|[.!?;](?!\s|\Z|[.!?;]))+(?:[.!?;]+(?=\s|\Z)|\n|\Z)|[^\n]+")
+_SENTENCE = re.compile(r"(?:[^.!?;\n]++|[.!?;](?!\s|\Z|[.!?;]))+(?:[.!?;]+(?=\s|\Z)|\n|\Z)|[^\n]+")
 """A sentence ends at ``.``, ``!``, ``?`` or ``;`` before a space or the end, or at a line
-break: a stop inside a token (``$1,249.00``, ``v1.2``) does not end it."""
+break: a stop inside a token (``$1,249.00``, ``v1.2``) does not end it. A run of other
+characters is taken whole (possessive): a sentence never ends inside one, and a line that
+ends no sentence is not re-split character by character."""
 _CONTENT = re.compile(r"[^\W\d_]{4,}")
 
 
