@@ -153,8 +153,7 @@ def _build(
         schema={"name": view.schema_name, "version": view.schema_version},
         occurred_at=entry.occurred_at,
         source=archive.text() if warm and wants_source else None,
-        verified_share=None if view.coverage is None else view.coverage.share,
-        unverified=() if view.coverage is None else view.coverage.texts,
+        coverage=view.coverage,
     )
 
 

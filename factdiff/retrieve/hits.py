@@ -10,6 +10,7 @@ from functools import cached_property
 from factdiff.extraction.record import Fact, FactRecord
 from factdiff.retrieve.gaps import KnownGap
 from factdiff.retrieve.keys import record_facts
+from factdiff.store.coverage_meta import CheckCoverage
 from factdiff.values.base import JSON
 
 
@@ -56,12 +57,21 @@ class SearchHit:
     occurred_at: datetime | None
     source: str | None = None
     """The archived source (hash-checked), when included."""
-    verified_share: float | None = None
-    """Share of the source's sentences the check that made the warm entry verified (they
-    carried a typed fact); ``None`` when no check was recorded: a hot entry, or a warm one
-    written before coverage was kept."""
-    unverified: tuple[str, ...] = ()
-    """The source sentences that check could not verify and the narrative dropped."""
+    coverage: CheckCoverage | None = field(default=None, repr=False)
+    """The coverage of the check that made a warm entry (``None``: a hot entry, or a warm
+    one written before coverage was kept)."""
+
+    @property
+    def verified_share(self) -> float | None:
+        """Share of the source's sentences the check that made the warm entry verified (they
+        carried a typed fact); ``None`` when no check was recorded."""
+        return None if self.coverage is None else self.coverage.share
+
+    @property
+    def unverified(self) -> tuple[str, ...]:
+        """The source sentences that check could not verify and the narrative dropped (read
+        from the source on first use)."""
+        return () if self.coverage is None else self.coverage.texts
 
     @cached_property
     def facts(self) -> FactRecord | None:
