@@ -40,6 +40,8 @@ from factdiff.providers.base import Usage
 from factdiff.schema.model import FactSchema
 from factdiff.store import AttemptOutcome, Entry, EventType, MemoryStore, NewEvent, WarmMeta
 from factdiff.store.catalog import SchemaCatalog
+from factdiff.store.coverage_meta import CheckCoverage
+from factdiff.verify.check import facts_kept
 from factdiff.verify.policy import Outcome
 
 if TYPE_CHECKING:
@@ -210,6 +212,11 @@ class Boundary:
             if attempt.warm_body is None
             else attempt.warm_body.record_digest,
             known_gaps=attempt.known_gaps,
+            coverage=None
+            if attempt.coverage is None
+            else CheckCoverage.of(
+                attempt.coverage, facts_kept(source, attempt.diff), prepared.text
+            ),
         )
         event_type = (
             EventType.COMPRESSION_CLEAN

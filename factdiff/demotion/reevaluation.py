@@ -54,13 +54,14 @@ from factdiff.store import (
     WrongTier,
 )
 from factdiff.store.catalog import SchemaCatalog
+from factdiff.store.coverage_meta import CheckCoverage
 from factdiff.store.reevaluation import (
     ReevaluationFinish,
     ReevaluationItem,
     ReevaluationResult,
 )
 from factdiff.store.schema_resolver import SchemaResolver
-from factdiff.verify.check import DEFAULT_EXTRACTOR, verify
+from factdiff.verify.check import DEFAULT_EXTRACTOR, facts_kept, verify
 from factdiff.verify.policy import DEFAULT_POLICY, Outcome, Policy
 
 if TYPE_CHECKING:
@@ -362,7 +363,9 @@ class Reevaluator:
         narrative = entry.warm.narrative
         source_facts = self.extractor.extract(source, schema, reference_of(entry, source))
         narrative_facts = self.extractor.extract(narrative, schema, source_facts.reference)
-        checked = verify(source_facts, narrative_facts, schema, self.policy)
+        checked = verify(
+            source_facts, narrative_facts, schema, self.policy, texts=(source, narrative)
+        )
         diff = checked.diff.to_json()
         versions = {
             "schema": item.schema_name,
@@ -390,6 +393,9 @@ class Reevaluator:
             outcome=outcome,
             known_gaps=gaps,
             source_facts_digest=source_facts.digest(),
+            coverage=None
+            if checked.coverage is None
+            else CheckCoverage.of(checked.coverage, facts_kept(source_facts, checked.diff), source),
             extra={
                 **seen[1].extra,
                 "reevaluated_at": now.isoformat(),

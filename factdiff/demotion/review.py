@@ -33,7 +33,8 @@ from factdiff.store import (
     WrongTier,
 )
 from factdiff.store.catalog import SchemaCatalog
-from factdiff.verify.check import DEFAULT_EXTRACTOR, CheckResult, check
+from factdiff.store.coverage_meta import CheckCoverage
+from factdiff.verify.check import DEFAULT_EXTRACTOR, CheckResult, check, facts_kept
 from factdiff.verify.policy import DEFAULT_POLICY, Outcome
 
 if TYPE_CHECKING:
@@ -172,6 +173,11 @@ def _write(
         source_content_hash=entry.content_hash,
         source_facts_digest=result.source_facts.digest(),
         known_gaps=gaps,
+        coverage=None
+        if result.coverage is None
+        else CheckCoverage.of(
+            result.coverage, facts_kept(result.source_facts, result.diff), entry.content or ""
+        ),
     )
     attempt = AttemptRecord(
         rung=0,

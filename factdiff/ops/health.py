@@ -10,20 +10,30 @@ For each agent, from the store:
   (promoted back to hot) and their ``rate``;
 * ``review_backlog``: its entries waiting for operator review (and ``backlog_share`` of all
   its entries), as the dashboard's backlog and ``/metrics`` count them: an entry an operator
-  kept hot is decided, not waiting (``kept_hot`` counts those).
+  kept hot is decided, not waiting (``kept_hot`` counts those);
+* ``coverage``: over its warm entries that keep their check's coverage, the source
+  sentences, the verified ones (they carried a typed fact), their ``share`` and the
+  unverified ones the narratives dropped (``Stats.coverage``).
 
 One figure sums them up, ``health`` (0 to 100, higher is better)::
 
     f = min(1, failure_rate + max(0, trend))      # a climbing rate counts at once
+    u = 1 - coverage share                        # sentences no check verified
     health = 100 * (1 - f) * (1 - gap_share / 2) * (1 - reevaluation rate) * (1 - backlog_share)
+                 * (1 - u / 4)
 
-Missing parts count as 0 (no attempts yet: ``f = 0``). A gap is half a loss: the fact is
-still in the warm record and its source in cold, but the narrative an agent reads lacks it.
+Missing parts count as 0 (no attempts yet: ``f = 0``; no coverage kept: ``u = 0``). A gap
+is half a loss: the fact is still in the warm record and its source in cold, but the
+narrative an agent reads lacks it. An unverified sentence is a quarter of one: nothing
+shows it was lost (it may be small talk), but nothing checked it either.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from factdiff.store.reports import AgentCoverage
+from factdiff.store.stats import coverage_json
 
 if TYPE_CHECKING:
     from factdiff.store import MemoryStore
@@ -49,11 +59,13 @@ def health_figure(
     gap_share: float,
     reevaluation_rate: float | None,
     backlog_share: float,
+    verified_share: float | None = None,
 ) -> float:
     """The documented health figure (see the module docstring), rounded to 0.1."""
     f = min(1.0, (failure_rate or 0.0) + max(0.0, trend or 0.0))
+    u = 1 - (1.0 if verified_share is None else verified_share)
     score = 100 * (1 - f) * (1 - gap_share / 2) * (1 - (reevaluation_rate or 0.0))
-    return round(score * (1 - backlog_share), 1)
+    return round(score * (1 - backlog_share) * (1 - u / 4), 1)
 
 
 def agent_health(
@@ -61,6 +73,7 @@ def agent_health(
 ) -> list[dict[str, JSON]]:
     """The memory score of every agent (or of ``agent``), by agent id."""
     reevaluated = store.reevaluation_by_agent()
+    covered = {c.agent: c for c in store.agent_coverage()}
     result: list[dict[str, JSON]] = []
     for counts in store.agent_counts():
         if agent is not None and counts.agent != agent:
@@ -72,6 +85,7 @@ def agent_health(
         checked, promoted = reevaluated.get(counts.agent, (0, 0))
         reevaluation_rate = promoted / checked if checked else None
         backlog_share = counts.review / counts.entries if counts.entries else 0.0
+        coverage = covered.get(counts.agent, AgentCoverage(counts.agent, 0, 0, 0, 0))
         result.append(
             {
                 "agent": counts.agent,
@@ -90,7 +104,10 @@ def agent_health(
                 "review_backlog": counts.review,
                 "kept_hot": counts.kept_hot,
                 "backlog_share": _round(backlog_share),
-                "health": health_figure(rate, trend, gap_share, reevaluation_rate, backlog_share),
+                "coverage": coverage_json(coverage),
+                "health": health_figure(
+                    rate, trend, gap_share, reevaluation_rate, backlog_share, coverage.share
+                ),
             }
         )
     return result

@@ -12,12 +12,18 @@ Each entry renders as one block of plain text, in the order given::
     - inventory.money: 14250 USD (stated as "$14,250")
     known gaps:
     - call_time (important, datetime)
+    check: acceptable_with_notes: 14 facts kept; 1 sentence not covered by the schema was dropped
+    - "The customer sounded upset about the delay."
 
 A warm entry shows its narrative, a hot one its source (``source:`` instead of
 ``narrative:``); the facts are the entry's record (a warm entry's source record, so the
 values of its known gaps are listed too), field by field in record order, each value as its
 canonical JSON when it is not a string. Blocks are joined by a blank line. Nothing depends
-on the clock, the time zone or the locale: the same store renders the same bytes.
+on the clock, the time zone or the locale: the same store renders the same bytes. The
+``check:`` line (the outcome of the check that made a warm entry, the facts it kept, the
+source sentences no schema field covered that the narrative dropped, each quoted below it)
+is there only for entries whose check was recorded: older warm rows and hot entries render
+as they always did.
 
 The context's hash is ``sha256:`` + the hex SHA-256 of the rendered UTF-8 bytes; each block
 has its own hash too, so a check names the entry that changed.
@@ -39,6 +45,7 @@ from factdiff.retrieve.index import extract_source, reference_date, stored_recor
 from factdiff.retrieve.keys import record_facts
 from factdiff.retrieve.schemas import SchemaResolver
 from factdiff.schema.model import FactSchema, SchemaRef
+from factdiff.store.coverage_meta import CheckCoverage
 from factdiff.store.model import Entry, Tier
 
 if TYPE_CHECKING:
@@ -66,6 +73,11 @@ class EntryView:
     def record(self) -> FactRecord | None:
         """The entry's fact record (None when what is stored is not one)."""
         return None if self.record_json is None else stored_record(self.record_json)
+
+    @property
+    def coverage(self) -> CheckCoverage | None:
+        """The coverage of the check that made a warm entry (``None``: hot, or not kept)."""
+        return None if self.entry.warm is None else self.entry.warm.meta.coverage
 
     @property
     def schema_name(self) -> str | None:
@@ -187,6 +199,7 @@ def render_entry(view: EntryView) -> RenderedEntry:
     )
     if not view.gaps:
         lines.append("- none")
+    lines.extend(_check_lines(view))
     text = "\n".join(lines) + "\n"
     return RenderedEntry(
         entry.id,
@@ -197,6 +210,18 @@ def render_entry(view: EntryView) -> RenderedEntry:
         text,
         text_hash(text),
     )
+
+
+def _check_lines(view: EntryView) -> list[str]:
+    """``check: clean: 14 facts kept; 1 sentence not covered by the schema was dropped`` and
+    the dropped sentences, quoted; nothing for an entry without a recorded check."""
+    covered, warm = view.coverage, view.entry.warm
+    if covered is None or warm is None:
+        return []
+    kept = covered.facts_kept
+    line = f"check: {warm.meta.outcome.value}: {kept} {'fact' if kept == 1 else 'facts'} kept"
+    phrase = covered.phrase()
+    return [f"{line}; {phrase}" if phrase else line, *(f"- {_quoted(t)}" for t in covered.texts)]
 
 
 def assemble(blocks: Sequence[RenderedEntry]) -> RenderedContext:

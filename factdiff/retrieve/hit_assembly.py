@@ -153,6 +153,7 @@ def _build(
         schema={"name": view.schema_name, "version": view.schema_version},
         occurred_at=entry.occurred_at,
         source=archive.text() if warm and wants_source else None,
+        coverage=view.coverage,
     )
 
 

@@ -10,6 +10,7 @@ from functools import cached_property
 from factdiff.extraction.record import Fact, FactRecord
 from factdiff.retrieve.gaps import KnownGap
 from factdiff.retrieve.keys import record_facts
+from factdiff.store.coverage_meta import CheckCoverage
 from factdiff.values.base import JSON
 
 
@@ -56,6 +57,21 @@ class SearchHit:
     occurred_at: datetime | None
     source: str | None = None
     """The archived source (hash-checked), when included."""
+    coverage: CheckCoverage | None = field(default=None, repr=False)
+    """The coverage of the check that made a warm entry (``None``: a hot entry, or a warm
+    one written before coverage was kept)."""
+
+    @property
+    def verified_share(self) -> float | None:
+        """Share of the source's sentences the check that made the warm entry verified (they
+        carried a typed fact); ``None`` when no check was recorded."""
+        return None if self.coverage is None else self.coverage.share
+
+    @property
+    def unverified(self) -> tuple[str, ...]:
+        """The source sentences that check could not verify and the narrative dropped (read
+        from the source on first use)."""
+        return () if self.coverage is None else self.coverage.texts
 
     @cached_property
     def facts(self) -> FactRecord | None:
@@ -85,7 +101,13 @@ class SearchHit:
             "schema": self.schema,
             "occurred_at": None if self.occurred_at is None else self.occurred_at.isoformat(),
             "source": self.source,
+            "verified_share": _share(self.verified_share),
+            "unverified": list(self.unverified),
         }
+
+
+def _share(share: float | None) -> float | None:
+    return None if share is None else round(share, 4)
 
 
 def facts_json(record: FactRecord | None) -> dict[str, JSON]:

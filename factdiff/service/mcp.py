@@ -136,7 +136,8 @@ def build_mcp(
     @server.tool()
     def recall(query: str, k: int = 5) -> dict[str, object]:
         """Memories that answer the query, those holding its facts first: each with its
-        text, facts and known gaps (facts its summary lost: read them from the facts)."""
+        text, facts and known gaps (facts its summary lost: read them from the facts), and
+        ``unverified``: source sentences no check covered that its summary dropped."""
         scope = None if may_see_all() else agent()
         hits = store().search(query, agent=scope, k=max(1, min(k, 100)))
         return {**search_document(query, hits)}

@@ -308,6 +308,8 @@ class SearchHitOut(Open):
     schema_: JsonObject = Field(alias="schema")
     occurred_at: str | None
     source: str | None
+    verified_share: float | None
+    unverified: list[str]
 
 
 class SearchDocument(Strict):

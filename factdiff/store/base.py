@@ -349,6 +349,7 @@ class MemoryStore:
     registered_schemas = forward("_parts.reports", Reports.registered_schemas)
     agent_schema_assignments = forward("_parts.reports", Reports.agent_schema_assignments)
     agent_counts = forward("_parts.reports", Reports.agent_counts)
+    agent_coverage = forward("_parts.reports", Reports.agent_coverage)
     review_backlog = forward("_parts.reports", Reports.review_backlog)
     recent_outcomes = forward("_parts.reports", Reports.recent_outcomes)
     reevaluation_results = forward("_parts.reports", Reports.reevaluation_results)

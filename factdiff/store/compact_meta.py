@@ -5,7 +5,10 @@ method, and the meta's shape), stored once in ``store_identities`` and reference
 row; the source facts digest as 32 bytes (none when it is the stored record's own); and the
 rest as canonical JSON with short keys, leaving out what the row already holds (the source
 content hash is the entry's, ``compressed_at`` the row's, ``lost_important_fields`` the known
-gaps' fields). ``join_meta`` is its inverse.
+gaps' fields), the check's coverage as one list ``[sentences, verified, facts kept,
+dropped, runs]`` (``runs``: the dropped sentences' spans packed as text by
+``coverage_meta.pack_runs``; left out when there are none). ``join_meta`` is its
+inverse.
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ from typing import Any
 
 from factdiff.store.compact import CompactError
 from factdiff.store.compact import dump as _dump
+from factdiff.store.coverage_meta import pack_runs, unpack_runs
 
 _META_SHORT = {
     "attempt_count": "a",
     "budget_words": "b",
     "compressed_at": "c",
+    "coverage": "v",
     "known_gaps": "g",
     "lost_important_fields": "l",
     "outcome": "o",
@@ -149,13 +154,17 @@ def join_meta(
 _OUTCOMES = {"clean": "c", "acceptable_with_notes": "a"}
 _OUTCOME_NAMES = {short: name for name, short in _OUTCOMES.items()}
 _GAP_KEYS = ("field", "criticality", "type")
+_COVERAGE_KEYS = ("sentences", "verified", "facts_kept", "dropped")
 
 
 def _short_value(key: str, value: Any) -> Any:
     """Outcomes as one letter, known gaps as ``[field, criticality, type]`` lists (an
-    unexpected value is kept as it is, marked by its form)."""
+    unexpected value is kept as it is, marked by its form), coverage as one list."""
     if key == "outcome" and isinstance(value, str):
         return _OUTCOMES.get(value, "~" + value)
+    if key == "coverage" and _is_coverage(value):
+        counts = [value[k] for k in _COVERAGE_KEYS]
+        return [*counts, pack_runs(value["u"])] if value["u"] else counts
     if key == "known_gaps" and isinstance(value, list):
         return [
             [g[k] for k in _GAP_KEYS]
@@ -169,12 +178,30 @@ def _short_value(key: str, value: Any) -> Any:
 def _long_value(key: str, value: Any) -> Any:
     if key == "outcome" and isinstance(value, str):
         return value[1:] if value.startswith("~") else _OUTCOME_NAMES.get(value, value)
+    if key == "coverage" and isinstance(value, list) and len(value) in (4, 5):
+        packed = value[4] if len(value) == 5 else None
+        runs = unpack_runs(packed) if isinstance(packed, str) else []
+        if len(value) == 5 and not runs:
+            raise ValueError("compact coverage has no runs where it says it has")
+        return {**dict(zip(_COVERAGE_KEYS, value[:4], strict=True)), "u": runs}
     if key == "known_gaps" and isinstance(value, list):
         return [
             dict(zip(_GAP_KEYS, g, strict=True)) if isinstance(g, list) and len(g) == 3 else g
             for g in value
         ]
     return value
+
+
+def _is_coverage(value: Any) -> bool:
+    """A coverage object of the form ``CheckCoverage.to_json`` makes (else kept as is)."""
+    return (
+        isinstance(value, dict)
+        and set(value) == {*_COVERAGE_KEYS, "u"}
+        and all(type(value[k]) is int for k in _COVERAGE_KEYS)
+        and isinstance(value["u"], list)
+        and len(value["u"]) % 2 == 0
+        and all(type(n) is int and n >= 0 for n in value["u"])
+    )
 
 
 def _is_shape_value(value: Any) -> bool:

@@ -133,12 +133,13 @@ class CompactStorage:
             meta_json = compact_meta.join_meta(
                 split, entry.content_hash, moment, record_digest(data)
             )
+            warm_meta = WarmMeta.from_json(meta_json, source)
         except ValueError as exc:
             raise IntegrityError(entry.id, f"warm row does not decode: {exc}") from None
         return WarmView(
             narrative=narrative_text,
             record=data,
-            meta=WarmMeta.from_json(meta_json),
+            meta=warm_meta,
             attempt_no=int(attempt_no),
             compressed_at=codec.from_micros(int(compressed_at)),
         )

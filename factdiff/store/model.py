@@ -13,6 +13,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from factdiff.errors import InputError, StoreError
 from factdiff.providers.accounting import ModelCall
 from factdiff.schema.model import Criticality, SchemaRef
+from factdiff.store.coverage_meta import CheckCoverage
 from factdiff.values.base import FactType
 
 T = TypeVar("T")
@@ -108,6 +109,7 @@ _META_KEYS = frozenset(
         "attempt_count",
         "source_content_hash",
         "source_facts_digest",
+        "coverage",
     }
 )
 
@@ -119,7 +121,9 @@ class WarmMeta:
     Stored as JSON with the keys warm entries have always had (``lost_important_fields``
     included, as field names) plus ``known_gaps``; rows written before gaps were typed load
     with gaps read from ``lost_important_fields`` (important, type unknown). Keys this
-    version does not know are kept in ``extra`` and written back unchanged.
+    version does not know are kept in ``extra`` and written back unchanged. ``coverage``
+    (``CheckCoverage``: what the check verified, the unverified sentences the summary
+    dropped) is ``None`` for rows written before it was kept, and then not in the JSON.
     """
 
     schema: SchemaRef
@@ -135,6 +139,7 @@ class WarmMeta:
     source_facts_digest: str | None = None
     known_gaps: tuple[KnownGap, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
+    coverage: CheckCoverage | None = None
 
     @property
     def lost_important_fields(self) -> tuple[str, ...]:
@@ -158,11 +163,13 @@ class WarmMeta:
             "attempt_count": self.attempt_count,
             "source_content_hash": self.source_content_hash,
             "source_facts_digest": self.source_facts_digest,
+            **({} if self.coverage is None else {"coverage": self.coverage.to_json()}),
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> WarmMeta:
-        """The meta of a stored row, old or new (see the class docstring)."""
+    def from_json(cls, data: Mapping[str, Any], source: str | None = None) -> WarmMeta:
+        """The meta of a stored row, old or new (see the class docstring); ``source``: the
+        entry's source, which the coverage's dropped sentences are read from."""
         gaps = data.get("known_gaps")
         if isinstance(gaps, list):
             known = tuple(KnownGap.from_json(g) for g in gaps if isinstance(g, Mapping))
@@ -172,6 +179,7 @@ class WarmMeta:
                 for name in data.get("lost_important_fields") or ()
             )
         budget = data.get("budget_words")
+        covered = data.get("coverage")
         return cls(
             schema=SchemaRef.from_json(data["schema"]),
             extractor=str(data.get("extractor", "")),
@@ -186,6 +194,7 @@ class WarmMeta:
             source_facts_digest=data.get("source_facts_digest"),
             known_gaps=known,
             extra={k: v for k, v in data.items() if k not in _META_KEYS},
+            coverage=None if covered is None else CheckCoverage.from_json(covered, source),
         )
 
 

@@ -16,7 +16,14 @@ from factdiff.store import codec
 from factdiff.store import rows as rowmap
 from factdiff.store.database import Database
 
-__all__ = ["AgentCounts", "BacklogCounts", "LossAttempt", "RegisteredSchema", "Reports"]
+__all__ = [
+    "AgentCounts",
+    "AgentCoverage",
+    "BacklogCounts",
+    "LossAttempt",
+    "RegisteredSchema",
+    "Reports",
+]
 
 PAGE = 256
 
@@ -42,6 +49,23 @@ class AgentCounts:
     warm_with_gaps: int
     review: int
     kept_hot: int = 0
+
+
+@dataclass(frozen=True)
+class AgentCoverage:
+    """One agent's warm entries whose check coverage is kept: how many, their source
+    sentences, the sentences the checks verified, and the unverified ones dropped."""
+
+    agent: str
+    entries: int
+    sentences: int
+    verified: int
+    dropped: int
+
+    @property
+    def share(self) -> float | None:
+        """Verified sentences over all sentences (``None`` without any)."""
+        return self.verified / self.sentences if self.sentences else None
 
 
 @dataclass(frozen=True)
@@ -106,6 +130,21 @@ class Reports:
                 int(r["warm_with_gaps"] or 0),
                 int(r["review"] or 0),
                 int(r["kept_hot"] or 0),
+            )
+            for r in rows
+        ]
+
+    def agent_coverage(self) -> list[AgentCoverage]:
+        """Check coverage per agent with warm entries that keep it, by agent id."""
+        db = self._db
+        rows = db.rows(db.sql("agent_coverage"), {})
+        return [
+            AgentCoverage(
+                str(r["agent_id"]),
+                int(r["entries"] or 0),
+                int(r["sentences"] or 0),
+                int(r["verified"] or 0),
+                int(r["dropped"] or 0),
             )
             for r in rows
         ]

@@ -1,7 +1,7 @@
 """``Stats``: the counts ``factdiff stats`` prints (tiers, outcomes, failure rates, facts
-lost, events, usage and cost, storage), and the figures it shares with the dashboard and
-``/metrics``, each defined once here: failure rates per schema version and per agent, facts
-lost per field, the review backlog and the LLM cost.
+lost, events, usage and cost, storage, check coverage), and the figures it shares with the
+dashboard and ``/metrics``, each defined once here: failure rates per schema version and per
+agent, facts lost per field, the review backlog and the LLM cost.
 
 ``Stats`` reads over the store's ``Database``; the review backlog comes from ``Reports`` and
 the storage sizes from the compact storage (``storage``), which the facade passes in."""
@@ -17,9 +17,9 @@ from factdiff.store import rows as rowmap
 from factdiff.store.compact_storage import StorageSizes
 from factdiff.store.database import Database
 from factdiff.store.model import AttemptOutcome, Tier
-from factdiff.store.reports import Reports
+from factdiff.store.reports import AgentCoverage, Reports
 
-__all__ = ["PAGE_SIZE", "Stats", "failure_rate"]
+__all__ = ["PAGE_SIZE", "Stats", "coverage_json", "failure_rate"]
 
 PAGE_SIZE = rowmap.PAGE_SIZE
 
@@ -55,7 +55,7 @@ class Stats:
         ``usage`` (per summarizer: attempts, tokens in and out of every call made for them,
         cost in USD; None when some billed attempt has no known price; summed in floating
         point on SQLite), ``model_usage`` (``model_usage``), ``llm_cost`` (``llm_cost``),
-        ``storage`` (bytes per tier, see ``storage()``).
+        ``storage`` (bytes per tier, see ``storage()``), ``coverage`` (``coverage``).
         """
         with self._db.read():
             by_status = self._db.rows(self._db.sql("count_entries"), {})
@@ -92,6 +92,26 @@ class Stats:
             "model_usage": [row for row, _ in model_usage],
             "llm_cost": _llm_cost(model_usage),
             "storage": self._storage(),
+            "coverage": self.coverage(),
+        }
+
+    def coverage(self) -> dict[str, Any]:
+        """What the checks that made warm entries verified, over the warm entries that keep
+        it (written before coverage was kept: left out), overall and per agent: ``entries``,
+        ``sentences`` (of their sources), ``verified`` (carrying a typed fact), ``share``
+        (verified / sentences, None without any) and ``dropped_unverified`` (sentences no
+        schema field covered that the narrative dropped)."""
+        agents = self._reports.agent_coverage()
+        total = AgentCoverage(
+            "",
+            sum(a.entries for a in agents),
+            sum(a.sentences for a in agents),
+            sum(a.verified for a in agents),
+            sum(a.dropped for a in agents),
+        )
+        return {
+            **coverage_json(total),
+            "agents": [{"agent": a.agent, **coverage_json(a)} for a in agents],
         }
 
     def failure_by_schema(self) -> list[dict[str, Any]]:
@@ -199,6 +219,18 @@ class Stats:
             )
             for row in rows
         ]
+
+
+def coverage_json(counts: AgentCoverage) -> dict[str, Any]:
+    """``{"entries", "sentences", "verified", "share", "dropped_unverified"}``."""
+    share = counts.share
+    return {
+        "entries": counts.entries,
+        "sentences": counts.sentences,
+        "verified": counts.verified,
+        "share": None if share is None else round(share, 4),
+        "dropped_unverified": counts.dropped,
+    }
 
 
 def _llm_cost(usage: list[tuple[UsageRow, Decimal | None]]) -> dict[str, Any]:

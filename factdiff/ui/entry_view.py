@@ -115,23 +115,35 @@ def _hot_state(entry: Entry, current: AttemptRecord | None, events: Sequence[JSO
 def _current_json(
     store: MemoryStore, entry: Entry, current: AttemptRecord | None, resolver: SchemaResolver
 ) -> dict[str, JSON]:
-    """``{"state", "attempt_no", "outcome", "facts", "known_gaps"}``: a warm entry's facts
-    (its stored record, as retrieval reads it) and known gaps; a hot entry's none."""
+    """``{"state", "attempt_no", "outcome", "facts", "known_gaps", "coverage"}``: a warm
+    entry's facts (its stored record, as retrieval reads it), known gaps and the coverage
+    of the check that made it (``sentences``, ``verified``, ``verified_share``, and
+    ``unverified``: the sentences no schema field covered that the narrative dropped;
+    ``None`` when not recorded); a hot entry's none."""
     from factdiff.retrieve.context import entry_view as retrieval_view
     from factdiff.retrieve.hits import facts_json
 
     facts: dict[str, JSON] = {}
     gaps: list[dict[str, JSON]] = []
+    coverage: dict[str, JSON] | None = None
     if entry.tier is Tier.WARM:
         view = retrieval_view(store, entry, resolver)
         facts = facts_json(view.record)
         gaps = [gap.to_json() for gap in view.gaps]
+        if view.coverage is not None:
+            coverage = {
+                "sentences": view.coverage.sentences,
+                "verified": view.coverage.verified,
+                "verified_share": round(view.coverage.share, 4),
+                "unverified": list(view.coverage.texts),
+            }
     return {
         "state": entry.tier.value,
         "attempt_no": None if current is None else current.attempt_no,
         "outcome": None if current is None else current.outcome.value,
         "facts": facts,
         "known_gaps": gaps,
+        "coverage": coverage,
     }
 
 

@@ -14,7 +14,7 @@ from factdiff.verify.coverage import Coverage, coverage
 from factdiff.verify.diff import FactDiff, diff
 from factdiff.verify.policy import DEFAULT_POLICY, Outcome, Policy
 
-__all__ = ["DEFAULT_EXTRACTOR", "CheckResult", "check", "extract", "verify"]
+__all__ = ["DEFAULT_EXTRACTOR", "CheckResult", "check", "extract", "facts_kept", "verify"]
 
 
 @dataclass(frozen=True)
@@ -36,9 +36,7 @@ class CheckResult:
 
     def summary_line(self) -> str:
         """``clean: 14 facts kept; 2 sentences not covered by the schema were dropped``."""
-        kept = self.source_facts.fact_count() - len(
-            {id(f.source) for f in self.diff.findings if f.source is not None}
-        )
+        kept = facts_kept(self.source_facts, self.diff)
         line = f"{self.outcome.value}: {kept} {'fact' if kept == 1 else 'facts'} kept"
         extra = self.coverage.phrase() if self.coverage else ""
         return f"{line}; {extra}" if extra else line
@@ -50,6 +48,13 @@ class CheckResult:
         if self.coverage is not None:
             out["coverage"] = self.coverage.to_json()
         return out
+
+
+def facts_kept(source_facts: FactRecord, result: FactDiff) -> int:
+    """The source facts a diff found nothing wrong with (the summary line's ``kept``)."""
+    return source_facts.fact_count() - len(
+        {id(f.source) for f in result.findings if f.source is not None}
+    )
 
 
 def verify(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -21,7 +21,11 @@ from factdiff.extraction.record import Fact, FactRecord
 from factdiff.inputs.json_toml import json_array, json_int, json_object
 from factdiff.values.base import JSON
 
-_SENTENCE = re.compile(r"[^.!?;\n]+(?:[.!?;]+(?=\s|\Z)|\n|\Z)|[^\n]+")
+_SENTENCE = re.compile(r"(?:[^.!?;\n]++|[.!?;](?!\s|\Z|[.!?;]))+(?:[.!?;]+(?=\s|\Z)|\n|\Z)|[^\n]+")
+"""A sentence ends at ``.``, ``!``, ``?`` or ``;`` before a space or the end, or at a line
+break: a stop inside a token (``$1,249.00``, ``v1.2``) does not end it. A run of other
+characters is taken whole (possessive): a sentence never ends inside one, and a line that
+ends no sentence is not re-split character by character."""
 _CONTENT = re.compile(r"[^\W\d_]{4,}")
 
 
@@ -129,6 +133,17 @@ class SpanIndex:
         """Whether a span shares a character with ``[start, end)``."""
         before = bisect_left(self._starts, end)  # the spans that start before ``end``
         return before > 0 and self._reach[before - 1] > start
+
+
+def sentence_spans(text: str, start: int = 0, end: int | None = None) -> Iterator[tuple[int, int]]:
+    """The ``(start, end)`` of each sentence of ``text[start:end]`` as ``coverage`` splits
+    and strips them (whitespace-only pieces left out)."""
+    for m in _SENTENCE.finditer(text, start, len(text) if end is None else end):
+        piece = m.group()
+        stripped = piece.strip()
+        if stripped:
+            lead = m.start() + piece.index(stripped[:1])
+            yield lead, lead + len(stripped)
 
 
 def coverage(source: str, source_facts: FactRecord, summary: str) -> Coverage:

@@ -101,7 +101,8 @@ def test_schema_evolution_commands(tmp_path: Path) -> None:
     assert score["agent"] == AGENT
     assert score["reevaluation"]["rate"] == 0.25
     assert score["gap_share"] == round(3 / 15, 4)
-    assert score["health"] == round(100 * (1 - 0.1) * (1 - 0.25), 1)
+    u = 1 - score["coverage"]["verified"] / score["coverage"]["sentences"]
+    assert score["health"] == round(100 * (1 - 0.1) * (1 - 0.25) * (1 - u / 4), 1)
     one = factdiff("stats", "--agent", AGENT, "--db", db)
     assert "memory score per agent" in one.stdout
     assert factdiff("stats", "--agent", "nobody", "--db", db).returncode == 2

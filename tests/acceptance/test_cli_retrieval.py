@@ -20,7 +20,7 @@ ORDER = (
 ORDER_SUMMARY = "Order #W2378156 for user mia_garcia_4516 was refunded $54.04 on 2026-02-10."
 HIT_KEYS = {
     "entry_id", "agent", "tier", "score", "matched", "text", "facts", "known_gaps", "gap_hit",
-    "schema", "occurred_at", "source",
+    "schema", "occurred_at", "source", "verified_share", "unverified",
 }  # fmt: skip
 
 

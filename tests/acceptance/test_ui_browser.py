@@ -1,7 +1,8 @@
 """The review pages in real headless Chromium, on a real uvicorn over a SQLite store: sign in,
 the queue, a failed entry with its missing facts highlighted, approval with a reason and its
-event, XSS payloads shown as text, charts drawn with data, search and schemas, keyboard use
-and both widths (1280 and 390 px). Screenshots of every page go to ``tests/artifacts/``."""
+event, a clean entry's sentences the check did not verify, XSS payloads shown as text, charts
+drawn with data, search and schemas, keyboard use and both widths (1280 and 390 px).
+Screenshots of every page go to ``tests/artifacts/``."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ import pytest
 
 from tests.acceptance.ui_browser import (
     ARTIFACTS,
+    UPSET,
     chromium,
     require_chromium,
     seed,
     seed_assigned_review,
+    seed_unverified_drop,
 )
 from tests.conftest import worked
 from tests.integration.service_helpers import Keys, make_keys, running_api
@@ -304,6 +307,9 @@ def test_an_edited_entry_shows_its_current_state(
         )
         assert set(facts) == set(view["current"]["facts"]) >= {"invoice_id", "disputed_amount"}
         assert page.inner_text("#known-gaps").startswith("None")
+        assert page.locator("#not-checked li").count() == max(
+            1, len(view["current"]["coverage"]["unverified"])
+        )
         history = page.locator("#history li[data-attempt]")
         assert history.count() == 1
         assert history.first.get_attribute("data-attempt") == "1"
@@ -313,3 +319,22 @@ def test_an_edited_entry_shows_its_current_state(
             > 0
         )
         shoot(page, "entry-edited")
+
+
+def test_a_clean_entry_lists_what_its_check_did_not_verify(
+    page: Page, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    target = str(tmp_path_factory.mktemp("unverified") / "memory.db")
+    entry_id = seed_unverified_drop(target)
+    with running_api(target) as base:
+        site = Site(base, make_keys(target), [])
+        sign_in(page, site, site.keys.operator)
+        page.goto(f"{base}/ui/entries/{entry_id}")
+        page.wait_for_load_state()
+        assert page.inner_text("#entry-tier") == "warm"
+        assert page.locator("h3", has_text="Not checked").count() == 1
+        assert page.inner_text("#not-checked") == UPSET
+        assert "1 of 2 source sentences" in page.inner_text("#coverage")
+        view = api(site, f"/v1/entries/{entry_id}/view")
+        assert view["current"]["coverage"]["unverified"] == [UPSET]
+        shoot(page, "entry-not-checked")

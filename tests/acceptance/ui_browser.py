@@ -130,6 +130,24 @@ def seed(target: str) -> dict[str, list[str]]:
     return {"review": [failed, hostile], "clean": [clean], "approved": [approved]}
 
 
+UPSET = "The customer sounded upset about the delay."
+
+
+def seed_unverified_drop(target: str) -> str:
+    """One warm entry, compressed clean by a summary that dropped a sentence (``UPSET``) no
+    schema field covers."""
+    old = datetime.now(UTC) - timedelta(days=30)
+    text = f"Refund of $54.04 for order W2378156 was approved on 2026-02-10. {UPSET}"
+    settings = DemotionSettings(ladder=ladder_from_spec("naive:10"))
+    with open_store(target) as store:
+        entry_id = store.add("shop", text, now=old, last_used_at=old)
+        Demoter(store, settings).run(datetime.now(UTC))
+        warm = store.get(entry_id).warm
+        assert warm is not None
+        assert warm.meta.outcome.value == "clean"
+    return entry_id
+
+
 def seed_assigned_review(target: str) -> str:
     """One entry in review of agent ``carol``, whose schema (``customer_service``) is
     assigned to the agent, not given with the entry."""

@@ -246,7 +246,13 @@ def test_listing_losses_and_memory_score_agree_on_both_stores(
     assert reevaluation_by_schema(store)[0]["rate"] == 0.25
     [score] = agent_health(store)
     assert (score["warm"], score["warm_with_gaps"], score["failure_rate"]) == (15, 3, 0.0)
-    assert score["health"] == 67.5
+    coverage = score["coverage"]
+    assert isinstance(coverage, dict)
+    assert coverage["entries"] == 15
+    share = coverage["verified"] / coverage["sentences"]
+    assert coverage["share"] == round(share, 4)
+    # 67.5 before coverage counted: times (1 - u / 4), u the share of unverified sentences
+    assert score["health"] == round(67.5 * (1 - (1 - share) / 4), 1)
 
 
 def test_a_worker_drains_reevaluation_work(target: str, tmp_path: Path) -> None:

@@ -98,7 +98,7 @@ def test_hits_carry_facts_text_and_occurred_at(store: MemoryStore, invoice: str)
     data: Any = hit.to_json()
     assert set(data) == {
         "entry_id", "agent", "tier", "score", "matched", "text", "facts", "known_gaps",
-        "gap_hit", "schema", "occurred_at", "source",
+        "gap_hit", "schema", "occurred_at", "source", "verified_share", "unverified",
     }  # fmt: skip
     assert data["text"] == worked("source")
     assert data["facts"]["invoice_total"][0]["value"] == "14250 USD"

@@ -82,6 +82,9 @@ def test_an_approved_entry_shows_its_known_gaps(target: str) -> None:
     }
     assert view["current"]["outcome"] == "acceptable_with_notes"
     assert [a["outcome"] for a in view["history"]] == ["failed"]
+    coverage = view["current"]["coverage"]  # the approval recorded its check's coverage
+    assert 0 < coverage["verified"] <= coverage["sentences"]
+    assert isinstance(coverage["unverified"], list)
 
 
 @pytest.mark.parametrize("assign", ["agent", "tag"])

@@ -128,7 +128,8 @@ def load_value(store: MemoryStore, entry_id: str, source: str | None = None) -> 
 def entry_view_json(store: MemoryStore, entry: Entry) -> dict[str, JSON]:
     """What factdiff knows of an entry (loaded with its content or warm view), in the keys of
     a search hit's JSON (``SearchHit.to_json``): text (a warm entry's narrative), facts, known
-    gaps; ``score``, ``matched``, ``gap_hit`` and ``source`` empty, as no query asked."""
+    gaps, coverage (``verified_share``, ``unverified``); ``score``, ``matched``, ``gap_hit``
+    and ``source`` empty, as no query asked."""
     view = entry_view(store, entry, SchemaResolver(store))
     return {
         "entry_id": entry.id,
@@ -143,4 +144,6 @@ def entry_view_json(store: MemoryStore, entry: Entry) -> dict[str, JSON]:
         "schema": {"name": view.schema_name, "version": view.schema_version},
         "occurred_at": None if entry.occurred_at is None else entry.occurred_at.isoformat(),
         "source": None,
+        "verified_share": None if view.coverage is None else round(view.coverage.share, 4),
+        "unverified": [] if view.coverage is None else list(view.coverage.texts),
     }

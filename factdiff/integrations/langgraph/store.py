@@ -66,7 +66,8 @@ class FactdiffSearchItem(SearchItem):
     """A ``SearchItem`` with what factdiff knows of the hit in ``factdiff``: the keys of
     ``factdiff search --json`` (``entry_id``, ``tier``, ``score``, ``matched``, ``text`` - a
     warm entry's narrative -, ``facts``, ``known_gaps``, ``gap_hit``, ``schema``,
-    ``occurred_at``, ``source``); ``dict()`` includes it under ``"factdiff"``."""
+    ``occurred_at``, ``source``, ``verified_share``, ``unverified``); ``dict()`` includes it
+    under ``"factdiff"``."""
 
     __slots__ = ("factdiff",)
 

@@ -14,6 +14,19 @@ FROM entries e LEFT JOIN warm_entries w ON w.entry_id = e.id
 LEFT JOIN kept_hot k ON k.entry_id = e.id
 GROUP BY e.agent_id ORDER BY e.agent_id
 
+-- name: agent_coverage
+-- Per agent, over its warm entries whose check coverage is kept (compact meta key v:
+-- [sentences, verified, facts kept, dropped, packed spans of the dropped]): those entries,
+-- their source sentences, the verified ones and the dropped unverified ones.
+SELECT e.agent_id, count(*) AS entries,
+       sum(json_extract(m.meta, '$.v[0]')) AS sentences,
+       sum(json_extract(m.meta, '$.v[1]')) AS verified,
+       sum(json_extract(m.meta, '$.v[3]')) AS dropped
+FROM (SELECT entry_id, CAST(meta AS TEXT) AS meta FROM warm_entries) AS m
+JOIN entries e ON e.id = m.entry_id
+WHERE json_type(m.meta, '$.v') = 'array'
+GROUP BY e.agent_id ORDER BY e.agent_id
+
 -- name: loss_attempts_page
 -- Verified attempts with their diff (packed, or JSON text once redacted), for loss patterns (filters: schema, agent, since).
 SELECT a.id, a.entry_id, a.schema_name, a.schema_version, a.summarizer, a.outcome, a.diff,
