@@ -105,7 +105,8 @@ def search_command(
 
 
 def print_hit(out: Console, rank: int, hit: SearchHit) -> None:
-    """One hit: header, text with matches highlighted, matched facts, gaps, source."""
+    """One hit: header, text with matches highlighted, matched facts, gaps, the share of
+    source sentences verified and the unverified ones the summary dropped, source."""
     from rich.text import Text
 
     when = hit.occurred_at.isoformat() if hit.occurred_at else "-"
@@ -140,6 +141,10 @@ def print_hit(out: Console, rank: int, hit: SearchHit) -> None:
         out.print(
             Text.assemble("  known gap: ", text(gap.field, style), text(f" ({criticality}){note}"))
         )
+    if hit.verified_share is not None:
+        out.print(text(f"  verified: {hit.verified_share:.0%} of the source's sentences"))
+    for sentence in hit.unverified:
+        out.print(Text.assemble("  not checked, dropped: ", text(f'"{sentence}"')))
     if hit.source is not None:
         source = text(hit.source)
         source.highlight_words(surfaces, MATCH_STYLE, case_sensitive=False)

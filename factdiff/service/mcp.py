@@ -144,7 +144,9 @@ def build_mcp(
 
     @server.tool()
     def get_memory(id: str) -> dict[str, object]:
-        """One memory by id: the entry (any tier), its fact record and its known gaps."""
+        """One memory by id: the entry (any tier), its fact record, its known gaps and, for a
+        warm one, ``verified_share`` and ``unverified`` (source sentences no check covered
+        that its summary dropped; ``null`` and ``[]`` where no check was recorded)."""
         from factdiff.retrieve.context import entry_view
         from factdiff.retrieve.hits import facts_json
         from factdiff.retrieve.schemas import SchemaResolver
@@ -156,6 +158,8 @@ def build_mcp(
             "entry": entry_json(entry),
             "facts": facts_json(view.record),
             "known_gaps": [gap.to_json() for gap in view.gaps],
+            "verified_share": None if view.coverage is None else round(view.coverage.share, 4),
+            "unverified": [] if view.coverage is None else list(view.coverage.texts),
         }
 
     @server.tool()

@@ -37,6 +37,9 @@ def test_a_clean_summary_that_dropped_an_unverified_sentence_says_so(tmp_path: P
     (hit,) = found["hits"]
     assert hit["unverified"] == [UPSET]
     assert 0 < hit["verified_share"] < 1
+    plain = ok(factdiff("search", "order W2378156", "--db", db))
+    assert f"  verified: {hit['verified_share']:.0%} of the source's sentences\n" in plain
+    assert f'  not checked, dropped: "{UPSET}"\n' in plain
 
     context = ok(factdiff("context", entry["id"], "--db", db))
     assert "; 1 sentence not covered by the schema was dropped\n" in context

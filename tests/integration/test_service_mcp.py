@@ -53,6 +53,7 @@ async def _session(client: Client) -> None:
     assert found["hits"][0]["entry_id"] == ids[0]
     memory = _data(await client.call_tool("get_memory", {"id": ids[0]}))
     assert memory["entry"]["id"] == ids[0]
+    assert (memory["verified_share"], memory["unverified"]) == (None, [])  # hot: no check yet
     assert "14,250" in json.dumps(memory["facts"]) or "14250" in json.dumps(memory["facts"])
     checked = _data(
         await client.call_tool(
