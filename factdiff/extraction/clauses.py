@@ -74,6 +74,11 @@ class Boundaries:
         """No clause boundary in ``[left, right)``."""
         return _none_between(self.clauses, left, right)
 
+    def sentence_start(self, pos: int) -> int:
+        """Offset just after the last sentence end before ``pos`` (0 if none)."""
+        i = bisect.bisect_left(self.sentences, pos)
+        return self.sentences[i - 1] + 1 if i > 0 else 0
+
     def clause_start(self, pos: int) -> int:
         """Offset just after the last clause boundary before ``pos`` (0 if none)."""
         i = bisect.bisect_left(self.clauses, pos)

@@ -150,6 +150,17 @@ def _key_classes(key: str, family: str) -> set[str]:
     return classes
 
 
+def _holder(holders: Sequence[Match], starts: Sequence[int], left: int, start: int) -> str:
+    """`` of <identifier>`` when exactly one holder lies inside ``[left, start)``, else
+    ``""``."""
+    i = bisect.bisect_left(starts, start) - 1
+    if i < 0 or holders[i].start < left or holders[i].end > start:
+        return ""
+    if i > 0 and holders[i - 1].start >= left:
+        return ""
+    return f" of {holders[i].value.display()}"
+
+
 class RoleCues:
     """Role cue occurrences of one text, for role queries on its atoms."""
 
@@ -164,8 +175,14 @@ class RoleCues:
                 self.found.append((m.start(), m.end(), family, role))
         self.starts = [f[0] for f in self.found]
 
-    def roles(self, atoms: Sequence[Match]) -> list[str]:
-        """The role of each atom (``""`` for none), atoms in text order."""
+    def roles(self, atoms: Sequence[Match], holders: Sequence[Match] = ()) -> list[str]:
+        """The role of each atom (``""`` for none), atoms in text order. ``holders`` are the
+        text's identifiers, in text order: an atom with a role also takes the one identifier
+        before it in its sentence, after the previous atom of its kind (``invoice INV-7 is due
+        on March 10`` is ``due of INV-7``), so two invoices' due dates exchanged are changes;
+        with two identifiers there (``INV-7 and INV-8 are due on ...``) it takes none, and a
+        value under a key none (a JSON object names its identifier anywhere, often after)."""
+        holder_starts = [h.start for h in holders]
         out: list[str] = []
         last_end: dict[str, int] = {}
         previous: dict[str, Match] = {}
@@ -180,7 +197,15 @@ class RoleCues:
                 last_end.get(family, 0),
                 atom.start - ROLE_WINDOW,
             )
-            out.append(self._role(atom, family, left, previous.get(family), any_end))
+            role = self._role(atom, family, left, previous.get(family), any_end)
+            if role and holders and _key_before(self.text, atom.start) is None:
+                reach = max(
+                    self.bounds.sentence_start(atom.start),
+                    last_end.get(family, 0),
+                    atom.start - ROLE_WINDOW,
+                )
+                role += _holder(holders, holder_starts, reach, atom.start)
+            out.append(role)
             last_end[family] = atom.end
             previous[family] = atom
             any_end = max(any_end, atom.end)

@@ -327,6 +327,10 @@ def _facts(
     return tuple(facts)
 
 
+def _start_of(match: Match) -> int:
+    return match.start
+
+
 def _inventory(
     original: str,
     norm: Normalized,
@@ -354,7 +358,11 @@ def _inventory(
         )
         roles_by_span = {
             (m.start, m.end): role
-            for m, role in zip(ordered, role_cues.roles(ordered), strict=True)
+            for m, role in zip(
+                ordered,
+                role_cues.roles(ordered, sorted(atoms.get(FactType.IDENTIFIER, ()), key=_start_of)),
+                strict=True,
+            )
         }
     inventory: dict[FactType, tuple[Fact, ...]] = {}
     for fact_type in schema.inventory:

@@ -148,3 +148,41 @@ def test_a_reworded_deadline_keeps_its_role_and_an_unroled_one_is_not_compared()
         "Dates: March 10, 2026 and April 1, 2026.",
     ):
         assert check(source, summary, generic_schema()).diff.findings == (), summary
+
+
+INVOICES = "Invoice INV-7001 is due on March 10, 2026 and invoice INV-8002 is due on April 1, 2026."
+
+
+def test_an_identifier_before_a_roled_date_is_its_holder() -> None:
+    dates = extract(INVOICES, generic_schema()).inventory[FactType.DATE]
+    assert [f.roles for f in dates] == [("due of INV-7001",), ("due of INV-8002",)]
+
+
+def test_two_invoices_due_dates_exchanged_are_two_changes() -> None:
+    summary = (
+        "Invoice INV-7001 is due on April 1, 2026 and invoice INV-8002 is due on March 10, 2026."
+    )
+    result = check(INVOICES, summary, generic_schema())
+    assert result.outcome is Outcome.FAILED
+    assert [f.detail for f in result.diff.findings] == [
+        "due of INV-7001 is 2026-03-10 in the source (the source's due of INV-8002)",
+        "due of INV-8002 is 2026-04-01 in the source (the source's due of INV-7001)",
+    ]
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "INV-8002 is due April 1, 2026; INV-7001 is due March 10, 2026.",
+        "Invoices INV-7001 and INV-8002 are due on March 10, 2026 and April 1, 2026.",
+        "Due dates: INV-7001 on March 10, 2026, INV-8002 on April 1, 2026.",
+    ],
+)
+def test_holders_restated_or_listed_together_are_not_changes(summary: str) -> None:
+    assert check(INVOICES, summary, generic_schema()).diff.findings == ()
+
+
+def test_a_value_under_a_json_key_takes_no_holder() -> None:
+    text = 'The payment for #W2378156 was: {"total_price": 54.04}'
+    (amount,) = extract(text, generic_schema()).inventory[FactType.MONEY]
+    assert amount.roles == ("price+total",)
