@@ -76,13 +76,17 @@ class Boundaries:
 
     def sentence_start(self, pos: int) -> int:
         """Offset just after the last sentence end before ``pos`` (0 if none)."""
-        i = bisect.bisect_left(self.sentences, pos)
-        return self.sentences[i - 1] + 1 if i > 0 else 0
+        return _start_after(self.sentences, pos)
 
     def clause_start(self, pos: int) -> int:
         """Offset just after the last clause boundary before ``pos`` (0 if none)."""
-        i = bisect.bisect_left(self.clauses, pos)
-        return self.clauses[i - 1] + 1 if i > 0 else 0
+        return _start_after(self.clauses, pos)
+
+
+def _start_after(points: list[int], pos: int) -> int:
+    """Offset just after the last of ``points`` (sorted) before ``pos`` (0 if none)."""
+    i = bisect.bisect_left(points, pos)
+    return points[i - 1] + 1 if i > 0 else 0
 
 
 def _outside(points: list[int], spans: list[tuple[int, int]]) -> list[int]:

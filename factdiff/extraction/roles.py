@@ -192,18 +192,11 @@ class RoleCues:
             if family is None or not self.found:
                 out.append("")
                 continue
-            left = max(
-                self.bounds.clause_start(atom.start),
-                last_end.get(family, 0),
-                atom.start - ROLE_WINDOW,
-            )
+            floor = max(last_end.get(family, 0), atom.start - ROLE_WINDOW)
+            left = max(self.bounds.clause_start(atom.start), floor)
             role = self._role(atom, family, left, previous.get(family), any_end)
             if role and holders and _key_before(self.text, atom.start) is None:
-                reach = max(
-                    self.bounds.sentence_start(atom.start),
-                    last_end.get(family, 0),
-                    atom.start - ROLE_WINDOW,
-                )
+                reach = max(self.bounds.sentence_start(atom.start), floor)
                 role += _holder(holders, holder_starts, reach, atom.start)
             out.append(role)
             last_end[family] = atom.end
