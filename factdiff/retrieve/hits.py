@@ -101,12 +101,13 @@ class SearchHit:
             "schema": self.schema,
             "occurred_at": None if self.occurred_at is None else self.occurred_at.isoformat(),
             "source": self.source,
-            "verified_share": _share(self.verified_share),
+            "verified_share": rounded_share(self.verified_share),
             "unverified": list(self.unverified),
         }
 
 
-def _share(share: float | None) -> float | None:
+def rounded_share(share: float | None) -> float | None:
+    """A verified share as hits report it: rounded to 4 places (``None`` stays)."""
     return None if share is None else round(share, 4)
 
 

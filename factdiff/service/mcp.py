@@ -148,7 +148,7 @@ def build_mcp(
         warm one, ``verified_share`` and ``unverified`` (source sentences no check covered
         that its summary dropped; ``null`` and ``[]`` where no check was recorded)."""
         from factdiff.retrieve.context import entry_view
-        from factdiff.retrieve.hits import facts_json
+        from factdiff.retrieve.hits import facts_json, rounded_share
         from factdiff.retrieve.schemas import SchemaResolver
 
         current = store()
@@ -158,7 +158,7 @@ def build_mcp(
             "entry": entry_json(entry),
             "facts": facts_json(view.record),
             "known_gaps": [gap.to_json() for gap in view.gaps],
-            "verified_share": None if view.coverage is None else round(view.coverage.share, 4),
+            "verified_share": rounded_share(None if view.coverage is None else view.coverage.share),
             "unverified": [] if view.coverage is None else list(view.coverage.texts),
         }
 
