@@ -26,7 +26,7 @@ from factdiff.extraction.transactions import (
     TRANSACTION_FORMS,
     TRANSACTION_VERBS,
     failed_attempt,
-    failure_cue,
+    failure_before,
     find_transactions,
     outcome_class,
     polarity,
@@ -375,9 +375,9 @@ def _verbs(text: str, low: str, bounds: Boundaries, lexicon: Lexicon) -> Iterato
             continue
         if form not in lexicon.past:
             if lexicon.verb_of[form] in BASE_ONLY_AFTER_FAILURE and lexicon.outcomes:
-                if not failure_cue(low, found.start()):
+                if not failure_before(low, found.start()):
                     continue
-            elif not _licensed(low, found.start()):
+            elif not _licensed(low, found.start()) and not failed_attempt(low, found.start()):
                 continue
         ends = bounds.sentences
         i = bisect.bisect_left(ends, found.end())

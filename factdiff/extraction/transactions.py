@@ -3,10 +3,13 @@
 Agents state outcomes with light verbs and nouns more often than with a decision verb:
 
 * a light verb and a transaction noun: ``made the reservation``, ``got those tickets``,
-  ``set up the appointment``, ``completed the transfer``, ``placed the order``;
+  ``set up the appointment``, ``completed the transfer``, ``placed the order``, ``initiated
+  the transfer``;
 * a transaction noun and its outcome: ``your booking is confirmed``, ``the transfer was
   successful``, ``the ride has been booked``, ``the payment went through``, ``the order was
-  cancelled``, ``the reservation failed``;
+  cancelled``, ``the reservation failed``, ``your cab is on its way``, with a short phrase
+  or a compound head between them (``your visit to the apartment has been scheduled``, ``the
+  transfer request was made``);
 * a booked person: ``you are now confirmed``, ``you're all set``;
 * the transaction verbs (:data:`TRANSACTION_VERBS`, found with the curated decision verbs):
   ``purchased``, ``bought``, ``paid``, ``rented``, ``transferred``.
@@ -17,7 +20,7 @@ consent or purchase with a transaction noun for object takes the noun's class to
 (``confirmed your reservation``, ``bought the tickets`` are ``book``). Polarity is the
 decision negation scope with ``unable to`` and a failed attempt among the negators
 (``couldn't make the reservation``, ``was unable to buy the ticket``, ``an error trying to
-book``); a failed outcome (``failed``, ``unsuccessful``, ``a failure``) inverts it. A light
+book``, ``an issue booking``); a failed outcome (``failed``, ``unsuccessful``, ``a failure``) inverts it. A light
 verb's base form states an outcome only after a failure cue (``couldn't make``); otherwise it
 is an intention (``can make``). The object is the noun when it names what was booked (``the
 car has been booked`` is ``book: car``) and unbound when it names the transaction (``the
@@ -84,7 +87,7 @@ object (``the car has been booked`` is not ``the tickets have been booked``)."""
 _DONE = _words(
     "confirmed booked made reserved completed complete successful done set scheduled created "
     "placed processed initiated started began begun sent secured arranged finalized finalised "
-    "approved accepted bought purchased success"
+    "approved accepted bought purchased success ordered submitted"
 )
 """Outcomes stating the transaction done (the class is the noun's)."""
 _FAILED = _words("failed unsuccessful declined rejected denied refused failure")
@@ -114,13 +117,17 @@ a``)."""
 _LIGHT: Mapping[str, bool] = MappingProxyType(
     {
         **dict.fromkeys(
-            _words("made got completed placed secured arranged scheduled finalized finalised set"),
+            _words(
+                "made got completed placed secured arranged scheduled finalized finalised set "
+                "initiated processed submitted"
+            ),
             True,
         ),
         **dict.fromkeys(
             _words(
                 "make making get getting complete completing place placing secure securing "
-                "arrange arranging schedule scheduling finalize finalise"
+                "arrange arranging schedule scheduling finalize finalise initiate initiating "
+                "process processing submit submitting"
             ),
             False,
         ),
@@ -141,10 +148,12 @@ _FAILURE_CUE = re.compile(
 """A cue after which a base form states a failed outcome (``couldn't``, ``unable to``, ``not
 possible to``)."""
 _FAILED_ATTEMPT = re.compile(
-    r"(?<![\w'’])(?:error|issue|problem|trouble)[ \t]+(?:(?:while|when)[ \t]+)?"
-    r"(?:trying|attempting)[ \t]+to[ \t]+$"
+    r"(?<![\w'’])(?:error|issue|problem|trouble)[ \t]+(?:(?:while|when|with)[ \t]+)?"
+    r"(?P<trying>(?:trying|attempting)[ \t]+to[ \t]+)?$"
 )
-"""An attempt that failed (``there was an issue trying to book``)."""
+"""An attempt that failed (``there was an issue trying to book``, ``an issue booking``: an
+``-ing`` form only without ``trying to``)."""
+_ING = re.compile(r"[a-z]+ing(?![\w'’])")
 _UNABLE = re.compile(r"(?<![\w'’])(?:unable|impossible)(?![\w'’])")
 _WORD = re.compile(r"[\w'’]+")
 _NOUN_PATTERN = re.compile(
@@ -155,10 +164,19 @@ _LIGHT_PATTERN = re.compile(
 )
 _YOU_ARE = re.compile(
     r"(?<![\w'’])you(?:['’]re|[ \t]+are)(?:[ \t]+(?:now|all|officially|successfully))*"
-    r"[ \t]+(?P<outcome>confirmed|booked|reserved|set)(?![\w'’-])"
+    r"[ \t]+(?P<outcome>confirmed|booked|reserved|scheduled|set)(?![\w'’-])"
 )
 """``you are now confirmed``, ``you're all set``: the person stands for the booking."""
 _LETTERS = re.compile(r"[a-z'’]+|\d+")
+_ON_THE_WAY = re.compile(r"on[ \t]+(?:its|the|their|your)[ \t]+way(?![\w'’-])")
+"""``your cab is on its way``: done."""
+_PREPOSITIONS = _words("to for at with in from of")
+"""Words opening a prepositional phrase between a noun and its outcome (``your reservation at
+Taverna Bistro was made``)."""
+_PHRASE_WORDS = 4
+"""At most this many words in that phrase."""
+_COMPOUND_HEADS = _words("request")
+"""Heads that make a compound with a transaction noun (``the transfer request was made``)."""
 
 
 def unable(text: str, start: int, bounds: Boundaries) -> bool:
@@ -171,8 +189,12 @@ def unable(text: str, start: int, bounds: Boundaries) -> bool:
 
 
 def failed_attempt(low: str, start: int) -> bool:
-    """Whether ``start`` follows a failed attempt (``an error trying to book``)."""
-    return _FAILED_ATTEMPT.search(low, max(0, start - 48), start) is not None
+    """Whether ``start`` follows a failed attempt (``an error trying to book``, ``an issue
+    booking``; not ``issue refund``, where ``issue`` is the verb)."""
+    found = _FAILED_ATTEMPT.search(low, max(0, start - 48), start)
+    if found is None:
+        return False
+    return found.group("trying") is not None or _ING.match(low, start) is not None
 
 
 def polarity(text: str, start: int, bounds: Boundaries) -> bool:
@@ -185,6 +207,12 @@ def polarity(text: str, start: int, bounds: Boundaries) -> bool:
 def failure_cue(low: str, start: int) -> bool:
     """Whether a failure cue stands right before ``start`` (``couldn't``, ``unable to make``)."""
     return _FAILURE_CUE.search(low, max(0, start - 40), start) is not None
+
+
+def failure_before(low: str, start: int) -> bool:
+    """Whether a failure cue or a failed attempt stands right before ``start``: a base or
+    ``-ing`` form there states a failed outcome (``couldn't make``, ``an issue booking``)."""
+    return failure_cue(low, start) or failed_attempt(low, start)
 
 
 CONSENT = frozenset(("accept", "purchase"))
@@ -230,7 +258,7 @@ def find_transactions(text: str, bounds: Boundaries) -> Iterator[Match]:
 def _light(text: str, low: str, light: re.Match[str], bounds: Boundaries) -> Match | None:
     """``made the reservation``: a light verb, at most three opening words, a noun."""
     verb = light.group("verb")
-    if not _LIGHT[verb] and not failure_cue(low, light.start()):
+    if not _LIGHT[verb] and not failure_before(low, light.start()):
         return None
     before = _LETTERS.findall(low, max(0, light.start() - 16), light.start())
     if before and before[-1] in _BEFORE_NOUN:
@@ -257,32 +285,59 @@ def _light(text: str, low: str, light: re.Match[str], bounds: Boundaries) -> Mat
 
 
 def _outcome(text: str, low: str, noun: re.Match[str], bounds: Boundaries) -> Match | None:
-    """``your booking is confirmed``: a noun, auxiliaries, an outcome."""
+    """``your booking is confirmed``: a noun (with a short prepositional phrase or a compound
+    head: ``your visit to the apartment``, ``the transfer request``), auxiliaries, an outcome."""
     position = noun.end()
-    stop = min(position + 60, len(low))
+    stop = min(position + 80, len(low))
+    noun_class = NOUNS[noun.group("noun")]
+    skipped = 0  # words of a prepositional phrase or a compound head (no auxiliaries)
+    in_phrase = False
     for count, word in enumerate(_LETTERS.finditer(low, position, stop)):
         if low[position : word.start()].strip():
             return None
         token = word.group()
-        end = word.end()
-        if token == "set" and low.startswith(" up", end):
-            end += 3
-        if token in _THROUGH and low.startswith(" through", end):
-            end += 8
-        outcome = _outcome_class(token, NOUNS[noun.group("noun")], low, end)
-        if token in _ONLY_NEGATED:
-            if not polarity(text, word.start(), bounds):
-                return None  # ``the table is available`` states no outcome
-            outcome = (NOUNS[noun.group("noun")], False)
+        position = word.end()
+        if count == 0 and token in _COMPOUND_HEADS:
+            skipped = 1
+            continue
+        if count == 0 and token in _PREPOSITIONS:
+            skipped, in_phrase = 1, True
+            continue
+        if in_phrase and (token == "a" or token not in _AUX):
+            if skipped > _PHRASE_WORDS or token in NOUNS or token[:-1] in NOUNS:
+                return None  # too long, or its own noun states the outcome (``the table at 7``)
+            skipped += 1
+            continue
+        in_phrase = False
+        outcome, end = _outcome_at(text, low, word, noun_class, bounds)
         if outcome is not None:
             verb, failed = outcome
             negative = polarity(text, word.start(), bounds) != failed
             value = DecisionValue(verb, negative, _bound(noun.group("noun")))
             return Match(noun.start(), end, value)
-        if count >= 4 or token not in _AUX:
+        if end < 0 or count - skipped >= 4 or token not in _AUX:
             return None
-        position = word.end()
     return None
+
+
+def _outcome_at(
+    text: str, low: str, word: re.Match[str], noun_class: str, bounds: Boundaries
+) -> tuple[tuple[str, bool] | None, int]:
+    """((class, failed), end) of the outcome that ``word`` opens after a ``noun_class`` noun;
+    (None, -1) when it states that none is (``the table is available``)."""
+    token, end = word.group(), word.end()
+    if token == "set" and low.startswith(" up", end):
+        end += 3
+    if token in _THROUGH and low.startswith(" through", end):
+        end += 8
+    way = _ON_THE_WAY.match(low, word.start()) if token == "on" else None
+    if way is not None:
+        return (noun_class, False), way.end()
+    if token in _ONLY_NEGATED:
+        if not polarity(text, word.start(), bounds):
+            return None, -1
+        return (noun_class, False), end
+    return _outcome_class(token, noun_class, low, end), end
 
 
 SAME_THING: Mapping[str, str] = MappingProxyType(

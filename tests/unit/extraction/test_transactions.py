@@ -25,6 +25,8 @@ def decisions(text: str) -> list[str]:
         ("I have scheduled your visit.", "book: appointment"),
         ("I completed the transfer.", "pay"),
         ("We placed the order.", "purchase"),
+        ("I have initiated the transfer.", "pay"),
+        ("I've processed your payment.", "pay"),
     ],
 )
 def test_a_light_verb_and_a_transaction_noun(text: str, expected: str) -> None:
@@ -42,6 +44,8 @@ def test_a_light_verb_and_a_transaction_noun(text: str, expected: str) -> None:
         ("The car has been booked.", "book: car"),
         ("The order was cancelled.", "cancel"),
         ("The tickets were bought.", "book: ticket"),
+        ("Your tickets are ordered.", "book: ticket"),
+        ("Your shared cab is on its way.", "book: ride"),
     ],
 )
 def test_a_transaction_noun_and_its_outcome(text: str, expected: str) -> None:
@@ -85,6 +89,10 @@ def test_failure_cues_negate(text: str, expected: str) -> None:
         "We've got 6 cars which suit you.",
         "You require to book the car?",
         "Please tell me the amount to be transferred.",
+        "I'm processing your payment now.",
+        "I need a ticket to complete my trip.",
+        "The agent will issue refund tomorrow.",
+        "The ticket for the bus is $30.",
     ],
 )
 def test_prospective_decisions_are_none(text: str) -> None:
@@ -142,3 +150,27 @@ def test_not_possible_is_a_failed_outcome_and_possible_none() -> None:
     assert decisions("The reservation was not possible.") == ["not book"]
     assert decisions("Sorry, that table isn't available.") == ["not book: table"]
     assert decisions("The table is available at 7 pm.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Your visit to the apartment has been scheduled.", "book: appointment"),
+        ("Your reservation at Taverna Bistro was made.", "book"),
+        ("Your reservation for a party of four was confirmed.", "book"),
+        ("The transfer request has been made.", "pay"),
+    ],
+)
+def test_a_short_phrase_between_the_noun_and_its_outcome(text: str, expected: str) -> None:
+    assert decisions(text) == [expected]
+
+
+def test_a_phrase_naming_its_own_transaction_leaves_the_outcome_to_that_noun() -> None:
+    assert decisions("The table at 7 pm is not available.") == ["not book: table"]
+    assert decisions("The reservation for your table at 7 pm is confirmed.") == ["book: table"]
+
+
+def test_an_issue_before_an_ing_form_is_a_failed_attempt() -> None:
+    assert decisions("There was an issue booking the tickets.") == ["not book: ticket"]
+    assert decisions("Sorry, there was a problem with making the reservation.") == ["not book"]
+    assert decisions("You are scheduled.") == ["book"]
