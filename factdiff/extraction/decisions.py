@@ -295,6 +295,44 @@ _CHECKED = re.compile(
 ensure that, ...``)."""
 
 
+_OPENERS = _words("please so ok okay and yes yup yeah alright then well great sure also")
+"""Words that may open an asking clause before its auxiliary (``please can you book it?``)."""
+_SUBORDINATORS = _words("if before once until unless whether")
+"""Words that make a non-past decision after them a condition (``before I book it``)."""
+_POSSIBILITY = _words("can could may might")
+_FUTURE = _words("will shall")
+_CONFIRMATION = re.compile(
+    r"[^.!?]{0,160}?(?:\bif|[.,;]\s*(?:is|are|does|do|would|will))\s+(?:that|this|it|everything"
+    r"|all)\b[^.!?]{0,48}\b(?:correct|right|ok|okay|good|fine|alright|work|works|acceptable"
+    r"|accurate)\b"
+)
+"""A request to confirm a proposed action, in its sentence or the next (``I'll book it. Is
+that correct?``, ``I will reserve a table if that is correct``)."""
+
+
+def _proposed(low: str, start: int, words: list[str]) -> bool:
+    """Whether a decision is proposed, not taken: a future form (``I'll book``, ``I will
+    book``) whose sentence or the next asks whether that is right, a non-past form after a
+    condition (``before I book``, ``if you cancel``), or a possibility put to the user (``you
+    could reserve``)."""
+    previous = words[-3:]
+    if any(w in _SUBORDINATORS for w in previous) and not _past_at(low, start):
+        return True
+    if len(previous) >= 2 and previous[-2] == "you" and previous[-1] in _POSSIBILITY:
+        return True
+    if not previous or not (previous[-1] in _FUTURE or previous[-1].endswith(("'ll", "’ll"))):
+        return False
+    return _CONFIRMATION.match(low, start) is not None
+
+
+def _past_at(low: str, start: int) -> bool:
+    """Whether the word at ``start`` is a past form (``booked``, ``paid``)."""
+    found = re.match(r"[a-z]+", low[start : start + 24])
+    if found is None:
+        return False
+    return found.group() in DEFAULT_LEXICON.past or found.group().endswith("ed")
+
+
 def prospective(low: str, start: int, bounds: Boundaries) -> bool:
     """Whether a decision at ``start`` is only asked about or wished for: a wish word stands
     before it in its clause (at most :data:`_WISH_WORDS` words back, no subject between them:
@@ -310,6 +348,8 @@ def prospective(low: str, start: int, bounds: Boundaries) -> bool:
             return True
         if word in _SUBJECTS:
             break  # a clause of its own (``return a speaker I bought``)
+    if _proposed(low, start, words):
+        return True
     ends = bounds.sentences
     i = bisect.bisect_left(ends, start)
     end = ends[i] if i < len(ends) else len(low)
@@ -321,8 +361,10 @@ def prospective(low: str, start: int, bounds: Boundaries) -> bool:
         return False
     if bounds.same_clause(start, end):
         return True  # the question is the decision's own clause (``you want to book it?``)
-    first = re.match(r"[\s\"'“(]*([a-z'’]+)", low[clause:start])
-    return first is not None and first.group(1) in _ASKING
+    for word in re.findall(r"[a-z'’]+", low[clause:start]):
+        if word not in _OPENERS:
+            return word in _ASKING
+    return False
 
 
 def find_decisions(

@@ -20,11 +20,11 @@ consent or purchase with a transaction noun for object takes the noun's class to
 (``confirmed your reservation``, ``bought the tickets`` are ``book``). Polarity is the
 decision negation scope with ``unable to`` and a failed attempt among the negators
 (``couldn't make the reservation``, ``was unable to buy the ticket``, ``an error trying to
-book``, ``an issue booking``); a failed outcome (``failed``, ``unsuccessful``, ``a failure``) inverts it. A light
-verb's base form states an outcome only after a failure cue (``couldn't make``); otherwise it
-is an intention (``can make``). The object is the noun when it names what was booked (``the
-car has been booked`` is ``book: car``) and unbound when it names the transaction (``the
-reservation was made`` restates ``I booked the table``).
+book``, ``an issue booking``); a failed outcome (``failed``, ``unsuccessful``, ``a
+failure``) inverts it. A light verb's base form states an outcome only after a failure cue
+(``couldn't make``); otherwise it is an intention (``can make``). The object is the noun
+when it names what was booked (``the car has been booked`` is ``book: car``) and unbound
+when it names the transaction (``the reservation was made`` restates ``I booked the table``).
 """
 
 from __future__ import annotations
@@ -168,6 +168,15 @@ _YOU_ARE = re.compile(
 )
 """``you are now confirmed``, ``you're all set``: the person stands for the booking."""
 _LETTERS = re.compile(r"[a-z'’]+|\d+")
+_TIMETABLE = _words("scheduled set due")
+"""Outcome words that state a timetable after ``be`` and before ``to`` (``the bus is
+scheduled to arrive``; ``I have a taxi scheduled to pick you up`` is a booking)."""
+_BE_BEFORE = re.compile(r"(?<![\w'’])(?:is|are|was|were|be|been|'s|’s)[ \t]+$")
+
+
+def _timed(low: str, start: int) -> bool:
+    """Whether a form of ``be`` stands right before ``start``."""
+    return _BE_BEFORE.search(low, max(0, start - 8), start) is not None
 _ON_THE_WAY = re.compile(r"on[ \t]+(?:its|the|their|your)[ \t]+way(?![\w'’-])")
 """``your cab is on its way``: done."""
 _PREPOSITIONS = _words("to for at with in from of")
@@ -265,8 +274,8 @@ def _light(text: str, low: str, light: re.Match[str], bounds: Boundaries) -> Mat
         return None  # an adjective (``your scheduled visit``)
     position = light.end()
     if verb == "set":
-        if not low.startswith(" up", position):
-            return None
+        if not low.startswith(" up", position) or _imperative(low, light.start(), bounds):
+            return None  # ``set`` alone, or a request (``Set up a reservation for me``)
         position += 3
     stop = min(position + 60, len(low))
     for count, word in enumerate(_LETTERS.finditer(low, position, stop)):
@@ -282,6 +291,11 @@ def _light(text: str, low: str, light: re.Match[str], bounds: Boundaries) -> Mat
             return None
         position = word.end()
     return None
+
+
+def _imperative(low: str, start: int, bounds: Boundaries) -> bool:
+    """Whether the verb at ``start`` opens its sentence (after ``please``): a request."""
+    return not (set(_LETTERS.findall(low, bounds.sentence_start(start), start)) - {"please"})
 
 
 def _outcome(text: str, low: str, noun: re.Match[str], bounds: Boundaries) -> Match | None:
@@ -326,6 +340,8 @@ def _outcome_at(
     """((class, failed), end) of the outcome that ``word`` opens after a ``noun_class`` noun;
     (None, -1) when it states that none is (``the table is available``)."""
     token, end = word.group(), word.end()
+    if token in _TIMETABLE and low.startswith(" to ", end) and _timed(low, word.start()):
+        return None, -1  # ``the bus is scheduled to arrive``: a timetable, no outcome
     if token == "set" and low.startswith(" up", end):
         end += 3
     if token in _THROUGH and low.startswith(" through", end):

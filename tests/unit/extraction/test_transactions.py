@@ -93,6 +93,16 @@ def test_failure_cues_negate(text: str, expected: str) -> None:
         "I need a ticket to complete my trip.",
         "The agent will issue refund tomorrow.",
         "The ticket for the bus is $30.",
+        "Please can you reserve it at 19:00?",
+        "The bus is scheduled to arrive at the Intercity Terminal.",
+        "I'll book you 1 room at 28 Hotel Sydney for 1 day. Is that correct?",
+        "I will reserve a table for 2 at the Sargam Indian Cuisine at 11:30 am if that is correct.",
+        "Confirm me the details before I book the appointment.",
+        "Once you confirm, I'll proceed with the cancellation.",
+        "You could reserve a spot with Becker Hubert J on March 11th.",
+        "Since your order is still pending, you can cancel this item.",
+        "Set up a reservation for me please.",
+        "Please send me the reference number once the reservation is booked.",
     ],
 )
 def test_prospective_decisions_are_none(text: str) -> None:
@@ -174,3 +184,10 @@ def test_an_issue_before_an_ing_form_is_a_failed_attempt() -> None:
     assert decisions("There was an issue booking the tickets.") == ["not book: ticket"]
     assert decisions("Sorry, there was a problem with making the reservation.") == ["not book"]
     assert decisions("You are scheduled.") == ["book"]
+
+
+def test_a_commitment_or_a_past_decision_stays_one() -> None:
+    assert decisions("I'll book you 1 room at 28 Hotel. Is there anything else?") == ["book"]
+    assert decisions("After I booked the table, I called.") == ["book: table"]
+    assert decisions("I have a taxi scheduled to pick you up at 11:30.") == ["book: ride"]
+    assert decisions("I set up the appointment.") == ["book: appointment"]
