@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 from factdiff.extraction.record import Fact, FactRecord
 from factdiff.schema.model import Criticality, FactSchema, SchemaRef
 from factdiff.values.base import EXACT, JSON, FactType, Tolerance, Value
+from factdiff.values.decision import DecisionValue
 
 
 class Verdict(enum.StrEnum):
@@ -168,6 +169,28 @@ class _Side:
                     return True
         return any(value.unstated_parts(f.value) == [] for f in self.by_type.get(value.type, ()))
 
+    def restates(self, value: Value, source: _Side, tolerance: Tolerance = EXACT) -> bool:
+        """Whether this summary side states the source's ``value``: ``states``, except that
+        an unbound decision (``your booking is done``) restates a bound one (``your ride is
+        booked``) only where the source has no unbound decision of that class and polarity,
+        which it would restate instead; so a summary keeping the one and dropping the other
+        has lost what the other was about."""
+        if isinstance(value, DecisionValue) and value.obj and source.has_unbound(value):
+            return any(
+                isinstance(f.value, DecisionValue) and f.value.obj and f.value.same_as(value)
+                for f in self.by_type.get(value.type, ())
+            )
+        return self.states(value, tolerance)
+
+    def has_unbound(self, value: DecisionValue) -> bool:
+        """Whether this side states a decision of ``value``'s class and polarity unbound."""
+        return any(
+            isinstance(f.value, DecisionValue)
+            and not f.value.obj
+            and (f.value.verb, f.value.negated) == (value.verb, value.negated)
+            for f in self.by_type.get(value.type, ())
+        )
+
 
 _COMPOSITES = {FactType.DATE: (FactType.DATETIME,), FactType.TIME: (FactType.DATETIME,)}
 """Types whose values may be stated as a part of a value of another type."""
@@ -292,11 +315,13 @@ def _diff_values(
 
     open_summary = [u for u in open_summary if not tolerated(u)]
     if not is_field:
-        open_source = [s for s in open_source if not summary_side.states(s.value, tolerance)]
+        open_source = [
+            s for s in open_source if not summary_side.restates(s.value, source_side, tolerance)
+        ]
     while open_source and open_summary:
         finding(Verdict.CHANGED, open_source.pop(0), open_summary.pop(0))
     for src in open_source:
-        if not summary_side.states(src.value, tolerance):
+        if not summary_side.restates(src.value, source_side, tolerance):
             finding(Verdict.MISSING, src, None)
     for smr in open_summary:
         finding(Verdict.ADDED, None, smr)

@@ -59,3 +59,24 @@ def test_faithful_rewords_of_an_outcome_pass() -> None:
     assert done.outcome is Outcome.CLEAN, done.diff.findings
     paid = check("The transfer was successful.", "The payment went through.", generic)
     assert paid.outcome is Outcome.CLEAN, paid.diff.findings
+
+
+TWO_BOOKINGS = (
+    "system: Your booking is done, a table for 4 at 5 pm.\n"
+    "user: Thanks, get a cab for me and my friends to there.\n"
+    "system: Your ride is booked, it will cost $23.30."
+)
+
+
+def test_a_second_booking_dropped_is_a_gap_though_the_first_is_kept() -> None:
+    summary = "Your booking is done, a table for 4 at 5 pm. The ride will cost $23.30."
+    result = check(TWO_BOOKINGS, summary, builtin_schema("generic"))
+    missing = [f for f in result.diff.missing if f.field == "inventory.decision"]
+    assert [f.source.value.display() for f in missing if f.source] == ["book: ride"]
+    assert result.outcome is Outcome.ACCEPTABLE_WITH_NOTES
+
+
+def test_both_bookings_restated_are_clean_of_decision_findings() -> None:
+    summary = "Booking done: a table for 4 at 5 pm; the ride is booked and will cost $23.30."
+    result = check(TWO_BOOKINGS, summary, builtin_schema("generic"))
+    assert [f for f in result.diff.findings if f.field == "inventory.decision"] == []
