@@ -335,19 +335,22 @@ def _past_at(low: str, start: int) -> bool:
 
 def prospective(low: str, start: int, bounds: Boundaries) -> bool:
     """Whether a decision at ``start`` is only asked about or wished for: a wish word stands
-    before it in its clause (at most :data:`_WISH_WORDS` words back, no subject between them:
-    ``want me to book`` but not ``need to return a speaker I bought``), its sentence asks to
+    before it in its clause (at most :data:`_WISH_WORDS` words back, no subject between them
+    but the wish's own object: ``want me to book``, ``need you to confirm``, but not ``need
+    to return a speaker I bought``), its sentence asks to
     check it (``please confirm: you're booking...``), or its clause opens with an auxiliary
     or a question word (or runs to the end) of a sentence ending with a question mark."""
     if failed_attempt(low, start):
         return False
     clause = bounds.clause_start(start)
     words = re.findall(r"[a-z'’]+", low[max(clause, start - 64) : start])
-    for word in reversed(words[-_WISH_WORDS:]):
+    recent = words[-_WISH_WORDS:]
+    for i in range(len(recent) - 1, -1, -1):
+        word = recent[i]
         if word in _WISH or word.endswith(("'d", "’d")):
             return True
-        if word in _SUBJECTS:
-            break  # a clause of its own (``return a speaker I bought``)
+        if word in _SUBJECTS and recent[i + 1 : i + 2] != ["to"]:
+            break  # a clause of its own (``return a speaker I bought``), not ``need you to``
     if _proposed(low, start, words):
         return True
     ends = bounds.sentences

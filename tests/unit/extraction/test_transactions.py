@@ -103,6 +103,7 @@ def test_failure_cues_negate(text: str, expected: str) -> None:
         "Since your order is still pending, you can cancel this item.",
         "Set up a reservation for me please.",
         "Please send me the reference number once the reservation is booked.",
+        "I just need you to confirm the following for me.",
     ],
 )
 def test_prospective_decisions_are_none(text: str) -> None:
