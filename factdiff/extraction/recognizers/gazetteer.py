@@ -167,7 +167,7 @@ def find_plain_people(text: str) -> Iterator[Match]:
                 i += 1
                 continue
             end_index, match = taken
-            if not _credited(text, match.end):
+            if not _credited(text, match.end) and not _json_key(text, match.start, match.end):
                 found.append(match)
             i = last_end = end_index
     if not found:
@@ -188,6 +188,15 @@ def _credited(text: str, end: int) -> bool:
         return False
     span = scan_name(text, by.end()) or scan_lower_name(text, by.end(), known_names())
     return span is not None and not any(common(token) for token in span.tokens)
+
+
+_KEY_AFTER = re.compile(r'"[ \t]*:')
+
+
+def _json_key(text: str, start: int, end: int) -> bool:
+    """Whether a name is a whole JSON object key (``{"Tea Kettle": "9832717871"}``): a key
+    labels its value, it names no one."""
+    return text[start - 1 : start] == '"' and _KEY_AFTER.match(text, end) is not None
 
 
 def _starts_sentence(text: str, pos: int) -> bool:

@@ -108,3 +108,8 @@ def test_a_name_after_at_is_a_venue_unless_it_is_an_appointment() -> None:
 )
 def test_names_inside_longer_names_and_titles(text: str, expected: list[str]) -> None:
     assert names(text) == expected
+
+
+def test_a_json_key_names_no_one_but_a_json_value_may() -> None:
+    assert names('{"Tablet": "8024098596", "Tea Kettle": "9832717871"}') == []
+    assert names('{"customer": "Daniel Okafor", "status": "open"}') == ["Daniel Okafor"]
