@@ -172,11 +172,6 @@ _TIMETABLE = _words("scheduled set due")
 """Outcome words that state a timetable after ``be`` and before ``to`` (``the bus is
 scheduled to arrive``; ``I have a taxi scheduled to pick you up`` is a booking)."""
 _BE_BEFORE = re.compile(r"(?<![\w'’])(?:is|are|was|were|be|been|'s|’s)[ \t]+$")
-
-
-def _timed(low: str, start: int) -> bool:
-    """Whether a form of ``be`` stands right before ``start``."""
-    return _BE_BEFORE.search(low, max(0, start - 8), start) is not None
 _ON_THE_WAY = re.compile(r"on[ \t]+(?:its|the|their|your)[ \t]+way(?![\w'’-])")
 """``your cab is on its way``: done."""
 _PREPOSITIONS = _words("to for at with in from of")
@@ -332,6 +327,11 @@ def _outcome(text: str, low: str, noun: re.Match[str], bounds: Boundaries) -> Ma
         if end < 0 or count - skipped >= 4 or token not in _AUX:
             return None
     return None
+
+
+def _timed(low: str, start: int) -> bool:
+    """Whether a form of ``be`` stands right before ``start``."""
+    return _BE_BEFORE.search(low, max(0, start - 8), start) is not None
 
 
 def _outcome_at(
