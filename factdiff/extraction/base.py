@@ -13,7 +13,8 @@ class Extractor(Protocol):
     """Finds a schema's facts in a text. Implementations must be deterministic when offline."""
 
     identity: str
-    """Stable name and version (``rules/2``); part of the extraction cache key."""
+    """Stable name and version (``rules/3``), new with every change to what it extracts; part
+    of the extraction cache key and of the hot records demotion reuses."""
 
     def extract(self, text: str, schema: FactSchema, reference: date | None = None) -> FactRecord:
         """The fact record of ``text``; ``reference`` is the entry's own date, if known."""

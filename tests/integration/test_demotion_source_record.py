@@ -93,6 +93,22 @@ def test_the_indexed_record_is_the_source_record(
     assert entry.warm.record == fresh.to_json()
 
 
+def test_a_record_older_rules_indexed_is_extracted_again(
+    store: MemoryStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An entry added before an upgrade keeps the record the older rules made of it: demotion
+    does not take it for the current rules' record (their identities differ)."""
+    monkeypatch.setattr(RulesExtractor, "identity", "rules/older")
+    entry_id = store.add(AGENT, call_text(6), now=T0, occurred_at=T0, last_used_at=T0)
+    monkeypatch.undo()
+    seen = extracted_sources(monkeypatch)
+    assert demote(store) == {PASSED: 1}
+    entry = store.get(entry_id)
+    assert entry.warm is not None
+    assert call_text(6) in seen
+    assert entry.warm.record["extractor"] == RulesExtractor.identity
+
+
 def cache_reads(store: MemoryStore, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The content hashes the extraction cache is asked for from now on."""
     asked: list[str] = []

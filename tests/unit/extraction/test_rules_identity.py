@@ -1,0 +1,60 @@
+"""The rules extractor's identity names what it reads.
+
+Hot entries keep the record the rules made of them when they were added, and the extraction
+cache keeps a source's record for the retry; demotion takes either as the record its
+extractor would make when the identity matches. So every change to what the rules extract
+needs a new identity, else records made by older rules are taken for the new rules' and a
+summary extracted by the new rules is diffed against a source the old rules read. This test
+pins the identity to a digest of the rules' records of a fixed corpus (a tripwire: a change
+the corpus does not exercise passes it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import date
+from pathlib import Path
+
+from factdiff.extraction.rules import RulesExtractor
+from factdiff.schema.builtin import builtin_schema
+
+IDENTITY = "rules/3"
+DIGEST = "02a750b385f6511abcb1f55f72c354f65b870ccd56ca823af1ae1629403e1d45"
+"""sha256 of the records below, made by the rules named ``IDENTITY``."""
+
+WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
+SENTENCES = (
+    "Daniel Okafor reports order ORD-5521 arrived damaged on March 3, 2026.",
+    "The agent refused the refund and offered a transfer of $1,249.00 (20% off).",
+    "Sorry, I couldn't make the reservation. Your visit to the apartment has been scheduled.",
+    "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
+    "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
+    "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",
+    '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
+)
+
+
+def _corpus() -> list[str]:
+    return [*(p.read_text(encoding="utf-8") for p in sorted(WORKED.glob("*.txt"))), *SENTENCES]
+
+
+def _digest() -> str:
+    extractor = RulesExtractor()
+    records = [
+        extractor.extract(text, builtin_schema(name), date(2026, 3, 1)).to_json()
+        for text in _corpus()
+        for name in ("generic", "customer_service")
+    ]
+    for record in records:
+        record.pop("extractor")  # the digest is of what was read, not of the name
+    blob = json.dumps(records, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def test_the_identity_changes_with_what_the_rules_extract() -> None:
+    digest = _digest()
+    assert (RulesExtractor.identity, digest) == (IDENTITY, DIGEST), (
+        "the rules extractor's output changed: give RulesExtractor a new identity (after "
+        f"{RulesExtractor.identity}) and set IDENTITY to it and DIGEST to {digest!r}"
+    )
