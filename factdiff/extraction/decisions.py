@@ -14,6 +14,7 @@ object unbound, so a decision is then compared by its class and polarity alone.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
@@ -295,6 +296,10 @@ _CHECKED = re.compile(
 ensure that, ...``)."""
 
 
+_CHECK_CHARS = 240
+"""How far back in its sentence a request to check may stand (``please confirm: ...``): a
+bound, so a long sentence costs each decision no more."""
+_LETTER_RUN = re.compile(r"[a-z'’]+")
 _OPENERS = _words("please so ok okay and yes yup yeah alright then well great sure also")
 """Words that may open an asking clause before its auxiliary (``please can you book it?``)."""
 _SUBORDINATORS = _words("if before once until unless whether")
@@ -357,16 +362,16 @@ def prospective(low: str, start: int, bounds: Boundaries) -> bool:
     i = bisect.bisect_left(ends, start)
     end = ends[i] if i < len(ends) else len(low)
     began = ends[i - 1] + 1 if i > 0 else 0
-    checked = _CHECKED.search(low, began, min(len(low), start + 24))
+    checked = _CHECKED.search(low, max(began, start - _CHECK_CHARS), min(len(low), start + 24))
     if checked is not None and checked.start() <= start:
         return True  # after a request to check, or the request itself (``to confirm,``)
     if low[end : end + 1] != "?":
         return False
     if bounds.same_clause(start, end):
         return True  # the question is the decision's own clause (``you want to book it?``)
-    for word in re.findall(r"[a-z'’]+", low[clause:start]):
-        if word not in _OPENERS:
-            return word in _ASKING
+    for word in _LETTER_RUN.finditer(low, clause, start):
+        if word.group() not in _OPENERS:
+            return word.group() in _ASKING
     return False
 
 
@@ -379,7 +384,8 @@ def find_decisions(
     bounds = bounds if bounds is not None else Boundaries.of(text)
     low = lowered(text)
     outcomes = list(find_transactions(text, bounds)) if lexicon.outcomes else []
-    verbs = [m for m in _verbs(text, low, bounds, lexicon) if not _inside(m, outcomes)]
+    inside = _Spans(outcomes)
+    verbs = [m for m in _verbs(text, low, bounds, lexicon) if not inside.holds(m.start)]
     for match in sorted([*verbs, *outcomes], key=lambda m: (m.start, m.end)):
         if not prospective(low, match.start, bounds):
             yield match
@@ -405,8 +411,18 @@ def _modifier(low: str, start: int, form: str, lexicon: Lexicon) -> bool:
     return form.endswith("ing") and (word in _BE or word.endswith(("'m", "’m", "'re", "’re")))
 
 
-def _inside(match: Match, outcomes: list[Match]) -> bool:
-    return any(o.start <= match.start < o.end for o in outcomes)
+class _Spans:
+    """Matches sorted by start, asked whether one of them holds a position (by bisection: a
+    text with many outcomes costs each verb a logarithm, not a scan)."""
+
+    def __init__(self, matches: list[Match]) -> None:
+        self.starts = [m.start for m in matches]
+        self.reach = list(itertools.accumulate((m.end for m in matches), max))
+
+    def holds(self, position: int) -> bool:
+        """Whether some match starts at or before ``position`` and ends after it."""
+        i = bisect.bisect_right(self.starts, position) - 1
+        return i >= 0 and self.reach[i] > position
 
 
 def _verbs(text: str, low: str, bounds: Boundaries, lexicon: Lexicon) -> Iterator[Match]:

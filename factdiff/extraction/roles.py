@@ -225,8 +225,9 @@ class RoleCues:
         keyed = self._key_role(atom, family)
         if keyed is not None:
             return keyed
+        at = self._at(other_end)
         if left < other_end and any(
-            other_end <= f[0] and f[1] <= atom.start for f in self.found[self._at(other_end) :][:4]
+            other_end <= f[0] and f[1] <= atom.start for f in self.found[at : at + 4]
         ):
             left = other_end
         classes: set[str] = set()

@@ -289,8 +289,16 @@ def _light(text: str, low: str, light: re.Match[str], bounds: Boundaries) -> Mat
 
 
 def _imperative(low: str, start: int, bounds: Boundaries) -> bool:
-    """Whether the verb at ``start`` opens its sentence (after ``please``): a request."""
-    return not (set(_LETTERS.findall(low, bounds.sentence_start(start), start)) - {"please"})
+    """Whether the verb at ``start`` opens its sentence (after ``please``): a request. Only
+    the few characters before it are read, so a long sentence costs no more."""
+    left = bounds.sentence_start(start)
+    if start - left > _REQUEST_CHARS:
+        return False
+    return not (set(_LETTERS.findall(low, left, start)) - {"please"})
+
+
+_REQUEST_CHARS = 16
+"""At most this many characters (``please``, quotes, spaces) before a request's verb."""
 
 
 def _outcome(text: str, low: str, noun: re.Match[str], bounds: Boundaries) -> Match | None:

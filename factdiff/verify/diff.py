@@ -149,6 +149,12 @@ class _Side:
             self.by_type.setdefault(fact_type, []).extend(facts)
         for fact_type, facts in record.unbound.items():
             self.by_type.setdefault(fact_type, []).extend(facts)
+        self.unbound_decisions = frozenset(
+            (f.value.verb, f.value.negated)
+            for f in self.by_type.get(FactType.DECISION, ())
+            if isinstance(f.value, DecisionValue) and not f.value.obj
+        )
+        """(class, negated) of every decision this side states with no object."""
 
     def states(self, value: Value, tolerance: Tolerance = EXACT) -> bool:
         """Whether this side states ``value`` anywhere (a datetime also states its parts)."""
@@ -175,21 +181,16 @@ class _Side:
         booked``) only where the source has no unbound decision of that class and polarity,
         which it would restate instead; so a summary keeping the one and dropping the other
         has lost what the other was about."""
-        if isinstance(value, DecisionValue) and value.obj and source.has_unbound(value):
+        if (
+            isinstance(value, DecisionValue)
+            and value.obj
+            and (value.verb, value.negated) in source.unbound_decisions
+        ):
             return any(
                 isinstance(f.value, DecisionValue) and f.value.obj and f.value.same_as(value)
                 for f in self.by_type.get(value.type, ())
             )
         return self.states(value, tolerance)
-
-    def has_unbound(self, value: DecisionValue) -> bool:
-        """Whether this side states a decision of ``value``'s class and polarity unbound."""
-        return any(
-            isinstance(f.value, DecisionValue)
-            and not f.value.obj
-            and (f.value.verb, f.value.negated) == (value.verb, value.negated)
-            for f in self.by_type.get(value.type, ())
-        )
 
 
 _COMPOSITES = {FactType.DATE: (FactType.DATETIME,), FactType.TIME: (FactType.DATETIME,)}
