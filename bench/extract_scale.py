@@ -4,11 +4,12 @@ Run: ``.venv/bin/python bench/extract_scale.py [--data DIR] [--sizes 0.25,0.5,1,
 
 Every case runs in a fresh child process (so its peak RSS is its own) and extracts one entry
 with the built-in ``customer_service`` schema (fields with patterns and cues, polarity, the
-inventory with roles):
+inventory with roles; the decision cases with ``generic``, whose inventory tracks them):
 
 * *dialogue*: real dev dialogues (MultiWOZ, SGD, tau-retail) joined up to the size;
 * hostile texts of 1 MB: a digit soup (``1 1 1 ...``), amounts (``$1,234.56 ...``), dates,
-  JSON, capitalised names, identifiers, and one long word;
+  JSON, capitalised names, identifiers, decisions and outcomes in one endless sentence,
+  amounts with a role, and one long word;
 * *10 MB*: refused by the size limit (the time is how long the refusal takes), and, with
   ``--over-limit``, extracted anyway with the limit lifted, to show where the time would go.
 
@@ -38,8 +39,14 @@ HOSTILE = {
     "json": '{"price": 54.04, "amount": 12, "payment_history": [{"amount": 3}]} ',
     "names": "Guest John Smith and Dr. Ana Ruiz, ",
     "identifiers": "INV-1234 cust_482 W4923227 ",
+    "decisions": "set up the appointment and ",
+    "outcomes": "your reservation for a party of four was confirmed and ",
+    "roled amounts": "$1,249.00 due on March 3 and ",
     "one word": "a",
 }
+
+SCHEMA_OF = {"decisions": "generic", "outcomes": "generic"}
+"""Cases extracted with the generic schema, whose inventory tracks decisions."""
 
 
 def dialogue_text(data: Path, size: int) -> str:
@@ -66,7 +73,7 @@ def one(kind: str, megabytes: float, data: Path, over_limit: bool) -> dict[str, 
         text = (piece * (size // len(piece) + 1))[:size]
     if over_limit:
         rules.MAX_TEXT_CHARS = len(text)
-    schema = builtin_schema("customer_service")
+    schema = builtin_schema(SCHEMA_OF.get(kind, "customer_service"))
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     started = time.perf_counter()
     try:
