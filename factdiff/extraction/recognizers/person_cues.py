@@ -114,6 +114,8 @@ whoever is told, a person or a group, whatever its words after the first (see ``
 _KIN_FOLDED = frozenset(_KIN)
 _THE_BAND = re.compile(r"[ \t]+[Tt]he(?=[ \t]+[A-Z])")
 _NOUN_AFTER = re.compile(r"[ \t]+(?!(?:in|and|as|to|for|please|or|the|on|at)\b)[a-z]")
+_INSTRUMENT_AFTER = re.compile(r"(?i)[ \t]+(?:(?:credit|debit|gift)[ \t]+)?(?:card|wallet)s?\b")
+"""A payment instrument after a name (``your Visa card``, ``a Google wallet``)."""
 _PASSIVE_AFTER = re.compile(r"(?i)[ \t]+by\b")
 _NOT_PEOPLE = frozenset(
     _words(
@@ -282,6 +284,8 @@ def _after_cue(text: str, cue: re.Match[str]) -> NameSpan | None:
             or _fold(cue.group("send") or "") in _TRANSFERS
         )
         span = _name(text, end, strong=strong) or _kin_alone(text, end)
+        if span is not None and _INSTRUMENT_AFTER.match(text, span.end):
+            return None  # "to your Visa card": a payment instrument's brand, not a payee
         if span is None and kind == "send":  # "send Yumi 80 bucks to their account"
             span = _name(text, cue.end("send"), strong=True)
             return span if span is not None and _AMOUNT_AFTER.match(text, span.end) else None

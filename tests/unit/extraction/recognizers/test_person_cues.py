@@ -68,6 +68,7 @@ def test_people_after_or_before_a_cue(text: str, expected: list[str]) -> None:
         "The hotel has 4 stars. Great.",
         "Anything directed by someone else?",
         "The movie Body Double with Mandarin subtitles.",
+        "I'll change the payment method to your Visa card ending in 8902.",
     ],
 )
 def test_no_person_without_one(text: str) -> None:
