@@ -160,6 +160,8 @@ _NOT_NOUNS = _words(
     "nothing one ones same other others rest lot before after"
 )
 """Words that end a direct object without heading one (``confirmed this morning``)."""
+_LETTER_RUN = re.compile(r"[a-z'’]+")
+"""A lower-case word (with its apostrophes)."""
 _PASSIVE = _words("is are was were be been being get gets got getting 's ’s")
 _SKIPPED = _words("not never already just also now still then successfully all both")
 
@@ -175,7 +177,7 @@ def _licensed(low: str, start: int) -> bool:
 def _passive(low: str, start: int, clause_start: int) -> bool:
     """Whether a past form is a passive participle (``was not authorized by``): a form of
     ``be`` or ``get`` stands before it, past negators and adverbs."""
-    words = re.findall(r"[a-z'’]+", low[max(clause_start, start - 48) : start])
+    words = _LETTER_RUN.findall(low, max(clause_start, start - 48), start)
     for word in reversed(words):
         if word in _PASSIVE:
             return True
@@ -299,7 +301,6 @@ ensure that, ...``)."""
 _CHECK_CHARS = 240
 """How far back in its sentence a request to check may stand (``please confirm: ...``): a
 bound, so a long sentence costs each decision no more."""
-_LETTER_RUN = re.compile(r"[a-z'’]+")
 _OPENERS = _words("please so ok okay and yes yup yeah alright then well great sure also")
 """Words that may open an asking clause before its auxiliary (``please can you book it?``)."""
 _SUBORDINATORS = _words("if before once until unless whether")
@@ -348,7 +349,7 @@ def prospective(low: str, start: int, bounds: Boundaries) -> bool:
     if failed_attempt(low, start):
         return False
     clause = bounds.clause_start(start)
-    words = re.findall(r"[a-z'’]+", low[max(clause, start - 64) : start])
+    words = _LETTER_RUN.findall(low, max(clause, start - 64), start)
     recent = words[-_WISH_WORDS:]
     for i in range(len(recent) - 1, -1, -1):
         word = recent[i]
@@ -361,8 +362,8 @@ def prospective(low: str, start: int, bounds: Boundaries) -> bool:
     ends = bounds.sentences
     i = bisect.bisect_left(ends, start)
     end = ends[i] if i < len(ends) else len(low)
-    began = ends[i - 1] + 1 if i > 0 else 0
-    checked = _CHECKED.search(low, max(began, start - _CHECK_CHARS), min(len(low), start + 24))
+    began = max(bounds.sentence_start(start), start - _CHECK_CHARS)
+    checked = _CHECKED.search(low, began, min(len(low), start + 24))
     if checked is not None and checked.start() <= start:
         return True  # after a request to check, or the request itself (``to confirm,``)
     if low[end : end + 1] != "?":

@@ -181,6 +181,8 @@ _PHRASE_WORDS = 4
 """At most this many words in that phrase."""
 _COMPOUND_HEADS = _words("request")
 """Heads that make a compound with a transaction noun (``the transfer request was made``)."""
+_REQUEST_CHARS = 16
+"""At most this many characters (``please``, quotes, spaces) before a request's verb."""
 
 
 def unable(text: str, start: int, bounds: Boundaries) -> bool:
@@ -295,10 +297,6 @@ def _imperative(low: str, start: int, bounds: Boundaries) -> bool:
     if start - left > _REQUEST_CHARS:
         return False
     return not (set(_LETTERS.findall(low, left, start)) - {"please"})
-
-
-_REQUEST_CHARS = 16
-"""At most this many characters (``please``, quotes, spaces) before a request's verb."""
 
 
 def _outcome(text: str, low: str, noun: re.Match[str], bounds: Boundaries) -> Match | None:

@@ -27,6 +27,7 @@ arrival time). An atom written without a role cue is never compared by role.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -149,12 +150,16 @@ class _Side:
             self.by_type.setdefault(fact_type, []).extend(facts)
         for fact_type, facts in record.unbound.items():
             self.by_type.setdefault(fact_type, []).extend(facts)
-        self.unbound_decisions = frozenset(
+
+    @functools.cached_property
+    def unbound_decisions(self) -> frozenset[tuple[str, bool]]:
+        """(class, negated) of every decision this side states with no object (read only on
+        the source side, and only when it has a bound decision to restate)."""
+        return frozenset(
             (f.value.verb, f.value.negated)
             for f in self.by_type.get(FactType.DECISION, ())
             if isinstance(f.value, DecisionValue) and not f.value.obj
         )
-        """(class, negated) of every decision this side states with no object."""
 
     def states(self, value: Value, tolerance: Tolerance = EXACT) -> bool:
         """Whether this side states ``value`` anywhere (a datetime also states its parts)."""
