@@ -8,8 +8,8 @@ inventory with roles; the decision cases with ``generic``, whose inventory track
 
 * *dialogue*: real dev dialogues (MultiWOZ, SGD, tau-retail) joined up to the size;
 * hostile texts of 1 MB: a digit soup (``1 1 1 ...``), amounts (``$1,234.56 ...``), dates,
-  JSON, capitalised names, identifiers, decisions and outcomes in one endless sentence,
-  amounts with a role, and one long word;
+  JSON, capitalised names, identifiers, decisions, outcomes and outcomes stated of a pronoun
+  in one endless sentence, amounts with a role, and one long word;
 * *10 MB*: refused by the size limit (the time is how long the refusal takes), and, with
   ``--over-limit``, extracted anyway with the limit lifted, to show where the time would go.
 
@@ -41,11 +41,12 @@ HOSTILE = {
     "identifiers": "INV-1234 cust_482 W4923227 ",
     "decisions": "set up the appointment and ",
     "outcomes": "your reservation for a party of four was confirmed and ",
+    "pronoun outcomes": "a cab to the airport and it is on its way, ",
     "roled amounts": "$1,249.00 due on March 3 and ",
     "one word": "a",
 }
 
-SCHEMA_OF = {"decisions": "generic", "outcomes": "generic"}
+SCHEMA_OF = {"decisions": "generic", "outcomes": "generic", "pronoun outcomes": "generic"}
 """Cases extracted with the generic schema, whose inventory tracks decisions."""
 
 

@@ -11,6 +11,8 @@ Agents state outcomes with light verbs and nouns more often than with a decision
   or a compound head between them (``your visit to the apartment has been scheduled``, ``the
   transfer request was made``);
 * a booked person: ``you are now confirmed``, ``you're all set``;
+* a pronoun opening its clause and an outcome: ``it was scheduled``, ``and it's on its way``
+  (the class of the nearest transaction noun before it, the object unbound);
 * the transaction verbs (:data:`TRANSACTION_VERBS`, found with the curated decision verbs):
   ``purchased``, ``bought``, ``paid``, ``rented``, ``transferred``.
 
@@ -29,6 +31,7 @@ when it names the transaction (``the reservation was made`` restates ``I booked 
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
@@ -68,8 +71,8 @@ NOUNS: Mapping[str, str] = MappingProxyType(
     {
         **dict.fromkeys(
             _words(
-                "reservation booking table appointment visit ticket seat room ride cab taxi "
-                "flight rental stay car hotel bus"
+                "reservation booking table appointment visit viewing ticket seat room ride cab "
+                "taxi flight rental stay car hotel bus"
             ),
             "book",
         ),
@@ -87,7 +90,7 @@ object (``the car has been booked`` is not ``the tickets have been booked``)."""
 _DONE = _words(
     "confirmed booked made reserved completed complete successful done set scheduled created "
     "placed processed initiated started began begun sent secured arranged finalized finalised "
-    "approved accepted bought purchased success ordered submitted"
+    "approved accepted bought purchased success ordered submitted fixed"
 )
 """Outcomes stating the transaction done (the class is the noun's)."""
 _FAILED = _words("failed unsuccessful declined rejected denied refused failure")
@@ -181,8 +184,21 @@ _PHRASE_WORDS = 4
 """At most this many words in that phrase."""
 _COMPOUND_HEADS = _words("request")
 """Heads that make a compound with a transaction noun (``the transfer request was made``)."""
-_REQUEST_CHARS = 16
-"""At most this many characters (``please``, quotes, spaces) before a request's verb."""
+_OPENER_CHARS = 16
+"""At most this many characters (``please``, ``and so``, quotes, spaces) before a request's
+verb or a clause's subject pronoun."""
+_PLEASE = _words("please")
+_PRONOUN_PATTERN = re.compile(r"(?<![\w'’-])(?:it|that)(?![\w-])")
+_SUBJECT_OPENERS = _words("and so but now ok okay yes alright great then")
+"""Words a clause may open with before its subject pronoun (``and it was initiated``)."""
+_ANTECEDENT_CHARS = 400
+"""A pronoun's transaction noun stands at most this many characters before it."""
+_PRONOUN_OUTCOMES = _words(
+    "confirmed booked reserved scheduled initiated processed started begun completed complete "
+    "done placed submitted successful finalized finalised arranged sent failed unsuccessful"
+)
+"""Outcomes a pronoun subject states (``it was scheduled``, ``it's done``; not ``made`` or
+``set``, which say other things of ``it``)."""
 
 
 def unable(text: str, start: int, bounds: Boundaries) -> bool:
@@ -255,6 +271,8 @@ def find_transactions(text: str, bounds: Boundaries) -> Iterator[Match]:
         match = _outcome(text, low, noun, bounds)
         if match is not None:
             found.append(match)
+    if nouns:
+        found.extend(_pronoun_outcomes(text, low, bounds))
     for you in _YOU_ARE.finditer(low):
         negative = polarity(text, you.start("outcome"), bounds)
         found.append(Match(you.start(), you.end(), DecisionValue("book", negative)))
@@ -291,12 +309,16 @@ def _light(text: str, low: str, light: re.Match[str], bounds: Boundaries) -> Mat
 
 
 def _imperative(low: str, start: int, bounds: Boundaries) -> bool:
-    """Whether the verb at ``start`` opens its sentence (after ``please``): a request. Only
-    the few characters before it are read, so a long sentence costs no more."""
-    left = bounds.sentence_start(start)
-    if start - left > _REQUEST_CHARS:
+    """Whether the verb at ``start`` opens its sentence (after ``please``): a request."""
+    return _opens(low, bounds.sentence_start(start), start, _PLEASE)
+
+
+def _opens(low: str, left: int, start: int, openers: frozenset[str]) -> bool:
+    """Whether only ``openers`` stand between ``left`` and ``start``. Only a few characters
+    are read, so a long sentence costs no more."""
+    if start - left > _OPENER_CHARS:
         return False
-    return not (set(_LETTERS.findall(low, left, start)) - {"please"})
+    return not (set(_LETTERS.findall(low, left, start)) - openers)
 
 
 def _outcome(text: str, low: str, noun: re.Match[str], bounds: Boundaries) -> Match | None:
@@ -335,6 +357,48 @@ def _outcome(text: str, low: str, noun: re.Match[str], bounds: Boundaries) -> Ma
     return None
 
 
+class _Antecedents:
+    """The transaction nouns of a text by position, asked which one a later word refers to."""
+
+    def __init__(self, low: str) -> None:
+        self.nouns = [(m.start(), m.group("noun")) for m in _NOUN_PATTERN.finditer(low)]
+        self.starts = [start for start, _ in self.nouns]
+
+    def before(self, position: int) -> str | None:
+        """The nearest noun before ``position`` (within :data:`_ANTECEDENT_CHARS`)."""
+        i = bisect.bisect_left(self.starts, position) - 1
+        if i < 0 or position - self.starts[i] > _ANTECEDENT_CHARS:
+            return None
+        return self.nouns[i][1]
+
+
+def _pronoun_outcomes(text: str, low: str, bounds: Boundaries) -> Iterator[Match]:
+    """``it was scheduled``, ``it's on its way``: a subject pronoun, auxiliaries and an
+    outcome, of the class of the nearest transaction noun before it (the object unbound: the
+    pronoun does not say which thing of that class it was)."""
+    antecedents = _Antecedents(low)
+    for pronoun in _PRONOUN_PATTERN.finditer(low):
+        start = pronoun.start()
+        noun = antecedents.before(start)
+        if noun is None or not _opens(low, bounds.clause_start(start), start, _SUBJECT_OPENERS):
+            continue
+        noun_class = NOUNS[noun]
+        position = pronoun.end()
+        for count, word in enumerate(_LETTERS.finditer(low, position, position + 60)):
+            if low[position : word.start()].strip() or count >= 5:
+                break
+            token, position = word.group(), word.end()
+            if token in _PRONOUN_OUTCOMES or token == "on" or token in _THROUGH:
+                outcome, end = _outcome_at(text, low, word, noun_class, bounds)
+                if outcome is not None:
+                    verb, failed = outcome
+                    negative = polarity(text, word.start(), bounds) != failed
+                    yield Match(start, end, DecisionValue(verb, negative))
+                    break
+            if token not in _AUX:
+                break
+
+
 def _timed(low: str, start: int) -> bool:
     """Whether a form of ``be`` stands right before ``start``."""
     return _BE_BEFORE.search(low, max(0, start - 8), start) is not None
@@ -363,7 +427,13 @@ def _outcome_at(
 
 
 SAME_THING: Mapping[str, str] = MappingProxyType(
-    {"cab": "ride", "taxi": "ride", "seat": "ticket", "visit": "appointment"}
+    {
+        "cab": "ride",
+        "taxi": "ride",
+        "seat": "ticket",
+        "visit": "appointment",
+        "viewing": "appointment",
+    }
 )
 """Transaction nouns that name one thing booked (the object takes the second)."""
 CLASSES = frozenset(NOUNS.values())

@@ -154,11 +154,19 @@ class _Side:
     @functools.cached_property
     def unbound_decisions(self) -> frozenset[tuple[str, bool]]:
         """(class, negated) of every decision this side states with no object (read only on
-        the source side, and only when it has a bound decision to restate)."""
+        the source side, and only when it has a decision to restate)."""
+        return self._decision_classes(bound=False)
+
+    @functools.cached_property
+    def bound_decisions(self) -> frozenset[tuple[str, bool]]:
+        """(class, negated) of every decision this side states with an object."""
+        return self._decision_classes(bound=True)
+
+    def _decision_classes(self, bound: bool) -> frozenset[tuple[str, bool]]:
         return frozenset(
             (f.value.verb, f.value.negated)
             for f in self.by_type.get(FactType.DECISION, ())
-            if isinstance(f.value, DecisionValue) and not f.value.obj
+            if isinstance(f.value, DecisionValue) and bool(f.value.obj) is bound
         )
 
     def states(self, value: Value, tolerance: Tolerance = EXACT) -> bool:
@@ -184,17 +192,17 @@ class _Side:
         """Whether this summary side states the source's ``value``: ``states``, except that
         an unbound decision (``your booking is done``) restates a bound one (``your ride is
         booked``) only where the source has no unbound decision of that class and polarity,
-        which it would restate instead; so a summary keeping the one and dropping the other
-        has lost what the other was about."""
-        if (
-            isinstance(value, DecisionValue)
-            and value.obj
-            and (value.verb, value.negated) in source.unbound_decisions
-        ):
-            return any(
-                isinstance(f.value, DecisionValue) and f.value.obj and f.value.same_as(value)
-                for f in self.by_type.get(value.type, ())
-            )
+        which it would restate instead, and the other way round; so a summary keeping the
+        one and dropping the other has lost what the other was about."""
+        if isinstance(value, DecisionValue):
+            twins = source.bound_decisions if not value.obj else source.unbound_decisions
+            if (value.verb, value.negated) in twins:
+                return any(
+                    isinstance(f.value, DecisionValue)
+                    and bool(f.value.obj) is bool(value.obj)
+                    and f.value.same_as(value)
+                    for f in self.by_type.get(value.type, ())
+                )
         return self.states(value, tolerance)
 
 

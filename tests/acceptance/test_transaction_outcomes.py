@@ -80,3 +80,32 @@ def test_both_bookings_restated_are_clean_of_decision_findings() -> None:
     summary = "Booking done: a table for 4 at 5 pm; the ride is booked and will cost $23.30."
     result = check(TWO_BOOKINGS, summary, builtin_schema("generic"))
     assert [f for f in result.diff.findings if f.field == "inventory.decision"] == []
+
+
+APPOINTMENT_THEN_TABLE = (
+    "system: Your appointment at the clinic has been booked for 3 pm.\n"
+    "user: Thanks. Now a table for two at Nopa at 7 pm, please.\n"
+    "system: Your reservation has been made."
+)
+
+
+def test_a_later_booking_dropped_is_a_gap_though_the_named_one_is_kept() -> None:
+    summary = "Your appointment at the clinic is booked for 3 pm. A table for two at Nopa."
+    result = check(APPOINTMENT_THEN_TABLE, summary, builtin_schema("generic"))
+    missing = [f for f in result.diff.missing if f.field == "inventory.decision"]
+    assert [f.source.value.display() for f in missing if f.source] == ["book"]
+    assert result.outcome is Outcome.ACCEPTABLE_WITH_NOTES
+    both = "Your appointment at the clinic is booked for 3 pm. Reservation made at Nopa for 7 pm."
+    kept = check(APPOINTMENT_THEN_TABLE, both, builtin_schema("generic"))
+    assert [f for f in kept.diff.findings if f.field == "inventory.decision"] == []
+
+
+def test_a_booking_stated_of_a_pronoun_is_checked() -> None:
+    source = "user: I need a cab to the airport.\nsystem: OK, it's on its way. It costs $23.30."
+    generic = builtin_schema("generic")
+    dropped = check(source, "A cab to the airport costs $23.30.", generic)
+    assert [f.source.value.display() for f in dropped.diff.missing if f.source] == ["book"]
+    flipped = check(source, "The cab to the airport ($23.30) could not be booked.", generic)
+    assert flipped.outcome is Outcome.FAILED
+    kept = check(source, "Booked a cab to the airport; it costs $23.30.", generic)
+    assert [f for f in kept.diff.findings if f.field == "inventory.decision"] == []

@@ -19,8 +19,8 @@ from pathlib import Path
 from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
-IDENTITY = "rules/3"
-DIGEST = "02a750b385f6511abcb1f55f72c354f65b870ccd56ca823af1ae1629403e1d45"
+IDENTITY = "rules/4"
+DIGEST = "5733b854eb24d2dedddf93e94d03e5f21012dbe1cbe20f09b6d1d4168edc3005"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -28,6 +28,7 @@ SENTENCES = (
     "Daniel Okafor reports order ORD-5521 arrived damaged on March 3, 2026.",
     "The agent refused the refund and offered a transfer of $1,249.00 (20% off).",
     "Sorry, I couldn't make the reservation. Your visit to the apartment has been scheduled.",
+    "I need a cab to the airport. OK, it's on its way and the transfer was initiated.",
     "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",

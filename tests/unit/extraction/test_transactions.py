@@ -23,6 +23,7 @@ def decisions(text: str) -> list[str]:
         ("I got those tickets.", "book: ticket"),
         ("I set up the appointment.", "book: appointment"),
         ("I have scheduled your visit.", "book: appointment"),
+        ("I have scheduled your viewing.", "book: appointment"),
         ("I completed the transfer.", "pay"),
         ("We placed the order.", "purchase"),
         ("I have initiated the transfer.", "pay"),
@@ -46,6 +47,7 @@ def test_a_light_verb_and_a_transaction_noun(text: str, expected: str) -> None:
         ("The tickets were bought.", "book: ticket"),
         ("Your tickets are ordered.", "book: ticket"),
         ("Your shared cab is on its way.", "book: ride"),
+        ("Your visit to the apartment is fixed.", "book: appointment"),
     ],
 )
 def test_a_transaction_noun_and_its_outcome(text: str, expected: str) -> None:
@@ -192,3 +194,28 @@ def test_a_commitment_or_a_past_decision_stays_one() -> None:
     assert decisions("After I booked the table, I called.") == ["book: table"]
     assert decisions("I have a taxi scheduled to pick you up at 11:30.") == ["book: ride"]
     assert decisions("I set up the appointment.") == ["book: appointment"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I need a cab to the airport. OK, it's on its way.", ["book"]),
+        ("Please book the appointment. It was scheduled.", ["book"]),
+        ("The transfer will take 1 day and it was successfully initiated.", ["pay"]),
+        ("The transfer takes 3 days. It could not be initiated.", ["not pay"]),
+        ("Is the reservation for two? It failed, sorry.", ["not book"]),
+        ("Can I pay the transfer fee? That has been processed.", ["pay"]),
+    ],
+)
+def test_an_outcome_stated_of_a_pronoun_takes_the_class_of_the_noun_before_it(
+    text: str, expected: list[str]
+) -> None:
+    assert decisions(text) == expected
+
+
+def test_a_pronoun_states_no_outcome_without_a_noun_or_as_no_subject() -> None:
+    assert decisions("OK, it's done.") == []  # nothing transacted before it
+    assert decisions("I need a cab. The driver says it is on its way.") == []
+    assert decisions("Your bus leaves at 8. It is scheduled to arrive at noon.") == []
+    assert decisions("The table seats six. It was made of oak.") == []
+    assert decisions("I need a cab. " + "x" * 420 + ". It's on its way.") == []
