@@ -188,7 +188,6 @@ _OPENER_CHARS = 16
 """At most this many characters (``please``, ``and so``, quotes, spaces) before a request's
 verb or a clause's subject pronoun."""
 _PLEASE = _words("please")
-_PRONOUN_PATTERN = re.compile(r"(?<![\w'’-])(?:it|that)(?![\w-])")
 _SUBJECT_OPENERS = _words("and so but now ok okay yes alright great then")
 """Words a clause may open with before its subject pronoun (``and it was initiated``)."""
 _ANTECEDENT_CHARS = 400
@@ -199,6 +198,12 @@ _PRONOUN_OUTCOMES = _words(
 )
 """Outcomes a pronoun subject states (``it was scheduled``, ``it's done``; not ``made`` or
 ``set``, which say other things of ``it``)."""
+_PRONOUN_PATTERN = re.compile(
+    r"(?<![\w'’-])(?:it|that)(?![\w-])(?=(?:['’]s)?(?:\s+[\w'’]+){0,4}?\s+(?:"
+    + "|".join(sorted(_PRONOUN_OUTCOMES | _THROUGH | {"on"}))
+    + r")(?![\w'’-]))"
+)
+"""A pronoun with an outcome word among the five words after it (the words are read after)."""
 
 
 def unable(text: str, start: int, bounds: Boundaries) -> bool:
@@ -376,8 +381,11 @@ def _pronoun_outcomes(text: str, low: str, bounds: Boundaries) -> Iterator[Match
     """``it was scheduled``, ``it's on its way``: a subject pronoun, auxiliaries and an
     outcome, of the class of the nearest transaction noun before it (the object unbound: the
     pronoun does not say which thing of that class it was)."""
+    pronouns = list(_PRONOUN_PATTERN.finditer(low))
+    if not pronouns:
+        return
     antecedents = _Antecedents(low)
-    for pronoun in _PRONOUN_PATTERN.finditer(low):
+    for pronoun in pronouns:
         start = pronoun.start()
         noun = antecedents.before(start)
         if noun is None or not _opens(low, bounds.clause_start(start), start, _SUBJECT_OPENERS):
