@@ -8,7 +8,8 @@ enum fields (``factdiff.extraction.negation``). The object is bound only when it
 confidence: the noun phrase that directly follows an active verb (``the refund``, ``order
 #W123``), its lower-case nouns and identifiers. A passive participle (``was not authorized by
 their CTO``), an infinitive (``agreed to pay``), a pronoun, an amount or a bare name leaves the
-object unbound, so a decision is then compared by its class and polarity alone.
+object unbound, so a decision is then compared by its class and polarity alone, unless it
+restates the bound decision before it (``I cancelled order #W1. The order was cancelled.``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import lru_cache
 from types import MappingProxyType
 
@@ -24,6 +25,7 @@ from factdiff.extraction.clauses import Boundaries
 from factdiff.extraction.recognizers.base import Match, lowered, vocabulary
 from factdiff.extraction.transactions import (
     BASE_ONLY_AFTER_FAILURE,
+    NOUNS,
     TRANSACTION_FORMS,
     TRANSACTION_VERBS,
     failed_attempt,
@@ -387,9 +389,45 @@ def find_decisions(
     outcomes = list(find_transactions(text, bounds)) if lexicon.outcomes else []
     inside = _Spans(outcomes)
     verbs = [m for m in _verbs(text, low, bounds, lexicon) if not inside.holds(m.start)]
-    for match in sorted([*verbs, *outcomes], key=lambda m: (m.start, m.end)):
-        if not prospective(low, match.start, bounds):
-            yield match
+    taken = (m for m in sorted([*verbs, *outcomes], key=lambda m: (m.start, m.end)))
+    yield from _restatements(text, (m for m in taken if not prospective(low, m.start, bounds)))
+
+
+def _restatements(text: str, matches: Iterable[Match]) -> Iterator[Match]:
+    """``matches`` with each unbound decision that restates a bound one given its object: the
+    last bound decision of its class and polarity before it, when no other thing is named
+    between them (``I cancelled order #W1. Your order has been cancelled.`` is one ``cancel:
+    order w1``; ``Your appointment is booked.`` then ``a table for two`` then ``your
+    reservation has been made`` stays two bookings). Each stretch of text between them is
+    read once: a restatement is the last bound decision for the next one."""
+    last: dict[tuple[str, bool], tuple[int, tuple[str, ...]]] = {}  # (end, object)
+    for found in matches:
+        value = found.value
+        assert isinstance(value, DecisionValue)
+        key = (value.verb, value.negated)
+        if not value.obj and key in last:
+            end, obj = last[key]
+            if not _other_thing(text, end, found.start, obj):
+                value = DecisionValue(value.verb, value.negated, obj)
+        if value.obj:
+            last[key] = (found.end, value.obj)
+        yield Match(found.start, found.end, value)
+
+
+def _other_thing(text: str, start: int, end: int, obj: tuple[str, ...]) -> bool:
+    """Whether ``text[start:end]`` names an identifier or a thing booked outside ``obj``."""
+    for found in _TOKEN.finditer(text, start, end):
+        token = found.group()
+        ident = _identifier(token)
+        if ident is not None:
+            if ident not in obj:
+                return True
+            continue
+        stem = _stem(token.lower())
+        kind = NOUNS.get(stem)
+        if kind is not None and not set(transaction_object(kind, (stem,))) <= set(obj):
+            return True
+    return False
 
 
 _BE = _words("am is are 'm ’m 're ’re")

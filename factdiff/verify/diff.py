@@ -152,21 +152,12 @@ class _Side:
             self.by_type.setdefault(fact_type, []).extend(facts)
 
     @functools.cached_property
-    def unbound_decisions(self) -> frozenset[tuple[str, bool]]:
-        """(class, negated) of every decision this side states with no object (read only on
-        the source side, and only when it has a decision to restate)."""
-        return self._decision_classes(bound=False)
-
-    @functools.cached_property
-    def bound_decisions(self) -> frozenset[tuple[str, bool]]:
-        """(class, negated) of every decision this side states with an object."""
-        return self._decision_classes(bound=True)
-
-    def _decision_classes(self, bound: bool) -> frozenset[tuple[str, bool]]:
-        return frozenset(
-            (f.value.verb, f.value.negated)
+    def decisions(self) -> tuple[tuple[DecisionValue, int], ...]:
+        """Every decision this side states, with how many times it is stated."""
+        return tuple(
+            (f.value, len(f.spans))
             for f in self.by_type.get(FactType.DECISION, ())
-            if isinstance(f.value, DecisionValue) and bool(f.value.obj) is bound
+            if isinstance(f.value, DecisionValue)
         )
 
     def states(self, value: Value, tolerance: Tolerance = EXACT) -> bool:
@@ -189,21 +180,22 @@ class _Side:
         return any(value.unstated_parts(f.value) == [] for f in self.by_type.get(value.type, ()))
 
     def restates(self, value: Value, source: _Side, tolerance: Tolerance = EXACT) -> bool:
-        """Whether this summary side states the source's ``value``: ``states``, except that
-        an unbound decision (``your booking is done``) restates a bound one (``your ride is
-        booked``) only where the source has no unbound decision of that class and polarity,
-        which it would restate instead, and the other way round; so a summary keeping the
-        one and dropping the other has lost what the other was about."""
-        if isinstance(value, DecisionValue):
-            twins = source.bound_decisions if not value.obj else source.unbound_decisions
-            if (value.verb, value.negated) in twins:
-                return any(
-                    isinstance(f.value, DecisionValue)
-                    and bool(f.value.obj) is bool(value.obj)
-                    and f.value.same_as(value)
-                    for f in self.by_type.get(value.type, ())
-                )
-        return self.states(value, tolerance)
+        """Whether this summary side states the source's ``value``: ``states``, except for a
+        decision stated only in the other binding (``your booking is done`` for ``your ride
+        is booked``, or the other way round). Those restate it only where they outnumber the
+        source's own decisions of that binding, which they restate first: a summary keeping
+        the source's one unbound booking, or its one booked appointment, has not kept the
+        other booking."""
+        if not isinstance(value, DecisionValue):
+            return self.states(value, tolerance)
+        same = [(mine, times) for mine, times in self.decisions if mine.same_as(value)]
+        if any(bool(mine.obj) is bool(value.obj) for mine, _ in same):
+            return True
+        owed = sum(
+            bool(other.obj) is not bool(value.obj) and other.same_as(value)
+            for other, _ in source.decisions
+        )
+        return sum(times for _, times in same) > owed
 
 
 _COMPOSITES = {FactType.DATE: (FactType.DATETIME,), FactType.TIME: (FactType.DATETIME,)}

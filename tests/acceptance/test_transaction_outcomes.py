@@ -95,8 +95,13 @@ def test_a_later_booking_dropped_is_a_gap_though_the_named_one_is_kept() -> None
     missing = [f for f in result.diff.missing if f.field == "inventory.decision"]
     assert [f.source.value.display() for f in missing if f.source] == ["book"]
     assert result.outcome is Outcome.ACCEPTABLE_WITH_NOTES
-    both = "Your appointment at the clinic is booked for 3 pm. Reservation made at Nopa for 7 pm."
+    both = "Your appointment at the clinic is booked for 3 pm. Your table at Nopa is reserved."
     kept = check(APPOINTMENT_THEN_TABLE, both, builtin_schema("generic"))
+    assert [f for f in kept.diff.findings if f.field == "inventory.decision"] == []
+    # the summary's second booking restates the first in its own reading (no table named
+    # between them), yet it states two bookings, as the source does
+    two = "Your appointment at the clinic is booked for 3 pm. Your reservation has been made."
+    kept = check(APPOINTMENT_THEN_TABLE, two, builtin_schema("generic"))
     assert [f for f in kept.diff.findings if f.field == "inventory.decision"] == []
 
 
@@ -109,3 +114,17 @@ def test_a_booking_stated_of_a_pronoun_is_checked() -> None:
     assert flipped.outcome is Outcome.FAILED
     kept = check(source, "Booked a cab to the airport; it costs $23.30.", generic)
     assert [f for f in kept.diff.findings if f.field == "inventory.decision"] == []
+
+
+def test_a_decision_restated_without_its_object_is_one_decision() -> None:
+    generic = builtin_schema("generic")
+    cancelled = check(
+        "I have cancelled order #W1234. Your order has been cancelled; a refund follows.",
+        "Cancelled order #W1234; a refund follows.",
+        generic,
+    )
+    assert cancelled.outcome is Outcome.CLEAN, cancelled.diff.findings
+    cab = check(
+        "system: I have booked your cab.\nsystem: It is on its way.", "Booked a cab.", generic
+    )
+    assert cab.outcome is Outcome.CLEAN, cab.diff.findings

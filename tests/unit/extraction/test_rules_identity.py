@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/4"
-DIGEST = "5733b854eb24d2dedddf93e94d03e5f21012dbe1cbe20f09b6d1d4168edc3005"
+DIGEST = "5a3bfc1291127170c2248ca78c55ee18434fa152b41c14f87d40ba92fdf84135"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -29,6 +29,7 @@ SENTENCES = (
     "The agent refused the refund and offered a transfer of $1,249.00 (20% off).",
     "Sorry, I couldn't make the reservation. Your visit to the apartment has been scheduled.",
     "I need a cab to the airport. OK, it's on its way and the transfer was initiated.",
+    "I have cancelled order #W1234. Your order has been cancelled.",
     "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",

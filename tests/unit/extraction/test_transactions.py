@@ -219,3 +219,28 @@ def test_a_pronoun_states_no_outcome_without_a_noun_or_as_no_subject() -> None:
     assert decisions("Your bus leaves at 8. It is scheduled to arrive at noon.") == []
     assert decisions("The table seats six. It was made of oak.") == []
     assert decisions("I need a cab. " + "x" * 420 + ". It's on its way.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "I have cancelled order #W1234. Your order has been cancelled.",
+            ["cancel: order w1234", "cancel: order w1234"],
+        ),
+        ("I have booked your cab. It is on its way.", ["book: ride", "book: ride"]),
+        (
+            "Your appointment has been booked. Now a table for two? Your reservation is made.",
+            ["book: appointment", "book"],
+        ),
+        (
+            "I cancelled order #W1. Order #W2 too? The order was cancelled.",
+            ["cancel: order w1", "cancel"],
+        ),
+        ("Your ride is booked. Sorry, the booking failed.", ["book: ride", "not book"]),
+    ],
+)
+def test_an_unbound_decision_restating_a_bound_one_takes_its_object(
+    text: str, expected: list[str]
+) -> None:
+    assert decisions(text) == expected
