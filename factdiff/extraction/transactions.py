@@ -7,9 +7,10 @@ Agents state outcomes with light verbs and nouns more often than with a decision
   the transfer``;
 * a transaction noun and its outcome: ``your booking is confirmed``, ``the transfer was
   successful``, ``the ride has been booked``, ``the payment went through``, ``the order was
-  cancelled``, ``the reservation failed``, ``your cab is on its way``, with a short phrase
-  or a compound head between them (``your visit to the apartment has been scheduled``, ``the
-  transfer request was made``);
+  cancelled``, ``the reservation failed``, ``your cab is on its way`` (a ride also when it
+  comes: ``your cab will arrive shortly``), with a short phrase or a compound head between
+  them (``your visit to the apartment has been scheduled``, ``the transfer request was
+  made``);
 * a booked person: ``you are now confirmed``, ``you're all set``;
 * a pronoun opening its clause and an outcome: ``it was scheduled``, ``and it's on its way``
   (the class of the nearest transaction noun before it, the object unbound);
@@ -111,7 +112,8 @@ _THROUGH = _words("went go goes gone going")
 """``went through``: done."""
 _AUX = _words(
     "is are was were be been being has have had got gets will would could can cannot did do "
-    "does not never now all already just successfully also finally officially fully 's ’s "
+    "does not never now all already just successfully also finally officially fully currently "
+    "'s ’s "
     "isn't aren't wasn't weren't hasn't haven't hadn't couldn't can't won't didn't doesn't "
     "don't a"
 )
@@ -177,6 +179,10 @@ scheduled to arrive``; ``I have a taxi scheduled to pick you up`` is a booking).
 _BE_BEFORE = re.compile(r"(?<![\w'’])(?:is|are|was|were|be|been|'s|’s)[ \t]+$")
 _ON_THE_WAY = re.compile(r"on[ \t]+(?:its|the|their|your)[ \t]+way(?![\w'’-])")
 """``your cab is on its way``: done."""
+_VEHICLES = _words("cab taxi ride car")
+"""Nouns of a ride, booked once it is said to come (``your cab will arrive shortly``)."""
+_ARRIVING = re.compile(r"(?:coming|arriving|arrive|here|en[ \t-]?route)(?![\w'’-])")
+"""Words that state a ride coming (``is coming``, ``will be here soon``, ``is en route``)."""
 _PREPOSITIONS = _words("to for at with in from of")
 """Words opening a prepositional phrase between a noun and its outcome (``your reservation at
 Taverna Bistro was made``)."""
@@ -352,6 +358,9 @@ def _outcome(text: str, low: str, noun: re.Match[str], bounds: Boundaries) -> Ma
             continue
         in_phrase = False
         outcome, end = _outcome_at(text, low, word, noun_class, bounds)
+        arriving = _ARRIVING.match(low, word.start()) if noun.group("noun") in _VEHICLES else None
+        if outcome is None and arriving is not None:
+            outcome, end = (noun_class, False), arriving.end()
         if outcome is not None:
             verb, failed = outcome
             negative = polarity(text, word.start(), bounds) != failed

@@ -48,6 +48,8 @@ def test_a_light_verb_and_a_transaction_noun(text: str, expected: str) -> None:
         ("Your tickets are ordered.", "book: ticket"),
         ("Your shared cab is on its way.", "book: ride"),
         ("Your visit to the apartment is fixed.", "book: appointment"),
+        ("Your cab will arrive shortly.", "book: ride"),
+        ("Your ride is currently en route.", "book: ride"),
     ],
 )
 def test_a_transaction_noun_and_its_outcome(text: str, expected: str) -> None:
@@ -157,6 +159,11 @@ def test_a_booked_person_and_a_named_thing_booked() -> None:
     assert decisions("Are you all set?") == []
     assert decisions("I was able to confirm your ticket purchase.") == ["book: ticket"]
     assert decisions("Your transfer began successfully.") == ["pay"]
+
+
+def test_only_a_ride_is_booked_by_coming() -> None:
+    assert decisions("The bus will arrive at 5 pm.") == []
+    assert decisions("Will the taxi arrive on time?") == []
 
 
 def test_not_possible_is_a_failed_outcome_and_possible_none() -> None:
