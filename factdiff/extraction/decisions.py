@@ -389,21 +389,27 @@ def find_decisions(
     outcomes = list(find_transactions(text, bounds)) if lexicon.outcomes else []
     inside = _Spans(outcomes)
     verbs = [m for m in _verbs(text, low, bounds, lexicon) if not inside.holds(m.start)]
-    taken = (m for m in sorted([*verbs, *outcomes], key=lambda m: (m.start, m.end)))
-    yield from _restatements(text, (m for m in taken if not prospective(low, m.start, bounds)))
+    found = sorted([*verbs, *outcomes], key=lambda m: (m.start, m.end))
+    asked = [prospective(low, m.start, bounds) for m in found]
+    yield from _restatements(text, zip(found, asked, strict=True))
 
 
-def _restatements(text: str, matches: Iterable[Match]) -> Iterator[Match]:
-    """``matches`` with each unbound decision that restates a bound one given its object: the
-    last bound decision of its class and polarity before it, when no other thing is named
-    between them (``I cancelled order #W1. Your order has been cancelled.`` is one ``cancel:
-    order w1``; ``Your appointment is booked.`` then ``a table for two`` then ``your
-    reservation has been made`` stays two bookings). Each stretch of text between them is
-    read once: a restatement is the last bound decision for the next one."""
+def _restatements(text: str, matches: Iterable[tuple[Match, bool]]) -> Iterator[Match]:
+    """The decisions among ``(match, asked)`` pairs, each unbound one that restates a bound
+    one given its object: the last bound decision of its class and polarity before it, when
+    no other thing is named and none of its class is asked for between them (``I cancelled
+    order #W1. Your order has been cancelled.`` is one ``cancel: order w1``; ``Your
+    appointment is booked.`` then ``a table for two`` or ``could you book a table?``
+    then ``your reservation has been made`` stays two bookings). Each stretch of text between
+    them is read once: a restatement is the last bound decision for the next one."""
     last: dict[tuple[str, bool], tuple[int, tuple[str, ...]]] = {}  # (end, object)
-    for found in matches:
+    for found, asked in matches:
         value = found.value
         assert isinstance(value, DecisionValue)
+        if asked:  # a new transaction of its class is under way
+            last.pop((value.verb, False), None)
+            last.pop((value.verb, True), None)
+            continue
         key = (value.verb, value.negated)
         if not value.obj and key in last:
             end, obj = last[key]

@@ -245,6 +245,10 @@ def test_a_pronoun_states_no_outcome_without_a_noun_or_as_no_subject() -> None:
             ["cancel: order w1", "cancel"],
         ),
         ("Your ride is booked. Sorry, the booking failed.", ["book: ride", "not book"]),
+        (
+            "Your appointment is booked. Could you book a table at Nopa? It is done.",
+            ["book: appointment", "book"],
+        ),
     ],
 )
 def test_an_unbound_decision_restating_a_bound_one_takes_its_object(
