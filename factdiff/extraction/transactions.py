@@ -210,6 +210,8 @@ _PRONOUN_PATTERN = re.compile(
     + r")(?![\w'’-]))"
 )
 """A pronoun with an outcome word among the five words after it (the words are read after)."""
+_PRONOUN_CUES = _PRONOUN_OUTCOMES | _THROUGH | {"way"}
+"""Words without one of which a text states no outcome of a pronoun."""
 
 
 def unable(text: str, start: int, bounds: Boundaries) -> bool:
@@ -282,7 +284,7 @@ def find_transactions(text: str, bounds: Boundaries) -> Iterator[Match]:
         match = _outcome(text, low, noun, bounds)
         if match is not None:
             found.append(match)
-    if nouns:
+    if nouns and not words.isdisjoint(_PRONOUN_CUES):
         found.extend(_pronoun_outcomes(text, low, bounds))
     for you in _YOU_ARE.finditer(low):
         negative = polarity(text, you.start("outcome"), bounds)
