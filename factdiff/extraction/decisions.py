@@ -35,6 +35,7 @@ from factdiff.extraction.transactions import (
     polarity,
     transaction_object,
 )
+from factdiff.extraction.wordtrie import word_start_alternation
 from factdiff.values.decision import DecisionValue
 
 VERB_CLASSES: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -83,8 +84,7 @@ def verb_forms(verb: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 @lru_cache(maxsize=1024)
 def _pattern(forms: frozenset[str]) -> re.Pattern[str]:
     """One pattern finding ``forms`` as whole words (a text's few forms get their own)."""
-    alternatives = "|".join(sorted(forms, key=lambda f: (-len(f), f)))
-    return re.compile(rf"(?<![\w'’#-])(?:{alternatives})(?![\w'’-])")
+    return re.compile(word_start_alternation(forms, r"[\w'’#-]") + r"(?![\w'’-])")
 
 
 class Lexicon:

@@ -40,6 +40,7 @@ from types import MappingProxyType
 from factdiff.extraction.clauses import Boundaries
 from factdiff.extraction.negation import negated
 from factdiff.extraction.recognizers.base import Match, lowered, vocabulary
+from factdiff.extraction.wordtrie import word_start_alternation
 from factdiff.values.decision import DecisionValue
 
 
@@ -158,17 +159,22 @@ _FAILED_ATTEMPT = re.compile(
 )
 """An attempt that failed (``there was an issue trying to book``, ``an issue booking``: an
 ``-ing`` form only without ``trying to``)."""
+_NOT_AFTER = r"[\w'’-]"
+"""A word of these patterns starts after none of these characters."""
 _ING = re.compile(r"[a-z]+ing(?![\w'’])")
 _UNABLE = re.compile(r"(?<![\w'’])(?:unable|impossible)(?![\w'’])")
 _WORD = re.compile(r"[\w'’]+")
 _NOUN_PATTERN = re.compile(
     r"(?<![\w'’-])(?P<noun>" + "|".join(sorted(NOUNS, key=len, reverse=True)) + r")s?(?![\w'’-])"
 )
+"""Transaction nouns (a leading lookbehind: their first letters are too many for a faster scan
+by ``word_start_alternation``)."""
 _LIGHT_PATTERN = re.compile(
-    r"(?<![\w'’-])(?P<verb>" + "|".join(sorted(_LIGHT, key=len, reverse=True)) + r")(?![\w'’-])"
+    "(?P<verb>" + word_start_alternation(_LIGHT, _NOT_AFTER) + r")(?![\w'’-])"
 )
 _YOU_ARE = re.compile(
-    r"(?<![\w'’])you(?:['’]re|[ \t]+are)(?:[ \t]+(?:now|all|officially|successfully))*"
+    word_start_alternation(["you"], r"[\w'’]")
+    + r"(?:['’]re|[ \t]+are)(?:[ \t]+(?:now|all|officially|successfully))*"
     r"[ \t]+(?P<outcome>confirmed|booked|reserved|scheduled|set)(?![\w'’-])"
 )
 """``you are now confirmed``, ``you're all set``: the person stands for the booking."""
@@ -205,7 +211,8 @@ _PRONOUN_OUTCOMES = _words(
 """Outcomes a pronoun subject states (``it was scheduled``, ``it's done``; not ``made`` or
 ``set``, which say other things of ``it``)."""
 _PRONOUN_PATTERN = re.compile(
-    r"(?<![\w'’-])(?:it|that)(?![\w-])(?=(?:['’]s)?(?:\s+[\w'’]+){0,4}?\s+(?:"
+    word_start_alternation(["it", "that"], _NOT_AFTER)
+    + r"(?![\w-])(?=(?:['’]s)?(?:\s+[\w'’]+){0,4}?\s+(?:"
     + "|".join(sorted(_PRONOUN_OUTCOMES | _THROUGH | {"on"}))
     + r")(?![\w'’-]))"
 )

@@ -21,7 +21,7 @@ from factdiff.extraction.recognizers.temporal_text import (
     _Source,
     _source,
 )
-from factdiff.extraction.wordtrie import trie_alternation
+from factdiff.extraction.wordtrie import word_start_alternation
 from factdiff.values.base import FactType
 from factdiff.values.duration import DurationValue
 from factdiff.values.temporal import DateValue
@@ -223,7 +223,7 @@ def _duration_value(
     return DurationValue(amount, unit, business, resolved)
 
 
-_UNIT_ANCHOR = re.compile(r"(?<![a-z])(?:" + trie_alternation(_UNIT_WORDS) + r")(?![a-z])")
+_UNIT_ANCHOR = re.compile(word_start_alternation(_UNIT_WORDS, "[a-z]") + "(?![a-z])")
 _BEFORE_UNIT = 64
 """A duration's amount and words before its unit fit in this many characters."""
 

@@ -10,7 +10,7 @@ from typing import ClassVar
 from factdiff.extraction.recognizers.base import ExtractionContext, Match, lowered, vocabulary
 from factdiff.extraction.recognizers.emails_urls import EmailRecognizer, UrlRecognizer
 from factdiff.extraction.recognizers.phones import _span_order, bare_digits_are_phone
-from factdiff.extraction.wordtrie import trie_alternation
+from factdiff.extraction.wordtrie import trie_alternation, word_start_alternation
 from factdiff.values.base import FactType
 from factdiff.values.contact import _WS
 from factdiff.values.identifier import IdentifierValue
@@ -76,7 +76,7 @@ _NOUN_BEFORE_ID = re.compile(r"(?i)(?<![\w-])[a-z]{2,12}\s{1,3}\Z")
 _REF_CUE_WORDS = frozenset(
     {"reference", "ref", "confirmation", "reservation", "booking", "record", "locator", "pnr"}
 )
-_REF_CUE_START = re.compile(r"(?<![a-z0-9_])(?:" + trie_alternation(_REF_CUE_WORDS) + r")(?![a-z])")
+_REF_CUE_START = re.compile(word_start_alternation(_REF_CUE_WORDS, "[a-z0-9_]") + "(?![a-z])")
 _DIGIT_RUN = re.compile(r"[0-9]+")
 _TOKEN_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-#")
 _TWO_WORD_BEFORE = re.compile(r"(?i)(line|purchase)\s{1,3}\Z")
