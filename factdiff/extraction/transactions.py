@@ -35,6 +35,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from types import MappingProxyType
 
 from factdiff.extraction.clauses import Boundaries
@@ -164,14 +165,21 @@ _NOT_AFTER = r"[\w'’-]"
 _ING = re.compile(r"[a-z]+ing(?![\w'’])")
 _UNABLE = re.compile(r"(?<![\w'’])(?:unable|impossible)(?![\w'’])")
 _WORD = re.compile(r"[\w'’]+")
-_NOUN_PATTERN = re.compile(
-    r"(?<![\w'’-])(?P<noun>" + "|".join(sorted(NOUNS, key=len, reverse=True)) + r")s?(?![\w'’-])"
-)
-"""Transaction nouns (a leading lookbehind: their first letters are too many for a faster scan
-by ``word_start_alternation``)."""
-_LIGHT_PATTERN = re.compile(
-    "(?P<verb>" + word_start_alternation(_LIGHT, _NOT_AFTER) + r")(?![\w'’-])"
-)
+_NOUN_FORMS = frozenset([*NOUNS, *(noun + "s" for noun in NOUNS)])
+
+
+@lru_cache(maxsize=256)
+def _noun_pattern(nouns: frozenset[str]) -> re.Pattern[str]:
+    """The transaction nouns ``nouns`` (a text's own few), singular or plural."""
+    return re.compile("(?P<noun>" + word_start_alternation(nouns, _NOT_AFTER) + r")s?(?![\w'’-])")
+
+
+@lru_cache(maxsize=256)
+def _light_pattern(verbs: frozenset[str]) -> re.Pattern[str]:
+    """The light verbs ``verbs`` (a text's own few)."""
+    return re.compile("(?P<verb>" + word_start_alternation(verbs, _NOT_AFTER) + r")(?![\w'’-])")
+
+
 _YOU_ARE = re.compile(
     word_start_alternation(["you"], r"[\w'’]")
     + r"(?:['’]re|[ \t]+are)(?:[ \t]+(?:now|all|officially|successfully))*"
@@ -278,21 +286,24 @@ def find_transactions(text: str, bounds: Boundaries) -> Iterator[Match]:
     """Every transaction outcome ``text`` states (light verb + noun, noun + outcome), in
     text order; the object is unbound."""
     words = vocabulary(text)
-    nouns = {w[:-1] if w.endswith("s") and w[:-1] in NOUNS else w for w in words} & set(NOUNS)
+    nouns = frozenset(w if w in NOUNS else w[:-1] for w in words & _NOUN_FORMS)
     if not nouns and "you" not in words:
         return
     low = lowered(text)
     found: list[Match] = []
-    for light in _LIGHT_PATTERN.finditer(low):
-        match = _light(text, low, light, bounds)
-        if match is not None:
-            found.append(match)
-    for noun in _NOUN_PATTERN.finditer(low):
-        match = _outcome(text, low, noun, bounds)
-        if match is not None:
-            found.append(match)
-    if nouns and not words.isdisjoint(_PRONOUN_CUES):
-        found.extend(_pronoun_outcomes(text, low, bounds))
+    if nouns:
+        noun_pattern = _noun_pattern(nouns)
+        light_verbs = frozenset(words & _LIGHT.keys())
+        for light in _light_pattern(light_verbs).finditer(low) if light_verbs else ():
+            match = _light(text, low, light, bounds)
+            if match is not None:
+                found.append(match)
+        for noun in noun_pattern.finditer(low):
+            match = _outcome(text, low, noun, bounds)
+            if match is not None:
+                found.append(match)
+        if not words.isdisjoint(_PRONOUN_CUES):
+            found.extend(_pronoun_outcomes(text, low, bounds, noun_pattern))
     for you in _YOU_ARE.finditer(low):
         negative = polarity(text, you.start("outcome"), bounds)
         found.append(Match(you.start(), you.end(), DecisionValue("book", negative)))
@@ -383,8 +394,8 @@ def _outcome(text: str, low: str, noun: re.Match[str], bounds: Boundaries) -> Ma
 class _Antecedents:
     """The transaction nouns of a text by position, asked which one a later word refers to."""
 
-    def __init__(self, low: str) -> None:
-        self.nouns = [(m.start(), m.group("noun")) for m in _NOUN_PATTERN.finditer(low)]
+    def __init__(self, low: str, nouns: re.Pattern[str]) -> None:
+        self.nouns = [(m.start(), m.group("noun")) for m in nouns.finditer(low)]
         self.starts = [start for start, _ in self.nouns]
 
     def before(self, position: int) -> str | None:
@@ -395,14 +406,16 @@ class _Antecedents:
         return self.nouns[i][1]
 
 
-def _pronoun_outcomes(text: str, low: str, bounds: Boundaries) -> Iterator[Match]:
+def _pronoun_outcomes(
+    text: str, low: str, bounds: Boundaries, nouns: re.Pattern[str]
+) -> Iterator[Match]:
     """``it was scheduled``, ``it's on its way``: a subject pronoun, auxiliaries and an
     outcome, of the class of the nearest transaction noun before it (the object unbound: the
     pronoun does not say which thing of that class it was)."""
     pronouns = list(_PRONOUN_PATTERN.finditer(low))
     if not pronouns:
         return
-    antecedents = _Antecedents(low)
+    antecedents = _Antecedents(low, nouns)
     for pronoun in pronouns:
         start = pronoun.start()
         noun = antecedents.before(start)
