@@ -18,7 +18,6 @@ import bisect
 import itertools
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from functools import lru_cache
 from types import MappingProxyType
 
 from factdiff.extraction.clauses import Boundaries
@@ -35,7 +34,7 @@ from factdiff.extraction.transactions import (
     polarity,
     transaction_object,
 )
-from factdiff.extraction.wordtrie import word_start_alternation
+from factdiff.extraction.wordfind import find_words
 from factdiff.values.decision import DecisionValue
 
 VERB_CLASSES: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -79,12 +78,6 @@ def verb_forms(verb: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
         return (verb + "d",), (verb, verb + "s", verb[:-1] + "ing")
     suffix = "es" if verb.endswith(("sh", "ch", "x", "s")) else "s"
     return (verb + "ed",), (verb, verb + suffix, verb + "ing")
-
-
-@lru_cache(maxsize=1024)
-def _pattern(forms: frozenset[str]) -> re.Pattern[str]:
-    """One pattern finding ``forms`` as whole words (a text's few forms get their own)."""
-    return re.compile(word_start_alternation(forms, r"[\w'’#-]") + r"(?![\w'’-])")
 
 
 class Lexicon:
@@ -475,29 +468,25 @@ def _verbs(text: str, low: str, bounds: Boundaries, lexicon: Lexicon) -> Iterato
     present = vocabulary(text) & lexicon.forms
     if not present:
         return
-    for found in _pattern(present).finditer(low):
-        form = found.group()
-        if _modifier(low, found.start(), form, lexicon):
+    for start, end, form in find_words(low, present, not_before="'’#-"):
+        if _modifier(low, start, form, lexicon):
             continue
         if form not in lexicon.past:
             if lexicon.verb_of[form] in BASE_ONLY_AFTER_FAILURE and lexicon.outcomes:
-                if not failure_before(low, found.start()):
+                if not failure_before(low, start):
                     continue
-            elif not _licensed(low, found.start()) and not failed_attempt(low, found.start()):
+            elif not _licensed(low, start) and not failed_attempt(low, start):
                 continue
         ends = bounds.sentences
-        i = bisect.bisect_left(ends, found.end())
-        stop = min(ends[i] if i < len(ends) else len(text), found.end() + _OBJECT_CHARS)
-        passive = form in lexicon.past and _passive(
-            low, found.start(), bounds.clause_start(found.start())
-        )
-        obj = () if passive else _object(text, found.end(), stop, _particles(lexicon, form))
+        i = bisect.bisect_left(ends, end)
+        stop = min(ends[i] if i < len(ends) else len(text), end + _OBJECT_CHARS)
+        passive = form in lexicon.past and _passive(low, start, bounds.clause_start(start))
+        obj = () if passive else _object(text, end, stop, _particles(lexicon, form))
         kind = lexicon.class_of[form]
         if lexicon.outcomes:
             kind = outcome_class(kind, obj)
             obj = transaction_object(kind, obj)
-        value = DecisionValue(kind, polarity(text, found.start(), bounds), obj)
-        yield Match(found.start(), found.end(), value)
+        yield Match(start, end, DecisionValue(kind, polarity(text, start, bounds), obj))
 
 
 def parse_decision(text: str) -> DecisionValue | None:

@@ -35,12 +35,12 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterator, Mapping
-from functools import lru_cache
 from types import MappingProxyType
 
 from factdiff.extraction.clauses import Boundaries
 from factdiff.extraction.negation import negated
 from factdiff.extraction.recognizers.base import Match, lowered, vocabulary
+from factdiff.extraction.wordfind import Word, find_words
 from factdiff.extraction.wordtrie import word_start_alternation
 from factdiff.values.decision import DecisionValue
 
@@ -167,19 +167,6 @@ _UNABLE = re.compile(r"(?<![\w'’])(?:unable|impossible)(?![\w'’])")
 _WORD = re.compile(r"[\w'’]+")
 _NOUN_FORMS = frozenset([*NOUNS, *(noun + "s" for noun in NOUNS)])
 
-
-@lru_cache(maxsize=256)
-def _noun_pattern(nouns: frozenset[str]) -> re.Pattern[str]:
-    """The transaction nouns ``nouns`` (a text's own few), singular or plural."""
-    return re.compile("(?P<noun>" + word_start_alternation(nouns, _NOT_AFTER) + r")s?(?![\w'’-])")
-
-
-@lru_cache(maxsize=256)
-def _light_pattern(verbs: frozenset[str]) -> re.Pattern[str]:
-    """The light verbs ``verbs`` (a text's own few)."""
-    return re.compile("(?P<verb>" + word_start_alternation(verbs, _NOT_AFTER) + r")(?![\w'’-])")
-
-
 _YOU_ARE = re.compile(
     word_start_alternation(["you"], r"[\w'’]")
     + r"(?:['’]re|[ \t]+are)(?:[ \t]+(?:now|all|officially|successfully))*"
@@ -286,41 +273,40 @@ def find_transactions(text: str, bounds: Boundaries) -> Iterator[Match]:
     """Every transaction outcome ``text`` states (light verb + noun, noun + outcome), in
     text order; the object is unbound."""
     words = vocabulary(text)
-    nouns = frozenset(w if w in NOUNS else w[:-1] for w in words & _NOUN_FORMS)
+    nouns = {w if w in NOUNS else w[:-1] for w in words & _NOUN_FORMS}
     if not nouns and "you" not in words:
         return
     low = lowered(text)
     found: list[Match] = []
     if nouns:
-        noun_pattern = _noun_pattern(nouns)
-        light_verbs = frozenset(words & _LIGHT.keys())
-        for light in _light_pattern(light_verbs).finditer(low) if light_verbs else ():
+        for light in find_words(low, words & _LIGHT.keys()):
             match = _light(text, low, light, bounds)
             if match is not None:
                 found.append(match)
-        for noun in noun_pattern.finditer(low):
+        nouns_at = find_words(low, nouns, plural=True)
+        for noun in nouns_at:
             match = _outcome(text, low, noun, bounds)
             if match is not None:
                 found.append(match)
         if not words.isdisjoint(_PRONOUN_CUES):
-            found.extend(_pronoun_outcomes(text, low, bounds, noun_pattern))
+            found.extend(_pronoun_outcomes(text, low, bounds, nouns_at))
     for you in _YOU_ARE.finditer(low):
         negative = polarity(text, you.start("outcome"), bounds)
         found.append(Match(you.start(), you.end(), DecisionValue("book", negative)))
     yield from sorted(found, key=lambda m: (m.start, m.end))
 
 
-def _light(text: str, low: str, light: re.Match[str], bounds: Boundaries) -> Match | None:
+def _light(text: str, low: str, light: Word, bounds: Boundaries) -> Match | None:
     """``made the reservation``: a light verb, at most three opening words, a noun."""
-    verb = light.group("verb")
-    if not _LIGHT[verb] and not failure_before(low, light.start()):
+    verb = light.word
+    if not _LIGHT[verb] and not failure_before(low, light.start):
         return None
-    before = _LETTERS.findall(low, max(0, light.start() - 16), light.start())
+    before = _LETTERS.findall(low, max(0, light.start - 16), light.start)
     if before and before[-1] in _BEFORE_NOUN:
         return None  # an adjective (``your scheduled visit``)
-    position = light.end()
+    position = light.end
     if verb == "set":
-        if not low.startswith(" up", position) or _imperative(low, light.start(), bounds):
+        if not low.startswith(" up", position) or _imperative(low, light.start, bounds):
             return None  # ``set`` alone, or a request (``Set up a reservation for me``)
         position += 3
     stop = min(position + 60, len(low))
@@ -330,7 +316,7 @@ def _light(text: str, low: str, light: re.Match[str], bounds: Boundaries) -> Mat
         token = word.group()
         stem = token[:-1] if token.endswith("s") and token[:-1] in NOUNS else token
         if stem in NOUNS:
-            start = light.start()
+            start = light.start
             value = DecisionValue(NOUNS[stem], polarity(text, start, bounds), _bound(stem))
             return Match(start, word.end(), value)
         if count >= 3 or token not in _BEFORE_NOUN:
@@ -352,12 +338,12 @@ def _opens(low: str, left: int, start: int, openers: frozenset[str]) -> bool:
     return not (set(_LETTERS.findall(low, left, start)) - openers)
 
 
-def _outcome(text: str, low: str, noun: re.Match[str], bounds: Boundaries) -> Match | None:
+def _outcome(text: str, low: str, noun: Word, bounds: Boundaries) -> Match | None:
     """``your booking is confirmed``: a noun (with a short prepositional phrase or a compound
     head: ``your visit to the apartment``, ``the transfer request``), auxiliaries, an outcome."""
-    position = noun.end()
+    position = noun.end
     stop = min(position + 80, len(low))
-    noun_class = NOUNS[noun.group("noun")]
+    noun_class = NOUNS[noun.word]
     skipped = 0  # words of a prepositional phrase or a compound head (no auxiliaries)
     in_phrase = False
     for count, word in enumerate(_LETTERS.finditer(low, position, stop)):
@@ -378,14 +364,14 @@ def _outcome(text: str, low: str, noun: re.Match[str], bounds: Boundaries) -> Ma
             continue
         in_phrase = False
         outcome, end = _outcome_at(text, low, word, noun_class, bounds)
-        arriving = _ARRIVING.match(low, word.start()) if noun.group("noun") in _VEHICLES else None
+        arriving = _ARRIVING.match(low, word.start()) if noun.word in _VEHICLES else None
         if outcome is None and arriving is not None:
             outcome, end = (noun_class, False), arriving.end()
         if outcome is not None:
             verb, failed = outcome
             negative = polarity(text, word.start(), bounds) != failed
-            value = DecisionValue(verb, negative, _bound(noun.group("noun")))
-            return Match(noun.start(), end, value)
+            value = DecisionValue(verb, negative, _bound(noun.word))
+            return Match(noun.start, end, value)
         if end < 0 or count - skipped >= 4 or token not in _AUX:
             return None
     return None
@@ -394,20 +380,20 @@ def _outcome(text: str, low: str, noun: re.Match[str], bounds: Boundaries) -> Ma
 class _Antecedents:
     """The transaction nouns of a text by position, asked which one a later word refers to."""
 
-    def __init__(self, low: str, nouns: re.Pattern[str]) -> None:
-        self.nouns = [(m.start(), m.group("noun")) for m in nouns.finditer(low)]
-        self.starts = [start for start, _ in self.nouns]
+    def __init__(self, nouns: list[Word]) -> None:
+        self.nouns = nouns
+        self.starts = [noun.start for noun in nouns]
 
     def before(self, position: int) -> str | None:
         """The nearest noun before ``position`` (within :data:`_ANTECEDENT_CHARS`)."""
         i = bisect.bisect_left(self.starts, position) - 1
         if i < 0 or position - self.starts[i] > _ANTECEDENT_CHARS:
             return None
-        return self.nouns[i][1]
+        return self.nouns[i].word
 
 
 def _pronoun_outcomes(
-    text: str, low: str, bounds: Boundaries, nouns: re.Pattern[str]
+    text: str, low: str, bounds: Boundaries, nouns: list[Word]
 ) -> Iterator[Match]:
     """``it was scheduled``, ``it's on its way``: a subject pronoun, auxiliaries and an
     outcome, of the class of the nearest transaction noun before it (the object unbound: the
@@ -415,7 +401,7 @@ def _pronoun_outcomes(
     pronouns = list(_PRONOUN_PATTERN.finditer(low))
     if not pronouns:
         return
-    antecedents = _Antecedents(low, nouns)
+    antecedents = _Antecedents(nouns)
     for pronoun in pronouns:
         start = pronoun.start()
         noun = antecedents.before(start)

@@ -1,0 +1,53 @@
+"""Whole-word occurrences of a text's own few words, found with ``str.find``.
+
+A text names few of a long word list (its vocabulary says which). Finding just those with
+``str.find`` costs a few C-level scans, where a regex of the whole list runs the engine at
+every position, and a regex of the present words must be compiled for each new set of words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import NamedTuple
+
+
+class Word(NamedTuple):
+    """One occurrence: where it starts and ends, and which listed word it is."""
+
+    start: int
+    end: int
+    word: str
+
+
+def find_words(
+    low: str,
+    words: Iterable[str],
+    not_before: str = "'’-",
+    not_after: str = "'’-",
+    plural: bool = False,
+) -> list[Word]:
+    r"""Every occurrence of ``words`` in the lower-cased ``low`` with no letter, digit or
+    ``_`` on either side, nor a character of ``not_before`` before it or of ``not_after``
+    after it (with ``plural``, an ``s`` may end the occurrence), in text order: what a regex
+    ``(?<![\w...])(?:words)s?(?![\w...])`` finds."""
+    found: list[Word] = []
+    for word in words:
+        at = low.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if plural and low.startswith("s", end) and not _joins(low, end + 1, not_after):
+                end += 1
+            if not _joins(low, at - 1, not_before) and not _joins(low, end, not_after):
+                found.append(Word(at, end, word))
+            at = low.find(word, at + 1)
+    found.sort()
+    return found
+
+
+def _joins(low: str, index: int, others: str) -> bool:
+    """Whether the character at ``index`` (if any) joins a word: a letter, digit, ``_`` or one
+    of ``others``."""
+    if index < 0 or index >= len(low):
+        return False
+    char = low[index]
+    return char.isalnum() or char == "_" or char in others
