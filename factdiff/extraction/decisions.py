@@ -394,7 +394,8 @@ def _restatements(text: str, matches: Iterable[tuple[Match, bool]]) -> Iterator[
     order #W1. Your order has been cancelled.`` is one ``cancel: order w1``; ``Your
     appointment is booked.`` then ``a table for two`` or ``could you book a table?``
     then ``your reservation has been made`` stays two bookings). Each stretch of text between
-    them is read once: a restatement is the last bound decision for the next one."""
+    them is read once: a restatement is the last bound decision for the next one, and a bound
+    decision with another thing after it restates no later one."""
     last: dict[tuple[str, bool], tuple[int, tuple[str, ...]]] = {}  # (end, object)
     for found, asked in matches:
         value = found.value
@@ -406,7 +407,9 @@ def _restatements(text: str, matches: Iterable[tuple[Match, bool]]) -> Iterator[
         key = (value.verb, value.negated)
         if not value.obj and key in last:
             end, obj = last[key]
-            if not _other_thing(text, end, found.start, obj):
+            if _other_thing(text, end, found.start, obj):
+                del last[key]  # the other thing stands before every later one too
+            else:
                 value = DecisionValue(value.verb, value.negated, obj)
         if value.obj:
             last[key] = (found.end, value.obj)

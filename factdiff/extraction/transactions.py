@@ -166,7 +166,7 @@ _ING = re.compile(r"[a-z]+ing(?![\w'’])")
 _UNABLE = re.compile(r"(?<![\w'’])(?:unable|impossible)(?![\w'’])")
 _WORD = re.compile(r"[\w'’]+")
 _NOUN_FORMS = frozenset([*NOUNS, *(noun + "s" for noun in NOUNS)])
-
+"""Transaction nouns, singular and plural: a text's vocabulary says which it names."""
 _YOU_ARE = re.compile(
     word_start_alternation(["you"], r"[\w'’]")
     + r"(?:['’]re|[ \t]+are)(?:[ \t]+(?:now|all|officially|successfully))*"
@@ -211,7 +211,8 @@ _PRONOUN_PATTERN = re.compile(
     + "|".join(sorted(_PRONOUN_OUTCOMES | _THROUGH | {"on"}))
     + r")(?![\w'’-]))"
 )
-"""A pronoun with an outcome word among the five words after it (the words are read after)."""
+"""A pronoun with an outcome word among the five words after it: the candidates that
+``_pronoun_outcomes`` reads word by word."""
 _PRONOUN_CUES = _PRONOUN_OUTCOMES | _THROUGH | {"way"}
 """Words without one of which a text states no outcome of a pronoun."""
 
