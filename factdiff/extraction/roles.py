@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
 
 from factdiff.extraction.clauses import Boundaries
-from factdiff.extraction.recognizers.base import Match, lowered
+from factdiff.extraction.recognizers.base import Match, lowered, vocabulary
+from factdiff.extraction.wordfind import word_starts
 from factdiff.extraction.wordtrie import flexible_char, trie_alternation
 from factdiff.values.base import FactType
 
@@ -121,6 +122,23 @@ def _cue_regex() -> tuple[re.Pattern[str], dict[str, tuple[str, str]]]:
 
 
 _CUES, _LOOKUP = _cue_regex()
+_FIRST_WORDS = frozenset(re.split("[ -]", cue)[0] for cue in _LOOKUP)
+"""The first word of every cue: a text whose vocabulary has none holds no cue..."""
+_GLUED = frozenset(re.split("[ -]", cue)[0] for cue in _LOOKUP if re.match("[a-z]+-", cue))
+"""...except a hyphenated one written as one word (``checkin``): searched for always."""
+
+
+def _cue_matches(text: str) -> Iterator[re.Match[str]]:
+    """``_CUES.finditer`` on the lower-cased ``text``, the pattern tried only where the
+    first word of a cue starts."""
+    low, last_end = lowered(text), 0
+    for at in word_starts(low, (vocabulary(text) & _FIRST_WORDS) | _GLUED):
+        found = _CUES.match(low, at) if at >= last_end else None
+        if found is not None:
+            last_end = found.end()
+            yield found
+
+
 _SPACES = re.compile(r"[ \t-]+")
 _KEY_BEFORE = re.compile(r"""["']?([A-Za-z][A-Za-z0-9_]*)["']?[ \t]*[:=][ \t]*["']?\Z""")
 _CONTAINER_KEY = re.compile(r"""["']([A-Za-z][A-Za-z0-9_]*)["'][ \t]*:[ \t]*[\[{]""")
@@ -168,7 +186,7 @@ class RoleCues:
         self.text = text
         self.bounds = bounds
         self.found: list[tuple[int, int, str, str]] = []
-        for m in _CUES.finditer(lowered(text)):
+        for m in _cue_matches(text):
             key = _SPACES.sub(" ", m.group())
             family, role = _LOOKUP.get(key) or _LOOKUP.get(m.group().lower(), ("", ""))
             if family:

@@ -51,3 +51,15 @@ def _joins(low: str, index: int, others: str) -> bool:
         return False
     char = low[index]
     return char.isalnum() or char == "_" or char in others
+
+
+def word_starts(low: str, words: Iterable[str]) -> list[int]:
+    """Where each of ``words`` occurs in ``low`` (inside other words too), in text order: the
+    only places a regex that begins with one of them can match."""
+    starts: set[int] = set()
+    for word in words:
+        at = low.find(word)
+        while at >= 0:
+            starts.add(at)
+            at = low.find(word, at + 1)
+    return sorted(starts)

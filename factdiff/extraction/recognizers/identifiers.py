@@ -10,6 +10,7 @@ from typing import ClassVar
 from factdiff.extraction.recognizers.base import ExtractionContext, Match, lowered, vocabulary
 from factdiff.extraction.recognizers.emails_urls import EmailRecognizer, UrlRecognizer
 from factdiff.extraction.recognizers.phones import _span_order, bare_digits_are_phone
+from factdiff.extraction.wordfind import word_starts
 from factdiff.extraction.wordtrie import trie_alternation, word_start_alternation
 from factdiff.values.base import FactType
 from factdiff.values.contact import _WS
@@ -62,15 +63,16 @@ _NOUN_REF = re.compile(
     rf"(?P<num>\d{{1,12}})(?![\w$%/]|[.,:]\d|-\w|\s{{0,3}}-|\s{{1,3}}(?:{_COUNTED})\b"
     rf"|\s{{1,3}}(?:{_NOT_A_REFERENCE_AFTER}))"
 )
+_SCANNED_NOUNS = frozenset([*REFERENCE_NOUNS, *STRICT_REFERENCE_NOUNS])
 _NOUN_REF_SCAN = re.compile(
     r"(?<![\w-])(?P<noun>"
-    + trie_alternation([*REFERENCE_NOUNS, *STRICT_REFERENCE_NOUNS])
+    + trie_alternation(_SCANNED_NOUNS)
     + r")(?![a-z])"
     + _NOUN_REF.pattern.removeprefix(r"(?i)(?<![\w-])(?P<noun>[a-z]{2,12})")
 )
-"""``_NOUN_REF`` for scanning, run case-sensitively on the lower-cased text: the noun only
-from the reference nouns, so the scan does not try every word; any other noun counts only
-before ``ID`` (found by :data:`_ID_WORD`)."""
+"""``_NOUN_REF`` for scanning, run case-sensitively on the lower-cased text where a reference
+noun the text has starts: the noun only from the reference nouns, so the scan does not try
+every word; any other noun counts only before ``ID`` (found by :data:`_ID_WORD`)."""
 _ID_WORD = re.compile(r"(?<![a-z])id(?![a-z])")
 _NOUN_BEFORE_ID = re.compile(r"(?i)(?<![\w-])[a-z]{2,12}\s{1,3}\Z")
 _REF_CUE_WORDS = frozenset(
@@ -272,10 +274,15 @@ def _ref_cues(text: str) -> Iterator[re.Match[str]]:
 def _noun_refs(text: str) -> list[re.Match[str]]:
     """``_NOUN_REF`` matches: after a reference noun, or after any noun followed by ``ID``."""
     found = {}
-    for m in _NOUN_REF_SCAN.finditer(lowered(text)):
-        full = _NOUN_REF.match(text, m.start())
+    low, last_end = lowered(text), 0
+    for at in word_starts(low, vocabulary(text) & _SCANNED_NOUNS):
+        m = _NOUN_REF_SCAN.match(low, at) if at >= last_end else None
+        if m is None:
+            continue
+        last_end = m.end()
+        full = _NOUN_REF.match(text, at)
         if full is not None:
-            found[m.start()] = full
+            found[at] = full
     if "id" in vocabulary(text):
         for word in _ID_WORD.finditer(lowered(text)):
             before = _NOUN_BEFORE_ID.search(text, max(0, word.start() - 16), word.start())
