@@ -213,6 +213,9 @@ _PRONOUN_PATTERN = re.compile(
 )
 """A pronoun with an outcome word among the five words after it: the candidates that
 ``_pronoun_outcomes`` reads word by word."""
+_EXTRAPOSED = re.compile(r"[ \t]+(?:that|to|whether|if|so)(?![\w'’-])")
+"""A clause after the outcome that ``it`` stands for (``it was confirmed that returns take 5
+days``): no transaction's outcome."""
 _PRONOUN_CUES = _PRONOUN_OUTCOMES | _THROUGH | {"way"}
 """Words without one of which a text states no outcome of a pronoun."""
 
@@ -416,7 +419,7 @@ def _pronoun_outcomes(
             token, position = word.group(), word.end()
             if token in _PRONOUN_OUTCOMES or token == "on" or token in _THROUGH:
                 outcome, end = _outcome_at(text, low, word, noun_class, bounds)
-                if outcome is not None:
+                if outcome is not None and _EXTRAPOSED.match(low, end) is None:
                     verb, failed = outcome
                     negative = polarity(text, word.start(), bounds) != failed
                     yield Match(start, end, DecisionValue(verb, negative))

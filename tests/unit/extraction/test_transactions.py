@@ -225,6 +225,9 @@ def test_a_pronoun_states_no_outcome_without_a_noun_or_as_no_subject() -> None:
     assert decisions("I need a cab. The driver says it is on its way.") == []
     assert decisions("Your bus leaves at 8. It is scheduled to arrive at noon.") == []
     assert decisions("The table seats six. It was made of oak.") == []
+    # ``it`` stands for the clause after it: no purchase (``confirmed`` is a consent of its own)
+    assert decisions("About the order: it was confirmed that returns take 5 days.") == ["accept"]
+    assert decisions("The booking was hard. It is done so that you can rest.") == []
     assert decisions("I need a cab. " + "x" * 420 + ". It's on its way.") == []
 
 
