@@ -68,12 +68,19 @@ TWO_BOOKINGS = (
 )
 
 
+def missing_decisions(source: str, summary: str) -> tuple[list[str], Outcome]:
+    """The decisions a summary is missing under the generic schema, and the outcome."""
+    result = check(source, summary, builtin_schema("generic"))
+    missing = [f for f in result.diff.missing if f.field == "inventory.decision"]
+    return [f.source.value.display() for f in missing if f.source], result.outcome
+
+
 def test_a_second_booking_dropped_is_a_gap_though_the_first_is_kept() -> None:
     summary = "Your booking is done, a table for 4 at 5 pm. The ride will cost $23.30."
-    result = check(TWO_BOOKINGS, summary, builtin_schema("generic"))
-    missing = [f for f in result.diff.missing if f.field == "inventory.decision"]
-    assert [f.source.value.display() for f in missing if f.source] == ["book: ride"]
-    assert result.outcome is Outcome.ACCEPTABLE_WITH_NOTES
+    assert missing_decisions(TWO_BOOKINGS, summary) == (
+        ["book: ride"],
+        Outcome.ACCEPTABLE_WITH_NOTES,
+    )
 
 
 def test_both_bookings_restated_are_clean_of_decision_findings() -> None:
@@ -91,10 +98,10 @@ APPOINTMENT_THEN_TABLE = (
 
 def test_a_later_booking_dropped_is_a_gap_though_the_named_one_is_kept() -> None:
     summary = "Your appointment at the clinic is booked for 3 pm. A table for two at Nopa."
-    result = check(APPOINTMENT_THEN_TABLE, summary, builtin_schema("generic"))
-    missing = [f for f in result.diff.missing if f.field == "inventory.decision"]
-    assert [f.source.value.display() for f in missing if f.source] == ["book"]
-    assert result.outcome is Outcome.ACCEPTABLE_WITH_NOTES
+    assert missing_decisions(APPOINTMENT_THEN_TABLE, summary) == (
+        ["book"],
+        Outcome.ACCEPTABLE_WITH_NOTES,
+    )
     both = "Your appointment at the clinic is booked for 3 pm. Your table at Nopa is reserved."
     kept = check(APPOINTMENT_THEN_TABLE, both, builtin_schema("generic"))
     assert [f for f in kept.diff.findings if f.field == "inventory.decision"] == []
@@ -108,8 +115,8 @@ def test_a_later_booking_dropped_is_a_gap_though_the_named_one_is_kept() -> None
 def test_a_booking_stated_of_a_pronoun_is_checked() -> None:
     source = "user: I need a cab to the airport.\nsystem: OK, it's on its way. It costs $23.30."
     generic = builtin_schema("generic")
-    dropped = check(source, "A cab to the airport costs $23.30.", generic)
-    assert [f.source.value.display() for f in dropped.diff.missing if f.source] == ["book"]
+    dropped = missing_decisions(source, "A cab to the airport costs $23.30.")
+    assert dropped == (["book"], Outcome.ACCEPTABLE_WITH_NOTES)
     flipped = check(source, "The cab to the airport ($23.30) could not be booked.", generic)
     assert flipped.outcome is Outcome.FAILED
     kept = check(source, "Booked a cab to the airport; it costs $23.30.", generic)
