@@ -362,7 +362,7 @@ def _outcome(text: str, low: str, noun: Word, bounds: Boundaries) -> Match | Non
             skipped, in_phrase = 1, True
             continue
         if in_phrase and (token == "a" or token not in _AUX):
-            if skipped > _PHRASE_WORDS or token in NOUNS or token[:-1] in NOUNS:
+            if skipped > _PHRASE_WORDS or token in _NOUN_FORMS:
                 return None  # too long, or its own noun states the outcome (``the table at 7``)
             skipped += 1
             continue

@@ -188,6 +188,10 @@ def test_a_short_phrase_between_the_noun_and_its_outcome(text: str, expected: st
 def test_a_phrase_naming_its_own_transaction_leaves_the_outcome_to_that_noun() -> None:
     assert decisions("The table at 7 pm is not available.") == ["not book: table"]
     assert decisions("The reservation for your table at 7 pm is confirmed.") == ["book: table"]
+    assert decisions("The reservation for your tables is confirmed.") == ["book: table"]
+    # a word that only starts like a transaction noun is none (``tablet``, ``cart``)
+    assert decisions("Your order for the tablet was placed.") == ["purchase"]
+    assert decisions("Your reservation for the cart was confirmed.") == ["book"]
 
 
 def test_an_issue_before_an_ing_form_is_a_failed_attempt() -> None:
