@@ -383,8 +383,7 @@ def find_decisions(
     inside = _Spans(outcomes)
     verbs = [m for m in _verbs(text, low, bounds, lexicon) if not inside.holds(m.start)]
     found = sorted([*verbs, *outcomes], key=lambda m: (m.start, m.end))
-    asked = [prospective(low, m.start, bounds) for m in found]
-    yield from _restatements(text, zip(found, asked, strict=True))
+    yield from _restatements(text, ((m, prospective(low, m.start, bounds)) for m in found))
 
 
 def _restatements(text: str, matches: Iterable[tuple[Match, bool]]) -> Iterator[Match]:

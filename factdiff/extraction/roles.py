@@ -29,7 +29,7 @@ from types import MappingProxyType
 
 from factdiff.extraction.clauses import Boundaries
 from factdiff.extraction.recognizers.base import Match, lowered, vocabulary
-from factdiff.extraction.wordfind import word_starts
+from factdiff.extraction.wordfind import matches_at, word_starts
 from factdiff.extraction.wordtrie import flexible_char, trie_alternation
 from factdiff.values.base import FactType
 
@@ -131,12 +131,8 @@ _GLUED = frozenset(re.split("[ -]", cue)[0] for cue in _LOOKUP if re.match("[a-z
 def _cue_matches(text: str) -> Iterator[re.Match[str]]:
     """``_CUES.finditer`` on the lower-cased ``text``, the pattern tried only where the
     first word of a cue starts."""
-    low, last_end = lowered(text), 0
-    for at in word_starts(low, (vocabulary(text) & _FIRST_WORDS) | _GLUED):
-        found = _CUES.match(low, at) if at >= last_end else None
-        if found is not None:
-            last_end = found.end()
-            yield found
+    low = lowered(text)
+    return matches_at(_CUES, low, word_starts(low, (vocabulary(text) & _FIRST_WORDS) | _GLUED))
 
 
 _SPACES = re.compile(r"[ \t-]+")

@@ -277,7 +277,7 @@ def find_transactions(text: str, bounds: Boundaries) -> Iterator[Match]:
     """Every transaction outcome ``text`` states (light verb + noun, noun + outcome), in
     text order; the object is unbound."""
     words = vocabulary(text)
-    nouns = {w if w in NOUNS else w[:-1] for w in words & _NOUN_FORMS}
+    nouns = {_singular(w) for w in words & _NOUN_FORMS}
     if not nouns and "you" not in words:
         return
     low = lowered(text)
@@ -318,15 +318,19 @@ def _light(text: str, low: str, light: Word, bounds: Boundaries) -> Match | None
         if low[position : word.start()].strip():
             return None  # punctuation ends the phrase
         token = word.group()
-        stem = token[:-1] if token.endswith("s") and token[:-1] in NOUNS else token
-        if stem in NOUNS:
-            start = light.start
+        if token in _NOUN_FORMS:
+            stem, start = _singular(token), light.start
             value = DecisionValue(NOUNS[stem], polarity(text, start, bounds), _bound(stem))
             return Match(start, word.end(), value)
         if count >= 3 or token not in _BEFORE_NOUN:
             return None
         position = word.end()
     return None
+
+
+def _singular(word: str) -> str:
+    """The transaction noun a word of :data:`_NOUN_FORMS` names (``tickets``: ``ticket``)."""
+    return word if word in NOUNS else word[:-1]
 
 
 def _imperative(low: str, start: int, bounds: Boundaries) -> bool:
@@ -368,9 +372,10 @@ def _outcome(text: str, low: str, noun: Word, bounds: Boundaries) -> Match | Non
             continue
         in_phrase = False
         outcome, end = _outcome_at(text, low, word, noun_class, bounds)
-        arriving = _ARRIVING.match(low, word.start()) if noun.word in _VEHICLES else None
-        if outcome is None and arriving is not None:
-            outcome, end = (noun_class, False), arriving.end()
+        if outcome is None and noun.word in _VEHICLES:
+            arriving = _ARRIVING.match(low, word.start())
+            if arriving is not None:
+                outcome, end = (noun_class, False), arriving.end()
         if outcome is not None:
             verb, failed = outcome
             negative = polarity(text, word.start(), bounds) != failed

@@ -1,4 +1,5 @@
-"""Whole-word occurrences of a text's own few words, found with ``str.find``.
+"""Whole-word occurrences of a text's own few words, found with ``str.find``, and a regex
+tried only where they start.
 
 A text names few of a long word list (its vocabulary says which). Finding just those with
 ``str.find`` costs a few C-level scans, where a regex of the whole list runs the engine at
@@ -7,7 +8,8 @@ every position, and a regex of the present words must be compiled for each new s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 
@@ -32,14 +34,12 @@ def find_words(
     ``(?<![\w...])(?:words)s?(?![\w...])`` finds."""
     found: list[Word] = []
     for word in words:
-        at = low.find(word)
-        while at >= 0:
+        for at in _occurrences(low, word):
             end = at + len(word)
             if plural and low.startswith("s", end) and not _joins(low, end + 1, not_after):
                 end += 1
             if not _joins(low, at - 1, not_before) and not _joins(low, end, not_after):
                 found.append(Word(at, end, word))
-            at = low.find(word, at + 1)
     found.sort()
     return found
 
@@ -56,10 +56,25 @@ def _joins(low: str, index: int, others: str) -> bool:
 def word_starts(low: str, words: Iterable[str]) -> list[int]:
     """Where each of ``words`` occurs in ``low`` (inside other words too), in text order: the
     only places a regex that begins with one of them can match."""
-    starts: set[int] = set()
-    for word in words:
-        at = low.find(word)
-        while at >= 0:
-            starts.add(at)
-            at = low.find(word, at + 1)
-    return sorted(starts)
+    return sorted({at for word in words for at in _occurrences(low, word)})
+
+
+def matches_at(
+    pattern: re.Pattern[str], text: str, starts: Iterable[int]
+) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(text)`` where every match begins at one of ``starts`` (in text
+    order): the pattern is tried there only, a start inside the previous match skipped."""
+    last_end = 0
+    for at in starts:
+        found = pattern.match(text, at) if at >= last_end else None
+        if found is not None:
+            last_end = found.end()
+            yield found
+
+
+def _occurrences(low: str, word: str) -> Iterator[int]:
+    """Where ``word`` occurs in ``low`` (overlapping occurrences too), in text order."""
+    at = low.find(word)
+    while at >= 0:
+        yield at
+        at = low.find(word, at + 1)

@@ -10,7 +10,7 @@ from typing import ClassVar
 from factdiff.extraction.recognizers.base import ExtractionContext, Match, lowered, vocabulary
 from factdiff.extraction.recognizers.emails_urls import EmailRecognizer, UrlRecognizer
 from factdiff.extraction.recognizers.phones import _span_order, bare_digits_are_phone
-from factdiff.extraction.wordfind import word_starts
+from factdiff.extraction.wordfind import matches_at, word_starts
 from factdiff.extraction.wordtrie import trie_alternation, word_start_alternation
 from factdiff.values.base import FactType
 from factdiff.values.contact import _WS
@@ -261,30 +261,20 @@ def _ref_cues(text: str) -> Iterator[re.Match[str]]:
     lower-cased text), since the code after it is case-sensitive."""
     if _REF_CUE_WORDS.isdisjoint(vocabulary(text)):
         return
-    last_end = 0
-    for cue in _REF_CUE_START.finditer(lowered(text)):
-        if cue.start() < last_end:
-            continue
-        found = _REF_CUE.match(text, cue.start())
-        if found is not None:
-            last_end = found.end()
-            yield found
+    starts = (cue.start() for cue in _REF_CUE_START.finditer(lowered(text)))
+    yield from matches_at(_REF_CUE, text, starts)
 
 
 def _noun_refs(text: str) -> list[re.Match[str]]:
     """``_NOUN_REF`` matches: after a reference noun, or after any noun followed by ``ID``."""
     found = {}
-    low, last_end = lowered(text), 0
-    for at in word_starts(low, vocabulary(text) & _SCANNED_NOUNS):
-        m = _NOUN_REF_SCAN.match(low, at) if at >= last_end else None
-        if m is None:
-            continue
-        last_end = m.end()
-        full = _NOUN_REF.match(text, at)
+    low, words = lowered(text), vocabulary(text)
+    for scanned in matches_at(_NOUN_REF_SCAN, low, word_starts(low, words & _SCANNED_NOUNS)):
+        full = _NOUN_REF.match(text, scanned.start())
         if full is not None:
-            found[at] = full
-    if "id" in vocabulary(text):
-        for word in _ID_WORD.finditer(lowered(text)):
+            found[scanned.start()] = full
+    if "id" in words:
+        for word in _ID_WORD.finditer(low):
             before = _NOUN_BEFORE_ID.search(text, max(0, word.start() - 16), word.start())
             if before is not None and before.start() not in found:
                 full = _NOUN_REF.match(text, before.start())
