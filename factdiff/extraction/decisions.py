@@ -273,10 +273,11 @@ def _particles(lexicon: Lexicon, form: str) -> frozenset[str]:
 
 _WISH = _words(
     "want wants wanted like likes wish wishes need needs shall should try trying tried attempt "
-    "attempting please let"
+    "attempting please let ready prefer prefers ask asks asked asking looking hope hoping"
 )
 """Words that make a decision after them in its clause an intention, a request or an offer
-(``I'd like to book``, ``do you want me to cancel``, ``please confirm``), not one taken."""
+(``I'd like to book``, ``do you want me to cancel``, ``please confirm``, ``I'm ready to
+book``, ``you asked me to cancel``), not one taken."""
 _ASKING = _words(
     "do does did would will shall should can could may is are was were have has what which "
     "when how where why who"
@@ -286,11 +287,12 @@ _WISH_WORDS = 6
 _SUBJECTS = _words("i we you he she they")
 """Subjects that open a clause of their own between a wish word and a decision."""
 _CHECKED = re.compile(
-    r"(?<![\w'’])(?:(?:confirm|confirming|verify|details|following)[ \t]*:"
+    r"(?<![\w'’])(?:(?:confirm|confirming|verify)(?:[ \t]+[a-z]+){0,3}[ \t]*:"
+    r"|(?:details|following)[ \t]*:"
     r"|(?:to[ \t]+confirm|ensure[ \t]+that)[ \t]*,)"
 )
-"""A request to check what follows (``please confirm: ...``, ``so to confirm, ...``, ``kindly
-ensure that, ...``)."""
+"""A request to check what follows (``please confirm: ...``, ``verify the following
+information: ...``, ``so to confirm, ...``, ``kindly ensure that, ...``)."""
 
 
 _CHECK_CHARS = 240
@@ -298,32 +300,91 @@ _CHECK_CHARS = 240
 bound, so a long sentence costs each decision no more."""
 _OPENERS = _words("please so ok okay and yes yup yeah alright then well great sure also")
 """Words that may open an asking clause before its auxiliary (``please can you book it?``)."""
+_INVERTING = _words(
+    "do does did would will shall should can could may might is are was were have has"
+)
+"""Auxiliaries that ask when a pronoun follows them at the opening of a clause."""
+_ASKED = _words("i we you he she they it")
+"""Pronouns that follow an asking auxiliary (``can you``, ``should I``, ``is it``)."""
+_QUESTION_WORDS = _words("what which when where how why who")
+_COMMANDING = _words("please ok okay yes yup yeah alright well great sure now just")
+"""Words that may open a clause before an imperative (``great, now reserve it``); not ``and``
+or ``then``, which may join a verb to the subject of the clause before (``we will cancel
+it and refund you``)."""
+_CHECK_OPENING = re.compile(
+    r"(?:^|(?<=[\n:.!?]))[ \t]*(?:(?:ok|okay|alright|so)[ \t,]+)?"
+    r"(?:just[ \t]+)?(?:to[ \t]+confirm|confirming)(?![\w'’])",
+    re.MULTILINE,
+)
+"""A sentence that opens by checking (``just confirming your ride for 1``, ``to confirm then
+that is $850 transferred``)."""
 _SUBORDINATORS = _words("if before once until unless whether")
 """Words that make a non-past decision after them a condition (``before I book it``)."""
 _POSSIBILITY = _words("can could may might")
 _FUTURE = _words("will shall")
 _CONFIRMATION = re.compile(
-    r"[^.!?]{0,160}?(?:\bif|[.,;]\s*(?:is|are|does|do|would|will))\s+(?:that|this|it|everything"
-    r"|all)\b[^.!?]{0,48}\b(?:correct|right|ok|okay|good|fine|alright|work|works|acceptable"
-    r"|accurate)\b"
+    r"[^.!?]{0,160}?(?:(?:\bif|[.,;]\s*(?:is|are|does|do|would|will))\s+(?:that|this|it"
+    r"|everything|all)\b[^.!?]{0,48}\b(?:correct|right|ok|okay|good|fine|alright|work|works"
+    r"|acceptable|accurate)\b|,\s*(?:ok|okay|right|correct|alright)\s*\?)"
 )
 """A request to confirm a proposed action, in its sentence or the next (``I'll book it. Is
-that correct?``, ``I will reserve a table if that is correct``)."""
+that correct?``, ``I will reserve a table if that is correct``, ``I'll book it at 10,
+okay?``)."""
 
 
 def _proposed(low: str, start: int, words: list[str]) -> bool:
     """Whether a decision is proposed, not taken: a future form (``I'll book``, ``I will
     book``) whose sentence or the next asks whether that is right, a non-past form after a
-    condition (``before I book``, ``if you cancel``), or a possibility put to the user (``you
-    could reserve``)."""
+    condition (``before I book``, ``if you cancel``), a possibility (``you could reserve``,
+    ``I can book``) or what the user will do (``you will book 2 tickets``)."""
     previous = words[-3:]
     if any(w in _SUBORDINATORS for w in previous) and not _past_at(low, start):
         return True
-    if len(previous) >= 2 and previous[-2] == "you" and previous[-1] in _POSSIBILITY:
+    if _possible(words) and not low.startswith("confirm", start):
         return True
     if not previous or not (previous[-1] in _FUTURE or previous[-1].endswith(("'ll", "’ll"))):
         return False
+    if previous[-1] in ("you'll", "you’ll") or previous[-2:] == ["you", "will"]:
+        return True
     return _CONFIRMATION.match(low, start) is not None
+
+
+def _possible(words: list[str]) -> bool:
+    """Whether the words before a decision make it a possibility: a subject and ``can``,
+    ``could``, ``may`` or ``might`` (``I can reserve``, ``you could book``), or one of those
+    or ``will`` with ``be able to`` (``you may be able to get an appointment``)."""
+    if words[-3:] == ["be", "able", "to"]:
+        return len(words) >= 4 and (words[-4] in _POSSIBILITY or words[-4] in _FUTURE)
+    return len(words) >= 2 and words[-2] in _SUBJECTS and words[-1] in _POSSIBILITY
+
+
+def _asks(low: str, clause: int, start: int, lexicon: Lexicon | None) -> bool:
+    """Whether the decision's clause asks for it, with or without a question mark: it opens
+    with an auxiliary and a pronoun, after a question word and its noun if any (``please can
+    I book this car.``, ``will you reserve one room``, ``which date should I book``), or the
+    decision is an imperative that opens it (``great, now reserve it for me``; a base form of
+    ``lexicon``, None: no imperative)."""
+    opening: list[str] = []
+    commanding = True
+    for word in _LETTER_RUN.finditer(low, clause, start):
+        if not opening and (word.group() in _OPENERS or word.group() in _COMMANDING):
+            commanding = commanding and word.group() in _COMMANDING
+            continue
+        opening.append(word.group())
+        if len(opening) == 4:
+            break
+    if not opening:
+        form = _word_at(low, start)
+        return commanding and lexicon is not None and lexicon.verb_of.get(form) == form
+    if opening[0] in _QUESTION_WORDS:
+        opening = opening[1:] if opening[1:2] and opening[1] in _INVERTING else opening[2:]
+    return len(opening) >= 2 and opening[0] in _INVERTING and opening[1] in _ASKED
+
+
+def _word_at(low: str, start: int) -> str:
+    """The lower-case word at ``start`` (empty if none starts there)."""
+    found = _LETTER_RUN.match(low, start)
+    return "" if found is None else found.group()
 
 
 def _past_at(low: str, start: int) -> bool:
@@ -334,13 +395,22 @@ def _past_at(low: str, start: int) -> bool:
     return found.group() in DEFAULT_LEXICON.past or found.group().endswith("ed")
 
 
-def prospective(low: str, start: int, bounds: Boundaries) -> bool:
+def prospective(
+    low: str,
+    start: int,
+    bounds: Boundaries,
+    lexicon: Lexicon = DEFAULT_LEXICON,
+    verb: bool = True,
+) -> bool:
     """Whether a decision at ``start`` is only asked about or wished for: a wish word stands
     before it in its clause (at most :data:`_WISH_WORDS` words back, no subject between them
     but the wish's own object: ``want me to book``, ``need you to confirm``, but not ``need
-    to return a speaker I bought``), its sentence asks to
-    check it (``please confirm: you're booking...``), or its clause opens with an auxiliary
-    or a question word (or runs to the end) of a sentence ending with a question mark."""
+    to return a speaker I bought``), it is proposed (:func:`_proposed`), its clause asks for
+    it (:func:`_asks`), its sentence asks to check it (``please confirm: you're
+    booking...``, ``just confirming your ride``), or its clause opens with an auxiliary or
+    a question word (or runs to the end) of a sentence ending with a question mark.
+    ``verb`` is False for an outcome phrase, which opens with its noun, never an imperative
+    (``transfer is done``)."""
     if failed_attempt(low, start):
         return False
     clause = bounds.clause_start(start)
@@ -352,7 +422,7 @@ def prospective(low: str, start: int, bounds: Boundaries) -> bool:
             return True
         if word in _SUBJECTS and recent[i + 1 : i + 2] != ["to"]:
             break  # a clause of its own (``return a speaker I bought``), not ``need you to``
-    if _proposed(low, start, words):
+    if _proposed(low, start, words) or _asks(low, clause, start, lexicon if verb else None):
         return True
     ends = bounds.sentences
     i = bisect.bisect_left(ends, start)
@@ -361,6 +431,9 @@ def prospective(low: str, start: int, bounds: Boundaries) -> bool:
     checked = _CHECKED.search(low, began, min(len(low), start + 24))
     if checked is not None and checked.start() <= start:
         return True  # after a request to check, or the request itself (``to confirm,``)
+    opening = _CHECK_OPENING.search(low, began, start + 16)
+    if opening is not None and opening.start() <= start:
+        return True  # the sentence opens by checking (``just confirming your ride``)
     if low[end : end + 1] != "?":
         return False
     if bounds.same_clause(start, end):
@@ -382,8 +455,13 @@ def find_decisions(
     outcomes = list(find_transactions(text, bounds)) if lexicon.outcomes else []
     inside = _Spans(outcomes)
     verbs = [m for m in _verbs(text, low, bounds, lexicon) if not inside.holds(m.start)]
-    found = sorted([*verbs, *outcomes], key=lambda m: (m.start, m.end))
-    yield from _restatements(text, ((m, prospective(low, m.start, bounds)) for m in found))
+    found = sorted(
+        [*((m, True) for m in verbs), *((m, False) for m in outcomes)],
+        key=lambda pair: (pair[0].start, pair[0].end),
+    )
+    yield from _restatements(
+        text, ((m, prospective(low, m.start, bounds, lexicon, verb)) for m, verb in found)
+    )
 
 
 def _restatements(text: str, matches: Iterable[tuple[Match, bool]]) -> Iterator[Match]:

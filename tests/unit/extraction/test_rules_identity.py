@@ -19,8 +19,8 @@ from pathlib import Path
 from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
-IDENTITY = "rules/4"
-DIGEST = "5a3bfc1291127170c2248ca78c55ee18434fa152b41c14f87d40ba92fdf84135"
+IDENTITY = "rules/5"
+DIGEST = "06dee32a1d9955ed01b4b3ff372b68ab8ec347154cf661167692c198084f172d"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -30,6 +30,7 @@ SENTENCES = (
     "Sorry, I couldn't make the reservation. Your visit to the apartment has been scheduled.",
     "I need a cab to the airport. OK, it's on its way and the transfer was initiated.",
     "I have cancelled order #W1234. Your order has been cancelled.",
+    "Great, can you book it for me. Just confirming your ride; I can reserve a table.",
     "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",

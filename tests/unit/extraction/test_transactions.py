@@ -108,10 +108,40 @@ def test_failure_cues_negate(text: str, expected: str) -> None:
         "Set up a reservation for me please.",
         "Please send me the reference number once the reservation is booked.",
         "I just need you to confirm the following for me.",
+        "Please can I book this car.",
+        "Sounds good, can you reserve it for me.",
+        "Should i book for 3 people today or tomorrow",
+        "Which date should I book the tickets for.",
+        "There's a table I can reserve at 12:30 pm.",
+        "You may be able to get an appointment at 5:30 pm.",
+        "Great, now reserve it for me please",
+        "Just confirming your shared ride for 2.",
+        "To confirm then that is $850 transferred from your checking account.",
+        "So I'll book an appointment with Dr Beck at 10:15 am, okay?",
+        "Understood, you will book 2 tickets to the game.",
+        "I'm ready to book an appointment.",
+        "Please verify the following information: 4 tickets booked for the event.",
+        "You asked me to cancel order #W123.",
     ],
 )
 def test_prospective_decisions_are_none(text: str) -> None:
     assert decisions(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Transfer is done.", ["pay"]),
+        ("I booked it, okay?", ["book"]),
+        ("Just booked it.", ["book"]),
+        ("I was able to confirm your ticket purchase.", ["book: ticket"]),
+        ("I can confirm that your order was cancelled.", ["accept", "cancel"]),
+    ],
+)
+def test_an_asking_word_that_does_not_open_the_clause_leaves_it_done(
+    text: str, expected: list[str]
+) -> None:
+    assert decisions(text) == expected
 
 
 def test_the_same_transaction_in_other_words_is_one_decision() -> None:
