@@ -472,14 +472,21 @@ def _restatements(text: str, matches: Iterable[tuple[Match, bool]]) -> Iterator[
     appointment is booked.`` then ``a table for two`` or ``could you book a table?``
     then ``your reservation has been made`` stays two bookings). Each stretch of text between
     them is read once: a restatement is the last bound decision for the next one, and a bound
-    decision with another thing after it restates no later one."""
+    decision with another thing after it restates no later one.
+
+    A decision stated again after one of its class was asked for is a new occurrence of it
+    (``anew``): ``your reservation has been made``, ``shall I book the car?``, ``your
+    reservation has been made`` states two bookings."""
     last: dict[tuple[str, bool], tuple[int, tuple[str, ...]]] = {}  # (end, object)
+    asks: dict[str, int] = {}  # class -> decisions of it asked for so far
+    stated: dict[object, int] = {}  # value key -> asks of its class when last stated
     for found, asked in matches:
         value = found.value
         assert isinstance(value, DecisionValue)
         if asked:  # a new transaction of its class is under way
             last.pop((value.verb, False), None)
             last.pop((value.verb, True), None)
+            asks[value.verb] = asks.get(value.verb, 0) + 1
             continue
         key = (value.verb, value.negated)
         if not value.obj and key in last:
@@ -490,7 +497,10 @@ def _restatements(text: str, matches: Iterable[tuple[Match, bool]]) -> Iterator[
                 value = DecisionValue(value.verb, value.negated, obj)
         if value.obj:
             last[key] = (found.end, value.obj)
-        yield Match(found.start, found.end, value)
+        before = stated.get(value.key())
+        stated[value.key()] = asks.get(value.verb, 0)
+        anew = before is not None and before != stated[value.key()]
+        yield Match(found.start, found.end, value, anew=anew)
 
 
 def _other_thing(text: str, start: int, end: int, obj: tuple[str, ...]) -> bool:

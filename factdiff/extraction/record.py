@@ -107,9 +107,13 @@ class Fact:
     """The surface form at the first span, for display."""
     binding: Binding = TYPE_ONLY
     roles: tuple[str, ...] = ()
+    occurrences: int = 1
+    """How many separate times the text states the value: a decision taken again after
+    another of its class was asked for (``I booked your bus``, ``shall I book the car?``,
+    ``your reservation has been made``: two bookings); its restatements are one."""
 
     def to_json(self) -> dict[str, JSON]:
-        """Lossless JSON form (``binding`` and ``roles`` only when set)."""
+        """Lossless JSON form (``binding``, ``roles`` and ``occurrences`` only when set)."""
         data: dict[str, JSON] = {
             "value": self.value.to_json(),
             "spans": [list(s) for s in self.spans],
@@ -119,19 +123,26 @@ class Fact:
             data["binding"] = self.binding.to_json()
         if self.roles:
             data["roles"] = list(self.roles)
+        if self.occurrences != 1:
+            data["occurrences"] = self.occurrences
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, JSON]) -> Fact:
-        """Inverse of ``to_json``; facts stored without a binding load as type-only."""
+        """Inverse of ``to_json``; facts stored without a binding load as type-only, without
+        ``occurrences`` as stated once."""
         spans = tuple(_span(s) for s in json_array(data["spans"]))
         binding = data.get("binding")
+        occurrences = json_int(data.get("occurrences", 1))
+        if occurrences < 1:
+            raise ValueError(f"a fact's occurrences must be 1 or more, not {occurrences}")
         return cls(
             value_from_json(dict(json_object(data["value"]))),
             spans,
             str(data.get("text", "")),
             Binding.from_json(None if binding is None else json_object(binding)),
             tuple(str(r) for r in json_array(data.get("roles", ()))),
+            occurrences,
         )
 
 
@@ -259,4 +270,6 @@ def _inventory_json(fact: Fact) -> dict[str, JSON]:
     }
     if fact.roles:
         data["roles"] = list(fact.roles)
+    if fact.occurrences != 1:
+        data["occurrences"] = fact.occurrences
     return data

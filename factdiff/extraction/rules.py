@@ -295,12 +295,17 @@ def _facts(
     same_type: list[Match],
     roles: list[str] | None = None,
 ) -> tuple[Fact, ...]:
-    """Group matches by value; each fact's evidence is every span stating that value."""
+    """Group matches by value; each fact's evidence is every span stating that value, and
+    its occurrences one more than the spans that state it anew."""
     span_of = norm.span
     roles = roles or []
     spans_by_key: dict[object, set[tuple[int, int]]] = {}
+    anew: dict[object, set[tuple[int, int]]] = {}
     for match in (*same_type, *chosen.matches):
-        spans_by_key.setdefault(match.value.key(), set()).add(span_of(match.start, match.end))
+        span = span_of(match.start, match.end)
+        spans_by_key.setdefault(match.value.key(), set()).add(span)
+        if match.anew:
+            anew.setdefault(match.value.key(), set()).add(span)
     bindings: dict[object, list[Binding]] = {}
     role_sets: dict[object, set[str]] = {}
     first: dict[object, Match] = {}
@@ -322,6 +327,7 @@ def _facts(
                 original[start:end],
                 _strongest(bindings[key]),
                 tuple(sorted(role_sets.get(key, ()))),
+                1 + len(anew.get(key, ())),
             )
         )
     return tuple(facts)

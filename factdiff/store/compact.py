@@ -49,6 +49,7 @@ _KEYS = {
     "month": "mo",
     "name": "n",
     "negated": "ng",
+    "occurrences": "oc",
     "offset_minutes": "om",
     "polarity": "p",
     "reference": "r",

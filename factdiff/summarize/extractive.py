@@ -11,7 +11,9 @@ Selection, over the clause segments of ``text_units``, in this order:
    most central remaining sentences while they fit: a sentence scores the number of other
    sentences sharing each of its content words, per word of the sentence.
 
-A fact is covered when one of its evidence spans lies inside a kept segment. Among its spans
+A fact is covered when one of its evidence spans lies inside a kept segment (a decision
+that occurs more than once, as many of its spans as it has occurrences: the check counts
+them). Among its spans
 the cheapest (fewest new words, earliest on ties) is taken, together with the first clause of
 its sentence (the head that usually says who did what); spans next to one of the field's cue
 words (``totaling``, ``by``) come first, with their whole sentence, because the cue is what
@@ -69,6 +71,8 @@ class _Target:
     whole: bool
     cue: re.Pattern[str] | None = None
     """The field's cue words: a span stated next to one is preferred, with its sentence."""
+    times: int = 1
+    """How many of its spans to keep (``Fact.occurrences``)."""
 
 
 class _Selection:
@@ -176,7 +180,7 @@ def _targets(request: SummaryRequest) -> list[_Target]:
     """The facts to cover, in priority order."""
     text, strictness = request.text, request.strictness
     out = [
-        _Target(_resolve(fact, text, request.source_record), True, True)
+        _Target(_resolve(fact, text, request.source_record), True, True, times=fact.occurrences)
         for fact in request.must_keep
     ]
     cues = {spec.name: _cue_pattern(spec.cues) for spec in request.schema.fields}
@@ -190,7 +194,7 @@ def _targets(request: SummaryRequest) -> list[_Target]:
         else:
             continue
         spans = _valid_spans(text, fact.spans)
-        out.append(_Target(spans, forced, strictness >= 1, cues.get(name)))
+        out.append(_Target(spans, forced, strictness >= 1, cues.get(name), fact.occurrences))
     return [target for target in out if target.spans]
 
 
@@ -223,14 +227,19 @@ def _resolve(fact: Fact, text: str, record: FactRecord) -> tuple[Span, ...]:
 
 
 def _cover(selection: _Selection, targets: list[_Target], budget: int) -> None:
-    """Keep, for each target, the cheapest way to state it (next to a cue when it has one)."""
+    """Keep, for each target, the cheapest way to state it (next to a cue when it has one),
+    as many times as it occurs."""
     for target in targets:
         options = _options(selection, target)
-        if not options or any(selection.covered(option) for option in options):
-            continue
-        best = min(options, key=selection.cost)
-        if target.forced or selection.words + selection.cost(best) <= budget:
+        open_options = [option for option in options if not selection.covered(option)]
+        for _ in range(target.times - (len(options) - len(open_options))):
+            if not open_options:
+                break
+            best = min(open_options, key=selection.cost)
+            if not target.forced and selection.words + selection.cost(best) > budget:
+                break
             selection.keep(best)
+            open_options = [option for option in open_options if not selection.covered(option)]
 
 
 def _options(selection: _Selection, target: _Target) -> list[list[int]]:

@@ -179,23 +179,30 @@ class _Side:
                     return True
         return any(value.unstated_parts(f.value) == [] for f in self.by_type.get(value.type, ()))
 
-    def restates(self, value: Value, source: _Side, tolerance: Tolerance = EXACT) -> bool:
-        """Whether this summary side states the source's ``value``: ``states``, except for a
-        decision stated only in the other binding (``your booking is done`` for ``your ride
-        is booked``, or the other way round). Those restate it only where they outnumber the
-        source's own decisions of that binding, which they restate first: a summary keeping
-        the source's one unbound booking, or its one booked appointment, has not kept the
-        other booking."""
+    def restates(self, fact: Fact, source: _Side, tolerance: Tolerance = EXACT) -> bool:
+        """Whether this summary side states the source's ``fact``: ``states``, except for a
+        decision, which it must state at least as many times as the source has occurrences
+        of it (``Fact.occurrences``; times, not occurrences, in the summary: a faithful one
+        may drop the request that set two bookings apart). Statements in the other binding
+        (``your booking is done`` for ``your ride is booked``, or the other way round) count
+        beyond the source's own decisions of that binding, which they restate first. A
+        summary keeping the source's one unbound booking, or its one booked appointment, has
+        not kept the other booking; nor has one keeping one of two bookings stated alike."""
+        value = fact.value
         if not isinstance(value, DecisionValue):
             return self.states(value, tolerance)
-        same = [(mine, times) for mine, times in self.decisions if mine.same_as(value)]
-        if any(bool(mine.obj) is bool(value.obj) for mine, _ in same):
-            return True
+        bound = bool(value.obj)
+        kept = spare = 0
+        for mine, times in self.decisions:
+            if mine.same_as(value):
+                if bool(mine.obj) is bound:
+                    kept += times
+                else:
+                    spare += times
         owed = sum(
-            bool(other.obj) is not bool(value.obj) and other.same_as(value)
-            for other, _ in source.decisions
+            bool(other.obj) is not bound and other.same_as(value) for other, _ in source.decisions
         )
-        return sum(times for _, times in same) > owed
+        return kept + max(0, spare - owed) >= fact.occurrences
 
 
 _COMPOSITES = {FactType.DATE: (FactType.DATETIME,), FactType.TIME: (FactType.DATETIME,)}
@@ -322,13 +329,16 @@ def _diff_values(
     open_summary = [u for u in open_summary if not tolerated(u)]
     if not is_field:
         open_source = [
-            s for s in open_source if not summary_side.restates(s.value, source_side, tolerance)
+            s for s in open_source if not summary_side.restates(s, source_side, tolerance)
         ]
     while open_source and open_summary:
         finding(Verdict.CHANGED, open_source.pop(0), open_summary.pop(0))
     for src in open_source:
-        if not summary_side.restates(src.value, source_side, tolerance):
-            finding(Verdict.MISSING, src, None)
+        if not summary_side.restates(src, source_side, tolerance):
+            detail = ""
+            if src.occurrences > 1 and summary_side.states(src.value, tolerance):
+                detail = f"stated {src.occurrences} times apart in the source, fewer in the summary"
+            finding(Verdict.MISSING, src, None, detail)
     for smr in open_summary:
         finding(Verdict.ADDED, None, smr)
     return findings

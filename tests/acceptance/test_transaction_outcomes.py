@@ -135,3 +135,38 @@ def test_a_decision_restated_without_its_object_is_one_decision() -> None:
         "system: I have booked your cab.\nsystem: It is on its way.", "Booked a cab.", generic
     )
     assert cab.outcome is Outcome.CLEAN, cab.diff.findings
+
+
+BUS_THEN_CAR = (
+    "system: Your reservation has been made. The bus leaves at 7 am.\n"
+    "user: Thanks. I also need a rental car from March 3rd.\n"
+    "system: Shall I reserve the car for you?\n"
+    "user: Yes please.\n"
+    "system: Your reservation has been made."
+)
+
+
+def test_one_of_two_bookings_stated_alike_dropped_is_a_gap() -> None:
+    summary = "Your reservation has been made. The bus leaves at 7 am. A rental car from March 3rd."
+    result = check(BUS_THEN_CAR, summary, builtin_schema("generic"))
+    [gap] = [f for f in result.diff.missing if f.field == "inventory.decision"]
+    assert gap.source is not None
+    assert gap.source.value.display() == "book"
+    assert gap.detail == "stated 2 times apart in the source, fewer in the summary"
+    assert result.outcome is Outcome.ACCEPTABLE_WITH_NOTES
+
+
+def test_both_bookings_stated_alike_are_kept_without_the_request_between() -> None:
+    # a faithful trim drops the request that set the two bookings apart
+    summary = (
+        "Your reservation has been made. The bus leaves at 7 am. A rental car from March "
+        "3rd. Your reservation has been made."
+    )
+    result = check(BUS_THEN_CAR, summary, builtin_schema("generic"))
+    assert [f for f in result.diff.findings if f.field == "inventory.decision"] == []
+
+
+def test_a_booking_restated_in_one_turn_is_one_occurrence() -> None:
+    source = "system: Your reservation has been made. Your booking is confirmed for 7 pm."
+    result = check(source, "Reservation made for 7 pm.", builtin_schema("generic"))
+    assert result.outcome is Outcome.CLEAN, result.diff.findings

@@ -34,6 +34,9 @@ class Match:
     value: Value
     claims: tuple[tuple[int, int], ...] = field(default=())
     """Extra spans this match consumes (a datetime claims its date and time parts)."""
+    anew: bool = False
+    """States its value again as a separate occurrence, not a restatement (a decision taken
+    again after another of its class was asked for: ``occurrences`` of its fact)."""
 
 
 def leftmost_longest(matches: Iterable[Match]) -> Iterator[Match]:

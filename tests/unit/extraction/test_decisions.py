@@ -6,6 +6,7 @@ import pytest
 
 from factdiff.errors import SchemaError
 from factdiff.extraction.decisions import find_decisions
+from factdiff.extraction.record import Fact, FactRecord
 from factdiff.schema.builtin import generic_schema
 from factdiff.schema.loader import schema_from_yaml
 from factdiff.values.base import FactType
@@ -170,3 +171,34 @@ def test_a_decision_field_without_verbs_is_refused() -> None:
     text = REFUNDS.replace("cues: [refund, reimburse]", "cues: [give back]")
     with pytest.raises(SchemaError, match="decision field needs `cues`"):
         schema_from_yaml(text, "<test>/refunds.yaml")
+
+
+@pytest.mark.parametrize(
+    ("text", "occurrences"),
+    [
+        ("Your reservation has been made. Shall I book a car? Yes. Your booking is made.", 2),
+        ("Your reservation has been made. Your booking is confirmed.", 1),
+        ("I cancelled it. Do you want me to book a table? No. It was cancelled.", 1),
+        ("I couldn't book it. Should I book 7 pm? Yes. Sorry, I couldn't book that either.", 2),
+    ],
+)
+def test_a_decision_taken_again_after_one_of_its_class_was_asked_for_occurs_again(
+    text: str, occurrences: int
+) -> None:
+    [fact] = extract(text, generic_schema()).inventory[FactType.DECISION]
+    assert fact.occurrences == occurrences
+    assert len(fact.spans) == 2
+
+
+def test_occurrences_survive_the_record_json() -> None:
+    text = "Your reservation has been made. Shall I book a car? Yes. Your booking is made."
+    record = extract(text, generic_schema())
+    [fact] = record.inventory[FactType.DECISION]
+    assert fact.to_json()["occurrences"] == 2
+    assert FactRecord.from_json(record.to_json()).inventory[FactType.DECISION] == (fact,)
+    [once] = extract("Your reservation has been made.", generic_schema()).inventory[
+        FactType.DECISION
+    ]
+    assert "occurrences" not in once.to_json()
+    with pytest.raises(ValueError, match="occurrences"):
+        Fact.from_json({**fact.to_json(), "occurrences": 0})

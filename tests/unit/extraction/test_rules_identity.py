@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/5"
-DIGEST = "06dee32a1d9955ed01b4b3ff372b68ab8ec347154cf661167692c198084f172d"
+DIGEST = "5e34f9a24f12dd5c10a0e4cc00d398d37d28faf93a0abdd0deecfe5a53a2c5ca"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -31,6 +31,7 @@ SENTENCES = (
     "I need a cab to the airport. OK, it's on its way and the transfer was initiated.",
     "I have cancelled order #W1234. Your order has been cancelled.",
     "Great, can you book it for me. Just confirming your ride; I can reserve a table.",
+    "Your reservation has been made. Shall I book the car? Yes. Your reservation is made.",
     "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",

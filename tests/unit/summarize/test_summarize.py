@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from factdiff import summarize
 from factdiff.errors import UsageError
 from factdiff.extraction.record import Fact, FactRecord
+from factdiff.schema.builtin import generic_schema
 from factdiff.schema.model import Criticality, FactSchema, FieldSpec
 from factdiff.summarize import (
     EmptySourceError,
@@ -31,6 +32,7 @@ from factdiff.summarize import (
 )
 from factdiff.testing import FixedSummarizer
 from factdiff.values.base import JSON, FactType, Value
+from factdiff.verify.check import check, extract
 
 
 @dataclass(frozen=True)
@@ -235,6 +237,24 @@ def test_a_field_value_is_kept_where_its_cue_word_gives_it_its_role() -> None:
     record = FactRecord(SCHEMA.ref, {"total": (_fact(text, "$90"),)})
     summary = ExtractiveSummarizer().summarize(SummaryRequest(text, SCHEMA, record, 8)).text
     assert "totaling $90" in summary
+
+
+def test_a_decision_that_occurs_twice_is_kept_twice() -> None:
+    text = (
+        "system: Your reservation has been made. The bus leaves at 7 am.\n"
+        "user: Thanks. I also need a rental car, a compact one with a big trunk, please.\n"
+        "system: Shall I reserve the car for you?\n"
+        "user: Yes please, go ahead with that.\n"
+        "system: Your reservation has been made."
+    )
+    schema = generic_schema()
+    record = extract(text, schema)
+    [booking] = record.inventory[FactType.DECISION]
+    assert booking.occurrences == 2
+    request = SummaryRequest(text, schema, record, 20, strictness=1)
+    summary = ExtractiveSummarizer().summarize(request).text
+    assert summary.count("reservation has been made") == 2
+    assert check(text, summary, schema).outcome.value == "clean"
 
 
 def test_naive_loses_a_fact_stated_late_and_extractive_keeps_it() -> None:
