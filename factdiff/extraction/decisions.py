@@ -17,7 +17,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from types import MappingProxyType
 
 from factdiff.extraction.clauses import Boundaries
@@ -460,11 +460,31 @@ def find_decisions(
         key=lambda pair: (pair[0].start, pair[0].end),
     )
     yield from _restatements(
-        text, ((m, prospective(low, m.start, bounds, lexicon, verb)) for m, verb in found)
+        text,
+        ((m, prospective(low, m.start, bounds, lexicon, verb)) for m, verb in found),
+        lambda m: _additive(low, bounds, m.start, m.end),
     )
 
 
-def _restatements(text: str, matches: Iterable[tuple[Match, bool]]) -> Iterator[Match]:
+_ADDITIVE = re.compile(
+    r"(?<![\w'’-])(?:again(?![\w'’-])|(?:either|too|as[ \t]+well)(?=[ \t]*(?:[.,!?;\n]|$)))"
+)
+"""Words that make a decision one more of its kind (``I couldn't book that either``,
+``booked a table too``, ``cancelled it again``)."""
+
+
+def _additive(low: str, bounds: Boundaries, start: int, end: int) -> bool:
+    """Whether the clause of the decision at ``[start, end)`` says it is one more."""
+    began = max(bounds.clause_start(start), start - 80)
+    ends = bounds.clauses
+    i = bisect.bisect_left(ends, end)
+    stop = min(ends[i] + 1 if i < len(ends) else len(low), end + 80)
+    return _ADDITIVE.search(low, began, stop) is not None
+
+
+def _restatements(
+    text: str, matches: Iterable[tuple[Match, bool]], additive: Callable[[Match], bool]
+) -> Iterator[Match]:
     """The decisions among ``(match, asked)`` pairs, each unbound one that restates a bound
     one given its object: the last bound decision of its class and polarity before it, when
     no other thing is named and none of its class is asked for between them (``I cancelled
@@ -474,9 +494,11 @@ def _restatements(text: str, matches: Iterable[tuple[Match, bool]]) -> Iterator[
     them is read once: a restatement is the last bound decision for the next one, and a bound
     decision with another thing after it restates no later one.
 
-    A decision stated again after one of its class was asked for is a new occurrence of it
-    (``anew``): ``your reservation has been made``, ``shall I book the car?``, ``your
-    reservation has been made`` states two bookings."""
+    A decision stated again after one of its class was asked for, or saying it is one more
+    (``additive``: ``either``, ``too``, ``again``), is a new occurrence of it (``anew``):
+    ``your reservation has been made``, ``shall I book the car?``, ``your reservation has
+    been made`` states two bookings, and so does ``I couldn't book it``, ``I couldn't book
+    that either`` two failures."""
     last: dict[tuple[str, bool], tuple[int, tuple[str, ...]]] = {}  # (end, object)
     asks: dict[str, int] = {}  # class -> decisions of it asked for so far
     stated: dict[object, int] = {}  # value key -> asks of its class when last stated
@@ -499,7 +521,7 @@ def _restatements(text: str, matches: Iterable[tuple[Match, bool]]) -> Iterator[
             last[key] = (found.end, value.obj)
         before = stated.get(value.key())
         stated[value.key()] = asks.get(value.verb, 0)
-        anew = before is not None and before != stated[value.key()]
+        anew = before is not None and (before != stated[value.key()] or additive(found))
         yield Match(found.start, found.end, value, anew=anew)
 
 

@@ -401,12 +401,28 @@ class _Antecedents:
         return self.nouns[i].word
 
 
+_CONFIRM_REQUEST = re.compile(r"(?<![\w'’-])confirm(?![\w'’-])")
+"""The base form ``confirm``: a request to confirm (``please confirm``, ``can you confirm``)."""
+
+
+def _answers_check(low: str, bounds: Boundaries, start: int) -> bool:
+    """Whether ``that is confirmed`` at ``start`` answers a request to confirm in the
+    sentence before it (``Please confirm to book a cab for 4.`` / ``That is confirmed.``):
+    the speaker consents to a proposal, nothing is done yet."""
+    ended = bounds.sentence_start(start)
+    while ended > 0 and low[ended - 1] in " \t\n.!?;":
+        ended -= 1
+    began = max(bounds.sentence_start(ended), ended - 400)
+    return ended > 0 and _CONFIRM_REQUEST.search(low, began, ended) is not None
+
+
 def _pronoun_outcomes(
     text: str, low: str, bounds: Boundaries, nouns: list[Word]
 ) -> Iterator[Match]:
     """``it was scheduled``, ``it's on its way``: a subject pronoun, auxiliaries and an
     outcome, of the class of the nearest transaction noun before it (the object unbound: the
-    pronoun does not say which thing of that class it was)."""
+    pronoun does not say which thing of that class it was). ``that is confirmed`` answering
+    a request to confirm states nothing (:func:`_answers_check`)."""
     pronouns = list(_PRONOUN_PATTERN.finditer(low))
     if not pronouns:
         return
@@ -423,6 +439,9 @@ def _pronoun_outcomes(
                 break
             token, position = word.group(), word.end()
             if token in _PRONOUN_OUTCOMES or token == "on" or token in _THROUGH:
+                answer = token == "confirmed" and pronoun.group() == "that"
+                if answer and _answers_check(low, bounds, start):
+                    break
                 outcome, end = _outcome_at(text, low, word, noun_class, bounds)
                 if outcome is not None and _EXTRAPOSED.match(low, end) is None:
                     verb, failed = outcome

@@ -180,6 +180,10 @@ def test_a_decision_field_without_verbs_is_refused() -> None:
         ("Your reservation has been made. Your booking is confirmed.", 1),
         ("I cancelled it. Do you want me to book a table? No. It was cancelled.", 1),
         ("I couldn't book it. Should I book 7 pm? Yes. Sorry, I couldn't book that either.", 2),
+        ("I couldn't book it. Sorry, I couldn't book that one either.", 2),
+        ("I cancelled it. The system failed, so I cancelled it again.", 2),
+        ("I couldn't book it. Either way, I couldn't book it.", 1),
+        ("I booked it. It's too expensive, but I booked it.", 1),
     ],
 )
 def test_a_decision_taken_again_after_one_of_its_class_was_asked_for_occurs_again(

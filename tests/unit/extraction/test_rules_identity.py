@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/5"
-DIGEST = "5e34f9a24f12dd5c10a0e4cc00d398d37d28faf93a0abdd0deecfe5a53a2c5ca"
+DIGEST = "32e7de3bddd0e1a39472ecd3ebdcc77125d5703992c0790c952198d1dcd7f711"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -32,6 +32,8 @@ SENTENCES = (
     "I have cancelled order #W1234. Your order has been cancelled.",
     "Great, can you book it for me. Just confirming your ride; I can reserve a table.",
     "Your reservation has been made. Shall I book the car? Yes. Your reservation is made.",
+    "Please confirm to book a cab. That is confirmed. I couldn't book it. I couldn't book that "
+    "either.",
     "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",

@@ -155,6 +155,13 @@ def test_the_same_transaction_in_other_words_is_one_decision() -> None:
     assert values == {("book",)}
 
 
+def test_that_is_confirmed_answering_a_request_to_confirm_books_nothing() -> None:
+    asked = "system: Please confirm to book a cab for 4 to 1027 Airport Boulevard.\n"
+    assert decisions(asked + "user: That is confirmed, proceed.") == ["accept"]
+    assert decisions("user: Can you book a cab?\nsystem: That is confirmed.") == ["book"]
+    assert decisions("system: I booked your cab. That is confirmed.") == ["book: ride"] * 2
+
+
 def test_a_question_after_a_done_outcome_leaves_it_done() -> None:
     assert decisions("The reservation was made, is there anything else?") == ["book"]
 
