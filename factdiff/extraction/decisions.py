@@ -161,6 +161,24 @@ _PASSIVE = _words("is are was were be been being get gets got getting 's ’s")
 _SKIPPED = _words("not never already just also now still then successfully all both")
 
 
+_COORDINATED = re.compile(r"(?<![\w'’])(?<!ahead )(?:and|or)[ \t]+$")
+"""``and`` or ``or`` right before a verb form: it may share the verb before it (not ``go
+ahead and``, a request)."""
+_COORDINATION_CHARS = 100
+"""How far a coordinated verb may stand from the verb it shares."""
+_SENTENCE_MARKS = re.compile(r"[.!?\"“”\n]")
+
+
+def _shares(low: str, head: int, start: int) -> bool:
+    """Whether the verb form at ``start`` is coordinated with the one at ``head``: ``and`` or
+    ``or`` right before it, the two close and no sentence mark between them."""
+    return (
+        start - head <= _COORDINATION_CHARS
+        and _COORDINATED.search(low, max(0, start - 12), start) is not None
+        and _SENTENCE_MARKS.search(low, head, start) is None
+    )
+
+
 def _licensed(low: str, start: int) -> bool:
     found = _PREVIOUS_WORD.search(low, max(0, start - 24), start)
     if found is None:
@@ -454,14 +472,25 @@ def find_decisions(
     low = lowered(text)
     outcomes = list(find_transactions(text, bounds)) if lexicon.outcomes else []
     inside = _Spans(outcomes)
-    verbs = [m for m in _verbs(text, low, bounds, lexicon) if not inside.holds(m.start)]
+    verbs = [(m, h) for m, h in _verbs(text, low, bounds, lexicon) if not inside.holds(m.start)]
+    heads = {m.start: head for m, head in verbs if head is not None}
     found = sorted(
-        [*((m, True) for m in verbs), *((m, False) for m in outcomes)],
+        [*((m, True) for m, _ in verbs), *((m, False) for m in outcomes)],
         key=lambda pair: (pair[0].start, pair[0].end),
     )
+    asked_at: dict[int, bool] = {}
+
+    def asked(match: Match, verb: bool) -> bool:
+        head = heads.get(match.start) if verb else None
+        if head in asked_at:
+            asked_at[match.start] = asked_at[head]  # ``please cancel it and refund me``
+        else:
+            asked_at[match.start] = prospective(low, match.start, bounds, lexicon, verb)
+        return asked_at[match.start]
+
     yield from _restatements(
         text,
-        ((m, prospective(low, m.start, bounds, lexicon, verb)) for m, verb in found),
+        ((m, asked(m, verb)) for m, verb in found),
         lambda m: _additive(low, bounds, m.start, m.end),
     )
 
@@ -575,22 +604,32 @@ class _Spans:
         return i >= 0 and self.reach[i] > position
 
 
-def _verbs(text: str, low: str, bounds: Boundaries, lexicon: Lexicon) -> Iterator[Match]:
-    """The decision verbs of ``lexicon`` in ``text``."""
+def _verbs(
+    text: str, low: str, bounds: Boundaries, lexicon: Lexicon
+) -> Iterator[tuple[Match, int | None]]:
+    """The decision verbs of ``lexicon`` in ``text``, each with the start of the verb it is
+    coordinated with (None if none): a base or ``-s`` form right after ``and`` or ``or``,
+    with a licensed one shortly before it (:func:`_shares`), is a verb too, of that verb's
+    polarity (``will escalate the ticket and waive the fee``, ``can't cancel it or refund
+    you``); it is asked for when that verb is."""
     present = vocabulary(text) & lexicon.forms
     if not present:
         return
+    ends = bounds.sentences
+    head: tuple[int, bool] | None = None  # (start, negated) of the last licensed base form
     for start, end, form in find_words(low, present, not_before="'’#-"):
         if _modifier(low, start, form, lexicon):
             continue
+        i = bisect.bisect_left(ends, end)
+        joined = None
         if form not in lexicon.past:
             if lexicon.verb_of[form] in BASE_ONLY_AFTER_FAILURE and lexicon.outcomes:
                 if not failure_before(low, start):
                     continue
             elif not _licensed(low, start) and not failed_attempt(low, start):
-                continue
-        ends = bounds.sentences
-        i = bisect.bisect_left(ends, end)
+                joined = head if head is not None and _shares(low, head[0], start) else None
+                if joined is None:
+                    continue
         stop = min(ends[i] if i < len(ends) else len(text), end + _OBJECT_CHARS)
         passive = form in lexicon.past and _passive(low, start, bounds.clause_start(start))
         obj = () if passive else _object(text, end, stop, _particles(lexicon, form))
@@ -598,7 +637,13 @@ def _verbs(text: str, low: str, bounds: Boundaries, lexicon: Lexicon) -> Iterato
         if lexicon.outcomes:
             kind = outcome_class(kind, obj)
             obj = transaction_object(kind, obj)
-        yield Match(start, end, DecisionValue(kind, polarity(text, start, bounds), obj))
+        negated = joined[1] if joined is not None else polarity(text, start, bounds)
+        if form not in lexicon.past and joined is None:
+            head = (start, negated)
+        yield (
+            Match(start, end, DecisionValue(kind, negated, obj)),
+            None if joined is None else joined[0],
+        )
 
 
 def parse_decision(text: str) -> DecisionValue | None:

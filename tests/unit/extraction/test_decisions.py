@@ -54,6 +54,26 @@ def test_nouns_are_not_decisions(text: str) -> None:
     assert decisions(text) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We will cancel the order and refund the payment.", ["cancel: order", "refund: payment"]),
+        ("The agent will escalate it and waive the late fee.", ["escalate", "waive: fee late"]),
+        (
+            "I can't cancel the order or refund the payment.",
+            ["not cancel: order", "not refund: payment"],
+        ),
+        ("Please cancel the order and refund the payment.", []),
+        ("I confirm it. Please go ahead and cancel it.", ["accept"]),
+        ("I cancelled it and refund is pending.", ["cancel"]),
+    ],
+)
+def test_a_verb_coordinated_with_a_licensed_one_shares_its_reading(
+    text: str, expected: list[str]
+) -> None:
+    assert decisions(text) == expected
+
+
 def test_base_forms_count_after_a_verb_licence() -> None:
     assert decisions("We will refund the fee.") == ["refund: fee"]
     assert decisions("I can't confirm the date.") == ["not accept: date"]

@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/5"
-DIGEST = "32e7de3bddd0e1a39472ecd3ebdcc77125d5703992c0790c952198d1dcd7f711"
+DIGEST = "d5bd02a38909f967fc8f56f728db66d94073fce1c6023578dd797a214dd9d067"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -34,6 +34,7 @@ SENTENCES = (
     "Your reservation has been made. Shall I book the car? Yes. Your reservation is made.",
     "Please confirm to book a cab. That is confirmed. I couldn't book it. I couldn't book that "
     "either.",
+    "The agent will escalate the ticket and waive the late fee.",
     "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",
