@@ -32,6 +32,7 @@ from factdiff.extraction.transactions import (
     find_transactions,
     outcome_class,
     polarity,
+    transaction_nouns,
     transaction_object,
 )
 from factdiff.extraction.wordfind import find_words
@@ -369,11 +370,14 @@ def _proposed(low: str, start: int, words: list[str]) -> bool:
 
 def _possible(words: list[str]) -> bool:
     """Whether the words before a decision make it a possibility: a subject and ``can``,
-    ``could``, ``may`` or ``might`` (``I can reserve``, ``you could book``), or one of those
-    or ``will`` with ``be able to`` (``you may be able to get an appointment``)."""
+    ``could``, ``may`` or ``might`` (``I can reserve``, ``you could book``), one of those
+    and ``be`` (``orders that can be cancelled``), or one of those or ``will`` with ``be
+    able to`` (``you may be able to get an appointment``)."""
     if words[-3:] == ["be", "able", "to"]:
         return len(words) >= 4 and (words[-4] in _POSSIBILITY or words[-4] in _FUTURE)
-    return len(words) >= 2 and words[-2] in _SUBJECTS and words[-1] in _POSSIBILITY
+    if len(words) < 2 or (words[-1] not in _POSSIBILITY and words[-1] != "be"):
+        return False
+    return words[-2] in _POSSIBILITY if words[-1] == "be" else words[-2] in _SUBJECTS
 
 
 def _asks(low: str, clause: int, start: int, lexicon: Lexicon | None) -> bool:
@@ -413,6 +417,28 @@ def _past_at(low: str, start: int) -> bool:
     return found.group() in DEFAULT_LEXICON.past or found.group().endswith("ed")
 
 
+def _wish_before(words: list[str]) -> bool:
+    """Whether a wish word stands among the last :data:`_WISH_WORDS` of ``words`` (a clause's
+    words before a decision) with no subject after it but its own object."""
+    recent = words[-_WISH_WORDS:]
+    for i in range(len(recent) - 1, -1, -1):
+        word = recent[i]
+        if word in _WISH or word.endswith(("'d", "’d")):
+            return True
+        if word in _SUBJECTS and recent[i + 1 : i + 2] != ["to"]:
+            return False  # a clause of its own (``return a speaker I bought``), not ``need you to``
+    return False
+
+
+def _requests(low: str, bounds: Boundaries) -> Iterator[Match]:
+    """Transactions asked for by their noun (``I need a cab``, ``I'd like a table for 2``):
+    a transaction noun after a wish word in its clause, as a decision of its class."""
+    for noun in transaction_nouns(low):
+        clause = bounds.clause_start(noun.start)
+        if _wish_before(_LETTER_RUN.findall(low, max(clause, noun.start - 64), noun.start)):
+            yield Match(noun.start, noun.end, DecisionValue(NOUNS[noun.word], False))
+
+
 def prospective(
     low: str,
     start: int,
@@ -433,13 +459,8 @@ def prospective(
         return False
     clause = bounds.clause_start(start)
     words = _LETTER_RUN.findall(low, max(clause, start - 64), start)
-    recent = words[-_WISH_WORDS:]
-    for i in range(len(recent) - 1, -1, -1):
-        word = recent[i]
-        if word in _WISH or word.endswith(("'d", "’d")):
-            return True
-        if word in _SUBJECTS and recent[i + 1 : i + 2] != ["to"]:
-            break  # a clause of its own (``return a speaker I bought``), not ``need you to``
+    if _wish_before(words):
+        return True
     if _proposed(low, start, words) or _asks(low, clause, start, lexicon if verb else None):
         return True
     ends = bounds.sentences
@@ -474,25 +495,38 @@ def find_decisions(
     inside = _Spans(outcomes)
     verbs = [(m, h) for m, h in _verbs(text, low, bounds, lexicon) if not inside.holds(m.start)]
     heads = {m.start: head for m, head in verbs if head is not None}
+    requests = list(_requests(low, bounds)) if lexicon.outcomes else []
     found = sorted(
-        [*((m, True) for m, _ in verbs), *((m, False) for m in outcomes)],
+        [
+            *((m, _VERB) for m, _ in verbs),
+            *((m, _OUTCOME) for m in outcomes),
+            *((m, _REQUEST) for m in requests),
+        ],
         key=lambda pair: (pair[0].start, pair[0].end),
     )
     asked_at: dict[int, bool] = {}
 
-    def asked(match: Match, verb: bool) -> bool:
-        head = heads.get(match.start) if verb else None
+    def asked(match: Match, kind: str) -> bool:
+        if kind == _REQUEST:
+            return True  # a transaction asked for by its noun (``I need a cab``)
+        head = heads.get(match.start) if kind == _VERB else None
         if head in asked_at:
             asked_at[match.start] = asked_at[head]  # ``please cancel it and refund me``
         else:
+            verb = kind == _VERB
             asked_at[match.start] = prospective(low, match.start, bounds, lexicon, verb)
         return asked_at[match.start]
 
     yield from _restatements(
         text,
-        ((m, asked(m, verb)) for m, verb in found),
+        ((m, asked(m, kind)) for m, kind in found),
         lambda m: _additive(low, bounds, m.start, m.end),
     )
+
+
+_VERB, _OUTCOME, _REQUEST = "verb", "outcome", "request"
+"""What found a decision candidate: a decision verb, an outcome phrase (``find_transactions``)
+or a transaction noun asked for (``_requests``: never a decision, only an ask)."""
 
 
 _ADDITIVE = re.compile(

@@ -273,6 +273,12 @@ def outcome_class(kind: str, obj: tuple[str, ...]) -> str:
     return classes.pop() if len(classes) == 1 else kind
 
 
+def transaction_nouns(text: str) -> list[Word]:
+    """Where ``text`` names a transaction noun (``tickets``: ``ticket``), in text order."""
+    nouns = {_singular(w) for w in vocabulary(text) & _NOUN_FORMS}
+    return find_words(lowered(text), nouns, plural=True) if nouns else []
+
+
 def find_transactions(text: str, bounds: Boundaries) -> Iterator[Match]:
     """Every transaction outcome ``text`` states (light verb + noun, noun + outcome), in
     text order; the object is unbound."""

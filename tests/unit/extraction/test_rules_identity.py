@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/5"
-DIGEST = "d5bd02a38909f967fc8f56f728db66d94073fce1c6023578dd797a214dd9d067"
+DIGEST = "dfb63aae426767a6fb3828892cafc942125b7178fc39f5296444973fb90608e5"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -35,6 +35,7 @@ SENTENCES = (
     "Please confirm to book a cab. That is confirmed. I couldn't book it. I couldn't book that "
     "either.",
     "The agent will escalate the ticket and waive the late fee.",
+    "You are now confirmed. I need a bus ticket back. You are now confirmed.",
     "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",

@@ -122,6 +122,7 @@ def test_failure_cues_negate(text: str, expected: str) -> None:
         "I'm ready to book an appointment.",
         "Please verify the following information: 4 tickets booked for the event.",
         "You asked me to cancel order #W123.",
+        "You have two pending orders that can be cancelled:",
     ],
 )
 def test_prospective_decisions_are_none(text: str) -> None:
