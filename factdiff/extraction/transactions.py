@@ -93,7 +93,7 @@ object (``the car has been booked`` is not ``the tickets have been booked``)."""
 _DONE = _words(
     "confirmed booked made reserved completed complete successful done set scheduled created "
     "placed processed initiated started began begun sent secured arranged finalized finalised "
-    "approved accepted bought purchased success ordered submitted fixed"
+    "approved accepted bought purchased success ordered submitted fixed verified planned"
 )
 """Outcomes stating the transaction done (the class is the noun's)."""
 _FAILED = _words("failed unsuccessful declined rejected denied refused failure")
@@ -112,6 +112,8 @@ _ONLY_NEGATED = _words("possible available")
 """Outcomes only when negated: ``the reservation was not possible`` failed."""
 _THROUGH = _words("went go goes gone going")
 """``went through``: done."""
+_THROUGH_WORD = re.compile(r"[ \t]+(?:through|thru)(?![\w'’-])")
+"""``through`` after a form of ``go`` (``thru`` as it is often written)."""
 _AUX = _words(
     "is are was were be been being has have had got gets will would could can cannot did do "
     "does not never now all already just successfully also finally officially fully currently "
@@ -178,8 +180,8 @@ _TIMETABLE = _words("scheduled set due")
 """Outcome words that state a timetable after ``be`` and before ``to`` (``the bus is
 scheduled to arrive``; ``I have a taxi scheduled to pick you up`` is a booking)."""
 _BE_BEFORE = re.compile(r"(?<![\w'’])(?:is|are|was|were|be|been|'s|’s)[ \t]+$")
-_ON_THE_WAY = re.compile(r"on[ \t]+(?:its|the|their|your)[ \t]+way(?![\w'’-])")
-"""``your cab is on its way``: done."""
+_ON_THE_WAY = re.compile(r"on[ \t]+(?:its|it['’]s|the|their|your)[ \t]+way(?![\w'’-])")
+"""``your cab is on its way`` (or ``on it's way``, as it is often written): done."""
 _VEHICLES = _words("cab taxi ride car")
 """Nouns of a ride, booked once it is said to come (``your cab will arrive shortly``)."""
 _ARRIVING = re.compile(r"(?:coming|arriving|arrive|here|en[ \t-]?route)(?![\w'’-])")
@@ -473,8 +475,8 @@ def _outcome_at(
         return None, -1  # ``the bus is scheduled to arrive``: a timetable, no outcome
     if token == "set" and low.startswith(" up", end):
         end += 3
-    if token in _THROUGH and low.startswith(" through", end):
-        end += 8
+    if token in _THROUGH and (through := _THROUGH_WORD.match(low, end)) is not None:
+        end = through.end()
     way = _ON_THE_WAY.match(low, word.start()) if token == "on" else None
     if way is not None:
         return (noun_class, False), way.end()
@@ -520,6 +522,6 @@ def _outcome_class(token: str, noun_class: str, low: str, end: int) -> tuple[str
         return noun_class, True
     if token in _OWN_CLASS:
         return _OWN_CLASS[token], False
-    if token in _THROUGH and low[:end].endswith(" through"):
+    if token in _THROUGH and low[:end].endswith((" through", " thru")):
         return noun_class, False
     return None

@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/5"
-DIGEST = "dfb63aae426767a6fb3828892cafc942125b7178fc39f5296444973fb90608e5"
+DIGEST = "e60570f6890721a5fcc1801ec1bc5f1254a60e45876a647d836193941ec40f60"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -36,6 +36,7 @@ SENTENCES = (
     "either.",
     "The agent will escalate the ticket and waive the late fee.",
     "You are now confirmed. I need a bus ticket back. You are now confirmed.",
+    "Your cab is on it's way, your visit is planned and the payment went thru.",
     "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",
