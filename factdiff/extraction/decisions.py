@@ -35,7 +35,7 @@ from factdiff.extraction.transactions import (
     transaction_nouns,
     transaction_object,
 )
-from factdiff.extraction.wordfind import find_words
+from factdiff.extraction.wordfind import Word, find_words
 from factdiff.values.decision import DecisionValue
 
 VERB_CLASSES: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -430,10 +430,11 @@ def _wish_before(words: list[str]) -> bool:
     return False
 
 
-def _requests(low: str, bounds: Boundaries) -> Iterator[Match]:
+def _requests(low: str, nouns: list[Word], bounds: Boundaries) -> Iterator[Match]:
     """Transactions asked for by their noun (``I need a cab``, ``I'd like a table for 2``):
-    a transaction noun after a wish word in its clause, as a decision of its class."""
-    for noun in transaction_nouns(low):
+    a transaction noun (of ``nouns``) after a wish word in its clause, as a decision of its
+    class."""
+    for noun in nouns:
         clause = bounds.clause_start(noun.start)
         if _wish_before(_LETTER_RUN.findall(low, max(clause, noun.start - 64), noun.start)):
             yield Match(noun.start, noun.end, DecisionValue(NOUNS[noun.word], False))
@@ -491,11 +492,14 @@ def find_decisions(
     (:func:`prospective`)."""
     bounds = bounds if bounds is not None else Boundaries.of(text)
     low = lowered(text)
-    outcomes = list(find_transactions(text, bounds)) if lexicon.outcomes else []
+    nouns = transaction_nouns(text) if lexicon.outcomes else []
+    outcomes = list(find_transactions(text, bounds, nouns)) if lexicon.outcomes else []
     inside = _Spans(outcomes)
     verbs = [(m, h) for m, h in _verbs(text, low, bounds, lexicon) if not inside.holds(m.start)]
     heads = {m.start: head for m, head in verbs if head is not None}
-    requests = list(_requests(low, bounds)) if lexicon.outcomes else []
+    # asks only set decisions apart: with fewer than two, there is nothing to set apart
+    several = len(verbs) + len(outcomes) > 1
+    requests = list(_requests(low, nouns, bounds)) if several else []
     found = sorted(
         [
             *((m, _VERB) for m, _ in verbs),

@@ -281,21 +281,24 @@ def transaction_nouns(text: str) -> list[Word]:
     return find_words(lowered(text), nouns, plural=True) if nouns else []
 
 
-def find_transactions(text: str, bounds: Boundaries) -> Iterator[Match]:
+def find_transactions(
+    text: str, bounds: Boundaries, nouns_at: list[Word] | None = None
+) -> Iterator[Match]:
     """Every transaction outcome ``text`` states (light verb + noun, noun + outcome), in
-    text order; the object is unbound."""
+    text order; the object is unbound. ``nouns_at``: ``transaction_nouns(text)``, when the
+    caller has it."""
     words = vocabulary(text)
-    nouns = {_singular(w) for w in words & _NOUN_FORMS}
-    if not nouns and "you" not in words:
+    if nouns_at is None:
+        nouns_at = transaction_nouns(text)
+    if not nouns_at and "you" not in words:
         return
     low = lowered(text)
     found: list[Match] = []
-    if nouns:
+    if nouns_at:
         for light in find_words(low, words & _LIGHT.keys()):
             match = _light(text, low, light, bounds)
             if match is not None:
                 found.append(match)
-        nouns_at = find_words(low, nouns, plural=True)
         for noun in nouns_at:
             match = _outcome(text, low, noun, bounds)
             if match is not None:
