@@ -411,10 +411,8 @@ def _word_at(low: str, start: int) -> str:
 
 def _past_at(low: str, start: int) -> bool:
     """Whether the word at ``start`` is a past form (``booked``, ``paid``)."""
-    found = re.match(r"[a-z]+", low[start : start + 24])
-    if found is None:
-        return False
-    return found.group() in DEFAULT_LEXICON.past or found.group().endswith("ed")
+    word = _word_at(low, start)
+    return word in DEFAULT_LEXICON.past or word.endswith("ed")
 
 
 def _wish_before(words: list[str]) -> bool:
@@ -586,9 +584,10 @@ def _restatements(
                 value = DecisionValue(value.verb, value.negated, obj)
         if value.obj:
             last[key] = (found.end, value.obj)
-        before = stated.get(value.key())
-        stated[value.key()] = asks.get(value.verb, 0)
-        anew = before is not None and (before != stated[value.key()] or additive(found))
+        key_of, now = value.key(), asks.get(value.verb, 0)
+        before = stated.get(key_of)
+        stated[key_of] = now
+        anew = before is not None and (before != now or additive(found))
         yield Match(found.start, found.end, value, anew=anew)
 
 

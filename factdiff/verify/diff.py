@@ -327,18 +327,25 @@ def _diff_values(
         return source_side.states(smr.value, tolerance)
 
     open_summary = [u for u in open_summary if not tolerated(u)]
+    fewer: list[Fact] = []  # decisions the summary states, fewer times than they occur
     if not is_field:
-        open_source = [
-            s for s in open_source if not summary_side.restates(s, source_side, tolerance)
-        ]
+        unstated = []
+        for src in open_source:
+            if summary_side.restates(src, source_side, tolerance):
+                continue
+            if src.occurrences > 1 and summary_side.states(src.value, tolerance):
+                fewer.append(src)  # a gap, never paired with another value as a change
+            else:
+                unstated.append(src)
+        open_source = unstated
     while open_source and open_summary:
         finding(Verdict.CHANGED, open_source.pop(0), open_summary.pop(0))
     for src in open_source:
         if not summary_side.restates(src, source_side, tolerance):
-            detail = ""
-            if src.occurrences > 1 and summary_side.states(src.value, tolerance):
-                detail = f"stated {src.occurrences} times apart in the source, fewer in the summary"
-            finding(Verdict.MISSING, src, None, detail)
+            finding(Verdict.MISSING, src, None)
+    for src in fewer:
+        detail = f"stated {src.occurrences} times apart in the source, fewer in the summary"
+        finding(Verdict.MISSING, src, None, detail)
     for smr in open_summary:
         finding(Verdict.ADDED, None, smr)
     return findings

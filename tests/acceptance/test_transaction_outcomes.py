@@ -170,3 +170,16 @@ def test_a_booking_restated_in_one_turn_is_one_occurrence() -> None:
     source = "system: Your reservation has been made. Your booking is confirmed for 7 pm."
     result = check(source, "Reservation made for 7 pm.", builtin_schema("generic"))
     assert result.outcome is Outcome.CLEAN, result.diff.findings
+
+
+def test_a_booking_stated_fewer_times_is_a_gap_not_a_change_into_another_decision() -> None:
+    summary = "Your reservation has been made. The bus leaves at 7 am. The car was cancelled."
+    result = check(BUS_THEN_CAR, summary, builtin_schema("generic"))
+    decisions = [
+        (f.verdict, f.source and f.source.value.display(), f.summary and f.summary.value.display())
+        for f in result.diff.findings
+        if f.field == "inventory.decision"
+    ]
+    assert sorted(decisions, key=str) == sorted(
+        [(Verdict.MISSING, "book", None), (Verdict.ADDED, None, "cancel: car")], key=str
+    )
