@@ -12,12 +12,12 @@ Selection, over the clause segments of ``text_units``, in this order:
    sentences sharing each of its content words, per word of the sentence.
 
 A fact is covered when one of its evidence spans lies inside a kept segment (a decision
-that occurs more than once, as many of its spans as it has occurrences: the check counts
-them). Among its spans
-the cheapest (fewest new words, earliest on ties) is taken, together with the first clause of
-its sentence (the head that usually says who did what); spans next to one of the field's cue
-words (``totaling``, ``by``) come first, with their whole sentence, because the cue is what
-gives the value its role when the summary is extracted again. From strictness 1 every fact
+that occurs more than once: as many of its spans as it has occurrences, the check counts
+them). Among its spans the cheapest (fewest new words, earliest on ties) is taken, together
+with the first clause of its sentence (the head that usually says who did what); spans next
+to one of the field's cue words (``totaling``, ``by``) come first, with their whole
+sentence, because the cue is what gives the value its role when the summary is extracted
+again. From strictness 1 every fact
 keeps its whole sentence. In a JSON tool result a fact keeps its member and the members
 holding it, so the result stays valid JSON. Kept segments are rendered in source order;
 characters inside fact spans are never changed. The output is byte-identical across runs:
