@@ -82,11 +82,26 @@ class Boundaries:
         """Offset just after the last clause boundary before ``pos`` (0 if none)."""
         return _start_after(self.clauses, pos)
 
+    def sentence_end(self, pos: int) -> int:
+        """Offset of the first sentence end at or after ``pos`` (the text's length if none)."""
+        return _end_from(self.sentences, pos, len(self.text))
+
+    def clause_end(self, pos: int) -> int:
+        """Offset of the first clause boundary at or after ``pos`` (the text's length if
+        none)."""
+        return _end_from(self.clauses, pos, len(self.text))
+
 
 def _start_after(points: list[int], pos: int) -> int:
     """Offset just after the last of ``points`` (sorted) before ``pos`` (0 if none)."""
     i = bisect.bisect_left(points, pos)
     return points[i - 1] + 1 if i > 0 else 0
+
+
+def _end_from(points: list[int], pos: int, default: int) -> int:
+    """The first of ``points`` (sorted) at or after ``pos`` (``default`` if none)."""
+    i = bisect.bisect_left(points, pos)
+    return points[i] if i < len(points) else default
 
 
 def _outside(points: list[int], spans: list[tuple[int, int]]) -> list[int]:

@@ -415,6 +415,12 @@ def _past_at(low: str, start: int) -> bool:
     return word in DEFAULT_LEXICON.past or word.endswith("ed")
 
 
+def _words_before(low: str, clause: int, start: int) -> list[str]:
+    """The words of the clause opening at ``clause`` before ``start`` (at most 64 characters
+    back): what :func:`_wish_before` and :func:`_proposed` read."""
+    return _LETTER_RUN.findall(low, max(clause, start - 64), start)
+
+
 def _wish_before(words: list[str]) -> bool:
     """Whether a wish word stands among the last :data:`_WISH_WORDS` of ``words`` (a clause's
     words before a decision) with no subject after it but its own object."""
@@ -433,8 +439,7 @@ def _requests(low: str, nouns: list[Word], bounds: Boundaries) -> Iterator[Match
     a transaction noun (of ``nouns``) after a wish word in its clause, as a decision of its
     class."""
     for noun in nouns:
-        clause = bounds.clause_start(noun.start)
-        if _wish_before(_LETTER_RUN.findall(low, max(clause, noun.start - 64), noun.start)):
+        if _wish_before(_words_before(low, bounds.clause_start(noun.start), noun.start)):
             yield Match(noun.start, noun.end, DecisionValue(NOUNS[noun.word], False))
 
 
@@ -457,14 +462,12 @@ def prospective(
     if failed_attempt(low, start):
         return False
     clause = bounds.clause_start(start)
-    words = _LETTER_RUN.findall(low, max(clause, start - 64), start)
+    words = _words_before(low, clause, start)
     if _wish_before(words):
         return True
     if _proposed(low, start, words) or _asks(low, clause, start, lexicon if verb else None):
         return True
-    ends = bounds.sentences
-    i = bisect.bisect_left(ends, start)
-    end = ends[i] if i < len(ends) else len(low)
+    end = bounds.sentence_end(start)
     began = max(bounds.sentence_start(start), start - _CHECK_CHARS)
     checked = _CHECKED.search(low, began, min(len(low), start + 24))
     if checked is not None and checked.start() <= start:
@@ -541,9 +544,7 @@ _ADDITIVE = re.compile(
 def _additive(low: str, bounds: Boundaries, start: int, end: int) -> bool:
     """Whether the clause of the decision at ``[start, end)`` says it is one more."""
     began = max(bounds.clause_start(start), start - 80)
-    ends = bounds.clauses
-    i = bisect.bisect_left(ends, end)
-    stop = min(ends[i] + 1 if i < len(ends) else len(low), end + 80)
+    stop = min(bounds.clause_end(end) + 1, end + 80)  # the boundary's own mark included
     return _ADDITIVE.search(low, began, stop) is not None
 
 
@@ -652,12 +653,10 @@ def _verbs(
     present = vocabulary(text) & lexicon.forms
     if not present:
         return
-    ends = bounds.sentences
     head: tuple[int, bool] | None = None  # (start, negated) of the last licensed base form
     for start, end, form in find_words(low, present, not_before="'’#-"):
         if _modifier(low, start, form, lexicon):
             continue
-        i = bisect.bisect_left(ends, end)
         joined = None
         if form not in lexicon.past:
             if lexicon.verb_of[form] in BASE_ONLY_AFTER_FAILURE and lexicon.outcomes:
@@ -667,7 +666,7 @@ def _verbs(
                 joined = head if head is not None and _shares(low, head[0], start) else None
                 if joined is None:
                     continue
-        stop = min(ends[i] if i < len(ends) else len(text), end + _OBJECT_CHARS)
+        stop = min(bounds.sentence_end(end), end + _OBJECT_CHARS)
         passive = form in lexicon.past and _passive(low, start, bounds.clause_start(start))
         obj = () if passive else _object(text, end, stop, _particles(lexicon, form))
         kind = lexicon.class_of[form]
