@@ -127,9 +127,10 @@ FORMS = DEFAULT_LEXICON.forms
 """Every inflected form the generic finder knows."""
 
 _LICENSE = _words(
-    "to will would shall should can could cannot may might must please do does did not never "
-    "i we you they he she it who that which also just already now then still gladly happily "
-    "certainly definitely immediately kindly is are am was were be been being has have had "
+    "to will would shall should can could cannot couldnot wouldnot didnot may might must "
+    "please do does did not never i we you they he she it who that which also just already "
+    "now then still gladly happily certainly definitely immediately kindly successfully "
+    "finally is are am was were be been being has have had "
     "agent customer user representative airline company"
 )
 """Words after which a base, ``-s`` or ``-ing`` form is a verb (``will refund``)."""
@@ -185,7 +186,16 @@ def _licensed(low: str, start: int) -> bool:
     if found is None:
         return False
     word = found.group(1)
-    return word in _LICENSE or word.endswith(("n't", "n’t", "'ll", "’ll", "'m", "’m", "'re"))
+    return word in _LICENSE or word.endswith(_LICENSING_ENDINGS)
+
+
+_LICENSING_ENDINGS = tuple(
+    ending.replace("'", apostrophe)
+    for ending in ("n't", "'ll", "'m", "'re", "'ve")
+    for apostrophe in "'’"
+)
+"""Contractions after which a base form is a verb: ``n't``, ``'ll``, ``'m``, ``'re``, and
+``'ve`` (``I've cancel the order``, the past participle as it is often misspelled)."""
 
 
 def _passive(low: str, start: int, clause_start: int) -> bool:

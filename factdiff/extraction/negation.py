@@ -3,8 +3,9 @@
 A cue is negated when an odd number of negators stand before it in its clause, each at
 most :data:`SCOPE_WORDS` words before it (``did not agree to pay``, ``never authorized``,
 ``refused to pay``, ``no longer wants``); two negators cancel (``did not refuse to pay``).
-Negators: ``not``, ``n't``, ``never``, ``no``, ``no longer``, ``without``, ``cannot``, and the
-verbs of refusal ``refuse``, ``decline``, ``deny``, ``fail`` in any tense.
+Negators: ``not``, ``n't``, ``never``, ``no``, ``no longer``, ``without``, ``cannot`` (and
+``couldnot``, ``wouldnot``, ``didnot``, as they are often typed), and the verbs of refusal
+``refuse``, ``decline``, ``deny``, ``fail`` in any tense.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ SCOPE_WORDS = 3
 _WINDOW = 64
 
 _NEGATOR = re.compile(
-    r"(?<![\w'’])(?:not|never|no(?:[ \t]+longer)?|without|cannot|nor"
+    r"(?<![\w'’])(?:not|never|no(?:[ \t]+longer)?|without|cannot|nor|(?:could|would|did)not"
     r"|\w+n['’]t"
     r"|refus(?:e|es|ed|ing)|declin(?:e|es|ed|ing)|den(?:y|ies|ied|ying)|fail(?:s|ed|ing)?)"
     r"(?![\w'’])",

@@ -96,6 +96,9 @@ _DONE = _words(
     "approved accepted bought purchased success ordered submitted fixed verified planned"
 )
 """Outcomes stating the transaction done (the class is the noun's)."""
+_UNDER_WAY = _words("processing underway")
+"""Outcomes stating the transaction under way, only right after a form of ``be`` (``the
+transfer is now processing``; not ``the order processing time``)."""
 _FAILED = _words("failed unsuccessful declined rejected denied refused failure")
 """Outcomes stating it failed: the noun's class, negated."""
 _OWN_CLASS: Mapping[str, str] = MappingProxyType(
@@ -128,7 +131,7 @@ _LIGHT: Mapping[str, bool] = MappingProxyType(
         **dict.fromkeys(
             _words(
                 "made got completed placed secured arranged scheduled finalized finalised set "
-                "initiated processed submitted"
+                "setup initiated processed submitted started"
             ),
             True,
         ),
@@ -136,19 +139,24 @@ _LIGHT: Mapping[str, bool] = MappingProxyType(
             _words(
                 "make making get getting complete completing place placing secure securing "
                 "arrange arranging schedule scheduling finalize finalise initiate initiating "
-                "process processing submit submitting"
+                "process processing submit submitting start starting"
             ),
             False,
         ),
     }
 )
 """Light verbs -> whether the form is a past one (a base form needs a failure cue); ``set``
-only with ``up``, either tense."""
+only with ``up``, and ``setup`` as it is often written, either tense."""
 _BEFORE_NOUN = _words(
     "the a an your my our their his her its this that these those both all each another new up"
 )
 """Words a light verb's noun phrase may open with (``made those reservations``); a number
 does not (``we've got 6 cars`` is a search result)."""
+_MODIFIERS = 2
+"""At most this many words between those opening words and the noun (``scheduled your
+apartment visit``, ``made a dinner reservation``); without an opening word, none (``made
+sure the reservation ...`` is no outcome)."""
+_NOT_MODIFIERS = _words("and or but to for at with in from of on by as than that which")
 _FAILURE_CUE = re.compile(
     r"(?:\w+n['’]t|not|never|cannot|(?:un)?able[ \t]+to|(?:not[ \t]+|im)possible[ \t]+to"
     r"|fail(?:s|ed)?[ \t]+to)"
@@ -162,6 +170,9 @@ _FAILED_ATTEMPT = re.compile(
 )
 """An attempt that failed (``there was an issue trying to book``, ``an issue booking``: an
 ``-ing`` form only without ``trying to``)."""
+_PERFECT = re.compile(r"(?<![\w'’])(?:\w+['’]ve|have|has)[ \t]+(?:[a-z]+ly[ \t]+)?$")
+"""A perfect auxiliary before a light verb's base form (``I've schedule the visit``): the past
+participle as it is often misspelled, an outcome."""
 _NOT_AFTER = r"[\w'’-]"
 """A word of these patterns starts after none of these characters."""
 _ING = re.compile(r"[a-z]+ing(?![\w'’])")
@@ -179,7 +190,9 @@ _LETTERS = re.compile(r"[a-z'’]+|\d+")
 _TIMETABLE = _words("scheduled set due")
 """Outcome words that state a timetable after ``be`` and before ``to`` (``the bus is
 scheduled to arrive``; ``I have a taxi scheduled to pick you up`` is a booking)."""
-_BE_BEFORE = re.compile(r"(?<![\w'’])(?:is|are|was|were|be|been|'s|’s)[ \t]+$")
+_BE_BEFORE = re.compile(
+    r"(?<![\w'’])(?:is|are|was|were|be|been|'s|’s)[ \t]+(?:(?:now|currently|already)[ \t]+)?$"
+)
 _ON_THE_WAY = re.compile(r"on[ \t]+(?:its|it['’]s|the|their|your)[ \t]+way(?![\w'’-])")
 """``your cab is on its way`` (or ``on it's way``, as it is often written): done."""
 _VEHICLES = _words("cab taxi ride car")
@@ -203,7 +216,8 @@ _ANTECEDENT_CHARS = 400
 """A pronoun's transaction noun stands at most this many characters before it."""
 _PRONOUN_OUTCOMES = _words(
     "confirmed booked reserved scheduled initiated processed started begun completed complete "
-    "done placed submitted successful finalized finalised arranged sent failed unsuccessful"
+    "done placed submitted successful finalized finalised arranged sent failed unsuccessful "
+    "processing underway"
 )
 """Outcomes a pronoun subject states (``it was scheduled``, ``it's done``; not ``made`` or
 ``set``, which say other things of ``it``)."""
@@ -312,20 +326,24 @@ def find_transactions(
 
 
 def _light(text: str, low: str, light: Word, bounds: Boundaries) -> Match | None:
-    """``made the reservation``: a light verb, at most three opening words, a noun."""
+    """``made the reservation``: a light verb, at most three opening words and two modifiers,
+    a noun. A base form states an outcome after a failure cue or a perfect auxiliary."""
     verb = light.word
-    if not _LIGHT[verb] and not failure_before(low, light.start):
+    if not _LIGHT[verb] and not failure_before(low, light.start) and not _perfect(low, light):
         return None
     before = _LETTERS.findall(low, max(0, light.start - 16), light.start)
     if before and before[-1] in _BEFORE_NOUN:
         return None  # an adjective (``your scheduled visit``)
     position = light.end
-    if verb == "set":
-        if not low.startswith(" up", position) or _imperative(low, light.start, bounds):
-            return None  # ``set`` alone, or a request (``Set up a reservation for me``)
-        position += 3
+    if verb in ("set", "setup"):
+        if verb == "set" and not low.startswith(" up", position):
+            return None  # ``set`` alone
+        if _imperative(low, light.start, bounds):
+            return None  # a request (``Set up a reservation for me``)
+        position += 3 if verb == "set" else 0
     stop = min(position + 60, len(low))
-    for count, word in enumerate(_LETTERS.finditer(low, position, stop)):
+    opening = modifiers = 0
+    for word in _LETTERS.finditer(low, position, stop):
         if low[position : word.start()].strip():
             return None  # punctuation ends the phrase
         token = word.group()
@@ -333,10 +351,25 @@ def _light(text: str, low: str, light: Word, bounds: Boundaries) -> Match | None
             stem, start = _singular(token), light.start
             value = DecisionValue(NOUNS[stem], polarity(text, start, bounds), _bound(stem))
             return Match(start, word.end(), value)
-        if count >= 3 or token not in _BEFORE_NOUN:
+        if token in _BEFORE_NOUN and not modifiers and opening < 3:
+            opening += 1
+        elif opening and modifiers < _MODIFIERS and _modifier_word(token):
+            modifiers += 1
+        else:
             return None
         position = word.end()
     return None
+
+
+def _perfect(low: str, light: Word) -> bool:
+    """Whether a perfect auxiliary stands right before ``light`` (``I've schedule``)."""
+    return _PERFECT.search(low, max(0, light.start - 32), light.start) is not None
+
+
+def _modifier_word(token: str) -> bool:
+    """Whether ``token`` may stand between a noun phrase's opening words and its noun: a word
+    of letters that is no function word (``apartment``, ``dinner``; not ``for`` or ``6``)."""
+    return token.isalpha() and token not in _NOT_MODIFIERS and token not in _BEFORE_NOUN
 
 
 def _singular(word: str) -> str:
@@ -464,8 +497,9 @@ def _pronoun_outcomes(
 
 
 def _timed(low: str, start: int) -> bool:
-    """Whether a form of ``be`` stands right before ``start``."""
-    return _BE_BEFORE.search(low, max(0, start - 8), start) is not None
+    """Whether a form of ``be`` stands right before ``start`` (``now``, ``currently`` or
+    ``already`` between them)."""
+    return _BE_BEFORE.search(low, max(0, start - 24), start) is not None
 
 
 def _outcome_at(
@@ -483,6 +517,8 @@ def _outcome_at(
     way = _ON_THE_WAY.match(low, word.start()) if token == "on" else None
     if way is not None:
         return (noun_class, False), way.end()
+    if token in _UNDER_WAY:
+        return ((noun_class, False) if _timed(low, word.start()) else None), end
     if token in _ONLY_NEGATED:
         if not polarity(text, word.start(), bounds):
             return None, -1

@@ -39,6 +39,7 @@ def test_negation_gives_polarity() -> None:
     assert decisions("We did not cancel order #W123.") == ["not cancel: order w123"]
     assert decisions("We cancelled order #W123.") == ["cancel: order w123"]
     assert decisions("I never promised a discount.") == ["not promise: discount"]
+    assert decisions("Sorry, I couldnot cancel order #W123.") == ["not cancel: order w123"]
 
 
 @pytest.mark.parametrize(
@@ -77,6 +78,10 @@ def test_a_verb_coordinated_with_a_licensed_one_shares_its_reading(
 def test_base_forms_count_after_a_verb_licence() -> None:
     assert decisions("We will refund the fee.") == ["refund: fee"]
     assert decisions("I can't confirm the date.") == ["not accept: date"]
+    assert decisions("I was able to successfully cancel the order.") == ["cancel: order"]
+    # the past participle as it is often misspelled after ``'ve``
+    assert decisions("I've cancel the order.") == ["cancel: order"]
+    assert decisions("You’re cancelling the order?") == []
 
 
 @pytest.mark.parametrize(

@@ -19,8 +19,8 @@ from pathlib import Path
 from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
-IDENTITY = "rules/5"
-DIGEST = "e60570f6890721a5fcc1801ec1bc5f1254a60e45876a647d836193941ec40f60"
+IDENTITY = "rules/6"
+DIGEST = "5369b9be5b30eb89c19f8612805d71ff577b0d8641bd2c8e12cd3234ed6301a5"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -37,6 +37,9 @@ SENTENCES = (
     "The agent will escalate the ticket and waive the late fee.",
     "You are now confirmed. I need a bus ticket back. You are now confirmed.",
     "Your cab is on it's way, your visit is planned and the payment went thru.",
+    "I've setup your transfer and it is now processing. I have successfully scheduled your "
+    "apartment visit, I was able to successfully book the room and I've reserve your seat. "
+    "Sorry, I couldnot buy the ticket.",
     "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",

@@ -28,10 +28,32 @@ def decisions(text: str) -> list[str]:
         ("We placed the order.", "purchase"),
         ("I have initiated the transfer.", "pay"),
         ("I've processed your payment.", "pay"),
+        ("I have successfully scheduled your apartment visit.", "book: appointment"),
+        ("I made a dinner reservation for you.", "book"),
+        ("I have started the transfer.", "pay"),
+        ("I've setup your transfer.", "pay"),
+        ("I've schedule the visit.", "book: appointment"),
+        ("Sorry, I couldn't start the transfer.", "not pay"),
     ],
 )
 def test_a_light_verb_and_a_transaction_noun(text: str, expected: str) -> None:
     assert decisions(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I made sure the reservation is for 7 pm.",  # no opening word before the modifier
+        "Please setup a reservation for me.",  # a request
+        "The setup of your booking is easy.",  # the noun ``setup``
+        "You have to schedule the visit.",  # ``have to`` is no perfect
+        "Let's start the booking.",  # a base form without a failure cue
+        "The order processing time is 3 days.",  # ``processing`` without ``be``
+        "The transfer processing fee is $2.",
+    ],
+)
+def test_light_verbs_and_outcomes_that_state_none(text: str) -> None:
+    assert decisions(text) == []
 
 
 @pytest.mark.parametrize(
@@ -54,6 +76,8 @@ def test_a_light_verb_and_a_transaction_noun(text: str, expected: str) -> None:
         ("Your visit to the apartment is fixed.", "book: appointment"),
         ("Your cab will arrive shortly.", "book: ride"),
         ("Your ride is currently en route.", "book: ride"),
+        ("The transfer is now processing.", "pay"),
+        ("Your order is currently underway.", "purchase"),
     ],
 )
 def test_a_transaction_noun_and_its_outcome(text: str, expected: str) -> None:
