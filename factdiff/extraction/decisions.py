@@ -327,7 +327,7 @@ information: ...``, ``so to confirm, ...``, ``kindly ensure that, ...``)."""
 _CHECK_CHARS = 240
 """How far back in its sentence a request to check may stand (``please confirm: ...``): a
 bound, so a long sentence costs each decision no more."""
-_OPENERS = _words("please so ok okay and yes yup yeah alright then well great sure also")
+_OPENERS = _words("please kindly so ok okay and yes yup yeah alright then well great sure also")
 """Words that may open an asking clause before its auxiliary (``please can you book it?``)."""
 _INVERTING = _words(
     "do does did would will shall should can could may might is are was were have has"
@@ -336,7 +336,7 @@ _INVERTING = _words(
 _ASKED = _words("i we you he she they it")
 """Pronouns that follow an asking auxiliary (``can you``, ``should I``, ``is it``)."""
 _QUESTION_WORDS = _words("what which when where how why who")
-_COMMANDING = _words("please ok okay yes yup yeah alright well great sure now just")
+_COMMANDING = _words("please kindly ok okay yes yup yeah alright well great sure now just")
 """Words that may open a clause before an imperative (``great, now reserve it``); not ``and``
 or ``then``, which may join a verb to the subject of the clause before (``we will cancel
 it and refund you``)."""
@@ -445,11 +445,12 @@ def _wish_before(words: list[str]) -> bool:
 
 
 def _requests(low: str, nouns: list[Word], bounds: Boundaries) -> Iterator[Match]:
-    """Transactions asked for by their noun (``I need a cab``, ``I'd like a table for 2``):
-    a transaction noun (of ``nouns``) after a wish word in its clause, as a decision of its
-    class."""
+    """Transactions asked for by their noun (``I need a cab``, ``will you schedule an
+    appointment at 3?``, ``Confirming: I am booking a table for 3``): a transaction noun (of
+    ``nouns``) asked about or wished for as a decision would be (:func:`prospective`), as a
+    decision of its class."""
     for noun in nouns:
-        if _wish_before(_words_before(low, bounds.clause_start(noun.start), noun.start)):
+        if prospective(low, noun.start, bounds, verb=False):
             yield Match(noun.start, noun.end, DecisionValue(NOUNS[noun.word], False))
 
 
@@ -463,7 +464,8 @@ def prospective(
     """Whether a decision at ``start`` is only asked about or wished for: a wish word stands
     before it in its clause (at most :data:`_WISH_WORDS` words back, no subject between them
     but the wish's own object: ``want me to book``, ``need you to confirm``, but not ``need
-    to return a speaker I bought``), it is proposed (:func:`_proposed`), its clause asks for
+    to return a speaker I bought``) or ``confirm to`` does (``Pleas confirm to reserve a
+    car``), it is proposed (:func:`_proposed`), its clause asks for
     it (:func:`_asks`), its sentence asks to check it (``please confirm: you're
     booking...``, ``just confirming your ride``), or its clause opens with an auxiliary or
     a question word (or runs to the end) of a sentence ending with a question mark.
@@ -473,8 +475,8 @@ def prospective(
         return False
     clause = bounds.clause_start(start)
     words = _words_before(low, clause, start)
-    if _wish_before(words):
-        return True
+    if _wish_before(words) or words[-2:] == ["confirm", "to"]:
+        return True  # wished for, or the action a confirmation is asked for (``confirm to book``)
     if _proposed(low, start, words) or _asks(low, clause, start, lexicon if verb else None):
         return True
     end = bounds.sentence_end(start)

@@ -207,6 +207,21 @@ def test_a_decision_field_without_verbs_is_refused() -> None:
         ("I couldn't book it. Should I book 7 pm? Yes. Sorry, I couldn't book that either.", 2),
         ("I couldn't book it. Sorry, I couldn't book that one either.", 2),
         ("You are now confirmed. I need a bus ticket back. You are now confirmed.", 2),
+        (
+            "I couldn't make the appointment. Will you schedule one at 3? I couldn't make the "
+            "appointment.",
+            1,  # ``one`` is no transaction noun
+        ),
+        (
+            "I couldn't make the appointment. Will you schedule an appointment at 3? I couldn't "
+            "make the appointment.",
+            2,
+        ),
+        (
+            "The reservation failed. Confirming: I am booking a table for 3. The reservation "
+            "failed.",
+            2,
+        ),
         ("I cancelled it. The system failed, so I cancelled it again.", 2),
         ("I couldn't book it. Either way, I couldn't book it.", 1),
         ("I booked it. It's too expensive, but I booked it.", 1),

@@ -151,6 +151,8 @@ def test_failure_cues_negate(text: str, expected: str) -> None:
         "Please verify the following information: 4 tickets booked for the event.",
         "You asked me to cancel order #W123.",
         "You have two pending orders that can be cancelled:",
+        "Kindly book a table for me.",
+        "Pleas confirm to reserve a car for March 9th.",
     ],
 )
 def test_prospective_decisions_are_none(text: str) -> None:
