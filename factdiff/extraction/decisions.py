@@ -181,14 +181,6 @@ def _shares(low: str, head: int, start: int) -> bool:
     )
 
 
-def _licensed(low: str, start: int) -> bool:
-    found = _PREVIOUS_WORD.search(low, max(0, start - 24), start)
-    if found is None:
-        return False
-    word = found.group(1)
-    return word in _LICENSE or word.endswith(_LICENSING_ENDINGS)
-
-
 _LICENSING_ENDINGS = tuple(
     ending.replace("'", apostrophe)
     for ending in ("n't", "'ll", "'m", "'re", "'ve")
@@ -196,6 +188,16 @@ _LICENSING_ENDINGS = tuple(
 )
 """Contractions after which a base form is a verb: ``n't``, ``'ll``, ``'m``, ``'re``, and
 ``'ve`` (``I've cancel the order``, the past participle as it is often misspelled)."""
+
+
+def _licensed(low: str, start: int) -> bool:
+    """Whether the word before ``start`` licenses a verb form there (:data:`_LICENSE`,
+    :data:`_LICENSING_ENDINGS`)."""
+    found = _PREVIOUS_WORD.search(low, max(0, start - 24), start)
+    if found is None:
+        return False
+    word = found.group(1)
+    return word in _LICENSE or word.endswith(_LICENSING_ENDINGS)
 
 
 def _passive(low: str, start: int, clause_start: int) -> bool:
