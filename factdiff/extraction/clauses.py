@@ -1,7 +1,8 @@
 """Clause and sentence boundaries: where a cue, a negation or a role stops applying.
 
 A sentence ends at ``.``/``!``/``?`` before a blank, at ``;`` and at a line break. A clause
-also ends at ``,``, ``:``, ``(``, ``)`` and before ``and``, ``but``, ``or``, ``whereas``,
+also ends at ``,``, ``:``, ``(``, ``)``, at a dash (``—``, ``–``, or hyphens between blanks:
+``Card not charged - we refunded it``) and before ``and``, ``but``, ``or``, ``whereas``,
 ``while``, ``although``, ``because``, ``if``, ``unless``. Both lists are computed once per
 text in one regex pass and queried with ``bisect``.
 """
@@ -15,12 +16,13 @@ from functools import cached_property
 from factdiff.extraction.recognizers.base import lowered
 
 _CLAUSE_END = re.compile(
-    r"(?P<s>[.!?;](?=\s|$)|\n)|[,:()\[\]]"
-    r"|[ \t](?:a(?:lthough|nd)|b(?:ecause|ut)|if|or|then|unless|wh(?:ereas|ile))(?![\w-])"
+    r"(?P<s>[.!?;](?=\s|$)|\n)|[,:()\[\]–—]"
+    r"|[ \t](?:-+(?=[ \t])|(?:a(?:lthough|nd)|b(?:ecause|ut)|if|or|then|unless|wh(?:ereas|ile))"
+    r"(?![\w-]))"
 )
-"""One pass: sentence ends (group ``s``), clause punctuation, and the blank before a
-conjunction (every alternative starts with a character class, so the scan skips fast); run
-on the lower-cased text."""
+"""One pass: sentence ends (group ``s``), clause punctuation and dashes, and the blank before
+a dash between blanks or a conjunction (every alternative starts with a character class, so
+the scan skips fast); run on the lower-cased text."""
 
 
 class Boundaries:

@@ -157,6 +157,19 @@ _MODIFIERS = 2
 apartment visit``, ``made a dinner reservation``); without an opening word, none (``made
 sure the reservation ...`` is no outcome)."""
 _NOT_MODIFIERS = _words("and or but to for at with in from of on by as than that which")
+_PRONOUN_OBJECT_VERBS = _words(
+    "completed placed secured arranged scheduled finalized finalised initiated processed "
+    "submitted complete place secure arrange schedule finalize finalise initiate process submit"
+)
+"""Light verbs whose object may be a pronoun standing for the transaction noun before it
+(``I was able to schedule that for you``); not ``made``, ``got``, ``set`` or ``started``,
+whose ``it`` says other things (``we made it``, ``got it``)."""
+_PRONOUN_OBJECT = re.compile(
+    r"[ \t]+(?:it|that)(?=[ \t]*(?:[.,;:!?)\n]|$)"
+    r"|[ \t]+(?:for|through|thru|now|today|already|as|at|on|in|with|by|successfully)(?![\w'’-]))"
+)
+"""``it`` or ``that`` as a light verb's whole object: a clause end or a preposition or adverb
+after it (``scheduled that for you``; not ``processed that request``)."""
 _FAILURE_CUE = re.compile(
     r"(?:\w+n['’]t|not|never|cannot|(?:un)?able[ \t]+to|(?:not[ \t]+|im)possible[ \t]+to"
     r"|fail(?:s|ed)?[ \t]+to)"
@@ -204,8 +217,9 @@ _PREPOSITIONS = _words("to for at with in from of")
 Taverna Bistro was made``)."""
 _PHRASE_WORDS = 4
 """At most this many words in that phrase."""
-_COMPOUND_HEADS = _words("request")
-"""Heads that make a compound with a transaction noun (``the transfer request was made``)."""
+_COMPOUND_HEADS = _words("request process")
+"""Heads that make a compound with a transaction noun (``the transfer request was made``,
+``your transfer process is started``)."""
 _OPENER_CHARS = 16
 """At most this many characters (``please``, ``and so``, quotes, spaces) before a request's
 verb or a clause's subject pronoun."""
@@ -309,8 +323,9 @@ def find_transactions(
     low = lowered(text)
     found: list[Match] = []
     if nouns_at:
+        antecedents = _Antecedents(nouns_at)
         for light in find_words(low, words & _LIGHT.keys()):
-            match = _light(text, low, light, bounds)
+            match = _light(text, low, light, bounds, antecedents)
             if match is not None:
                 found.append(match)
         for noun in nouns_at:
@@ -325,9 +340,13 @@ def find_transactions(
     yield from sorted(found, key=lambda m: (m.start, m.end))
 
 
-def _light(text: str, low: str, light: Word, bounds: Boundaries) -> Match | None:
+def _light(
+    text: str, low: str, light: Word, bounds: Boundaries, antecedents: _Antecedents
+) -> Match | None:
     """``made the reservation``: a light verb, at most three opening words and two modifiers,
-    a noun. A base form states an outcome after a failure cue or a perfect auxiliary."""
+    a noun; or ``scheduled that``, a pronoun standing for the transaction noun before it
+    (:func:`_pronoun_object`). A base form states an outcome after a failure cue or a
+    perfect auxiliary."""
     verb = light.word
     if not _LIGHT[verb] and not failure_before(low, light.start) and not _perfect(low, light):
         return None
@@ -335,6 +354,8 @@ def _light(text: str, low: str, light: Word, bounds: Boundaries) -> Match | None
     if before and before[-1] in _BEFORE_NOUN:
         return None  # an adjective (``your scheduled visit``)
     position = light.end
+    if verb in _PRONOUN_OBJECT_VERBS and _PRONOUN_OBJECT.match(low, position) is not None:
+        return _pronoun_object(text, light, bounds, antecedents)
     if verb in ("set", "setup"):
         if verb == "set" and not low.startswith(" up", position):
             return None  # ``set`` alone
@@ -359,6 +380,18 @@ def _light(text: str, low: str, light: Word, bounds: Boundaries) -> Match | None
             return None
         position = word.end()
     return None
+
+
+def _pronoun_object(
+    text: str, light: Word, bounds: Boundaries, antecedents: _Antecedents
+) -> Match | None:
+    """``I scheduled it``: the outcome of the class of the nearest transaction noun before
+    the light verb, its object unbound (the pronoun does not say which thing it was)."""
+    noun = antecedents.before(light.start)
+    if noun is None:
+        return None
+    negative = polarity(text, light.start, bounds)
+    return Match(light.start, light.end, DecisionValue(NOUNS[noun], negative))
 
 
 def _perfect(low: str, light: Word) -> bool:

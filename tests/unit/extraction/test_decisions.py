@@ -42,6 +42,13 @@ def test_negation_gives_polarity() -> None:
     assert decisions("Sorry, I couldnot cancel order #W123.") == ["not cancel: order w123"]
 
 
+@pytest.mark.parametrize("dash", [" - ", " — ", "—", " – ", " -- "])
+def test_a_negation_ends_at_a_dash(dash: str) -> None:
+    source = f"Card not charged{dash}we refunded order #W123."
+    assert decisions(source) == ["refund: order w123"]
+    assert check(source, "We refunded order #W123.", generic_schema()).outcome.value == "clean"
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -39,6 +39,10 @@ SCHEMA = FactSchema.build(
         ("He did not refuse to pay.", False),  # two negators cancel
         ("Not sure about the weather, but they will pay.", False),
         ("There is no reason they would not, in the end, pay.", False),
+        ("It was not charged - pay now.", False),  # a dash between blanks ends it
+        ("It was not charged — pay now.", False),
+        ("It was not charged–pay now.", False),
+        ("The customer would not co-pay.", True),  # a hyphen in a word does not
     ],
 )
 def test_negation_scope(text: str, expected: bool) -> None:

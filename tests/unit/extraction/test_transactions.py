@@ -247,6 +247,7 @@ def test_not_possible_is_a_failed_outcome_and_possible_none() -> None:
         ("Your reservation at Taverna Bistro was made.", "book"),
         ("Your reservation for a party of four was confirmed.", "book"),
         ("The transfer request has been made.", "pay"),
+        ("Your transfer process is started.", "pay"),
     ],
 )
 def test_a_short_phrase_between_the_noun_and_its_outcome(text: str, expected: str) -> None:
@@ -301,6 +302,36 @@ def test_a_pronoun_states_no_outcome_without_a_noun_or_as_no_subject() -> None:
     assert decisions("About the order: it was confirmed that returns take 5 days.") == ["accept"]
     assert decisions("The booking was hard. It is done so that you can rest.") == []
     assert decisions("I need a cab. " + "x" * 420 + ". It's on its way.") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I need an appointment. I was able to schedule that for you.", ["book"]),
+        ("I want a table. Great, I went ahead and scheduled it.", ["book"]),
+        ("The transfer takes a day. Sorry, I was unable to process it.", ["not pay"]),
+        ("Your order is ready. I've submitted it successfully.", ["purchase"]),
+    ],
+)
+def test_a_pronoun_object_of_a_light_verb_takes_the_class_of_the_noun_before_it(
+    text: str, expected: list[str]
+) -> None:
+    assert decisions(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I scheduled it.",  # no transaction before it
+        "I need a cab. Got it.",  # ``got it`` says it was understood
+        "I want the order. We made it!",
+        "I need the order. I processed that request.",  # ``that`` opens a noun phrase
+        "I need a table. Can you schedule it for me?",  # asked for
+        "I need a table. I'll schedule it for you.",  # a commitment, not an outcome
+    ],
+)
+def test_a_pronoun_object_states_no_outcome_otherwise(text: str) -> None:
+    assert decisions(text) == []
 
 
 @pytest.mark.parametrize(
