@@ -32,6 +32,7 @@ from factdiff.extraction.transactions import (
     find_transactions,
     outcome_class,
     polarity,
+    singular_noun,
     transaction_nouns,
     transaction_object,
 )
@@ -240,6 +241,11 @@ def _noun(token: str, determined: bool = True) -> bool:
 
 
 def _stem(word: str) -> str:
+    """An object word's singular: a transaction noun's own (``buses``: ``bus``), else without
+    a final ``s`` (``tickets``), which is only a key: ``taxes`` is ``taxe`` on both sides."""
+    noun = singular_noun(word)
+    if noun is not None:
+        return noun
     if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
         return word[:-1]
     return word

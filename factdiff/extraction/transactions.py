@@ -40,7 +40,7 @@ from types import MappingProxyType
 from factdiff.extraction.clauses import Boundaries
 from factdiff.extraction.negation import negated
 from factdiff.extraction.recognizers.base import Match, lowered, vocabulary
-from factdiff.extraction.wordfind import Word, find_words
+from factdiff.extraction.wordfind import Word, find_words, plural_ending
 from factdiff.extraction.wordtrie import word_start_alternation
 from factdiff.values.decision import DecisionValue
 
@@ -191,8 +191,15 @@ _NOT_AFTER = r"[\w'’-]"
 _ING = re.compile(r"[a-z]+ing(?![\w'’])")
 _UNABLE = re.compile(r"(?<![\w'’])(?:unable|impossible)(?![\w'’])")
 _WORD = re.compile(r"[\w'’]+")
-_NOUN_FORMS = frozenset([*NOUNS, *(noun + "s" for noun in NOUNS)])
+_SINGULARS: Mapping[str, str] = MappingProxyType(
+    {**{noun: noun for noun in NOUNS}, **{noun + plural_ending(noun): noun for noun in NOUNS}}
+)
+"""Transaction nouns, singular and plural (``buses``), -> the singular."""
+_NOUN_FORMS = frozenset(_SINGULARS)
 """Transaction nouns, singular and plural: a text's vocabulary says which it names."""
+_CONNECTIONS = re.compile(r"(?<![\w'’.,])(?:\d+|no|zero|one|two|three)[ \t]+$")
+"""A count before ``transfer``: the changes of a bus or train journey (``0 transfers``, ``one
+transfer``), not a payment."""
 _YOU_ARE = re.compile(
     word_start_alternation(["you"], r"[\w'’]")
     + r"(?:['’]re|[ \t]+are)(?:[ \t]+(?:now|all|officially|successfully))*"
@@ -212,11 +219,15 @@ _VEHICLES = _words("cab taxi ride car")
 """Nouns of a ride, booked once it is said to come (``your cab will arrive shortly``)."""
 _ARRIVING = re.compile(r"(?:coming|arriving|arrive|here|en[ \t-]?route)(?![\w'’-])")
 """Words that state a ride coming (``is coming``, ``will be here soon``, ``is en route``)."""
-_PREPOSITIONS = _words("to for at with in from of")
+_PREPOSITIONS = _words("to for at with in from of on")
 """Words opening a prepositional phrase between a noun and its outcome (``your reservation at
 Taverna Bistro was made``)."""
 _PHRASE_WORDS = 4
-"""At most this many words in that phrase."""
+"""At most this many words in that phrase (a number with its marks is one: ``$1,340.50``)."""
+_VALUE_SIGNS = frozenset("$€£#")
+"""Signs that may open a value inside that phrase (``of $1,340``, ``for order #W12``)."""
+_NUMBER_MARKS = frozenset(".,:")
+"""Marks that may join the digits of a value inside that phrase (``1,340.50``, ``7:30``)."""
 _COMPOUND_HEADS = _words("request process")
 """Heads that make a compound with a transaction noun (``the transfer request was made``,
 ``your transfer process is started``)."""
@@ -304,9 +315,20 @@ def outcome_class(kind: str, obj: tuple[str, ...]) -> str:
 
 
 def transaction_nouns(text: str) -> list[Word]:
-    """Where ``text`` names a transaction noun (``tickets``: ``ticket``), in text order."""
+    """Where ``text`` names a transaction noun (``tickets``: ``ticket``), in text order; a
+    counted ``transfer`` is a change of bus or train, not a payment (:data:`_CONNECTIONS`)."""
     nouns = {_singular(w) for w in vocabulary(text) & _NOUN_FORMS}
-    return find_words(lowered(text), nouns, plural=True) if nouns else []
+    if not nouns:
+        return []
+    low = lowered(text)
+    found = find_words(low, nouns, plural=True)
+    if "transfer" not in nouns:
+        return found
+    return [
+        w
+        for w in found
+        if w.word != "transfer" or _CONNECTIONS.search(low, max(0, w.start - 8), w.start) is None
+    ]
 
 
 def find_transactions(
@@ -407,7 +429,13 @@ def _modifier_word(token: str) -> bool:
 
 def _singular(word: str) -> str:
     """The transaction noun a word of :data:`_NOUN_FORMS` names (``tickets``: ``ticket``)."""
-    return word if word in NOUNS else word[:-1]
+    return _SINGULARS[word]
+
+
+def singular_noun(word: str) -> str | None:
+    """The transaction noun ``word`` names, singular or plural (``buses``: ``bus``), else
+    None."""
+    return _SINGULARS.get(word)
 
 
 def _imperative(low: str, start: int, bounds: Boundaries) -> bool:
@@ -432,20 +460,21 @@ def _outcome(text: str, low: str, noun: Word, bounds: Boundaries) -> Match | Non
     skipped = 0  # words of a prepositional phrase or a compound head (no auxiliaries)
     in_phrase = False
     for count, word in enumerate(_LETTERS.finditer(low, position, stop)):
-        if low[position : word.start()].strip():
+        joint = low[position : word.start()].strip()
+        if joint and not (in_phrase and _value_joint(low, position, word.start())):
             return None
         token = word.group()
         position = word.end()
         if count == 0 and token in _COMPOUND_HEADS:
             skipped = 1
             continue
-        if count == 0 and token in _PREPOSITIONS:
+        if count == 0 and token in _PREPOSITIONS and not _ON_THE_WAY.match(low, word.start()):
             skipped, in_phrase = 1, True
             continue
         if in_phrase and (token == "a" or token not in _AUX):
             if skipped > _PHRASE_WORDS or token in _NOUN_FORMS:
                 return None  # too long, or its own noun states the outcome (``the table at 7``)
-            skipped += 1
+            skipped += joint not in _NUMBER_MARKS  # ``1,340.50`` is one word
             continue
         in_phrase = False
         outcome, end = _outcome_at(text, low, word, noun_class, bounds)
@@ -461,6 +490,18 @@ def _outcome(text: str, low: str, noun: Word, bounds: Boundaries) -> Match | Non
         if end < 0 or count - skipped >= 4 or token not in _AUX:
             return None
     return None
+
+
+def _value_joint(low: str, start: int, end: int) -> bool:
+    """Whether the characters in ``[start, end)``, between two words of a phrase, belong to
+    a typed value: a currency sign or ``#`` before it (``of $1,340``, ``for order #W12``), a
+    decimal or thousands mark or a clock's colon between digits (``1,340.50``, ``7:30``)."""
+    joint = low[start:end].strip()
+    if joint in _VALUE_SIGNS:
+        return True
+    return (
+        joint in _NUMBER_MARKS and low[start - 1 : start].isdigit() and low[end : end + 1].isdigit()
+    )
 
 
 class _Antecedents:

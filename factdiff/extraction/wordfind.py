@@ -30,18 +30,29 @@ def find_words(
 ) -> list[Word]:
     r"""Every occurrence of ``words`` in the lower-cased ``low`` with no letter, digit or
     ``_`` on either side, nor a character of ``not_before`` before it or of ``not_after``
-    after it (with ``plural``, an ``s`` may end the occurrence), in text order: what a regex
-    ``(?<![\w...])(?:words)s?(?![\w...])`` finds."""
+    after it (with ``plural``, the plural's ``s`` may end the occurrence: ``es`` after a
+    sibilant, ``buses``), in text order: what a regex ``(?<![\w...])(?:words)s?(?![\w...])``
+    finds."""
     found: list[Word] = []
     for word in words:
+        ending = plural_ending(word)
         for at in _occurrences(low, word):
             end = at + len(word)
-            if plural and low.startswith("s", end) and not _joins(low, end + 1, not_after):
-                end += 1
+            if (
+                plural
+                and low.startswith(ending, end)
+                and not _joins(low, end + len(ending), not_after)
+            ):
+                end += len(ending)
             if not _joins(low, at - 1, not_before) and not _joins(low, end, not_after):
                 found.append(Word(at, end, word))
     found.sort()
     return found
+
+
+def plural_ending(word: str) -> str:
+    """The ending of ``word``'s regular plural: ``es`` after a sibilant (``bus``), else ``s``."""
+    return "es" if word.endswith(("s", "x", "z", "ch", "sh")) else "s"
 
 
 def _joins(low: str, index: int, others: str) -> bool:

@@ -78,6 +78,7 @@ def test_light_verbs_and_outcomes_that_state_none(text: str) -> None:
         ("Your ride is currently en route.", "book: ride"),
         ("The transfer is now processing.", "pay"),
         ("Your order is currently underway.", "purchase"),
+        ("Your buses are booked.", "book: bus"),
     ],
 )
 def test_a_transaction_noun_and_its_outcome(text: str, expected: str) -> None:
@@ -248,10 +249,22 @@ def test_not_possible_is_a_failed_outcome_and_possible_none() -> None:
         ("Your reservation for a party of four was confirmed.", "book"),
         ("The transfer request has been made.", "pay"),
         ("Your transfer process is started.", "pay"),
+        ("Your transfer of $1,340.50 to Grace Smith has been initiated.", "pay"),
+        ("Your payment of € 45 was declined.", "not pay"),
+        ("Your reservation on March 3rd was confirmed.", "book"),
+        ("Your reservation for 7:30 pm was confirmed.", "book"),
     ],
 )
 def test_a_short_phrase_between_the_noun_and_its_outcome(text: str, expected: str) -> None:
     assert decisions(text) == [expected]
+
+
+def test_a_counted_transfer_is_a_change_of_bus_not_a_payment() -> None:
+    assert decisions("It does have 1 transfer on the way and costs $66.") == []
+    assert decisions("Nope, there are 0 transfers scheduled.") == []
+    # ``it`` stands for the tickets, not for the transfers counted after them
+    assert decisions("Want tickets? 7:10 am, $45, 0 transfers. It is confirmed.") == ["book"]
+    assert decisions("The transfer to Ana is done.") == ["pay"]  # uncounted: a payment
 
 
 def test_a_phrase_naming_its_own_transaction_leaves_the_outcome_to_that_noun() -> None:

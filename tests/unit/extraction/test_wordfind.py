@@ -10,17 +10,21 @@ from hypothesis import strategies as st
 from factdiff.extraction import roles
 from factdiff.extraction.recognizers import identifiers
 from factdiff.extraction.recognizers.base import lowered
-from factdiff.extraction.wordfind import Word, find_words, word_starts
+from factdiff.extraction.wordfind import Word, find_words, plural_ending, word_starts
 
 WORDS = ("car", "cart", "ride", "bus", "booked", "book")
-PIECES = (*WORDS, "s", " ", "-", "'", "’", "#", "_", "1", "é", ".", "x", "\n")
+PIECES = (*WORDS, "s", "es", " ", "-", "'", "’", "#", "_", "1", "é", ".", "x", "\n")
 
 
 def _regex(low: str, words: tuple[str, ...], plural: bool) -> list[Word]:
-    alternatives = "|".join(sorted(words, key=len, reverse=True))
-    suffix = "s?" if plural else ""
-    pattern = re.compile(rf"(?<![\w'’#-])(?P<w>{alternatives}){suffix}(?![\w'’-])")
-    return [Word(m.start(), m.end(), m.group("w")) for m in pattern.finditer(low)]
+    longest_first = sorted(words, key=len, reverse=True)
+    forms = {w: (w, w + plural_ending(w)) if plural else (w,) for w in words}
+    alternatives = "|".join(f"{w}(?:{plural_ending(w)})?" if plural else w for w in longest_first)
+    pattern = re.compile(rf"(?<![\w'’#-])(?:{alternatives})(?![\w'’-])")
+    return [
+        Word(m.start(), m.end(), next(w for w in longest_first if m.group() in forms[w]))
+        for m in pattern.finditer(low)
+    ]
 
 
 @given(st.lists(st.sampled_from(PIECES), max_size=30).map("".join), st.booleans())
@@ -32,6 +36,7 @@ def test_a_plural_and_the_boundaries() -> None:
     low = "two cars, a cart, e-car and car's car"
     assert find_words(low, ["car"], plural=True) == [Word(4, 8, "car"), Word(34, 37, "car")]
     assert find_words(low, ["car"]) == [Word(34, 37, "car")]
+    assert find_words("two buses, a buss", ["bus"], plural=True) == [Word(4, 9, "bus")]
 
 
 def test_word_starts_are_every_occurrence_in_order() -> None:
