@@ -199,7 +199,10 @@ _NOUN_FORMS = frozenset(_SINGULARS)
 """Transaction nouns, singular and plural: a text's vocabulary says which it names."""
 _CONNECTIONS = re.compile(r"(?<![\w'’.,])(?:\d+|no|zero|one|two|three)[ \t]+$")
 """A count before ``transfer``: the changes of a bus or train journey (``0 transfers``, ``one
-transfer``), not a payment."""
+transfer``), not a payment, unless what is paid follows (:data:`_PAID`)."""
+_PAID = re.compile(r"[ \t]+of(?![\w'’-])")
+"""What follows a payment's ``transfer``: its amount (``one transfer of $500``); not ``to`` or
+``for``, which a journey's take too (``0 transfers for $31``, ``1 transfer to Fresno``)."""
 _YOU_ARE = re.compile(
     word_start_alternation(["you"], r"[\w'’]")
     + r"(?:['’]re|[ \t]+are)(?:[ \t]+(?:now|all|officially|successfully))*"
@@ -324,11 +327,13 @@ def transaction_nouns(text: str) -> list[Word]:
     found = find_words(low, nouns, plural=True)
     if "transfer" not in nouns:
         return found
-    return [
-        w
-        for w in found
-        if w.word != "transfer" or _CONNECTIONS.search(low, max(0, w.start - 8), w.start) is None
-    ]
+    return [w for w in found if w.word != "transfer" or not _connection(low, w)]
+
+
+def _connection(low: str, noun: Word) -> bool:
+    """Whether a ``transfer`` is counted as a journey's changes are (``0 transfers``)."""
+    counted = _CONNECTIONS.search(low, max(0, noun.start - 8), noun.start) is not None
+    return counted and _PAID.match(low, noun.end) is None
 
 
 def find_transactions(

@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/6"
-DIGEST = "e12cebc9910afabcb87f627c86c03d3edc6cbf30a512b6a53b2ae5460fcee26c"
+DIGEST = "f8fe1b788a02e53fb398f5ad52cef2eb730294e2f280ff45f4be7b4f1476f9be"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -46,7 +46,7 @@ SENTENCES = (
     "Card not charged — we refunded the order. Not urgent - the agent will escalate the ticket. "
     "The transfer takes a day; I was able to process that for you. Your transfer process is "
     "started. Your transfer of $1,340.50 to Grace has been initiated. The bus has 1 transfer "
-    "on the way. Your buses are booked.",
+    "on the way. Your buses are booked. Your 2 transfers of $100 were successful.",
     "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",

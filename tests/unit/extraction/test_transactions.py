@@ -265,6 +265,7 @@ def test_a_counted_transfer_is_a_change_of_bus_not_a_payment() -> None:
     # ``it`` stands for the tickets, not for the transfers counted after them
     assert decisions("Want tickets? 7:10 am, $45, 0 transfers. It is confirmed.") == ["book"]
     assert decisions("The transfer to Ana is done.") == ["pay"]  # uncounted: a payment
+    assert decisions("Your 2 transfers of $100 were successful.") == ["pay"]  # with an amount
 
 
 def test_a_phrase_naming_its_own_transaction_leaves_the_outcome_to_that_noun() -> None:
