@@ -466,7 +466,7 @@ def _outcome(text: str, low: str, noun: Word, bounds: Boundaries) -> Match | Non
     in_phrase = False
     for count, word in enumerate(_LETTERS.finditer(low, position, stop)):
         joint = low[position : word.start()].strip()
-        if joint and not (in_phrase and _value_joint(low, position, word.start())):
+        if joint and not (in_phrase and _value_joint(joint, low, position, word.start())):
             return None
         token = word.group()
         position = word.end()
@@ -497,11 +497,11 @@ def _outcome(text: str, low: str, noun: Word, bounds: Boundaries) -> Match | Non
     return None
 
 
-def _value_joint(low: str, start: int, end: int) -> bool:
-    """Whether the characters in ``[start, end)``, between two words of a phrase, belong to
-    a typed value: a currency sign or ``#`` before it (``of $1,340``, ``for order #W12``), a
-    decimal or thousands mark or a clock's colon between digits (``1,340.50``, ``7:30``)."""
-    joint = low[start:end].strip()
+def _value_joint(joint: str, low: str, start: int, end: int) -> bool:
+    """Whether ``joint``, the characters in ``[start, end)`` between two words of a phrase
+    without blanks, belongs to a typed value: a currency sign or ``#`` before it (``of
+    $1,340``, ``for order #W12``), a decimal or thousands mark or a clock's colon between
+    digits (``1,340.50``, ``7:30``)."""
     if joint in _VALUE_SIGNS:
         return True
     return (

@@ -31,8 +31,8 @@ def find_words(
     r"""Every occurrence of ``words`` in the lower-cased ``low`` with no letter, digit or
     ``_`` on either side, nor a character of ``not_before`` before it or of ``not_after``
     after it (with ``plural``, the plural's ``s`` may end the occurrence: ``es`` after a
-    sibilant, ``buses``), in text order: what a regex ``(?<![\w...])(?:words)s?(?![\w...])``
-    finds."""
+    sibilant, ``buses``), in text order: what a regex ``(?<![\w...])(?:car(?:s)?|bus(?:es)?
+    ...)(?![\w...])`` finds (each word with its own :func:`plural_ending`)."""
     found: list[Word] = []
     for word in words:
         ending = plural_ending(word)
