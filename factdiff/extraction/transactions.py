@@ -7,10 +7,11 @@ Agents state outcomes with light verbs and nouns more often than with a decision
   the transfer``;
 * a transaction noun and its outcome: ``your booking is confirmed``, ``the transfer was
   successful``, ``the ride has been booked``, ``the payment went through``, ``the order was
-  cancelled``, ``the reservation failed``, ``your cab is on its way`` (a ride also when it
-  comes: ``your cab will arrive shortly``), with a short phrase or a compound head between
-  them (``your visit to the apartment has been scheduled``, ``the transfer request was
-  made``);
+  cancelled``, ``the reservation failed``, ``the reservation did not work``, ``the tickets are
+  yours``, ``your cab is on its way`` (a ride also when it comes: ``your cab will arrive
+  shortly``, ``is headed your way``), with a short phrase or a compound head between them
+  (``your visit to the apartment has been scheduled``, ``the transfer request was made``) or
+  the speaker as the subject of a relative clause (``the transfer I have just initiated``);
 * a booked person: ``you are now confirmed``, ``you're all set``;
 * a pronoun opening its clause and an outcome: ``it was scheduled``, ``and it's on its way``
   (the class of the nearest transaction noun before it, the object unbound);
@@ -24,10 +25,11 @@ consent or purchase with a transaction noun for object takes the noun's class to
 decision negation scope with ``unable to`` and a failed attempt among the negators
 (``couldn't make the reservation``, ``was unable to buy the ticket``, ``an error trying to
 book``, ``an issue booking``); a failed outcome (``failed``, ``unsuccessful``, ``a
-failure``) inverts it. A light verb's base form states an outcome only after a failure cue
-(``couldn't make``); otherwise it is an intention (``can make``). The object is the noun
-when it names what was booked (``the car has been booked`` is ``book: car``) and unbound
-when it names the transaction (``the reservation was made`` restates ``I booked the table``).
+failure``, ``unavailable``) inverts it. A light verb's base form states an outcome only
+after a failure cue (``couldn't make``) or ``able to`` or ``managed to``; otherwise it is an
+intention (``can make``). The object is the noun when it names what was booked (``the car
+has been booked`` is ``book: car``) and unbound when it names the transaction (``the
+reservation was made`` restates ``I booked the table``).
 """
 
 from __future__ import annotations
@@ -99,8 +101,12 @@ _DONE = _words(
 _UNDER_WAY = _words("processing underway")
 """Outcomes stating the transaction under way, only right after a form of ``be`` (``the
 transfer is now processing``; not ``the order processing time``)."""
-_FAILED = _words("failed unsuccessful declined rejected denied refused failure")
-"""Outcomes stating it failed: the noun's class, negated."""
+_YOURS = _words("yours")
+"""An outcome stating the transaction done, only right after a form of ``be`` too (``the
+tickets are yours``; not ``are the tickets yours?``)."""
+_FAILED = _words("failed unsuccessful declined rejected denied refused failure unavailable")
+"""Outcomes stating it failed: the noun's class, negated (``unavailable`` as ``not available``
+is: ``that appointment was unavailable``)."""
 _OWN_CLASS: Mapping[str, str] = MappingProxyType(
     {
         "cancelled": "cancel",
@@ -172,11 +178,11 @@ _PRONOUN_OBJECT = re.compile(
 after it (``scheduled that for you``; not ``processed that request``)."""
 _FAILURE_CUE = re.compile(
     r"(?:\w+n['’]t|not|never|cannot|(?:un)?able[ \t]+to|(?:not[ \t]+|im)possible[ \t]+to"
-    r"|fail(?:s|ed)?[ \t]+to)"
+    r"|fail(?:s|ed)?[ \t]+to|(?:\w+n['’]t[ \t]+manage|managed)[ \t]+to)"
     r"[ \t]+(?:\w+[ \t]+)?$"
 )
-"""A cue after which a base form states a failed outcome (``couldn't``, ``unable to``, ``not
-possible to``)."""
+"""A cue after which a base form states an outcome, failed (``couldn't``, ``unable to``, ``not
+possible to``) or done (``able to``, ``managed to``: the polarity says which)."""
 _FAILED_ATTEMPT = re.compile(
     r"(?<![\w'’])(?:error|issue|problem|trouble)[ \t]+(?:(?:while|when|with)[ \t]+)?"
     r"(?P<trying>(?:trying|attempting)[ \t]+to[ \t]+)?$"
@@ -210,6 +216,9 @@ _YOU_ARE = re.compile(
 )
 """``you are now confirmed``, ``you're all set``: the person stands for the booking."""
 _LETTERS = re.compile(r"[a-z'’]+|\d+")
+_DID_BEFORE = re.compile(r"(?<![\w'’])(?:did|didn['’]t|did[ \t]+not)[ \t]+$")
+"""``did`` right before ``work``: the attempt's outcome (``the reservation did not work``), not
+whether a proposal suits (``the reservation doesn't work for me``)."""
 _TIMETABLE = _words("scheduled set due")
 """Outcome words that state a timetable after ``be`` and before ``to`` (``the bus is
 scheduled to arrive``; ``I have a taxi scheduled to pick you up`` is a booking)."""
@@ -220,8 +229,12 @@ _ON_THE_WAY = re.compile(r"on[ \t]+(?:its|it['’]s|the|their|your)[ \t]+way(?![
 """``your cab is on its way`` (or ``on it's way``, as it is often written): done."""
 _VEHICLES = _words("cab taxi ride car")
 """Nouns of a ride, booked once it is said to come (``your cab will arrive shortly``)."""
-_ARRIVING = re.compile(r"(?:coming|arriving|arrive|here|en[ \t-]?route)(?![\w'’-])")
-"""Words that state a ride coming (``is coming``, ``will be here soon``, ``is en route``)."""
+_ARRIVING = re.compile(
+    r"(?:coming|arriving|arrive|here|en[ \t-]?route"
+    r"|head(?:ed|ing)[ \t]+(?:your[ \t]+way|to[ \t]+you|over))(?![\w'’-])"
+)
+"""Words that state a ride coming (``is coming``, ``will be here soon``, ``is en route``, ``is
+headed your way``)."""
 _PREPOSITIONS = _words("to for at with in from of on")
 """Words opening a prepositional phrase between a noun and its outcome (``your reservation at
 Taverna Bistro was made``)."""
@@ -231,6 +244,11 @@ _VALUE_SIGNS = frozenset("$€£#")
 """Signs that may open a value inside that phrase (``of $1,340``, ``for order #W12``)."""
 _NUMBER_MARKS = frozenset(".,:")
 """Marks that may join the digits of a value inside that phrase (``1,340.50``, ``7:30``)."""
+_RELATIVE_SUBJECT = re.compile(
+    r"[ \t]+(?:(?:that|which)[ \t]+)?(?:i|we)(?:['’]ve|['’]d)?(?![\w'’-])"
+)
+"""The speaker as subject of a relative clause after the noun (``the transfer I have just
+initiated``, ``the order that we placed``): its outcome is the noun's."""
 _COMPOUND_HEADS = _words("request process")
 """Heads that make a compound with a transaction noun (``the transfer request was made``,
 ``your transfer process is started``)."""
@@ -458,8 +476,12 @@ def _opens(low: str, left: int, start: int, openers: frozenset[str]) -> bool:
 
 def _outcome(text: str, low: str, noun: Word, bounds: Boundaries) -> Match | None:
     """``your booking is confirmed``: a noun (with a short prepositional phrase or a compound
-    head: ``your visit to the apartment``, ``the transfer request``), auxiliaries, an outcome."""
+    head: ``your visit to the apartment``, ``the transfer request``; or the speaker as the
+    subject of a relative clause: ``the order we placed``), auxiliaries, an outcome."""
     position = noun.end
+    relative = _RELATIVE_SUBJECT.match(low, position)
+    if relative is not None:
+        position = relative.end()  # ``the transfer I have just initiated``
     stop = min(position + 80, len(low))
     noun_class = NOUNS[noun.word]
     skipped = 0  # words of a prepositional phrase or a compound head (no auxiliaries)
@@ -596,11 +618,15 @@ def _outcome_at(
     way = _ON_THE_WAY.match(low, word.start()) if token == "on" else None
     if way is not None:
         return (noun_class, False), way.end()
-    if token in _UNDER_WAY:
+    if token in _UNDER_WAY or token in _YOURS:
         return ((noun_class, False) if _timed(low, word.start()) else None), end
     if token in _ONLY_NEGATED:
         if not polarity(text, word.start(), bounds):
             return None, -1
+        return (noun_class, False), end
+    if token == "worked" or (
+        token == "work" and _DID_BEFORE.search(low, max(0, word.start() - 12), word.start())
+    ):
         return (noun_class, False), end
     return _outcome_class(token, noun_class, low, end), end
 

@@ -19,8 +19,8 @@ from pathlib import Path
 from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
-IDENTITY = "rules/6"
-DIGEST = "f8fe1b788a02e53fb398f5ad52cef2eb730294e2f280ff45f4be7b4f1476f9be"
+IDENTITY = "rules/7"
+DIGEST = "6db4afae0bf738eeea4183f70c15d2a52407ddfda87a4bc66e2d7ae35e69c530"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -47,6 +47,9 @@ SENTENCES = (
     "The transfer takes a day; I was able to process that for you. Your transfer process is "
     "started. Your transfer of $1,340.50 to Grace has been initiated. The bus has 1 transfer "
     "on the way. Your buses are booked. Your 2 transfers of $100 were successful.",
+    "I managed to buy your tickets. Sorry, the reservation did not work. That appointment was "
+    "unavailable. Your cab is headed your way. The tickets are yours. The transfer I have "
+    "just initiated takes a day.",
     "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",

@@ -79,6 +79,9 @@ def test_light_verbs_and_outcomes_that_state_none(text: str) -> None:
         ("The transfer is now processing.", "pay"),
         ("Your order is currently underway.", "purchase"),
         ("Your buses are booked.", "book: bus"),
+        ("Your cab is headed your way.", "book: ride"),
+        ("The tickets are yours.", "book: ticket"),
+        ("The booking worked.", "book"),
     ],
 )
 def test_a_transaction_noun_and_its_outcome(text: str, expected: str) -> None:
@@ -98,6 +101,9 @@ def test_a_transaction_noun_and_its_outcome(text: str, expected: str) -> None:
         ("Your table could not be booked.", "not book: table"),
         ("Sorry, your payment failed.", "not pay"),
         ("The booking was unsuccessful.", "not book"),
+        ("Sorry, the reservation did not work.", "not book"),
+        ("That appointment was unavailable.", "not book: appointment"),
+        ("I didn't manage to make the reservation.", "not book"),
     ],
 )
 def test_failure_cues_negate(text: str, expected: str) -> None:
@@ -233,6 +239,41 @@ def test_a_booked_person_and_a_named_thing_booked() -> None:
 def test_only_a_ride_is_booked_by_coming() -> None:
     assert decisions("The bus will arrive at 5 pm.") == []
     assert decisions("Will the taxi arrive on time?") == []
+    assert decisions("Your car is headed to the airport.") == []
+
+
+def test_managed_to_licenses_a_done_outcome() -> None:
+    assert decisions("I managed to buy your tickets.") == ["book: ticket"]
+    assert decisions("I managed to make the reservation.") == ["book"]
+
+
+def test_work_is_an_outcome_only_after_did() -> None:
+    assert decisions("That reservation doesn't work for me.") == []
+    assert decisions("Did the reservation work?") == []
+
+
+def test_yours_is_an_outcome_only_after_be() -> None:
+    assert decisions("Are the tickets yours?") == []
+    assert decisions("The room is now yours.") == ["book: room"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The transfer I have just initiated will take 3 business days.", "pay"),
+        ("The order that we placed last week hasn't arrived.", "purchase"),
+        ("The room I booked was dirty.", "book: room"),
+        ("The table I haven't booked yet.", "not book: table"),
+    ],
+)
+def test_the_speaker_as_subject_of_a_relative_clause_after_the_noun(
+    text: str, expected: str
+) -> None:
+    assert decisions(text) == [expected]
+
+
+def test_a_relative_clause_without_an_outcome_states_none() -> None:
+    assert decisions("The ticket I want is the 5 pm one.") == []
 
 
 def test_not_possible_is_a_failed_outcome_and_possible_none() -> None:
