@@ -140,7 +140,8 @@ _STOP = _words(
     "a an the to for of on in at by with your my our their his her its it this that these "
     "those them me you us him i we they he she be been is are was were will would please any "
     "all some and or but so as from now then just also up out off about into there here yes "
-    "no not have has had do does did can could which what who again one ok okay sure"
+    "no not have has had do does did can could which what who again one ok okay sure "
+    "because since until unless while when whereas although whether if than where why how"
 )
 OBJECT_WORDS = 3
 """At most this many content words of the direct object make a decision's object."""

@@ -353,13 +353,17 @@ _INSTITUTIONS = _words(
 )
 
 
+_POSSESSIVE = ("'s", "’s")
+
+
 def _runs_on(run: _Run, end: int, heads_only: bool = False) -> bool:
     """Whether the name that ends before token ``end`` goes on into a longer name: a
     capitalised word that is not a common word (``Grace Cathedral Choir``; unless
-    ``heads_only``: a name in directory order may have three words, ``Ariela Ora Karasov``),
-    a venue, place or organisation word (``John Bentley's Restaurant``, ``Country Sharon
-    Apartments``), or a lower-case institution noun (``Lynne Strover gallery``); a degree
-    (``Psyd``) or a full stop ends the name."""
+    ``heads_only``: a name in directory order may have three words, ``Ariela Ora Karasov``;
+    or the name ends in a possessive: ``Aiko Tanaka's Osaka flight``), a venue, place or
+    organisation word (``John Bentley's Restaurant``, ``Country Sharon Apartments``), or a
+    lower-case institution noun (``Lynne Strover gallery``); a degree (``Psyd``) or a full
+    stop ends the name."""
     if end >= len(run.tokens) or run.tokens[end - 1][0].endswith("."):
         return False
     after, after_folded = run.tokens[end][0], run.folded(end)
@@ -369,7 +373,8 @@ def _runs_on(run: _Run, end: int, heads_only: bool = False) -> bool:
         return False
     if after_folded in _THING_HEADS:
         return True
-    return not heads_only and not _common(after_folded)
+    possessive = run.tokens[end - 1][0].endswith(_POSSESSIVE)
+    return not heads_only and not possessive and not _common(after_folded)
 
 
 _DESCRIBERS = _words(

@@ -101,6 +101,7 @@ def test_base_forms_count_after_a_verb_licence() -> None:
         ("I booked Gourmet Burger for you.", "book"),
         ("Sure, I can confirm that for you.", "accept"),
         ("I confirmed this morning with the bank.", "accept"),
+        ("We declined because the truck is full.", "refuse"),
     ],
 )
 def test_an_object_not_read_with_confidence_stays_unbound(text: str, expected: str) -> None:

@@ -32,6 +32,7 @@ def names(text: str) -> list[str]:
         ("Here is Alissa Scanlin Psyd in Lafayette.", ["Alissa Scanlin"]),
         ("you asked for miller nicole g at noon", ["Miller Nicole g"]),
         ("Guest Priya Raman called.", ["Priya Raman"]),
+        ("Aiko Tanaka's Osaka flight was cancelled.", ["Aiko Tanaka"]),  # a possessive ends it
     ],
 )
 def test_names_without_a_cue(text: str, expected: list[str]) -> None:

@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/7"
-DIGEST = "6db4afae0bf738eeea4183f70c15d2a52407ddfda87a4bc66e2d7ae35e69c530"
+DIGEST = "fef34f7ea152c080bbaaa944fd19302bc54835e40be4bbdffa5679abf038ee2b"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -49,7 +49,8 @@ SENTENCES = (
     "on the way. Your buses are booked. Your 2 transfers of $100 were successful.",
     "I managed to buy your tickets. Sorry, the reservation did not work. That appointment was "
     "unavailable. Your cab is headed your way. The tickets are yours. The transfer I have "
-    "just initiated takes a day.",
+    "just initiated takes a day. Aiko Tanaka's Osaka flight was cancelled and we declined "
+    "because the storm is late.",
     "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",
