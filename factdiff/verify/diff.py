@@ -227,6 +227,7 @@ def diff(source: FactRecord, summary: FactRecord, schema: FactSchema) -> FactDif
     findings: list[Finding] = []
     rows: list[FieldRow] = []
     explained: dict[FactType, list[Value]] = {}
+    compared: list[tuple[str, Criticality, tuple[Fact, ...], tuple[Fact, ...]]] = []
     for spec in schema.fields:
         source_facts = source.fields.get(spec.name, ())
         summary_facts = summary.fields.get(spec.name, ())
@@ -245,9 +246,12 @@ def diff(source: FactRecord, summary: FactRecord, schema: FactSchema) -> FactDif
                 if fact is not None:
                     explained.setdefault(spec.type, []).append(fact.value)
         findings.extend(field_findings)
-        rows.append(_row(spec.name, spec.criticality, source_facts, summary_facts, field_findings))
+        compared.append((spec.name, spec.criticality, source_facts, summary_facts))
     findings = _name_exchanges(findings, source, schema)
     findings += _rebound(findings, source, summary, schema)
+    for name, criticality, source_facts, summary_facts in compared:
+        own = [f for f in findings if f.field == name]  # with the rebound values' changes
+        rows.append(_row(name, criticality, source_facts, summary_facts, own))
     for fact_type, criticality in sorted(schema.inventory.items()):
 
         def unexplained(facts: Iterable[Fact], fact_type: FactType = fact_type) -> tuple[Fact, ...]:

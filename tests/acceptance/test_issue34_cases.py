@@ -57,6 +57,12 @@ def test_a_name_restated_under_another_role_is_a_change_of_the_field() -> None:
     ]
 
 
+def test_the_field_table_names_a_rebound_value_changed_too() -> None:
+    result = check("Customer Irene Costa returned it.", "Agent Irene Costa returned it.", PARTIES)
+    rows = {row.field: row.verdict for row in result.diff.rows}
+    assert rows["customer"] is Verdict.CHANGED
+
+
 def test_two_peoples_roles_swapped_are_two_changes() -> None:
     assert findings(
         "Customer Ana Ruiz spoke to agent Tom Berg.", "Customer Tom Berg spoke to agent Ana Ruiz."
