@@ -1,4 +1,5 @@
-"""Transaction outcomes as decisions: a booking, purchase or payment stated as done or failed.
+"""Transaction outcomes as decisions: a booking, purchase, payment or after-sales service (a
+refund, an exchange, a return) stated as done or failed.
 
 Agents state outcomes with light verbs and nouns more often than with a decision verb:
 
@@ -10,19 +11,25 @@ Agents state outcomes with light verbs and nouns more often than with a decision
   cancelled``, ``the reservation failed``, ``the reservation did not work``, ``the tickets are
   yours``, ``your cab is on its way`` (a ride also when it comes: ``your cab will arrive
   shortly``, ``is headed your way``), with a short phrase or a compound head between them
-  (``your visit to the apartment has been scheduled``, ``the transfer request was made``) or
-  the speaker as the subject of a relative clause (``the transfer I have just initiated``);
+  (``your visit to the apartment has been scheduled``, ``the transfer request was made``,
+  ``the return request for the air purifier has been processed``; a noun of another class in
+  that phrase is part of it: ``the payment for your reservation was declined`` is the
+  payment's) or the speaker as the subject of a relative clause (``the transfer I have just
+  initiated``);
 * a booked person: ``you are now confirmed``, ``you're all set``;
 * a pronoun opening its clause and an outcome: ``it was scheduled``, ``and it's on its way``
   (the class of the nearest transaction noun before it, the object unbound);
 * the transaction verbs (:data:`TRANSACTION_VERBS`, found with the curated decision verbs):
   ``purchased``, ``bought``, ``paid``, ``rented``, ``transferred``.
 
-The class comes from the noun (a reservation is ``book``, a transfer ``pay``), or from an
-outcome that is a decision verb of its own (``was cancelled`` is ``cancel``); a verb of
-consent or purchase with a transaction noun for object takes the noun's class too
-(``confirmed your reservation``, ``bought the tickets`` are ``book``). Polarity is the
-decision negation scope with ``unable to`` and a failed attempt among the negators
+The class comes from the noun (a reservation is ``book``, a transfer ``pay``, a refund
+``refund``; an after-sales service's approval or refusal is left to the verb finder: ``your
+refund was approved`` is ``accept``), or from an outcome that is a decision verb of its own
+(``was cancelled`` is ``cancel``); a verb of consent or purchase with a transaction noun for
+object takes the noun's class too (``confirmed your reservation``, ``bought the tickets``
+are ``book``), but not an after-sales service's (``approved the refund`` is ``accept``).
+Polarity is the decision negation scope with ``unable to`` and a failed attempt among the
+negators
 (``couldn't make the reservation``, ``was unable to buy the ticket``, ``an error trying to
 book``, ``an issue booking``); a failed outcome (``failed``, ``unsuccessful``, ``a
 failure``, ``unavailable``) inverts it. A light verb's base form states an outcome only
@@ -36,7 +43,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from types import MappingProxyType
 
 from factdiff.extraction.clauses import Boundaries
@@ -83,11 +90,23 @@ NOUNS: Mapping[str, str] = MappingProxyType(
         ),
         **dict.fromkeys(_words("payment transfer transaction deposit"), "pay"),
         **dict.fromkeys(_words("purchase order"), "purchase"),
+        **dict.fromkeys(_words("refund reimbursement chargeback"), "refund"),
+        "exchange": "exchange",
+        "return": "return",
     }
 )
 """Transaction nouns (singular) -> decision class."""
+SERVICE = frozenset(
+    noun for noun, kind in NOUNS.items() if kind in ("refund", "exchange", "return")
+)
+"""Nouns of an after-sales service (a refund, an exchange, a return): a customer asks for it
+and an agent decides on it, so an outcome that is a decision of its own (``your refund was
+approved``, ``the return was declined``) is that decision's, read by the verb finder
+(:data:`_DECIDED`), and a verb of consent keeps its class (``approved the refund`` is
+``accept: refund``)."""
 GENERAL = _words(
-    "reservation booking rental stay payment transfer transaction deposit purchase order"
+    "reservation booking rental stay payment transfer transaction deposit purchase order "
+    "refund reimbursement chargeback exchange return"
 )
 """Nouns that name a transaction of any kind: the object stays unbound (``the reservation was
 made`` restates ``I booked the table``). Other nouns name what was booked and are the
@@ -95,9 +114,18 @@ object (``the car has been booked`` is not ``the tickets have been booked``)."""
 _DONE = _words(
     "confirmed booked made reserved completed complete successful done set scheduled created "
     "placed processed initiated started began begun sent secured arranged finalized finalised "
-    "approved accepted bought purchased success ordered submitted fixed verified planned"
+    "approved accepted bought purchased success ordered submitted fixed verified planned "
+    "issued"
 )
 """Outcomes stating the transaction done (the class is the noun's)."""
+_DECIDED = _words("confirmed approved accepted declined rejected denied refused")
+"""Outcomes that are a decision of their own: after a :data:`SERVICE` noun they are left to
+the verb finder (``your refund was approved`` is ``accept``, as ``I approved your refund``)."""
+_REQUESTED = _words("requested")
+"""An outcome stating the transaction submitted, only right after a form of ``be`` and
+without ``by`` after it (``the exchange has been successfully requested``; not ``the payment
+requested by the supplier`` or ``a refund was requested by the customer``)."""
+_BY = re.compile(r"[ \t]+by(?![\w'’-])")
 _UNDER_WAY = _words("processing underway")
 """Outcomes stating the transaction under way, only right after a form of ``be`` (``the
 transfer is now processing``; not ``the order processing time``)."""
@@ -223,7 +251,8 @@ _TIMETABLE = _words("scheduled set due")
 """Outcome words that state a timetable after ``be`` and before ``to`` (``the bus is
 scheduled to arrive``; ``I have a taxi scheduled to pick you up`` is a booking)."""
 _BE_BEFORE = re.compile(
-    r"(?<![\w'’])(?:is|are|was|were|be|been|'s|’s)[ \t]+(?:(?:now|currently|already)[ \t]+)?$"
+    r"(?<![\w'’])(?:is|are|was|were|be|been|'s|’s)[ \t]+"
+    r"(?:(?:now|currently|already|successfully)[ \t]+)?$"
 )
 _ON_THE_WAY = re.compile(r"on[ \t]+(?:its|it['’]s|the|their|your)[ \t]+way(?![\w'’-])")
 """``your cab is on its way`` (or ``on it's way``, as it is often written): done."""
@@ -327,11 +356,13 @@ confirmed`` is; ``bought the tickets`` is ``book`` as ``the tickets were bought`
 def outcome_class(kind: str, obj: tuple[str, ...]) -> str:
     """The class of a decision ``kind`` with object ``obj``: a verb of consent or purchase
     whose object names one kind of transaction takes its class (a noun that names what was
-    booked before a general one: ``confirmed your ticket purchase`` is ``book``)."""
+    booked before a general one: ``confirmed your ticket purchase`` is ``book``), except an
+    after-sales service's (:data:`SERVICE`)."""
     if kind not in CONSENT:
         return kind
-    specific = {NOUNS[w] for w in obj if w in NOUNS and w not in GENERAL}
-    classes = specific or {NOUNS[w] for w in obj if w in NOUNS}
+    nouns = [w for w in obj if w in NOUNS and w not in SERVICE]
+    specific = {NOUNS[w] for w in nouns if w not in GENERAL}
+    classes = specific or {NOUNS[w] for w in nouns}
     return classes.pop() if len(classes) == 1 else kind
 
 
@@ -373,10 +404,7 @@ def find_transactions(
             match = _light(text, low, light, bounds, antecedents)
             if match is not None:
                 found.append(match)
-        for noun in nouns_at:
-            match = _outcome(text, low, noun, bounds)
-            if match is not None:
-                found.append(match)
+        found.extend(_outermost(m for noun in nouns_at if (m := _outcome(text, low, noun, bounds))))
         if not words.isdisjoint(_PRONOUN_CUES):
             found.extend(_pronoun_outcomes(text, low, bounds, nouns_at))
     for you in _YOU_ARE.finditer(low):
@@ -495,15 +523,18 @@ def _outcome(text: str, low: str, noun: Word, bounds: Boundaries) -> Match | Non
         if count == 0 and token in _COMPOUND_HEADS:
             skipped = 1
             continue
-        if count == 0 and token in _PREPOSITIONS and not _ON_THE_WAY.match(low, word.start()):
-            skipped, in_phrase = 1, True
+        opens = count == skipped and not in_phrase and token in _PREPOSITIONS
+        if opens and not _ON_THE_WAY.match(low, word.start()):
+            skipped, in_phrase = skipped + 1, True  # after the noun or its compound head
             continue
         if in_phrase and (token == "a" or token not in _AUX):
-            if skipped > _PHRASE_WORDS or token in _NOUN_FORMS:
+            if skipped > _PHRASE_WORDS or _same_class(token, noun_class):
                 return None  # too long, or its own noun states the outcome (``the table at 7``)
             skipped += joint not in _NUMBER_MARKS  # ``1,340.50`` is one word
             continue
         in_phrase = False
+        if noun.word in SERVICE and token in _DECIDED:
+            return None  # the verb finder's (``your refund was approved`` is ``accept``)
         outcome, end = _outcome_at(text, low, word, noun_class, bounds)
         if outcome is None and noun.word in _VEHICLES:
             arriving = _ARRIVING.match(low, word.start())
@@ -519,16 +550,39 @@ def _outcome(text: str, low: str, noun: Word, bounds: Boundaries) -> Match | Non
     return None
 
 
+def _outermost(matches: Iterable[Match]) -> list[Match]:
+    """Noun outcomes in text order, without those inside another's span: the noun in the
+    phrase of another's states the same outcome (``the payment for your reservation was
+    declined`` is the payment's)."""
+    out: list[Match] = []
+    for match in matches:
+        if out and out[-1].start <= match.start and match.end <= out[-1].end:
+            continue
+        out.append(match)
+    return out
+
+
+def _same_class(token: str, noun_class: str) -> bool:
+    """Whether ``token`` is a transaction noun of ``noun_class``: inside the phrase after a
+    noun of that class it states the outcome itself (``the reservation for your table at 7
+    is confirmed`` is ``book: table``); a noun of another class is part of the phrase (``the
+    refund for your order was processed`` is the refund's)."""
+    stem = _SINGULARS.get(token)
+    return stem is not None and NOUNS[stem] == noun_class
+
+
 def _value_joint(joint: str, low: str, start: int, end: int) -> bool:
     """Whether ``joint``, the characters in ``[start, end)`` between two words of a phrase
     without blanks, belongs to a typed value: a currency sign or ``#`` before it (``of
     $1,340``, ``for order #W12``), a decimal or thousands mark or a clock's colon between
-    digits (``1,340.50``, ``7:30``)."""
+    digits (``1,340.50``, ``7:30``), an identifier's hyphen between a digit and a letter or
+    digit (``for order 7781-AB``)."""
     if joint in _VALUE_SIGNS:
         return True
-    return (
-        joint in _NUMBER_MARKS and low[start - 1 : start].isdigit() and low[end : end + 1].isdigit()
-    )
+    before, after = low[start - 1 : start], low[end : end + 1]
+    if joint == "-":
+        return (before.isdigit() and after.isalnum()) or (before.isalnum() and after.isdigit())
+    return joint in _NUMBER_MARKS and before.isdigit() and after.isdigit()
 
 
 class _Antecedents:
@@ -587,6 +641,8 @@ def _pronoun_outcomes(
                 answer = token == "confirmed" and pronoun.group() == "that"
                 if answer and _answers_check(low, bounds, start):
                     break
+                if noun in SERVICE and token in _DECIDED:
+                    break  # the verb finder's, as after the noun itself
                 outcome, end = _outcome_at(text, low, word, noun_class, bounds)
                 if outcome is not None and _EXTRAPOSED.match(low, end) is None:
                     verb, failed = outcome
@@ -598,8 +654,8 @@ def _pronoun_outcomes(
 
 
 def _timed(low: str, start: int) -> bool:
-    """Whether a form of ``be`` stands right before ``start`` (``now``, ``currently`` or
-    ``already`` between them)."""
+    """Whether a form of ``be`` stands right before ``start`` (``now``, ``currently``,
+    ``already`` or ``successfully`` between them)."""
     return _BE_BEFORE.search(low, max(0, start - 24), start) is not None
 
 
@@ -620,6 +676,9 @@ def _outcome_at(
         return (noun_class, False), way.end()
     if token in _UNDER_WAY or token in _YOURS:
         return ((noun_class, False) if _timed(low, word.start()) else None), end
+    if token in _REQUESTED:
+        submitted = _timed(low, word.start()) and _BY.match(low, end) is None
+        return ((noun_class, False) if submitted else None), end
     if token in _ONLY_NEGATED:
         if not polarity(text, word.start(), bounds):
             return None, -1
@@ -641,8 +700,10 @@ SAME_THING: Mapping[str, str] = MappingProxyType(
     }
 )
 """Transaction nouns that name one thing booked (the object takes the second)."""
-CLASSES = frozenset(NOUNS.values())
-"""The decision classes of transactions."""
+CLASSES = frozenset(kind for noun, kind in NOUNS.items() if noun not in SERVICE)
+"""The decision classes of bookings, payments and purchases, whose objects name what was
+booked or bought (an after-sales decision's object stays as the verb finder read it:
+``refund order #W123`` is ``refund: order w123``)."""
 
 
 def transaction_object(kind: str, obj: tuple[str, ...]) -> tuple[str, ...]:
@@ -655,7 +716,7 @@ def transaction_object(kind: str, obj: tuple[str, ...]) -> tuple[str, ...]:
 
 def _bound(noun: str) -> tuple[str, ...]:
     """The object a transaction noun gives its decision (none for a general noun)."""
-    return transaction_object(NOUNS[noun], (noun,))
+    return () if noun in GENERAL else transaction_object(NOUNS[noun], (noun,))
 
 
 def _outcome_class(token: str, noun_class: str, low: str, end: int) -> tuple[str, bool] | None:

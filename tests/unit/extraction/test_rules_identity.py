@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/7"
-DIGEST = "fef34f7ea152c080bbaaa944fd19302bc54835e40be4bbdffa5679abf038ee2b"
+DIGEST = "df20c3af53c62bb0de489347e60edec6f00f2ffac44c29cfde1ad3cdf7820b4b"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -51,6 +51,8 @@ SENTENCES = (
     "unavailable. Your cab is headed your way. The tickets are yours. The transfer I have "
     "just initiated takes a day. Aiko Tanaka's Osaka flight was cancelled and we declined "
     "because the storm is late.",
+    "A refund of $17.99 has been processed. The exchange has been successfully requested. The "
+    "payment for your reservation was declined. The chargeback for order 7781-AB was issued.",
     "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",

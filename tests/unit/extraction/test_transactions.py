@@ -82,6 +82,13 @@ def test_light_verbs_and_outcomes_that_state_none(text: str) -> None:
         ("Your cab is headed your way.", "book: ride"),
         ("The tickets are yours.", "book: ticket"),
         ("The booking worked.", "book"),
+        ("Your refund is on its way.", "refund"),
+        ("A refund of $17.99 has been processed to your gift card.", "refund"),
+        ("The refund was issued yesterday.", "refund"),
+        ("The chargeback for order 7781-AB was processed.", "refund"),
+        ("The exchange has been successfully requested.", "exchange"),
+        ("The return request for the air purifier has been successfully processed.", "return"),
+        ("The payment for your reservation was declined.", "not pay"),
     ],
 )
 def test_a_transaction_noun_and_its_outcome(text: str, expected: str) -> None:
@@ -240,6 +247,20 @@ def test_only_a_ride_is_booked_by_coming() -> None:
     assert decisions("The bus will arrive at 5 pm.") == []
     assert decisions("Will the taxi arrive on time?") == []
     assert decisions("Your car is headed to the airport.") == []
+
+
+def test_an_after_sales_decision_stays_the_verb_finders() -> None:
+    assert decisions("Your refund was approved.") == ["accept"]
+    assert decisions("I approved the refund.") == ["accept: refund"]
+    assert decisions("Your refund request was rejected.") == ["refuse"]
+    assert decisions("We could not process the refund.") == ["not refund"]
+    assert decisions("I've initiated the return for your sneakers.") == ["return"]
+
+
+def test_requested_is_an_outcome_only_after_be_and_without_by() -> None:
+    assert decisions("The transfer was requested.") == ["pay"]
+    assert decisions("A refund was requested by the customer.") == []
+    assert decisions("The payment requested is $20.") == []
 
 
 def test_managed_to_licenses_a_done_outcome() -> None:
