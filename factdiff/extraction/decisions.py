@@ -141,7 +141,8 @@ _STOP = _words(
     "those them me you us him i we they he she be been is are was were will would please any "
     "all some and or but so as from now then just also up out off about into there here yes "
     "no not have has had do does did can could which what who again one ok okay sure "
-    "because since until unless while when whereas although whether if than where why how"
+    "because since until unless while when whereas although whether if than where why how via "
+    "per"
 )
 OBJECT_WORDS = 3
 """At most this many content words of the direct object make a decision's object."""
@@ -227,11 +228,15 @@ def _identifier(token: str) -> str | None:
     return None
 
 
+_HYPHENS = re.compile(r"(?<=[a-z])-(?=[a-z])")
+"""Hyphens inside a word of letters (``one-month``, ``follow-up``)."""
+
+
 def _noun(token: str, determined: bool = True) -> bool:
-    """A lower-case word that can head a noun phrase (a decision verb's form only after a
-    determiner: ``the refund``)."""
+    """A lower-case word (hyphens inside it allowed: ``a one-month credit``) that can head a
+    noun phrase (a decision verb's form only after a determiner: ``the refund``)."""
     return (
-        token.isalpha()
+        _HYPHENS.sub("", token).isalpha()
         and token.islower()
         and len(token) > 2
         and token not in _STOP
@@ -279,7 +284,9 @@ def _object(
         i = 1
     words: list[str] = []
     identifiers: list[str] = []
+    coordinated_at = -1  # where ``and`` or ``or`` joined another noun phrase
     while i < len(tokens):
+        read = len(words) + len(identifiers)
         determined = lower[i] in _DETERMINERS
         i += determined
         phrase = 0
@@ -294,7 +301,11 @@ def _object(
                 break  # a name only inside a noun phrase (``the Hilton hotel``)
             phrase += 1
             i += 1
+        if coordinated_at >= 0 and len(words) + len(identifiers) == read:
+            i = coordinated_at  # it heads nothing read: the object ends before ``and``
+            break
         if i + 1 < len(tokens) and lower[i] in ("and", "or") and lower[i + 1] in _DETERMINERS:
+            coordinated_at = i
             i += 1  # a coordinated noun phrase (``the hotel and the flight``)
             continue
         break

@@ -118,6 +118,8 @@ _DONE = _words(
     "issued"
 )
 """Outcomes stating the transaction done (the class is the noun's)."""
+_CLAUSE_END = re.compile(r"[ \t]*(?:[.,;:!?)\n]|$)")
+"""The end of a clause right after a word."""
 _DECIDED = _words("confirmed approved accepted declined rejected denied refused")
 """Outcomes that are a decision of their own: after a :data:`SERVICE` noun they are left to
 the verb finder (``your refund was approved`` is ``accept``, as ``I approved your refund``)."""
@@ -145,6 +147,10 @@ _OWN_CLASS: Mapping[str, str] = MappingProxyType(
     }
 )
 """Outcomes that are a decision of their own class (``the order was cancelled``)."""
+_PARTICIPLES = frozenset(w for w in _DONE | _FAILED | _OWN_CLASS.keys() if w.endswith("ed"))
+"""Outcomes that end a phrase after a noun when the clause ends with them (``refund of $45
+processed.``, ``reservation at Taverna Bistro confirmed;``): a note written without
+auxiliaries."""
 _ONLY_NEGATED = _words("possible available")
 """Outcomes only when negated: ``the reservation was not possible`` failed."""
 _THROUGH = _words("went go goes gone going")
@@ -165,7 +171,7 @@ _LIGHT: Mapping[str, bool] = MappingProxyType(
         **dict.fromkeys(
             _words(
                 "made got completed placed secured arranged scheduled finalized finalised set "
-                "setup initiated processed submitted started"
+                "setup initiated processed submitted started issued"
             ),
             True,
         ),
@@ -173,7 +179,7 @@ _LIGHT: Mapping[str, bool] = MappingProxyType(
             _words(
                 "make making get getting complete completing place placing secure securing "
                 "arrange arranging schedule scheduling finalize finalise initiate initiating "
-                "process processing submit submitting start starting"
+                "process processing submit submitting start starting issue issuing"
             ),
             False,
         ),
@@ -193,7 +199,8 @@ sure the reservation ...`` is no outcome)."""
 _NOT_MODIFIERS = _words("and or but to for at with in from of on by as than that which")
 _PRONOUN_OBJECT_VERBS = _words(
     "completed placed secured arranged scheduled finalized finalised initiated processed "
-    "submitted complete place secure arrange schedule finalize finalise initiate process submit"
+    "submitted issued complete place secure arrange schedule finalize finalise initiate "
+    "process submit issue"
 )
 """Light verbs whose object may be a pronoun standing for the transaction noun before it
 (``I was able to schedule that for you``); not ``made``, ``got``, ``set`` or ``started``,
@@ -527,7 +534,9 @@ def _outcome(text: str, low: str, noun: Word, bounds: Boundaries) -> Match | Non
         if opens and not _ON_THE_WAY.match(low, word.start()):
             skipped, in_phrase = skipped + 1, True  # after the noun or its compound head
             continue
-        if in_phrase and (token == "a" or token not in _AUX):
+        if in_phrase and token in _PARTICIPLES and _CLAUSE_END.match(low, position):
+            in_phrase = False  # ``Refund of $45.00 processed.``: a note's outcome, no auxiliary
+        elif in_phrase and (token == "a" or token not in _AUX):
             if skipped > _PHRASE_WORDS or _same_class(token, noun_class):
                 return None  # too long, or its own noun states the outcome (``the table at 7``)
             skipped += joint not in _NUMBER_MARKS  # ``1,340.50`` is one word

@@ -73,6 +73,15 @@ _NOUN_REF_SCAN = re.compile(
 """``_NOUN_REF`` for scanning, run case-sensitively on the lower-cased text where a reference
 noun the text has starts: the noun only from the reference nouns, so the scan does not try
 every word; any other noun counts only before ``ID`` (found by :data:`_ID_WORD`)."""
+_DASHED_REF = re.compile(
+    r"(?<![\w-])(?:" + trie_alternation(_STRICT_NOUNS) + r")"
+    r"(?:\s{1,3}(?:number|num|no\.?|nr\.?|id)(?![a-z]):?)?(?:\s{1,3}#?|\s{0,3}#)(?:(?<=#)[ \t])?"
+    r"(?P<num>\d{2,}(?:-\d{2,}){1,3})(?![\w-]|[.,:]\d"
+    rf"|\s{{1,3}}(?:{_COUNTED})\b|\s{{1,3}}(?:{_NOT_A_REFERENCE_AFTER}))"
+)
+"""A number in dash-joined digit groups after a strict reference noun (``order 555-0147``,
+``case 2023-1187``): the number alone is the identifier (scanned on the lower-cased text).
+Position nouns are left out: ``rooms 12-14`` is a range."""
 _ID_WORD = re.compile(r"(?<![a-z])id(?![a-z])")
 _NOUN_BEFORE_ID = re.compile(r"(?i)(?<![\w-])[a-z]{2,12}\s{1,3}\Z")
 _REF_CUE_WORDS = frozenset(
@@ -242,6 +251,7 @@ class IdentifierRecognizer:
             ref = _noun_ref(text, m)
             if ref is not None:
                 yield Match(ref[0], m.end(), IdentifierValue(ref[1]))
+        yield from _dashed_refs(text)
         for m in _ref_cues(text):
             if m.group("code") not in _ROLE_WORDS:
                 yield Match(m.start("code"), m.end("code"), IdentifierValue(m.group("code")))
@@ -254,6 +264,19 @@ class IdentifierRecognizer:
             ):
                 continue
             yield Match(m.start(), m.end(), IdentifierValue(token))
+
+
+def _dashed_refs(text: str) -> Iterator[Match]:
+    """:data:`_DASHED_REF` matches, tried only where a strict reference noun starts."""
+    if "-" not in text:
+        return
+    nouns = vocabulary(text) & _STRICT_NOUNS
+    if not nouns:
+        return
+    low = lowered(text)
+    for m in matches_at(_DASHED_REF, low, word_starts(low, nouns)):
+        start, end = m.span("num")
+        yield Match(start, end, IdentifierValue(text[start:end]))
 
 
 def _ref_cues(text: str) -> Iterator[re.Match[str]]:

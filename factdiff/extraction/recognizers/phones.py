@@ -47,16 +47,27 @@ _ID_BEFORE_NUMBER = re.compile(
 )
 
 
+_ID_GOVERNS = re.compile(r"(?i)[\s:#.\"'_-]*(?:(?:number|no|id)[\s:#.\"'_-]*)?(?:is[\s:]*)?\Z")
+"""What may stand between an ID cue and the number it names (``order 555-0147``, ``order
+no. 5550147``, ``customer ID: ...``, ``"item_id": "...``); other words make the cue a noun of
+the sentence (``call customer at 555-0147``)."""
+
+
 def in_phone_context(text: str, start: int, window: int = 48) -> bool:
-    """True when the nearest cue word before ``start`` speaks of a phone, not an ID."""
-    before = text[max(0, start - window) : start]
-    cues = list(_CONTEXT_WORDS.finditer(before))
-    last = cues[-1] if cues else None
-    if last is None or last.group(1) is None:
-        return False
-    if last.group(1).lower() == "number":
-        return _ID_BEFORE_NUMBER.search(before, 0, last.start()) is None
-    return True
+    """True when the nearest cue word before ``start`` speaks of a phone, not an ID; an ID
+    cue that does not name the number (words between them) is passed over. Cues are read in
+    the ``window`` characters before ``start``, whole words only (``Smartphone`` cut at the
+    window's edge is no ``phone``)."""
+    left = max(0, start - window)
+    for cue in reversed(list(_CONTEXT_WORDS.finditer(text, left, start))):
+        if cue.group(1) is None:
+            if _ID_GOVERNS.match(text, cue.end(), start) is not None:
+                return False
+            continue  # ``call customer at``: the noun names no number here
+        if cue.group(1).lower() == "number":
+            return _ID_BEFORE_NUMBER.search(text, left, cue.start()) is None
+        return True
+    return False
 
 
 def _digits(text: str) -> str:

@@ -102,10 +102,19 @@ def test_base_forms_count_after_a_verb_licence() -> None:
         ("Sure, I can confirm that for you.", "accept"),
         ("I confirmed this morning with the bank.", "accept"),
         ("We declined because the truck is full.", "refuse"),
+        ("I confirmed via email.", "accept"),
     ],
 )
 def test_an_object_not_read_with_confidence_stays_unbound(text: str, expected: str) -> None:
     assert decisions(text) == [expected]
+
+
+def test_a_hyphenated_word_may_stand_in_an_object() -> None:
+    assert decisions("The customer accepted a one-month credit.") == ["accept: credit one-month"]
+
+
+def test_a_coordinated_phrase_that_heads_nothing_leaves_the_object_before_and() -> None:
+    assert decisions("I have booked your cab and the same will reach you.") == ["book: ride"]
 
 
 def test_the_direct_object_is_a_noun_phrase_or_an_identifier() -> None:

@@ -34,6 +34,8 @@ def decisions(text: str) -> list[str]:
         ("I've setup your transfer.", "pay"),
         ("I've schedule the visit.", "book: appointment"),
         ("Sorry, I couldn't start the transfer.", "not pay"),
+        ("I issued a prorated refund of $12.40.", "refund"),
+        ("We issued your tickets.", "book: ticket"),
     ],
 )
 def test_a_light_verb_and_a_transaction_noun(text: str, expected: str) -> None:
@@ -89,6 +91,8 @@ def test_light_verbs_and_outcomes_that_state_none(text: str) -> None:
         ("The exchange has been successfully requested.", "exchange"),
         ("The return request for the air purifier has been successfully processed.", "return"),
         ("The payment for your reservation was declined.", "not pay"),
+        ("Refund of $45.00 processed; arrives in 5 days.", "refund"),
+        ("Reservation at Taverna Bistro confirmed.", "book"),
     ],
 )
 def test_a_transaction_noun_and_its_outcome(text: str, expected: str) -> None:
@@ -271,6 +275,10 @@ def test_managed_to_licenses_a_done_outcome() -> None:
 def test_work_is_an_outcome_only_after_did() -> None:
     assert decisions("That reservation doesn't work for me.") == []
     assert decisions("Did the reservation work?") == []
+
+
+def test_a_participle_in_the_phrase_is_an_outcome_only_at_the_clause_end() -> None:
+    assert decisions("Reservation for the confirmed guests is at 7.") == []
 
 
 def test_yours_is_an_outcome_only_after_be() -> None:

@@ -105,6 +105,22 @@ def test_long_reference_numbers_stand_alone(text: str, expected: tuple[str, str]
     assert found(IdentifierRecognizer(), text) == [expected]
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Order 555-0147 shipped.", ["555-0147"]),
+        ("see case 2023-1187 today", ["2023-1187"]),
+        ("Call about order 555-0147.", ["555-0147"]),
+        ("Rooms 12-14 are free.", []),  # a range after a position noun
+        ("order 10-12 items please", []),  # a count
+    ],
+)
+def test_dash_joined_digit_groups_after_a_strict_reference_noun(
+    text: str, expected: list[str]
+) -> None:
+    assert ids(text) == expected
+
+
 def test_keyword_prefixed_id_and_json_id_share_a_key() -> None:
     prose = found(IdentifierRecognizer(), "Robotic vacuum (Item ID: 6259501109)")
     json = found(IdentifierRecognizer(), '{"item_ids": ["6259501109"]}')
@@ -288,6 +304,14 @@ def test_phone_recognizer_shapes() -> None:
 )
 def test_phone_exclusions(text: str) -> None:
     assert found(PhoneRecognizer(), text) == []
+
+
+def test_an_id_noun_that_does_not_name_the_number_leaves_the_phone_cue_before_it() -> None:
+    assert found(PhoneRecognizer(), "call customer at 555-0147 after 6 pm") == [
+        ("555-0147", "digits:5550147")
+    ]
+    assert found(PhoneRecognizer(), "call about order 555-0147") == []
+    assert found(PhoneRecognizer(), 'Smartphone", "item_id": "9929635042"') == []
 
 
 def test_bare_ten_digits_need_phone_context() -> None:
