@@ -145,6 +145,11 @@ def test_recurring_weekdays_stay_as_they_are() -> None:
         ("Adjustment $(1,250.00) posted.", "Adjustment -$1,250.00 posted.", LEDGER),
         ("Delta: (1,250.00)", "Delta -1,250.00", LEDGER),
         ("The balance is (1,250.00).", "The balance is -1,250.00.", None),
+        (
+            "Balance on account #4410 is (1,250.00) after the credit.",
+            "Account #4410 balance: -1,250.00 after credit.",
+            None,
+        ),
     ],
 )
 def test_accounting_negatives_equal_minus_signs(

@@ -192,15 +192,17 @@ _AFTER_NUMBER_RE: Final = re.compile(r"[0-9][ \t]?\Z")
 _PRICE_CUE_RE: Final = re.compile(
     r"(?<![\w-])(?:(?P<strong>price|fee|cost|fare|charge|rent)s?|costing"
     r"|(?P<weak>total|amount|subtotal|balance|pay|paying|paid))"
-    r"(?:[ \t]+(?:for|of)[ \t]+(?:(?:the|a|an|your|each|one|per)[ \t]+)?[a-z]+[ \t]*"
+    r"(?:[ \t]+(?:for|of|on)[ \t]+(?:(?:the|a|an|your|each|one|per)[ \t]+)?[a-z]+"
+    r"(?:[ \t]+#?[a-z0-9-]*[0-9][a-z0-9-]*)?[ \t]*"
     r"(?::|=|is|was|will[ \t]+be|would[ \t]+be|comes[ \t]+to)"
     r"|[ \t]*(?::|=|is|was|will[ \t]+be|would[ \t]+be|comes[ \t]+to|of))?"
     r"(?:[ \t]+(?:only|just))?[ \t]*\Z",
     re.IGNORECASE,
 )
 """A price word directly before a bare number, with at most a copula, ``of`` or ``:``
-between (``The fee is``, ``costs``, ``a total of``), or ``for``/``of`` + one noun + a copula
-(``the cost for the ticket is``; not ``the fee of the first 3``). After
+between (``The fee is``, ``costs``, ``a total of``), or ``for``/``of``/``on`` + one noun (and
+its number) + a copula (``the cost for the ticket is``, ``the balance on account 88-1102
+is``; not ``the fee of the first 3``). After
 ``total``/``amount``/``balance``/``pay`` the number needs a decimal point (``total of 5``
 counts, ``paid 3 times`` too)."""
 _PREFIX_MARKS: Final = frozenset("$€£¥₹-−.s")

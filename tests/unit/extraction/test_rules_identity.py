@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/7"
-DIGEST = "c92840a20562916d35ef867c5e5ceee3b4cf034c4cfaf61e1403ad0d041dd09e"
+DIGEST = "3dcf535370782a59d4f1d813fa3e90b56eaa041fc6c97aaad5a7a5f29a9e3786"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -55,7 +55,7 @@ SENTENCES = (
     "payment for your reservation was declined. The chargeback for order 7781-AB was issued.",
     "Order 555-0147 shipped; call customer at 555-0148. Refund of $45.00 processed. I issued a "
     "one-month credit and booked your cab and the same. The customer accepted a one-month "
-    "credit.",
+    "credit. Balance on account 88-1102 is (1,250.00).",
     "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",

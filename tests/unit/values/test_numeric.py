@@ -389,6 +389,7 @@ def test_code_between_numbers_belongs_to_the_first(
         ("the price is only 20", "20 USD"),
         ("the fare will be 12.50", "12.5 USD"),
         ("You will be paying 35.20 at the station", "35.2 USD"),
+        ("The balance on account 88-1102 is 1250.00 today", "1250 USD"),
     ],
 )
 def test_bare_amount_after_a_price_cue_is_default_currency_money(text: str, expected: str) -> None:
