@@ -29,9 +29,8 @@ refund was approved`` is ``accept``), or from an outcome that is a decision verb
 object takes the noun's class too (``confirmed your reservation``, ``bought the tickets``
 are ``book``), but not an after-sales service's (``approved the refund`` is ``accept``).
 Polarity is the decision negation scope with ``unable to`` and a failed attempt among the
-negators
-(``couldn't make the reservation``, ``was unable to buy the ticket``, ``an error trying to
-book``, ``an issue booking``); a failed outcome (``failed``, ``unsuccessful``, ``a
+negators (``couldn't make the reservation``, ``was unable to buy the ticket``, ``an error
+trying to book``, ``an issue booking``); a failed outcome (``failed``, ``unsuccessful``, ``a
 failure``, ``unavailable``) inverts it. A light verb's base form states an outcome only
 after a failure cue (``couldn't make``) or ``able to`` or ``managed to``; otherwise it is an
 intention (``can make``). The object is the noun when it names what was booked (``the car
@@ -411,7 +410,8 @@ def find_transactions(
             match = _light(text, low, light, bounds, antecedents)
             if match is not None:
                 found.append(match)
-        found.extend(_outermost(m for noun in nouns_at if (m := _outcome(text, low, noun, bounds))))
+        outcomes = (_outcome(text, low, noun, bounds) for noun in nouns_at)
+        found.extend(_outermost(m for m in outcomes if m is not None))
         if not words.isdisjoint(_PRONOUN_CUES):
             found.extend(_pronoun_outcomes(text, low, bounds, nouns_at))
     for you in _YOU_ARE.finditer(low):
