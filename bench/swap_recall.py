@@ -21,8 +21,10 @@ Per entry one such pair (seeded) with two different values is picked, and:
              second value's surface and vice versa;
 * format   - control: both values re-rendered in another format, roles untouched
              (``6:30 pm`` -> ``18:30``, ``March 4th`` -> ``2019-03-04``, ``$45`` -> ``45 USD``);
-* reword   - control: the role words rewritten with synonyms (``leaves`` -> ``departs``,
-             ``arriving`` -> ``getting in``, ``returning`` -> ``coming back``...), values untouched.
+* reword   - control: the role words of the pair's kind rewritten with synonyms (a trip's:
+             ``leaves`` -> ``departs``, ``arriving`` -> ``getting in``, ``returning`` ->
+             ``coming back``...; an amount's: ``costs`` -> ``is priced at``...), values
+             untouched.
 
 ``flagged`` = outcome not ``clean``. Targets: swaps flagged >= 0.95; the two controls are
 false alarms and should stay where ``mutation_recall.py``'s format-only rows are (<= 0.01).
@@ -79,7 +81,7 @@ ROLE_PAIRS = frozenset(
     )
 )
 """Slots (SGD, MultiWOZ) and database kinds (tau) that are two roles of one type."""
-_REWORDS = (
+_TRIP_REWORDS = (
     ("leaves", "departs"),
     ("leaving", "departing"),
     ("departs", "leaves"),
@@ -90,10 +92,15 @@ _REWORDS = (
     ("return", "come back"),
     ("pick up", "pick-up"),
     ("check in", "check-in"),
+)
+_MONEY_REWORDS = (
     ("priced at", "costing"),
     ("costs", "is priced at"),
     ("balance of", "balance:"),
 )
+_REWORDS = {"date": _TRIP_REWORDS, "time": _TRIP_REWORDS, "money": _MONEY_REWORDS}
+"""Role words by the kind of the pair: a trip's for dates and times, an amount's for money
+(tau-retail's ``return`` is an after-sales service, not a trip's way back)."""
 
 
 @dataclass(frozen=True)
@@ -231,10 +238,11 @@ def reformatted(entry: Entry, pair: Pair, rng: random.Random) -> str | None:
     return apply_edits(entry.text, edits) if edits else None
 
 
-def reworded(entry: Entry) -> str | None:
-    """The role words replaced by synonyms (None when the entry has none)."""
+def reworded(entry: Entry, kind: str) -> str | None:
+    """The role words of values of ``kind`` replaced by synonyms (None when the entry has
+    none)."""
     text, changed = entry.text, False
-    for old, new in _REWORDS:
+    for old, new in _REWORDS[kind]:
         pattern = re.compile(rf"(?<![\w-]){re.escape(old)}(?![\w-])")
         text, count = pattern.subn(new, text)
         changed = changed or count > 0
@@ -261,7 +269,7 @@ def run(
         reference = entry.reference or infer_reference(entry.text)
         source_facts = extract(entry.text, schema, reference)
         variants = [("swap", swapped(entry, pair)), ("format", reformatted(entry, pair, rng))]
-        variants.append(("reword", reworded(entry)))
+        variants.append(("reword", reworded(entry, pair.kind)))
         for variant, summary in variants:
             if summary is None or summary == entry.text:
                 continue
