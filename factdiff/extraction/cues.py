@@ -61,6 +61,10 @@ class CueHit:
     cue: str
     distance: int
     same_clause: bool
+    aside: bool = False
+    """The cue and the value stand on two sides of a parenthesis (``disputes INV-7781
+    ($4,210.00 total)``: ``disputes``); a cue on the value's side is taken first
+    (``total``)."""
 
 
 class CueIndex:
@@ -76,31 +80,39 @@ class CueIndex:
         """The nearest cue of the value ``[start, end)``, or None if none is near."""
         if not self.spans:
             return None
-        best: tuple[int, int, int, bool] | None = None
+        best: tuple[bool, int, int, int, bool] | None = None
         i = bisect.bisect_right(self.starts, start)
         for j in (i - 1, i - 2):
             if j >= 0:
                 cue_start, cue_end = self.spans[j]
                 if cue_end <= start and self.bounds.same_sentence(cue_end, start):
-                    hit = (start - cue_end, cue_start, cue_end, False)
+                    aside = _across_parentheses(self.text[cue_end:start])
+                    hit = (aside, start - cue_end, cue_start, cue_end, False)
                     best = hit if best is None or hit < best else best
         for j in (i, i + 1):
             if j < len(self.spans):
                 cue_start, cue_end = self.spans[j]
                 if cue_start >= end and self.bounds.same_sentence(end, cue_start):
-                    hit = (cue_start - end + AFTER_PENALTY, cue_start, cue_end, True)
+                    aside = _across_parentheses(self.text[end:cue_start])
+                    hit = (aside, cue_start - end + AFTER_PENALTY, cue_start, cue_end, True)
                     best = hit if best is None or hit < best else best
-        if best is None or best[0] > CUE_WINDOW:
+        if best is None or best[1] > CUE_WINDOW:
             return None
-        distance, cue_start, cue_end, after = best
+        aside, distance, cue_start, cue_end, after = best
         gap = (end, cue_start) if after else (cue_end, start)
         cue = " ".join(self.text[cue_start:cue_end].lower().split())
-        return CueHit(cue, distance, self.bounds.same_clause(*gap))
+        return CueHit(cue, distance, self.bounds.same_clause(*gap), aside)
 
     def distance(self, start: int, end: int) -> int | None:
         """Distance from the value ``[start, end)`` to its nearest cue, or None if none is near."""
         hit = self.nearest(start, end)
         return None if hit is None else hit.distance
+
+
+def _across_parentheses(gap: str) -> bool:
+    """Whether the ``gap`` between a cue and its value opens or closes a parenthesis it does
+    not close or open: one of the two stands in an aside the other is outside of."""
+    return gap.count("(") != gap.count(")")
 
 
 def sentence_ends(text: str) -> list[int]:

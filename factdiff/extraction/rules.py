@@ -49,6 +49,8 @@ class _Occurrence:
     field: FieldSpec
     match: Match
     binding: Binding
+    aside: bool = False
+    """The cue is outside the parentheses the value stands in (see ``CueHit.aside``)."""
 
 
 @dataclass
@@ -169,8 +171,10 @@ class RulesExtractor:
                 hit = index.nearest(match.start, match.end)
                 if hit is not None:
                     binding = Binding(BindingKind.CUE, hit.cue, hit.distance, hit.same_clause)
-                    occurrences.append(_Occurrence(spec, match, binding))
-        occurrences.sort(key=lambda o: (o.binding.distance or 0, o.match.start, o.field.name))
+                    occurrences.append(_Occurrence(spec, match, binding, hit.aside))
+        occurrences.sort(
+            key=lambda o: (o.aside, o.binding.distance or 0, o.match.start, o.field.name)
+        )
         for occurrence in occurrences:
             span = (occurrence.match.start, occurrence.match.end)
             taken = chosen[occurrence.field.name]

@@ -83,6 +83,14 @@ def test_a_value_restated_without_its_cue_is_not_a_change() -> None:
     assert result.diff.changed == ()
 
 
+def test_a_cue_beside_the_value_inside_its_parentheses_is_taken_first() -> None:
+    record = extract("The deposit for order 12 ($500 total) is due.", AMOUNTS)
+    assert [f.value.canonical() for f in record.fields["total"]] == ["500 USD"]
+    assert record.fields["deposit"] == ()
+    source = "The deposit for order 12 is due; the total is $500."
+    assert check(source, "Deposit for order 12 due ($500 total).", AMOUNTS).diff.findings == ()
+
+
 def test_a_far_cue_is_tolerated_as_before() -> None:
     source = "The total is $500. The deposit is $50."
     summary = "The total, after all the discussion about fees and taxes, came to $50; $500 paid."
