@@ -242,9 +242,32 @@ def _time_candidates(src: _Source, lenient: bool = False) -> list[Match]:
                 cand = rule.build(m, src, lenient)
                 if cand is not None:
                     found.append(cand)
-    selected = _select(found)
+    selected = _shared_zones(src.low, _select(found))
     _cache[:] = [(src.text, lenient, selected)]
     return selected
+
+
+_RANGE_JOINT = re.compile(r"[ \t]*(?:-|–|—|to|until|till|through|thru|and)[ \t]*\Z")
+"""What joins the two ends of a time range (``09:12-09:26``, ``between 9 and 11 am``)."""
+
+
+def _shared_zones(low: str, times: list[Match]) -> list[Match]:
+    """Times in text order, the first end of a range taking the zone written once after the
+    second (``09:12-09:26 UTC`` is 09:12 UTC to 09:26 UTC)."""
+    out = list(times)
+    for i in range(len(out) - 1, 0, -1):
+        first, second = out[i - 1], out[i]
+        early, late = first.value, second.value
+        if not (isinstance(early, TimeValue) and isinstance(late, TimeValue)):
+            continue
+        zoned = late.tz is not None or late.offset_minutes is not None
+        if not zoned or early.tz is not None or early.offset_minutes is not None:
+            continue
+        if _RANGE_JOINT.match(low, first.end, second.start) is None:
+            continue
+        value = TimeValue(early.hour, early.minute, early.second, late.tz, late.offset_minutes)
+        out[i - 1] = Match(first.start, first.end, value)
+    return out
 
 
 class TimeRecognizer:

@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/7"
-DIGEST = "431768dea3fe2cfcbcc369ab298ed77922cfcafdf624504f873f674f7a8542f7"
+DIGEST = "40dcd44c849a41db0d861db20ec3915dc6d2e6628b9372ec77b8b72e4745dd42"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -56,7 +56,7 @@ SENTENCES = (
     "Order 555-0147 shipped; call customer at 555-0148. Refund of $45.00 processed. I issued a "
     "one-month credit and booked your cab and the same. The customer accepted a one-month "
     "credit. Balance on account 88-1102 is (1,250.00).",
-    "Lena Fischer (Alpenblick GmbH) disputes INV-7781 ($4,210.00 total).",
+    "Lena Fischer (Alpenblick GmbH) disputes INV-7781 ($4,210.00 total). Errors 09:12-09:26 UTC.",
     "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",

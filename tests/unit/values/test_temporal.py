@@ -294,6 +294,12 @@ def test_time_equality() -> None:
     assert TimeValue(14, 0, tz="EST").offset_minutes == -300
 
 
+def test_a_range_shares_the_zone_written_after_its_second_end() -> None:
+    assert times("5xx errors 09:12-09:26 UTC") == ["09:12+00:00", "09:26+00:00"]
+    assert times("between 9:00 and 11:00 EST") == ["09:00-05:00", "11:00-05:00"]
+    assert times("calls at 9:00, 11:00 EST") == ["09:00", "11:00-05:00"]
+
+
 def test_timezone_table() -> None:
     assert TIMEZONE_OFFSETS["EST"] == -300
     assert TIMEZONE_OFFSETS["IST"] == 330
