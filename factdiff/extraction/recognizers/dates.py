@@ -75,6 +75,11 @@ _DATE_WEEKDAY = re.compile(
     rf"(?:(?P<mod>this{_S}coming|this|next|last|coming){_S}(?P<wd1>{_WD_FULL})"
     rf"|(?P<wd2>{_WD_FULL})(?:{_S}(?P<wk>this|next|last){_S}week)?)\b"
 )
+_SHORT_WEEKDAYS = frozenset(w for w in _WEEKDAYS if not w.endswith("day"))
+_DATE_SHORT_WEEKDAY = re.compile(
+    rf"(?<![a-z])(?P<wd>{_alternation(_SHORT_WEEKDAYS)})\.?(?=[ \t]+[0-9])"
+)
+"""A weekday abbreviation before a number (``Sat 8 pm``, ``Wed 10:00``), capitalised."""
 _WEEKDAY_BEFORE = re.compile(rf"(?:{_alternation(_WEEKDAYS)})\.?,?{_S}$")
 _THE_BEFORE = re.compile(rf"the{_S}$")
 _LATER_BEFORE = re.compile(rf"(?:the|later){_S}$")
@@ -223,6 +228,17 @@ def _weekday(m: re.Match[str], src: _Source, ctx: ExtractionContext) -> Value | 
     return _weekday_date(target, mod, week, ctx.reference)
 
 
+def _short_weekday(m: re.Match[str], src: _Source, ctx: ExtractionContext) -> Value | None:
+    """``Sat 8 pm``: a capitalised weekday abbreviation before a time or a date, read as the
+    weekday it names (lower case it is a word: ``sat 8 hours``)."""
+    if not src.text[m.start()].isupper():
+        return None
+    target = _WEEKDAYS[m.group("wd")]
+    if ctx.reference is None:
+        return WeekdayValue(target, "")
+    return _weekday_date(target, "", "", ctx.reference)
+
+
 @functools.lru_cache(maxsize=256)
 def _weekday_date(target: int, mod: str, week: str, ref: date) -> DateValue:
     """The date of weekday ``target`` under a modifier (see the module docstring)."""
@@ -274,6 +290,7 @@ _DATE_RULES = (
         frozenset({"today", "tomorrow", "yesterday"}),
     ),
     _DateRule(_DATE_WEEKDAY, _weekday, "", words=_WEEKDAY_WORDS),
+    _DateRule(_DATE_SHORT_WEEKDAY, _short_weekday, "", words=_SHORT_WEEKDAYS, digits=True),
 )
 _cache: list[tuple[str, ExtractionContext, list[Match]]] = []
 """The previous text's dates (the datetime recognizer needs them too)."""

@@ -33,7 +33,7 @@ REFERENCE_NOUNS: tuple[str, ...] = (
 """Position-like nouns (also ``line item``): ``room 12`` is a reference with any number."""
 
 STRICT_REFERENCE_NOUNS: tuple[str, ...] = (
-    "order", "ticket", "case", "invoice", "account", "claim", "policy", "booking",
+    "order", "ticket", "case", "invoice", "account", "acct", "claim", "policy", "booking",
     "reservation", "transaction", "flight", "train", "shipment", "tracking", "issue",
     "bug", "request", "job", "task", "incident", "batch", "lot", "contract", "po",
     "quote", "receipt", "member", "membership", "customer", "user",
@@ -49,8 +49,10 @@ _TWO_WORD_NOUNS = {"item": "line", "order": "purchase"}
 _COUNTED = (
     r"bath|bathrooms?|beds?|bedrooms?|baths?|people|persons?|guests?|adults?|kids|children|"
     r"nights?|days?|hours?|minutes?|weeks?|months?|years?|times|seats?|tickets?|rooms?|"
-    r"tables?|items?|pieces?|stars?|x|or|to|and|through|thru"
+    r"tables?|items?|pieces?|stars?|x|(?:or|to|and|through|thru)(?=\s{1,3}\d)"
 )
+"""Words after a number that count it (``3 nights``) or make it a range's first end (``5 to
+7``; not ``case 88213 to tier 2``)."""
 _NOT_A_REFERENCE_AFTER = (
     r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|"
     r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|may\s{1,3}\d|[ap]\.?m\b"

@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/7"
-DIGEST = "40dcd44c849a41db0d861db20ec3915dc6d2e6628b9372ec77b8b72e4745dd42"
+DIGEST = "74f2b62a1673af598bb9a4d3732e72322da0e387ce93c4df2eadacc2426d86e4"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -57,6 +57,7 @@ SENTENCES = (
     "one-month credit and booked your cab and the same. The customer accepted a one-month "
     "credit. Balance on account 88-1102 is (1,250.00).",
     "Lena Fischer (Alpenblick GmbH) disputes INV-7781 ($4,210.00 total). Errors 09:12-09:26 UTC.",
+    "Down since Sat 8 pm (acct 4471-220); escalated case 88213 to tier 2.",
     "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",

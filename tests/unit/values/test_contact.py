@@ -113,6 +113,9 @@ def test_long_reference_numbers_stand_alone(text: str, expected: tuple[str, str]
         ("Call about order 555-0147.", ["555-0147"]),
         ("Rooms 12-14 are free.", []),  # a range after a position noun
         ("order 10-12 items please", []),  # a count
+        ("Marco Bianchi (acct 4471-220) called", ["4471-220"]),
+        ("Agent escalated case 88213 to tier 2", ["88213"]),
+        ("rooms 5 to 7 are free", []),  # a range
     ],
 )
 def test_dash_joined_digit_groups_after_a_strict_reference_noun(

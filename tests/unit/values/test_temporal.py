@@ -294,6 +294,13 @@ def test_time_equality() -> None:
     assert TimeValue(14, 0, tz="EST").offset_minutes == -300
 
 
+def test_a_capitalised_weekday_abbreviation_before_a_number_is_a_weekday() -> None:
+    assert [c for _, c in found(DateTimeRecognizer(), "down since Sat 8 pm")] == [
+        "2026-03-21T20:00"
+    ]
+    assert [c for _, c in found(DateRecognizer(), "we sat 8 hours")] == []
+
+
 def test_a_range_shares_the_zone_written_after_its_second_end() -> None:
     assert times("5xx errors 09:12-09:26 UTC") == ["09:12+00:00", "09:26+00:00"]
     assert times("between 9:00 and 11:00 EST") == ["09:00-05:00", "11:00-05:00"]
