@@ -171,7 +171,8 @@ class Work:
             warm = await self._with_primed_dictionary(warm)
         if getattr(extractor, "aextract", None) is not None:
             summary_facts = await self.extract(extractor, narrative, schema, source_facts.reference)
-            return Verification.of(verify(source_facts, summary_facts, schema, policy))
+            checked = verify(source_facts, summary_facts, schema, policy, summary_text=narrative)
+            return Verification.of(checked)
         if self._batcher is not None and isinstance(extractor, PORTABLE):
             return await self._batcher.submit(
                 verified_in_process, (extractor, narrative, source_facts, schema, policy, warm)

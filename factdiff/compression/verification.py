@@ -50,7 +50,7 @@ def extract_summary_and_verify(
 ) -> CheckResult:
     """Extract ``narrative`` and verify its record against the source's."""
     summary_facts = extractor.extract(narrative, schema, source_facts.reference)
-    return verify(source_facts, summary_facts, schema, policy)
+    return verify(source_facts, summary_facts, schema, policy, summary_text=narrative)
 
 
 def verified_in_process(

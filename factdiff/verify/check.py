@@ -13,6 +13,7 @@ from factdiff.values.base import JSON
 from factdiff.verify.coverage import Coverage, coverage
 from factdiff.verify.diff import FactDiff, diff
 from factdiff.verify.policy import DEFAULT_POLICY, Outcome, Policy
+from factdiff.verify.restated import with_restated_names
 
 __all__ = ["DEFAULT_EXTRACTOR", "CheckResult", "check", "extract", "facts_kept", "verify"]
 
@@ -64,9 +65,16 @@ def verify(
     policy: Policy = DEFAULT_POLICY,
     *,
     texts: tuple[str, str] | None = None,
+    summary_text: str | None = None,
 ) -> CheckResult:
     """Diff two records of ``schema`` and decide: the pure half of ``check``, no extraction.
-    Given ``texts`` (source, summary), the result also reports coverage."""
+    Given ``texts`` (source, summary), the result also reports coverage. Given the summary
+    as written (``summary_text``, or the second of ``texts``), the source's names it writes
+    out count as restated even where its extractor had no cue to tell them by
+    (``factdiff.verify.restated``)."""
+    written = summary_text if summary_text is not None else (texts[1] if texts else None)
+    if written is not None:
+        summary_facts = with_restated_names(source_facts, summary_facts, written, schema)
     result = diff(source_facts, summary_facts, schema)
     outcome = policy.decide(result)
     notes = tuple(f"{f.field} missing" for f in policy.notes(result))

@@ -1,0 +1,38 @@
+"""A name the source states with a cue and the summary writes out without one is kept."""
+
+from __future__ import annotations
+
+from factdiff.schema.builtin import builtin_schema
+from factdiff.values.base import FactType
+from factdiff.verify.check import check, extract, verify
+from factdiff.verify.diff import Verdict
+from factdiff.verify.policy import Outcome
+
+SOURCE = "The patient, Ms. Ayumi Sato, rescheduled her cleaning from Dec 3 to Dec 10."
+
+
+def test_a_name_written_out_without_its_cue_is_restated() -> None:
+    schema = builtin_schema("customer_service")
+    summary = "Ayumi Sato moved her cleaning from Dec 3 to Dec 10."
+    assert extract(summary, schema).fields["disputing_party"] == ()  # no cue to tell it by
+    result = check(SOURCE, summary, schema)
+    assert result.outcome is Outcome.CLEAN
+    (restated,) = result.summary_facts.unbound[FactType.PERSON]
+    assert (restated.text, restated.spans) == ("Ayumi Sato", ((0, 10),))
+
+
+def test_a_name_changed_by_one_letter_is_not_restated() -> None:
+    schema = builtin_schema("customer_service")
+    result = check(SOURCE, "Ayumi Saito moved her cleaning from Dec 3 to Dec 10.", schema)
+    assert [(f.verdict, f.field) for f in result.diff.findings] == [
+        (Verdict.MISSING, "disputing_party")
+    ]
+
+
+def test_verify_reads_the_summary_as_written_only_when_given() -> None:
+    schema = builtin_schema("customer_service")
+    summary = "Ayumi Sato moved her cleaning from Dec 3 to Dec 10."
+    source_facts, summary_facts = extract(SOURCE, schema), extract(summary, schema)
+    assert verify(source_facts, summary_facts, schema).outcome is Outcome.FAILED
+    written = verify(source_facts, summary_facts, schema, summary_text=summary)
+    assert written.outcome is Outcome.CLEAN
