@@ -50,7 +50,7 @@ class _Occurrence:
     match: Match
     binding: Binding
     aside: bool = False
-    """The cue is outside the parentheses the value stands in (see ``CueHit.aside``)."""
+    """The cue and the value stand on two sides of a parenthesis (see ``CueHit.aside``)."""
 
 
 @dataclass
