@@ -576,7 +576,7 @@ def _same_class(token: str, noun_class: str) -> bool:
     noun of that class it states the outcome itself (``the reservation for your table at 7
     is confirmed`` is ``book: table``); a noun of another class is part of the phrase (``the
     refund for your order was processed`` is the refund's)."""
-    stem = _SINGULARS.get(token)
+    stem = singular_noun(token)
     return stem is not None and NOUNS[stem] == noun_class
 
 

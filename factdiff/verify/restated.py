@@ -32,14 +32,15 @@ def with_restated_names(
     field_types = {spec.name: spec.type for spec in schema.fields}
     added: dict[FactType, list[Fact]] = {}
     for fact_type in NAMED_TYPES:
-        stated = [*summary.atoms(fact_type, field_types), *summary.unbound.get(fact_type, ())]
+        stated = list(_named(summary, fact_type, field_types))
         for fact in _named(source, fact_type, field_types):
-            if any(s.value.same_as(fact.value) for s in [*stated, *added.get(fact_type, ())]):
+            if any(s.value.same_as(fact.value) for s in stated):
                 continue
             span = _written(summary_text, str(fact.value.canonical()))
             if span is not None:
                 start, end = span
                 found = Fact(fact.value, (span,), summary_text[start:end])
+                stated.append(found)
                 added.setdefault(fact_type, []).append(found)
     if not added:
         return summary

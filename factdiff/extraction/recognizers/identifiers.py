@@ -58,12 +58,17 @@ _NOT_A_REFERENCE_AFTER = (
     r"sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|may\s{1,3}\d|[ap]\.?m\b"
 )
 """After the number: a month (``apartment 5 Mar 2019`` states a date) or am/pm (a time)."""
-_NOUN_REF = re.compile(
-    r"(?i)(?<![\w-])(?P<noun>[a-z]{2,12})"
+_MARKER = (
     r"(?P<word>\s{1,3}(?:number|num|no\.?|nr\.?|id)(?![a-z]):?)?"
     r"(?:\s{1,3}#?|\s{0,3}#)(?:(?<=#)[ \t])?"
-    rf"(?P<num>\d{{1,12}})(?![\w$%/]|[.,:]\d|-\w|\s{{0,3}}-|\s{{1,3}}(?:{_COUNTED})\b"
-    rf"|\s{{1,3}}(?:{_NOT_A_REFERENCE_AFTER}))"
+)
+"""What stands between a reference noun and its number: ``number``, ``no.``, ``id``, ``#``."""
+_COUNTED_AFTER = rf"\s{{1,3}}(?:{_COUNTED})\b|\s{{1,3}}(?:{_NOT_A_REFERENCE_AFTER})"
+"""After a reference's number: a count, a range, a month or am/pm (no reference)."""
+_NOUN_REF = re.compile(
+    r"(?i)(?<![\w-])(?P<noun>[a-z]{2,12})"
+    + _MARKER
+    + rf"(?P<num>\d{{1,12}})(?![\w$%/]|[.,:]\d|-\w|\s{{0,3}}-|{_COUNTED_AFTER})"
 )
 _SCANNED_NOUNS = frozenset([*REFERENCE_NOUNS, *STRICT_REFERENCE_NOUNS])
 _NOUN_REF_SCAN = re.compile(
@@ -76,10 +81,11 @@ _NOUN_REF_SCAN = re.compile(
 noun the text has starts: the noun only from the reference nouns, so the scan does not try
 every word; any other noun counts only before ``ID`` (found by :data:`_ID_WORD`)."""
 _DASHED_REF = re.compile(
-    r"(?<![\w-])(?:" + trie_alternation(_STRICT_NOUNS) + r")"
-    r"(?:\s{1,3}(?:number|num|no\.?|nr\.?|id)(?![a-z]):?)?(?:\s{1,3}#?|\s{0,3}#)(?:(?<=#)[ \t])?"
-    r"(?P<num>\d{2,}(?:-\d{2,}){1,3})(?![\w-]|[.,:]\d"
-    rf"|\s{{1,3}}(?:{_COUNTED})\b|\s{{1,3}}(?:{_NOT_A_REFERENCE_AFTER}))"
+    r"(?<![\w-])(?:"
+    + trie_alternation(_STRICT_NOUNS)
+    + r")"
+    + _MARKER
+    + rf"(?P<num>\d{{2,}}(?:-\d{{2,}}){{1,3}})(?![\w-]|[.,:]\d|{_COUNTED_AFTER})"
 )
 """A number in dash-joined digit groups after a strict reference noun (``order 555-0147``,
 ``case 2023-1187``): the number alone is the identifier (scanned on the lower-cased text).
