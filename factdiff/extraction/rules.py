@@ -77,7 +77,7 @@ def check_size(text: str) -> None:
 class RulesExtractor:
     """The offline default extractor (``rules``)."""
 
-    identity = "rules/7"
+    identity = "rules/8"
 
     def extract(self, text: str, schema: FactSchema, reference: date | None = None) -> FactRecord:
         """The fact record of ``text`` under ``schema``."""

@@ -204,18 +204,24 @@ def _starts_sentence(text: str, pos: int) -> bool:
     return _SENTENCE_START.search(text, max(0, pos - 24), pos) is not None
 
 
-_AT_BEFORE = re.compile(r"(?<!appointment)(?<!appointments)[ \t]+(?:at|in)[ \t]+(?:the[ \t]+)?\Z")
+_AT_BEFORE = re.compile(
+    r"(?<!appointment)(?<!appointments)[ \t]+(?:at|in)[ \t]+(?:the[ \t]+)?\Z"
+    r"|\b(?:headed|heading|going|drive|driving|ride|cab|taxi|directions)[ \t]+to[ \t]+\Z"
+)
 _VENUE_AFTER = re.compile(
-    r"[ \t]+(?:is|was)[ \t]+(?:a|an|the)\b[^.?!\n]{0,30}?"
+    r"(?:[ \t]*[.?!][ \t]+it)?[ \t]+(?:is|was)[ \t]+(?:a|an|the)\b[^.?!\n]{0,30}?"
     r"\b(?:restaurant|hotel|guesthouse|guest[ \t]+house|bar|pub|cafe|café|venue"
     r"|attraction|museum|theatre|theater|college|club|shop|store)\b"
+    r"|[ \t]*,?[ \t]+(?:located|situated)[ \t]+(?:at|in|on)\b"
 )
 
 
 def _venues(low: str, names: set[str]) -> frozenset[str]:
     """The names (lower-cased) that the text (``low``, lower-cased) also uses as a place:
     after ``at``/``in`` (``a table at Charlie Chan``; ``an appointment at`` a practitioner is
-    no venue) or before ``is a ... restaurant`` (``Curry Queen is a cheap restaurant``): a
+    no venue) or a way there (``headed to Willard Hicks``; not before a possessive:
+    ``driving to Ana Ruiz's house``); before ``is a ... restaurant`` (``Curry Queen is a
+    cheap restaurant``, ``Charlie Chan? It is a good restaurant``) or ``located at``: a
     person is met or called, a venue is where things happen. Every mention of such a name
     goes."""
     venues = set()
@@ -227,7 +233,8 @@ def _venues(low: str, names: set[str]) -> frozenset[str]:
                 end == len(low) or not low[end].isalnum()
             )
             if whole and (
-                _AT_BEFORE.search(low, max(0, pos - 24), pos) or _VENUE_AFTER.match(low, end)
+                (_AT_BEFORE.search(low, max(0, pos - 24), pos) and not low.startswith("'s", end))
+                or _VENUE_AFTER.match(low, end)
             ):
                 venues.add(name)
                 break
@@ -269,10 +276,19 @@ def _person_at(
         )
     ):
         end = _past_initial(run, i + 2)
-        return None if _runs_on(run, end, heads_only=True) else _emit(run, i, end)
+        if _runs_on(run, end, heads_only=True) or _LABEL_AFTER.match(
+            run.text, run.tokens[end - 1][2]
+        ):
+            return None
+        return _emit(run, i, end)
     if _directory_entry(run, i):
         return _emit(run, i, i + 3)
     return None
+
+
+_LABEL_AFTER = re.compile(r"(?:[ \t]+\d+)?[ \t]*:(?:\*\*)?[ \t]+(?:\*\*)?[A-Z0-9$]")
+"""A pair in directory order that labels a value (``Skin Tone: Dark``, ``**Address Line 1:**
+157 Oak Street``) names a field, not a person."""
 
 
 def _past_initial(run: _Run, end: int) -> int:

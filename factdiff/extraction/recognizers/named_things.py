@@ -5,12 +5,17 @@ A person's name also names films (``Gloria Bell``), restaurants (``Charlie Chan`
 
 * after a work noun or a viewing verb: ``the movie Dr. Strangelove``, ``the album Anchor``,
   ``watch Gloria Bell``, ``rent Gloria Bell``;
-* after a place or work noun and ``called``/``named``/``titled``: ``a restaurant called
-  Cotto``, ``a place called Williams Art``, ``a film titled Shine`` (an *event* called by a
-  performer's name still names the performer, so events are not among these nouns);
+* after a place or work noun and ``called``/``named``/``titled``, or ``like``/``such as``
+  before an instance of it: ``a restaurant called Cotto``, ``a place called Williams Art``,
+  ``a film titled Shine``, ``a Chinese restaurant like Charlie Chan`` (an *event* called by
+  a performer's name still names the performer, so events are not among these nouns);
 * after the article ``the``: ``the Charlie Chan``, ``the Riverboat Georgina`` (a person is
   not ``the`` person, a venue is), except a band after ``by`` (``by the Dead South``) and a
-  maker before a work noun (``the Ben Platt album``).
+  maker before a work noun (``the Ben Platt album``);
+* in a list of three or more capitalised names, one of which reads as a title: it starts
+  with the article ``A``/``An``, has a lower-case word or a colon inside (``A Madea Family
+  Funeral, Auntie Mame, and Dr. Strangelove``; ``Dumbo, Hellboy, or Mad Max: Fury Road``).
+  Coordination joins like with like, so the names beside a title are titles too.
 
 Once a text uses a name so, every mention of that name in the same text is the thing.
 """
@@ -31,7 +36,7 @@ _TITLE_WORD = r"(?:(?:dr|mr|mrs|ms|st|saint)\.?[ \t]+)?"
 before it finds the name after it."""
 _THING_BEFORE = re.compile(
     r"(?:\b(?:the|a|an|this|that)[ \t]+" + _THING_NOUNS + r"|\b" + _THING_NOUNS
-    + r"[ \t]+(?:called|named|titled)|\b(?:rent|renting)"
+    + r"[ \t]+(?:called|named|titled|like|such[ \t]+as)|\b(?:rent|renting)"
     r"|(?<![\w'’-])(?<!\bby[ \t])the)[ \t]+" + _TITLE_WORD + r"\Z"
 )  # fmt: skip
 _THE_BEFORE = re.compile(r"(?<![\w'’-])the[ \t]+\Z")
@@ -43,13 +48,55 @@ _CREDIT_AFTER = re.compile(
 holder of something, not a thing called so."""
 
 
+_MEMBER = (
+    r"[A-ZÀ-Þ][\w'’.-]*:?"
+    r"(?:[ \t]+(?:[A-ZÀ-Þ][\w'’.-]*:?|the|a|an|is|de|di|da|del|la|le|van|von))*"
+)
+_SEPARATOR = re.compile(r",[ \t]+(?:(?:and|or)[ \t]+)?|[ \t]+(?:and|or)[ \t]+")
+_LIST = re.compile(rf"(?<![\w'’.-]){_MEMBER}(?:(?:{_SEPARATOR.pattern}){_MEMBER}){{2,}}(?![\w'’-])")
+"""Three or more capitalised names joined by commas, ``and`` or ``or``."""
+_TITLE_SHAPE = re.compile(r"\A(?:A|An)[ \t]+[A-ZÀ-Þ]\S*[ \t]+[A-ZÀ-Þ]|[ \t](?:the|a|an|is)[ \t]")
+"""A list member written as a work's title: the article ``A``/``An`` before two more words
+(``A Madea Family Funeral``; ``A Smith`` is an initial), or an article or ``is`` inside
+(``A Star is Born``). A colon inside a member after the first also makes one (``Mad Max:
+Fury Road``); in the first, it may end a label (``Present: Ana Ruiz``)."""
+_BEFORE_NAME = re.compile(r"(?:(?:dr|mr|mrs|ms|miss|prof|auntie|aunt|uncle)\.?[ \t]+)*")
+"""What may stand before a name in a list member that is the name (``Dr. Strangelove``)."""
+
+
+def _listed_with_titles(text: str, names: Iterable[str]) -> set[str]:
+    """The ``names`` (lower-cased) that ``text`` lists beside a title (see the module
+    docstring): a whole member (after a title such as ``Dr.``) or a part of a member written
+    as a title."""
+    found: set[str] = set()
+    for listed in _LIST.finditer(text):
+        members = _SEPARATOR.split(listed.group())
+        titled = [
+            _TITLE_SHAPE.search(member) is not None or (i > 0 and ":" in member)
+            for i, member in enumerate(members)
+        ]
+        if not any(titled):
+            continue
+        for member, title in zip(members, titled, strict=True):
+            low = member.lower().rstrip(".")
+            for name in names:
+                at = low.find(name)
+                if at < 0 or (at > 0 and low[at - 1].isalnum()):
+                    continue
+                whole = at + len(name) == len(low) and _BEFORE_NAME.fullmatch(low, 0, at)
+                if title or whole:
+                    found.add(name)
+    return found
+
+
 def things_named(text: str, low: str, names: Iterable[str]) -> frozenset[str]:
     """The ``names`` (lower-cased) that ``text`` (``low``: lower-cased, the same length)
     introduces as a thing (see the module docstring). After ``the``, the article must be
     written in lower case and the name capitalised (``The Chainsmokers``, ``the dead south``
     are bands)."""
-    things = set()
-    for name in set(names):
+    names = set(names)
+    things = _listed_with_titles(text, names) if "," in text else set()
+    for name in names - things:
         pos = low.find(name)
         while pos >= 0:
             end = pos + len(name)

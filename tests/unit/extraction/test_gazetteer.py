@@ -114,3 +114,35 @@ def test_names_inside_longer_names_and_titles(text: str, expected: list[str]) ->
 def test_a_json_key_names_no_one_but_a_json_value_may() -> None:
     assert names('{"Tablet": "8024098596", "Tea Kettle": "9832717871"}') == []
     assert names('{"customer": "Daniel Okafor", "status": "open"}') == ["Daniel Okafor"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("- **Skin Tone:** Dark", []),  # a field's label, in directory order
+        ("- **Address Line 1:** 157 Oak Street", []),
+        ("  - Address Line 1: 1234 Elm St", []),
+        ("We met Garcia Daniel: he agreed.", ["Garcia Daniel"]),  # a colon before prose
+        ("Then Garcia Daniel 10:30 arrived.", ["Garcia Daniel"]),  # a time, not a label
+    ],
+)
+def test_a_pair_in_directory_order_that_labels_a_value_is_a_field(
+    text: str, expected: list[str]
+) -> None:
+    assert names(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I'm headed to Willard Hicks. A cab to Willard Hicks, then.", []),
+        ("How about Burma Ruby, located at 5 Main St? Burma Ruby is open.", []),
+        ("May I suggest Charlie Chan ? It is a good chinese restaurant .", []),
+        ("I'm driving to Ana Ruiz's house. Ana Ruiz is my sister.", ["Ana Ruiz"]),
+        ("I sent the parcel to Ana Ruiz. It is a gift.", ["Ana Ruiz"]),
+    ],
+)
+def test_a_name_one_goes_to_or_that_is_located_somewhere_is_a_venue(
+    text: str, expected: list[str]
+) -> None:
+    assert names(text) == expected

@@ -19,8 +19,8 @@ from pathlib import Path
 from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
-IDENTITY = "rules/7"
-DIGEST = "74f2b62a1673af598bb9a4d3732e72322da0e387ce93c4df2eadacc2426d86e4"
+IDENTITY = "rules/8"
+DIGEST = "ef2923a5a27b9a249ee45835c2ebf0b090b4267a82876b57d1204fe88b368964"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -61,6 +61,8 @@ SENTENCES = (
     "Invoice INV-7001 is due on March 10 and the replacement ships by next Tuesday.",
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",
+    "How about A Madea Family Funeral, Auntie Mame, or Dr. Strangelove? **Skin Tone:** Dark. "
+    "I'm headed to Willard Hicks; Burma Ruby, located at 5 Main St, is like Charlie Chan.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 

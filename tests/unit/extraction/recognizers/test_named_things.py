@@ -26,6 +26,10 @@ def things(text: str, *names: str) -> frozenset[str]:
         ("You would like to rent Gloria Bell? Gloria Bell costs $3.", "gloria bell"),
         ("I'm looking for a restaurant called Curry Queen.", "curry queen"),
         ("There is the Charlie Chan, Rice House and Golden House.", "charlie chan"),
+        ("I'd recommend a nice Chinese restaurant like Charlie Chan.", "charlie chan"),
+        ("How about A Madea Family Funeral, Auntie Mame, or Dr. Strangelove?", "strangelove"),
+        ("How about Dumbo, Hellboy, or Mad Max: Fury Road? Mad Max is long.", "mad max"),
+        ("Songs: Kara Kul, A Star is Born, and Gloria Bell.", "gloria bell"),
     ],
 )
 def test_a_name_given_to_a_thing_is_a_thing(text: str, name: str) -> None:
@@ -41,6 +45,10 @@ def test_a_name_given_to_a_thing_is_a_thing(text: str, name: str) -> None:
         ("Folk songs like the dead south, please.", "dead south"),
         ("Send $1030 to the justin checking account.", "justin"),
         ("I want to watch Brian Stepanek. Brian Stepanek is funny.", "brian stepanek"),
+        ("It stars Chris Evans, Ana de Armas and Jamie Lee Curtis.", "chris evans"),
+        ("Present: Ana Ruiz, Tom Lee and Bo Chen.", "ana ruiz"),  # a label, not a title
+        ("A Smith, Ana Ruiz and Tom Lee met.", "ana ruiz"),  # an initial, not an article
+        ("Ana Ruiz, Tom Lee and Bo Chen signed the Master Services Agreement.", "bo chen"),
     ],
 )
 def test_a_person_named_near_a_work_or_an_article_stays_a_person(text: str, name: str) -> None:
