@@ -212,7 +212,6 @@ _VENUE_AFTER = re.compile(
     r"(?:[ \t]*[.?!][ \t]+it)?[ \t]+(?:is|was)[ \t]+(?:a|an|the)\b[^.?!\n]{0,30}?"
     r"\b(?:restaurant|hotel|guesthouse|guest[ \t]+house|bar|pub|cafe|café|venue"
     r"|attraction|museum|theatre|theater|college|club|shop|store)\b"
-    r"|[ \t]*,?[ \t]+(?:located|situated)[ \t]+(?:at|in|on)\b"
 )
 
 
@@ -221,9 +220,9 @@ def _venues(low: str, names: set[str]) -> frozenset[str]:
     after ``at``/``in`` (``a table at Charlie Chan``; ``an appointment at`` a practitioner is
     no venue) or a way there (``headed to Willard Hicks``; not before a possessive:
     ``driving to Ana Ruiz's house``); before ``is a ... restaurant`` (``Curry Queen is a
-    cheap restaurant``, ``Charlie Chan? It is a good restaurant``) or ``located at``: a
-    person is met or called, a venue is where things happen. Every mention of such a name
-    goes."""
+    cheap restaurant``, ``Charlie Chan? It is a good restaurant``; a practitioner too is
+    ``located in`` a town): a person is met or called, a venue is where things happen. Every
+    mention of such a name goes."""
     venues = set()
     for name in names:
         pos = low.find(name)
@@ -373,13 +372,13 @@ _POSSESSIVE = ("'s", "’s")
 
 
 def _runs_on(run: _Run, end: int, heads_only: bool = False) -> bool:
-    """Whether the name that ends before token ``end`` goes on into a longer name: a
-    capitalised word that is not a common word (``Grace Cathedral Choir``; unless
-    ``heads_only``: a name in directory order may have three words, ``Ariela Ora Karasov``;
-    or the name ends in a possessive: ``Aiko Tanaka's Osaka flight``), a venue, place or
-    organisation word (``John Bentley's Restaurant``, ``Country Sharon Apartments``), or a
-    lower-case institution noun (``Lynne Strover gallery``); a degree (``Psyd``) or a full
-    stop ends the name."""
+    """Whether the name that ends before token ``end`` goes on into a longer name: a capitalised
+    word that is not a common word (``Grace Cathedral Choir``; unless ``heads_only``: a name in
+    directory order may have three words, ``Ariela Ora Karasov``, but not before a venue word,
+    ``Burma Ruby Burmese Cuisine``; or the name ends in a possessive: ``Aiko Tanaka's Osaka
+    flight``), a venue, place or organisation word (``John Bentley's Restaurant``, ``Country Sharon
+    Apartments``), or a lower-case institution noun (``Lynne Strover gallery``); a degree (``Psyd``)
+    or a full stop ends the name."""
     if end >= len(run.tokens) or run.tokens[end - 1][0].endswith("."):
         return False
     after, after_folded = run.tokens[end][0], run.folded(end)
@@ -389,8 +388,24 @@ def _runs_on(run: _Run, end: int, heads_only: bool = False) -> bool:
         return False
     if after_folded in _THING_HEADS:
         return True
+    if heads_only:
+        return _venue_ahead(run, end + 1)
     possessive = run.tokens[end - 1][0].endswith(_POSSESSIVE)
-    return not heads_only and not possessive and not _common(after_folded)
+    return not possessive and not _common(after_folded)
+
+
+def _venue_ahead(run: _Run, start: int) -> bool:
+    """Whether the capitalised words from token ``start`` on (two at most, the run of a
+    name's third word) end in a venue, place or organisation word: ``Burma Ruby Burmese
+    Cuisine`` names a restaurant."""
+    for index in range(start, min(start + 2, len(run.tokens))):
+        if not _capital(run.tokens[index][0]):
+            return False
+        if run.folded(index) in _THING_HEADS:
+            return True
+        if run.tokens[index][0].endswith("."):
+            return False
+    return False
 
 
 _DESCRIBERS = _words(

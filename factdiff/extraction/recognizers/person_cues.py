@@ -9,7 +9,8 @@ Four cue families, each a general English construction, found with one regex eac
   person where money is sent (``to my Mom``, ``the account of Dad``);
 * *credits*: ``directed by Morton DaCosta``, ``starring Missi Pyle``, ``stars Carson Daly``,
   ``a song by Halsey``, ``the album Prequelle by Ghost``, ``The director is Elaine May``,
-  ``a movie with Missi Pyle``, ``with Chuck Waters in it``, ``has Buddy Guy in it``;
+  ``a movie with Missi Pyle``, ``with Chuck Waters in it``, ``has Buddy Guy in it`` (a
+  number before ``star`` rates a hotel: ``a great 4 star is Hilton Philadelphia``);
 * *messages*: ``let Ana know``, ``tell Grace``, ``ask Omar``.
 
 Where the cue is weak (a recipient without an amount, a message verb) the name must hold a
@@ -88,7 +89,7 @@ _CUES = re.compile(
     r"(?P<starring>starring(?:[ \t]+with)?|stars|the[ \t]+(?:"
     + trie_alternation(_PERFORMERS)
     + r"))|"
-    r"(?P<credited>" + trie_alternation(_CREDITED) + r")"
+    r"(?<!\d[ \t])(?<!\d-)(?P<credited>" + trie_alternation(_CREDITED) + r")"
     r"(?:[ \t]+of[ \t]+the[ \t]+(?:movie|film|show|song))?[ \t]+(?:is|was)|"
     r"(?P<cast>with|has|have)|"
     r"(?P<message>" + trie_alternation(_MESSAGE_VERBS) + r")"

@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/8"
-DIGEST = "ef2923a5a27b9a249ee45835c2ebf0b090b4267a82876b57d1204fe88b368964"
+DIGEST = "5cbcc1f26ea75aa13ae9d7f026f6a83910871cca1f7af6efa6f8aa731d887e3b"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -62,7 +62,8 @@ SENTENCES = (
     "Call Nordlys AS at +47 22 12 34 56 or mail ana.ruiz@example.com before 5 pm.",
     "two thousand three hundred eighty dollars and fifty cents; balance (1,250.00)",
     "How about A Madea Family Funeral, Auntie Mame, or Dr. Strangelove? **Skin Tone:** Dark. "
-    "I'm headed to Willard Hicks; Burma Ruby, located at 5 Main St, is like Charlie Chan.",
+    "I'm headed to Willard Hicks; Burma Ruby Burmese Cuisine is a restaurant like Charlie Chan "
+    "and a great 4 star is Hilton Philadelphia.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 

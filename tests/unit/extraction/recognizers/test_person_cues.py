@@ -66,6 +66,8 @@ def test_people_after_or_before_a_cue(text: str, expected: list[str]) -> None:
         "Book 2 tickets to Chicago.",
         "Meet me by the band stand, by the way.",
         "The hotel has 4 stars. Great.",
+        "A great 4 star is Hilton Philadelphia At Penn's Landing.",
+        "A 5-star is Grand Hyatt Tokyo.",
         "Anything directed by someone else?",
         "The movie Body Double with Mandarin subtitles.",
         "I'll change the payment method to your Visa card ending in 8902.",
