@@ -142,7 +142,7 @@ _STOP = _words(
     "all some and or but so as from now then just also up out off about into there here yes "
     "no not have has had do does did can could which what who again one ok okay sure "
     "because since until unless while when whereas although whether if than where why how via "
-    "per"
+    "per within during through went goes gone got gets"
 )
 OBJECT_WORDS = 3
 """At most this many content words of the direct object make a decision's object."""
@@ -213,6 +213,73 @@ def _passive(low: str, start: int, clause_start: int) -> bool:
         if word not in _SKIPPED and not word.endswith("ly") and not word.endswith("n't"):
             return False
     return False
+
+
+_NOTE_SUBJECT = re.compile(
+    r"[ \t]*(?:(?:the|your|my|our|their|his|her|this|that)[ \t]+)?"
+    r"(?P<noun>[a-z]+)[ \t]+$"
+)
+_NOUN_ENDINGS = ("ment", "tion", "sion", "ance", "ence", "age", "ure", "ery", "ing")
+_SUBJECT_NOUNS = _words(
+    "order package parcel item unit part device shipment replacement box kit subscription "
+    "plan membership account policy warranty contract"
+)
+"""Nouns a note states a decision of with a bare ``-s`` form (``Replacement ships next
+Tuesday``): the transaction nouns, these, and words with a noun's ending."""
+_DAY_WORDS = (
+    r"today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+    r"|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
+)
+_WHEN_AFTER = re.compile(
+    rf"[ \t]+(?:(?:{_DAY_WORDS})|(?:on|by|next|this|in|within)[ \t]+(?:{_DAY_WORDS}|week|month"
+    r"|jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june"
+    r"|july|august|september|october|november|december|\d))(?![a-z])"
+)
+_NOTE_PRESENT = frozenset(("ship", "cancel", "refund"))
+"""Decision classes a note states in the bare present (``ships``, ``cancels``, ``refunds``)."""
+
+
+def _telegraphic(low: str, start: int, end: int, kind: str, clause_start: int) -> bool:
+    """Whether an ``-s`` form of a :data:`_NOTE_PRESENT` class is a note's present stating a
+    decision: its subject, a noun (:data:`_SUBJECT_NOUNS`) alone or after a determiner, opens
+    the clause and a time follows (``Replacement ships next Tuesday``, ``your subscription
+    cancels on May 1``; not ``Cruise ships this week``)."""
+    if kind not in _NOTE_PRESENT or low[end - 1] != "s" or not _WHEN_AFTER.match(low, end):
+        return False
+    subject = _NOTE_SUBJECT.fullmatch(low, clause_start, start)
+    if subject is None:
+        return False
+    noun = subject.group("noun")
+    return noun in NOUNS or noun in _SUBJECT_NOUNS or noun.endswith(_NOUN_ENDINGS)
+
+
+_ASSERTING = frozenset(("agree", "accept", "confirm"))
+"""Verbs that, before a clause, state that something is so, not a decision taken (``billing
+confirmed INV-2231 was paid``, ``I agree that the fee is wrong``)."""
+_CLAUSE_AFTER = re.compile(
+    r"[ \t]+(?!to\b)(?:that[ \t]+)?"
+    r"(?:(?!(?:that|which|who|whom|whose|and|or|but|then)\b)[\w#$.,'’/-]+[ \t]+){1,5}?"
+    r"(?:is|are|was|were|has|have|had|will|would|went|got|goes|isn['’]t|aren['’]t|wasn['’]t"
+    r"|weren['’]t|hasn['’]t|haven['’]t|hadn['’]t|won['’]t)(?![\w'’])"
+)
+"""A clause after a verb: ``that`` (optional), a subject of one to five words (no relative
+pronoun or conjunction among them: ``the booking that was made`` is an object and its clause,
+``the credit and was happy`` two clauses; no ``to`` first: ``agreed to the refund``) and a
+finite verb."""
+
+
+_CHECKED_WITH = re.compile(r"[ \t]+with(?![\w'’])")
+"""``confirmed with billing``: checked with someone, no decision."""
+
+
+def _asserts(low: str, verb: str, end: int, stop: int) -> bool:
+    """Whether the form of ``verb`` ending at ``end`` states that something is so: it is
+    followed, before ``stop``, by a clause (:data:`_CLAUSE_AFTER`), or it is ``confirm``
+    before ``with``."""
+    if verb == "confirm" and _CHECKED_WITH.match(low, end, stop):
+        return True
+    found = _CLAUSE_AFTER.match(low, end, stop)
+    return found is not None and "," not in found.group()[:-1].rstrip(".")
 
 
 _UNIT = re.compile(r"\d+(?:[.,:]\d+)?[a-z]{1,3}", re.IGNORECASE)
@@ -694,7 +761,13 @@ def _verbs(
             if lexicon.verb_of[form] in BASE_ONLY_AFTER_FAILURE and lexicon.outcomes:
                 if not failure_before(low, start):
                     continue
-            elif not _licensed(low, start) and not failed_attempt(low, start):
+            elif (
+                not _licensed(low, start)
+                and not failed_attempt(low, start)
+                and not _telegraphic(
+                    low, start, end, lexicon.class_of[form], bounds.clause_start(start)
+                )
+            ):
                 joined = head if head is not None and _shares(low, head[0], start) else None
                 if joined is None:
                     continue
@@ -705,6 +778,12 @@ def _verbs(
         if lexicon.outcomes:
             kind = outcome_class(kind, obj)
             obj = transaction_object(kind, obj)
+        if (
+            kind == lexicon.class_of[form]
+            and lexicon.verb_of[form] in _ASSERTING
+            and _asserts(low, lexicon.verb_of[form], end, stop)
+        ):
+            continue  # "confirmed INV-2231 was paid"; "confirmed your booking is ..." books
         negated = joined[1] if joined is not None else polarity(text, start, bounds)
         if form not in lexicon.past and joined is None:
             head = (start, negated)

@@ -92,9 +92,14 @@ NOUNS: Mapping[str, str] = MappingProxyType(
         **dict.fromkeys(_words("refund reimbursement chargeback"), "refund"),
         "exchange": "exchange",
         "return": "return",
+        **dict.fromkeys(_words("parcel shipment"), "ship"),
     }
 )
 """Transaction nouns (singular) -> decision class."""
+GOODS = frozenset(noun for noun, kind in NOUNS.items() if kind == "ship")
+"""Nouns of goods on their way: their outcomes are shipping's (``the parcel was sent``, ``the
+shipment is in transit``), and a verb of consent keeps its class (``accepted the parcel`` is
+``accept: parcel``)."""
 SERVICE = frozenset(
     noun for noun, kind in NOUNS.items() if kind in ("refund", "exchange", "return")
 )
@@ -105,7 +110,7 @@ approved``, ``the return was declined``) is that decision's, read by the verb fi
 ``accept: refund``)."""
 GENERAL = _words(
     "reservation booking rental stay payment transfer transaction deposit purchase order "
-    "refund reimbursement chargeback exchange return"
+    "refund reimbursement chargeback exchange return parcel shipment"
 )
 """Nouns that name a transaction of any kind: the object stays unbound (``the reservation was
 made`` restates ``I booked the table``). Other nouns name what was booked and are the
@@ -159,6 +164,7 @@ _THROUGH_WORD = re.compile(r"[ \t]+(?:through|thru)(?![\w'’-])")
 _AUX = _words(
     "is are was were be been being has have had got gets will would could can cannot did do "
     "does not never now all already just successfully also finally officially fully currently "
+    "still "
     "'s ’s "
     "isn't aren't wasn't weren't hasn't haven't hadn't couldn't can't won't didn't doesn't "
     "don't a"
@@ -262,6 +268,15 @@ _BE_BEFORE = re.compile(
 )
 _ON_THE_WAY = re.compile(r"on[ \t]+(?:its|it['’]s|the|their|your)[ \t]+way(?![\w'’-])")
 """``your cab is on its way`` (or ``on it's way``, as it is often written): done."""
+_MOVING = re.compile(
+    r"(?:in[ \t]+transit|out[ \t]+for[ \t]+delivery|on[ \t]+(?:its|it['’]s|the|their|your)"
+    r"[ \t]+way|left[ \t]+(?:the|our|their)[ \t]+(?:warehouse|facility|depot|hub|store))"
+    r"(?![\w'’-])"
+)
+"""Goods shipped: ``in transit``, ``out for delivery``, ``on its way``, ``left the
+warehouse``."""
+_SHIPPED = frozenset(("ship", "purchase"))
+"""Classes of nouns whose goods ship: an order's too (``your order is on its way``)."""
 _VEHICLES = _words("cab taxi ride car")
 """Nouns of a ride, booked once it is said to come (``your cab will arrive shortly``)."""
 _ARRIVING = re.compile(
@@ -366,7 +381,7 @@ def outcome_class(kind: str, obj: tuple[str, ...]) -> str:
     after-sales service's (:data:`SERVICE`)."""
     if kind not in CONSENT:
         return kind
-    nouns = [w for w in obj if w in NOUNS and w not in SERVICE]
+    nouns = [w for w in obj if w in NOUNS and w not in SERVICE and w not in GOODS]
     specific = {NOUNS[w] for w in nouns if w not in GENERAL}
     classes = specific or {NOUNS[w] for w in nouns}
     return classes.pop() if len(classes) == 1 else kind
@@ -680,6 +695,9 @@ def _outcome_at(
         end += 3
     if token in _THROUGH and (through := _THROUGH_WORD.match(low, end)) is not None:
         end = through.end()
+    moving = _MOVING.match(low, word.start()) if noun_class in _SHIPPED else None
+    if moving is not None:
+        return ("ship", False), moving.end()
     way = _ON_THE_WAY.match(low, word.start()) if token == "on" else None
     if way is not None:
         return (noun_class, False), way.end()
@@ -709,7 +727,9 @@ SAME_THING: Mapping[str, str] = MappingProxyType(
     }
 )
 """Transaction nouns that name one thing booked (the object takes the second)."""
-CLASSES = frozenset(kind for noun, kind in NOUNS.items() if noun not in SERVICE)
+CLASSES = frozenset(
+    kind for noun, kind in NOUNS.items() if noun not in SERVICE and noun not in GOODS
+)
 """The decision classes of bookings, payments and purchases, whose objects name what was
 booked or bought (an after-sales decision's object stays as the verb finder read it:
 ``refund order #W123`` is ``refund: order w123``)."""

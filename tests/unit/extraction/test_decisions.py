@@ -264,3 +264,39 @@ def test_occurrences_survive_the_record_json() -> None:
     assert "occurrences" not in once.to_json()
     with pytest.raises(ValueError, match="occurrences"):
         Fact.from_json({**fact.to_json(), "occurrences": 0})
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Billing confirmed INV-2231 was paid on May 2.", ["pay"]),
+        ("I can confirm that your order was cancelled.", ["cancel"]),
+        ("We confirmed the customer's address is correct.", []),
+        ("I agree that the fee is wrong.", []),
+        ("Confirmed with billing: INV-2231 paid.", ["pay"]),
+        ("The agent confirmed the refund.", ["accept: refund"]),
+        ("I confirmed the booking that was made yesterday.", ["book"]),  # a relative clause
+        ("I agreed to the refund and it was issued.", ["accept: refund"]),
+        ("I confirmed your booking is for Friday.", ["book"]),  # the booking's, not a check
+    ],
+)
+def test_a_verb_of_consent_before_a_clause_states_a_fact_not_a_decision(
+    text: str, expected: list[str]
+) -> None:
+    assert decisions(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Replacement ships next Tuesday.", ["ship"]),
+        ("Order ships tomorrow.", ["ship"]),
+        ("Your subscription cancels on May 1.", ["cancel"]),
+        ("The deposit refunds within 5 days.", ["refund"]),
+        ("Special offers this week.", []),  # not a class a note states so
+        ("Cruise ships this week.", []),  # no noun of a subject before it
+        ("The order ships 3 boxes.", []),  # no time after it
+    ],
+)
+def test_a_notes_bare_present_with_a_time_states_a_decision(text: str, expected: list[str]) -> None:
+    assert decisions(text) == expected

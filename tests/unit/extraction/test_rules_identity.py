@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/8"
-DIGEST = "5cbcc1f26ea75aa13ae9d7f026f6a83910871cca1f7af6efa6f8aa731d887e3b"
+DIGEST = "e321cf0563e39c8907bd42bb2a16a7b24464b9004e46dd4a4063eed8546ae682"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -64,6 +64,8 @@ SENTENCES = (
     "How about A Madea Family Funeral, Auntie Mame, or Dr. Strangelove? **Skin Tone:** Dark. "
     "I'm headed to Willard Hicks; Burma Ruby Burmese Cuisine is a restaurant like Charlie Chan "
     "and a great 4 star is Hilton Philadelphia.",
+    "Billing confirmed INV-2231 was paid; I confirmed with billing. Replacement ships next "
+    "Tuesday, the parcel left the warehouse and your order is still in transit.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 

@@ -184,7 +184,7 @@ def test_prospective_decisions_are_none(text: str) -> None:
         ("I booked it, okay?", ["book"]),
         ("Just booked it.", ["book"]),
         ("I was able to confirm your ticket purchase.", ["book: ticket"]),
-        ("I can confirm that your order was cancelled.", ["accept", "cancel"]),
+        ("I can confirm that your order was cancelled.", ["cancel"]),  # a clause: no accept
     ],
 )
 def test_an_asking_word_that_does_not_open_the_clause_leaves_it_done(
@@ -444,4 +444,21 @@ def test_a_pronoun_object_states_no_outcome_otherwise(text: str) -> None:
 def test_an_unbound_decision_restating_a_bound_one_takes_its_object(
     text: str, expected: list[str]
 ) -> None:
+    assert decisions(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Your order is on its way.", ["ship"]),
+        ("Parcel left the warehouse on March 3.", ["ship"]),
+        ("Your order is still in transit.", ["ship"]),
+        ("The shipment is out for delivery.", ["ship"]),
+        ("The parcel was sent on Monday.", ["ship"]),
+        ("Your cab is on its way.", ["book: ride"]),  # a ride comes: it was booked
+        ("The customer accepted the parcel.", ["accept: parcel"]),  # consent keeps its class
+        ("I left the warehouse at 5.", []),
+    ],
+)
+def test_goods_on_their_way_were_shipped(text: str, expected: list[str]) -> None:
     assert decisions(text) == expected
