@@ -273,13 +273,13 @@ _CHECKED_WITH = re.compile(r"[ \t]+with(?![\w'’])")
 
 
 def _asserts(low: str, verb: str, end: int, stop: int) -> bool:
-    """Whether the form of ``verb`` ending at ``end`` states that something is so: it is
-    followed, before ``stop``, by a clause (:data:`_CLAUSE_AFTER`), or it is ``confirm``
-    before ``with``."""
+    """Whether the active form of ``verb`` ending at ``end`` states that something is so: it
+    is followed, before ``stop``, by a clause (:data:`_CLAUSE_AFTER`), or it is ``confirm``
+    before ``with`` (a passive states the outcome: ``it is confirmed with reference ...``)."""
     if verb == "confirm" and _CHECKED_WITH.match(low, end, stop):
         return True
     found = _CLAUSE_AFTER.match(low, end, stop)
-    return found is not None and "," not in found.group()[:-1].rstrip(".")
+    return found is not None and ", " not in found.group()  # a comma ends the subject
 
 
 _UNIT = re.compile(r"\d+(?:[.,:]\d+)?[a-z]{1,3}", re.IGNORECASE)
@@ -779,11 +779,12 @@ def _verbs(
             kind = outcome_class(kind, obj)
             obj = transaction_object(kind, obj)
         if (
-            kind == lexicon.class_of[form]
+            not passive
+            and kind == lexicon.class_of[form]
             and lexicon.verb_of[form] in _ASSERTING
             and _asserts(low, lexicon.verb_of[form], end, stop)
         ):
-            continue  # "confirmed INV-2231 was paid"; "confirmed your booking is ..." books
+            continue  # "confirmed INV-2231 was paid"; not "it is confirmed with reference ..."
         negated = joined[1] if joined is not None else polarity(text, start, bounds)
         if form not in lexicon.past and joined is None:
             head = (start, negated)

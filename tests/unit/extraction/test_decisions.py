@@ -300,3 +300,8 @@ def test_a_verb_of_consent_before_a_clause_states_a_fact_not_a_decision(
 )
 def test_a_notes_bare_present_with_a_time_states_a_decision(text: str, expected: list[str]) -> None:
     assert decisions(text) == expected
+
+
+def test_a_passive_confirmed_with_a_reference_states_the_outcome() -> None:
+    assert decisions("Yes it is confirmed with reference number TT8J62KR.") == ["accept"]
+    assert decisions("I confirmed with billing that the $1,250.00 charge was paid.") == ["pay"]
