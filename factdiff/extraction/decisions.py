@@ -15,6 +15,7 @@ restates the bound decision before it (``I cancelled order #W1. The order was ca
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -65,6 +66,7 @@ _IRREGULAR: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = MappingProxy
         ),
         "ship": (("shipped",), ("ship", "ships", "shipping")),
         "grant": (("granted",), ("grant", "grants", "granting")),
+        "write": (("wrote", "written"), ("write", "writes", "writing")),
         **TRANSACTION_FORMS,
     }
 )
@@ -82,25 +84,53 @@ def verb_forms(verb: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return (verb + "ed",), (verb, verb + suffix, verb + "ing")
 
 
+PHRASAL_VERBS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
+    {
+        "refuse": (("turn", "down"),),
+        "cancel": (("call", "off"),),
+        "waive": (("write", "off"),),
+    }
+)
+"""Phrasal verbs of a decision class (verb, particle): ``turned down the offer``, ``called
+it off``, ``wrote off the $45 fee`` (the generic lexicon's)."""
+
+
 class Lexicon:
     """The verb forms of some decision classes, and the one pattern that finds them.
 
     ``outcomes`` (the generic inventory's lexicon) adds the transaction verbs and outcome
-    phrases (``factdiff.extraction.transactions``)."""
+    phrases (``factdiff.extraction.transactions``); ``phrasal`` verbs count only with their
+    particle (``particle_of``)."""
 
-    def __init__(self, classes: Mapping[str, tuple[str, ...]], outcomes: bool = False) -> None:
+    def __init__(
+        self,
+        classes: Mapping[str, tuple[str, ...]],
+        outcomes: bool = False,
+        phrasal: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType({}),
+    ) -> None:
         self.class_of: dict[str, str] = {}
         self.verb_of: dict[str, str] = {}
+        self.particle_of: dict[str, str] = {}
         self.past: set[str] = set()
         self.outcomes = outcomes
-        for name, verbs in classes.items():
-            for verb in verbs:
-                base = verb.strip().lower()
-                past, other = verb_forms(base)
+        pairs = [(name, verb, "") for name, verbs in classes.items() for verb in verbs]
+        pairs += [
+            (name, verb, particle) for name, both in phrasal.items() for verb, particle in both
+        ]
+        for name, verb, particle in pairs:
+            base = verb.strip().lower()
+            past, other = verb_forms(base)
+            if not particle:
                 self.past.update(past)
-                for form in (*past, *other):
-                    self.class_of.setdefault(form, name)
-                    self.verb_of.setdefault(form, base)
+            for form in (*past, *other):
+                if form in self.class_of:
+                    continue
+                self.class_of[form] = name
+                self.verb_of[form] = base
+                if particle:
+                    self.particle_of[form] = particle
+                    if form in past:
+                        self.past.add(form)
         self.forms = frozenset(self.class_of)
 
 
@@ -122,7 +152,9 @@ def _merged(
     return out
 
 
-DEFAULT_LEXICON = Lexicon(_merged(VERB_CLASSES, TRANSACTION_VERBS), outcomes=True)
+DEFAULT_LEXICON = Lexicon(
+    _merged(VERB_CLASSES, TRANSACTION_VERBS), outcomes=True, phrasal=PHRASAL_VERBS
+)
 """The generic inventory's decision verbs."""
 FORMS = DEFAULT_LEXICON.forms
 """Every inflected form the generic finder knows."""
@@ -139,7 +171,7 @@ _PREVIOUS_WORD = re.compile(r"([a-z'’]+)[ \t]*$")
 _STOP = _words(
     "a an the to for of on in at by with your my our their his her its it this that these "
     "those them me you us him i we they he she be been is are was were will would please any "
-    "all some and or but so as from now then just also up out off about into there here yes "
+    "all some and or but so as from now then just also up out off down about into there here yes "
     "no not have has had do does did can could which what who again one ok okay sure "
     "because since until unless while when whereas although whether if than where why how via "
     "per within during through went goes gone got gets"
@@ -216,16 +248,18 @@ def _passive(low: str, start: int, clause_start: int) -> bool:
 
 
 _NOTE_SUBJECT = re.compile(
-    r"[ \t]*(?:(?:the|your|my|our|their|his|her|this|that)[ \t]+)?"
-    r"(?P<noun>[a-z]+)[ \t]+$"
+    r"[ \t]*(?:(?:the|your|my|our|their|his|her|this|that|a|new)[ \t]+)?"
+    r"(?:[a-z-]+[ \t]+){0,2}?(?P<noun>[a-z]+)[ \t]+$"
 )
-_NOUN_ENDINGS = ("ment", "tion", "sion", "ance", "ence", "age", "ure", "ery", "ing")
+_NOUN_ENDINGS = ("ment", "tion", "sion", "ance", "ence", "age", "ure", "ery")
 _SUBJECT_NOUNS = _words(
-    "order package parcel item unit part device shipment replacement box kit subscription "
-    "plan membership account policy warranty contract"
+    "order package parcel item unit part device product shipment replacement box kit router "
+    "modem laptop phone tablet card subscription plan membership account policy warranty "
+    "contract"
 )
 """Nouns a note states a decision of with a bare ``-s`` form (``Replacement ships next
-Tuesday``): the transaction nouns, these, and words with a noun's ending."""
+Tuesday``): the transaction nouns, these, and words with a noun's ending; ``cancels`` is no
+noun, so any word may head its subject."""
 _DAY_WORDS = (
     r"today|tonight|tomorrow|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
     r"|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun"
@@ -241,16 +275,47 @@ _NOTE_PRESENT = frozenset(("ship", "cancel", "refund"))
 
 def _telegraphic(low: str, start: int, end: int, kind: str, clause_start: int) -> bool:
     """Whether an ``-s`` form of a :data:`_NOTE_PRESENT` class is a note's present stating a
-    decision: its subject, a noun (:data:`_SUBJECT_NOUNS`) alone or after a determiner, opens
-    the clause and a time follows (``Replacement ships next Tuesday``, ``your subscription
-    cancels on May 1``; not ``Cruise ships this week``)."""
+    decision: its subject, a noun phrase of at most three words (after a determiner) whose
+    head is a noun (:data:`_SUBJECT_NOUNS`), opens the clause and a time follows
+    (``Replacement ships next Tuesday``, ``the replacement unit ships tomorrow``, ``your
+    subscription cancels on May 1``; not ``Cruise ships this week``)."""
     if kind not in _NOTE_PRESENT or low[end - 1] != "s" or not _WHEN_AFTER.match(low, end):
         return False
     subject = _NOTE_SUBJECT.fullmatch(low, clause_start, start)
     if subject is None:
         return False
     noun = subject.group("noun")
-    return noun in NOUNS or noun in _SUBJECT_NOUNS or noun.endswith(_NOUN_ENDINGS)
+    return (
+        kind == "cancel" or noun in NOUNS or noun in _SUBJECT_NOUNS or noun.endswith(_NOUN_ENDINGS)
+    )
+
+
+_PRONOUN_OBJECTS = "it|them|this|that|him|her|me|us|you|everything|all"
+_PHRASE_DETERMINERS = "the|a|an|this|that|your|our|their|his|her"
+
+
+@functools.cache
+def _particle_patterns(particle: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The patterns of :func:`_particle_after` for one particle: right after the verb, and
+    after its object."""
+    right = re.compile(rf"[ \t]+{particle}(?![\w'’-])")
+    later = re.compile(
+        rf"[ \t]+(?:(?:{_PRONOUN_OBJECTS})|(?:{_PHRASE_DETERMINERS})(?:[ \t]+[\w$#.,'’-]+){{1,3}}?)"
+        rf"[ \t]+{particle}(?![\w'’-])(?![ \t]+(?:{_PHRASE_DETERMINERS}|my|its)(?![\w'’-]))"
+    )
+    return right, later
+
+
+def _particle_after(low: str, end: int, particle: str, clause_end: int) -> int | None:
+    """Where a phrasal verb's ``particle`` ends when it follows the verb form ending at
+    ``end``: right after it (``turned down the offer``: the particle's end), or after a
+    pronoun or a short noun phrase and before no determiner (``called it off``, ``turned the
+    offer down``: ``end`` itself; not ``turned the car down the street``). None otherwise."""
+    right, later = _particle_patterns(particle)
+    found = right.match(low, end, clause_end)
+    if found is not None:
+        return found.end()
+    return end if later.match(low, end, clause_end) is not None else None
 
 
 _ASSERTING = frozenset(("agree", "accept", "confirm"))
@@ -328,10 +393,10 @@ def _object(
     text: str, end: int, stop: int, particles: frozenset[str] = frozenset()
 ) -> tuple[str, ...]:
     """The verb's direct object, only when it is read with confidence: the noun phrase right
-        after the verb (a determiner, at most one indirect object or the verb's particle before it:
-    ``offered you a voucher``, ``agreed to the refund``), whose words are
-        lower-case nouns or identifiers. A prepositional phrase (``authorized by their CTO``), an
-        infinitive (``agreed to pay``), a pronoun, an amount or a name is no object: ``()``."""
+    after the verb (a determiner, at most one indirect object or the verb's particle before
+    it: ``offered you a voucher``, ``agreed to the refund``), whose words are lower-case nouns
+    or identifiers. A prepositional phrase (``authorized by their CTO``), an infinitive
+    (``agreed to pay``), a pronoun, an amount or a name is no object: ``()``."""
     tokens: list[str] = []
     position = end
     for found in _TOKEN.finditer(text, end, stop):
@@ -753,7 +818,8 @@ def _verbs(
     if not present:
         return
     head: tuple[int, bool] | None = None  # (start, negated) of the last licensed base form
-    for start, end, form in find_words(low, present, not_before="'’#-"):
+    for start, form_end, form in find_words(low, present, not_before="'’#-"):
+        end = form_end  # past the particle of a phrasal verb written right after it
         if _modifier(low, start, form, lexicon):
             continue
         joined = None
@@ -772,6 +838,12 @@ def _verbs(
                 if joined is None:
                     continue
         stop = min(bounds.sentence_end(end), end + _OBJECT_CHARS)
+        particle = lexicon.particle_of.get(form)
+        if particle is not None:
+            joint = _particle_after(low, end, particle, bounds.clause_end(end))
+            if joint is None:
+                continue  # "turned" without "down", "called" without "off"
+            end = max(end, joint)  # the particle right after the verb is part of it
         passive = form in lexicon.past and _passive(low, start, bounds.clause_start(start))
         obj = () if passive else _object(text, end, stop, _particles(lexicon, form))
         kind = lexicon.class_of[form]

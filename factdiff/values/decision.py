@@ -38,6 +38,14 @@ class DecisionValue(Value):
             return False
         if (other.verb, other.negated) != (self.verb, self.negated):
             return False
+        return self._objects_agree(other)
+
+    def same_object(self, other: DecisionValue) -> bool:
+        """Whether both decisions bind an object and it is the same one (``refused the
+        upgrade offer`` and ``accepted the upgrade``), whatever their class and polarity."""
+        return bool(self.obj) and bool(other.obj) and self._objects_agree(other)
+
+    def _objects_agree(self, other: DecisionValue) -> bool:
         mine, theirs = _split(self.obj), _split(other.obj)
         for kind in (0, 1):  # identifiers first, then nouns
             if mine[kind] and theirs[kind]:

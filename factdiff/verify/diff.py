@@ -21,7 +21,9 @@ never count. How each fact was bound to its field decides how far "stated elsewh
 Inventory atoms are compared by **role** as well (``factdiff.extraction.roles``): a summary
 atom whose role (``departure``, ``total``...) the source gives to another value, while the
 source states the summary's value in another role, is a change (a swapped departure and
-arrival time). An atom written without a role cue is never compared by role.
+arrival time). An atom written without a role cue is never compared by role, on either side:
+a summary value the source states only without a role is no swap (``refund approved
+Tuesday`` for ``On Tuesday I approved the refund``).
 """
 
 from __future__ import annotations
@@ -324,12 +326,21 @@ def _diff_values(
                 finding(verdict, src, smr, "not stated: " + ", ".join(parts))
             break
 
+    flipped = [] if is_field else _flips(open_source, open_summary, source_side, summary_side)
+
     def tolerated(smr: Fact) -> bool:
-        """A summary value stated elsewhere in the source, unless both bind the field strongly."""
+        """A summary value stated elsewhere in the source, unless both bind the field strongly
+        or it flips a source decision on its object."""
         if smr.binding.strong and _strong(open_source):
+            return False
+        if any(smr is flip for _, flip in flipped):
             return False
         return source_side.states(smr.value, tolerance)
 
+    for src, smr in flipped:
+        open_source.remove(src)
+        open_summary.remove(smr)
+        finding(Verdict.CHANGED, src, smr)
     open_summary = [u for u in open_summary if not tolerated(u)]
     fewer: list[Fact] = []  # decisions the summary states, fewer times than they occur
     if not is_field:
@@ -353,6 +364,37 @@ def _diff_values(
     for smr in open_summary:
         finding(Verdict.ADDED, None, smr)
     return findings
+
+
+def _flips(
+    source_facts: list[Fact], summary_facts: list[Fact], source_side: _Side, summary_side: _Side
+) -> list[tuple[Fact, Fact]]:
+    """Pairs of a source decision the summary does not restate and a summary decision on the
+    same object of another class or polarity (``refused the upgrade offer`` ->
+    ``accepted the upgrade offer``): a change, even where another decision of the summary's
+    class, unbound, stands in the source (``agreed to extend the contract``)."""
+    pairs: list[tuple[Fact, Fact]] = []
+    taken: set[int] = set()
+    for src in source_facts:
+        value = src.value
+        if not isinstance(value, DecisionValue) or not value.obj:
+            continue
+        if summary_side.restates(src, source_side):
+            continue
+        for smr in summary_facts:
+            other = smr.value
+            if (
+                id(smr) not in taken
+                and isinstance(other, DecisionValue)
+                and other.obj
+                and (other.verb, other.negated) != (value.verb, value.negated)
+                and other.same_object(value)
+                and not any(o.obj and o.same_as(other) for o, _ in source_side.decisions)
+            ):
+                pairs.append((src, smr))
+                taken.add(id(smr))
+                break
+    return pairs
 
 
 def _name_exchanges(
@@ -489,10 +531,10 @@ def _role_changes(
             holders = by_role.get(role)
             if not holders or any(h.value.same_as(smr.value) for h in holders):
                 continue
-            if not source_side.states(smr.value):
-                continue  # a value the source never states is reported as added or changed
             other = next((f for f in source_facts if f.value.same_as(smr.value) and f.roles), None)
-            elsewhere = f" (the source's {', '.join(other.roles)})" if other else ""
+            if other is None:
+                continue  # never stated in the source, or only without a role: not a swap
+            elsewhere = f" (the source's {', '.join(other.roles)})"
             detail = f"{role.replace('+', ' ')} is {holders[0].value.display()} in the source"
             out.append(
                 Finding(

@@ -174,6 +174,24 @@ def test_a_flipped_decision_is_a_change() -> None:
     assert change.summary.value.canonical() == "accept: refund"
 
 
+def test_a_flip_on_its_object_is_a_change_beside_another_decision_of_its_class() -> None:
+    source = "Mr. Okafor turned down the upgrade offer but agreed to extend his contract."
+    result = check(source, "Okafor accepted the upgrade; agreed to extend it.", generic_schema())
+    assert [
+        (f.verdict.value, f.summary.value.canonical()) for f in result.diff.findings if f.summary
+    ] == [("changed", "accept: upgrade")]
+    kept = "Okafor declined the upgrade offer; agreed to extend the contract."
+    assert check(source, kept, generic_schema()).outcome.value == "clean"
+
+
+def test_a_decision_the_source_also_states_on_that_object_is_no_flip() -> None:
+    source = "I refused the refund at first. Later I approved the refund."
+    result = check(source, "Refund approved later.", generic_schema())
+    assert [(f.verdict.value, f.field) for f in result.diff.findings] == [
+        ("missing", "inventory.decision")
+    ]
+
+
 def test_not_cancelled_to_cancelled_is_a_change() -> None:
     source = "Order ORD-5521 was not cancelled."
     result = check(source, "Order ORD-5521 was cancelled.", generic_schema())
@@ -291,6 +309,9 @@ def test_a_verb_of_consent_before_a_clause_states_a_fact_not_a_decision(
     [
         ("Replacement ships next Tuesday.", ["ship"]),
         ("Order ships tomorrow.", ["ship"]),
+        ("The replacement unit ships tomorrow via UPS.", ["ship"]),
+        ("A new replacement router ships Friday.", ["ship"]),
+        ("Pending refunds next week.", []),
         ("Your subscription cancels on May 1.", ["cancel"]),
         ("The deposit refunds within 5 days.", ["refund"]),
         ("Special offers this week.", []),  # not a class a note states so
