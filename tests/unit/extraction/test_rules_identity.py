@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/8"
-DIGEST = "e321cf0563e39c8907bd42bb2a16a7b24464b9004e46dd4a4063eed8546ae682"
+DIGEST = "ebfa81d25f944868082632ddf96fb342f372c06c83b099dc02d2b3f81e1510e4"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -65,7 +65,8 @@ SENTENCES = (
     "I'm headed to Willard Hicks; Burma Ruby Burmese Cuisine is a restaurant like Charlie Chan "
     "and a great 4 star is Hilton Philadelphia.",
     "Billing confirmed INV-2231 was paid; I confirmed with billing. Replacement ships next "
-    "Tuesday, the parcel left the warehouse and your order is still in transit.",
+    "Tuesday, the parcel left the warehouse and your order is still in transit. Okafor turned "
+    "down the upgrade offer; we called it off and wrote off the $12 fee.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 
