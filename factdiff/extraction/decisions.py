@@ -10,6 +10,9 @@ confidence: the noun phrase that directly follows an active verb (``the refund``
 their CTO``), an infinitive (``agreed to pay``), a pronoun, an amount or a bare name leaves the
 object unbound, so a decision is then compared by its class and polarity alone, unless it
 restates the bound decision before it (``I cancelled order #W1. The order was cancelled.``).
+A commitment to pay is ``promise`` however it is worded (``agreed to pay``, ``will pay``), and
+an infinitive decision verb after a verb of consent, promise or refusal is the decision
+(``agreed to waive the fee`` is ``waive: fee``).
 """
 
 from __future__ import annotations
@@ -316,6 +319,26 @@ def _particle_after(low: str, end: int, particle: str, clause_end: int) -> int |
     if found is not None:
         return found.end()
     return end if later.match(low, end, clause_end) is not None else None
+
+
+_WILL_BEFORE = re.compile(
+    r"(?:(?<![\w'’])(?:will|shall|going[ \t]+to)|['’]ll)[ \t]+(?:(?:also|then|now|still)[ \t]+)?$"
+)
+"""A future right before a transaction verb's base form: ``the customer will pay``, ``she'll
+pay``, ``is going to pay``: a commitment (``promise``)."""
+_COMMITTING = frozenset(("agree", "accept", "promise", "guarantee", "refuse", "decline"))
+"""Verbs whose infinitive complement may be a decision of its own (``agreed to waive``)."""
+_COMPLEMENT = re.compile(r"[ \t]+to[ \t]+(?P<verb>[a-z]+)(?![\w'’-])")
+
+
+def _complement(low: str, end: int, lexicon: Lexicon) -> str | None:
+    """The base form of a decision verb after ``to`` right after ``end`` (``agreed to waive``:
+    ``waive``), or None."""
+    found = _COMPLEMENT.match(low, end)
+    if found is None:
+        return None
+    form = found.group("verb")
+    return form if form in lexicon.forms and form not in lexicon.past else None
 
 
 _ASSERTING = frozenset(("agree", "accept", "confirm"))
@@ -823,10 +846,13 @@ def _verbs(
         if _modifier(low, start, form, lexicon):
             continue
         joined = None
+        promised = False  # "will pay": a commitment, as "agreed to pay" is
         if form not in lexicon.past:
             if lexicon.verb_of[form] in BASE_ONLY_AFTER_FAILURE and lexicon.outcomes:
                 if not failure_before(low, start):
-                    continue
+                    if not _WILL_BEFORE.search(low, max(0, start - 24), start):
+                        continue
+                    promised = True
             elif (
                 not _licensed(low, start)
                 and not failed_attempt(low, start)
@@ -837,6 +863,9 @@ def _verbs(
                 joined = head if head is not None and _shares(low, head[0], start) else None
                 if joined is None:
                     continue
+        committed = _complement(low, end, lexicon) if lexicon.verb_of[form] in _COMMITTING else None
+        if committed is not None and lexicon.verb_of[committed] not in BASE_ONLY_AFTER_FAILURE:
+            continue  # "agreed to waive the fee": the waiver is the decision, and its polarity
         stop = min(bounds.sentence_end(end), end + _OBJECT_CHARS)
         particle = lexicon.particle_of.get(form)
         if particle is not None:
@@ -847,6 +876,8 @@ def _verbs(
         passive = form in lexicon.past and _passive(low, start, bounds.clause_start(start))
         obj = () if passive else _object(text, end, stop, _particles(lexicon, form))
         kind = lexicon.class_of[form]
+        if promised or (committed is not None and kind == "accept"):
+            kind = "promise"  # "agreed to pay" commits as "promised to pay" does
         if lexicon.outcomes:
             kind = outcome_class(kind, obj)
             obj = transaction_object(kind, obj)

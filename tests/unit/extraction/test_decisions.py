@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from factdiff.errors import SchemaError
@@ -96,7 +98,7 @@ def test_base_forms_count_after_a_verb_licence() -> None:
     [
         ("Work was not authorized by their CTO Marcus Chen.", "not accept"),
         ("The change has been confirmed by the hotel.", "accept"),
-        ("Customer agreed to pay $11,850 within 7 days.", "accept"),
+        ("Customer agreed to pay $11,850 within 7 days.", "promise"),  # a commitment
         ("I refunded $50 to the card.", "refund"),
         ("I booked Gourmet Burger for you.", "book"),
         ("Sure, I can confirm that for you.", "accept"),
@@ -326,3 +328,31 @@ def test_a_notes_bare_present_with_a_time_states_a_decision(text: str, expected:
 def test_a_passive_confirmed_with_a_reference_states_the_outcome() -> None:
     assert decisions("Yes it is confirmed with reference number TT8J62KR.") == ["accept"]
     assert decisions("I confirmed with billing that the $1,250.00 charge was paid.") == ["pay"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("We agreed to waive the late fee.", ["waive: fee late"]),
+        ("We refused to waive the late fee.", ["not waive: fee late"]),
+        ("We promised to refund the fee.", ["refund: fee"]),
+        ("I agreed to ship it today.", ["ship"]),
+        ("The customer agreed to pay by Friday.", ["promise"]),
+        ("The customer promised to pay by Friday.", ["promise"]),
+        ("The customer will pay by Friday.", ["promise"]),
+        ("She'll pay the rest tomorrow.", ["promise"]),
+        ("The customer refused to pay.", ["refuse"]),
+        ("We agreed to the refund.", ["accept: refund"]),
+        ("Will you pay by card?", []),
+        ("You can pay by card.", []),
+    ],
+)
+def test_a_commitment_reads_alike_in_every_wording(text: str, expected: list[str]) -> None:
+    assert decisions(text) == expected
+
+
+def test_the_worked_examples_faithful_summary_is_clean_under_the_generic_schema() -> None:
+    folder = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
+    source = (folder / "source.txt").read_text(encoding="utf-8")
+    faithful = (folder / "faithful.txt").read_text(encoding="utf-8")
+    assert check(source, faithful, generic_schema()).outcome.value == "clean"

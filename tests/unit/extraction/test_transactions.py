@@ -225,7 +225,7 @@ def test_a_consent_verb_keeps_its_class_for_other_objects() -> None:
         "refuse: refund",
         "offer: transfer",
     ]
-    assert decisions("Customer agreed to pay $11,850 within 7 days.") == ["accept"]
+    assert decisions("Customer agreed to pay $11,850 within 7 days.") == ["promise"]
     assert decisions("I paid $50 by card.") == ["pay"]
 
 
