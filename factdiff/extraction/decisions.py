@@ -322,10 +322,31 @@ def _particle_after(low: str, end: int, particle: str, clause_end: int) -> int |
 
 
 _WILL_BEFORE = re.compile(
-    r"(?:(?<![\w'’])(?:will|shall|going[ \t]+to)|['’]ll)[ \t]+(?:(?:also|then|now|still)[ \t]+)?$"
+    r"(?<![\w'’])(?P<subject>[a-z]+)(?:[ \t]+(?:will|shall|is[ \t]+going[ \t]+to|are[ \t]+going"
+    r"[ \t]+to)|['’]ll)[ \t]+(?:(?:also|then|now|still)[ \t]+)?$"
 )
-"""A future right before a transaction verb's base form: ``the customer will pay``, ``she'll
-pay``, ``is going to pay``: a commitment (``promise``)."""
+_COMMITTING_SUBJECTS = _words(
+    "he she they customer client caller guest buyer tenant patient member user owner company"
+)
+"""Third parties whose future payment is a commitment reported (``the customer will pay``,
+``she'll pay``); the speaker's or the listener's is a proposal or a wish (``I'll rent it``,
+``the price you'll pay``), and a thing's no one's (``the amount will transfer``)."""
+
+
+def _promised(text: str, low: str, start: int) -> bool:
+    """Whether a transaction verb's base form at ``start`` follows a third party's future: a
+    commitment (``the customer will pay``, ``Okafor is going to pay``)."""
+    found = _WILL_BEFORE.search(low, max(0, start - 40), start)
+    if found is None:
+        return False
+    subject = found.group("subject")
+    if subject in _COMMITTING_SUBJECTS:
+        return True
+    first = found.start("subject")
+    named = subject not in _STOP and subject not in _NOT_NOUNS
+    return named and text[first].isupper()  # a name: "Okafor will pay"
+
+
 _COMMITTING = frozenset(("agree", "accept", "promise", "guarantee", "refuse", "decline"))
 """Verbs whose infinitive complement may be a decision of its own (``agreed to waive``)."""
 _COMPLEMENT = re.compile(r"[ \t]+to[ \t]+(?P<verb>[a-z]+)(?![\w'’-])")
@@ -850,7 +871,7 @@ def _verbs(
         if form not in lexicon.past:
             if lexicon.verb_of[form] in BASE_ONLY_AFTER_FAILURE and lexicon.outcomes:
                 if not failure_before(low, start):
-                    if not _WILL_BEFORE.search(low, max(0, start - 24), start):
+                    if not _promised(text, low, start):
                         continue
                     promised = True
             elif (

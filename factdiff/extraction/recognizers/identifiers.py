@@ -260,6 +260,7 @@ class IdentifierRecognizer:
             if ref is not None:
                 yield Match(ref[0], m.end(), IdentifierValue(ref[1]))
         yield from _dashed_refs(text)
+        yield from _card_endings(text)
         for m in _ref_cues(text):
             if m.group("code") not in _ROLE_WORDS:
                 yield Match(m.start("code"), m.end("code"), IdentifierValue(m.group("code")))
@@ -272,6 +273,38 @@ class IdentifierRecognizer:
             ):
                 continue
             yield Match(m.start(), m.end(), IdentifierValue(token))
+
+
+_CARD_WORDS = (
+    "card", "cards", "visa", "mastercard", "amex", "discover", "debit", "credit", "account",
+    "acct", "iban",
+)  # fmt: skip
+_CARD_ENDING = re.compile(
+    r"(?:(?:ending|ends)(?:[ \t]+(?:in|with))?|(?P<last>last[ \t]+(?:four|4)(?:[ \t]+digits)?"
+    r"(?:[ \t]+(?:of|are|is))?[ \t]*:?))[ \t]{1,3}#?(?P<num>\d{4})(?![\w.,/-]\d|\d)"
+    r"|(?<![\w*.…•])(?:x|\*{2,}|…|\.{3}|•{2,})[ \t]?(?P<masked>\d{4})(?![\w.,/-]\d|\d)"
+)
+"""A payment card's or account's last four digits: ``ending in 4421``, ``last four 4421``,
+``x4421``, ``****4421``, ``...4421``; one fact however written (``ending 4421``)."""
+_CARD_WORD_BEFORE = re.compile(
+    r"(?<![a-z])(?:" + "|".join(_CARD_WORDS) + r")(?![a-z])[^.;\n]{0,24}\Z"
+)
+"""A card or account word shortly before its ending (``Amex x1009``, ``the Visa card ending in
+4421``; not ``the meeting ends in 2024``)."""
+
+
+def _card_endings(text: str) -> Iterator[Match]:
+    """:data:`_CARD_ENDING` matches as identifiers ``ending 4421``: after a card or account
+    word in their sentence, or after ``last four``."""
+    low = lowered(text)
+    if not any(word in low for word in ("end", "last", "x", "*", "…", "...", "•")):
+        return
+    for m in _CARD_ENDING.finditer(low):
+        carded = _CARD_WORD_BEFORE.search(low, max(0, m.start() - 40), m.start()) is not None
+        if not (carded or m.group("last")):
+            continue
+        digits = m.group("masked") or m.group("num")
+        yield Match(m.start(), m.end(), IdentifierValue(f"ending {digits}"))
 
 
 def _dashed_refs(text: str) -> Iterator[Match]:

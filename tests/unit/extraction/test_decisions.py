@@ -341,6 +341,10 @@ def test_a_passive_confirmed_with_a_reference_states_the_outcome() -> None:
         ("The customer promised to pay by Friday.", ["promise"]),
         ("The customer will pay by Friday.", ["promise"]),
         ("She'll pay the rest tomorrow.", ["promise"]),
+        ("Okafor is going to pay $11,850 within 7 days.", ["promise"]),
+        ("I'll rent it.", []),  # the speaker's: a proposal or a wish
+        ("Tell me the price I'll pay.", []),
+        ("Within 3 business days the amount will transfer.", []),  # a thing's: no one's
         ("The customer refused to pay.", ["refuse"]),
         ("We agreed to the refund.", ["accept: refund"]),
         ("Will you pay by card?", []),

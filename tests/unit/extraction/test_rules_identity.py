@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/8"
-DIGEST = "85da1aa23d1c4a6c585d2c29a76a9a363802c1766957883fe90313ac3e6178b7"
+DIGEST = "cafc41f3f5407b132e3e20282ecf620785ee67f39cbe10b6fa13df5164041076"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -67,7 +67,7 @@ SENTENCES = (
     "Billing confirmed INV-2231 was paid; I confirmed with billing. Replacement ships next "
     "Tuesday, the parcel left the warehouse and your order is still in transit. Okafor turned "
     "down the upgrade offer; we called it off and wrote off the $12 fee. We agreed to waive the "
-    "late fee and she'll pay the rest tomorrow.",
+    "late fee and she'll pay the rest tomorrow. Refunded $40 to the Amex x1009.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 

@@ -209,6 +209,28 @@ def test_speaker_labels_and_caps_words_after_a_cue_are_not_codes(text: str) -> N
     assert ids(text) == []
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Refund to the Visa card ending in 4421.",
+        "Charged to Visa ****4421 today.",
+        "Amex x4421",
+        "the card on file (...4421)",
+        "Last four digits: 4421.",
+        "Your account ending 4421 is closed.",
+    ],
+)
+def test_a_cards_last_four_digits_are_one_identifier_however_written(text: str) -> None:
+    assert ids(text) == ["ending 4421"]
+
+
+@pytest.mark.parametrize(
+    "text", ["The meeting ended in 2024.", "The trial ends in 2026.", "Sales are up ...2024."]
+)
+def test_an_ending_without_a_card_is_no_card(text: str) -> None:
+    assert "ending" not in " ".join(ids(text))
+
+
 def test_bare_uk_phone_is_not_an_identifier() -> None:
     text = "Their number is 01223356354 and the ref is 00000013."
     assert ids(text) == ["00000013"]
