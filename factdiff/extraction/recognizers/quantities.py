@@ -53,10 +53,17 @@ def _unit_of(match: re.Match[str]) -> str:
     return _UNIT_BY_WORD[" ".join(match["word"].lower().split())]
 
 
+_PARTY_BEFORE = re.compile(
+    r"(?i)(?<![\w-])(?:table|party|booking|reservation)[ \t]+(?:for|of)[ \t]+\Z"
+)
+"""A party's size without its noun: ``a table for four``, ``a party of 6`` count people."""
+
+
 class QuantityRecognizer:
     """Quantities: a number and a unit or count noun (``2 kg``, ``two people``, ``4-star``,
-    ``5 pounds of coffee``). Durations (hours, days...) are not quantities, and neither is
-    an amount with a currency before it (``a $81 ticket`` is money)."""
+    ``5 pounds of coffee``), and a party's size (``a table for four``: 4 people). Durations
+    (hours, days...) are not quantities, and neither is an amount with a currency before it
+    (``a $81 ticket`` is money)."""
 
     fact_type: FactType = FactType.QUANTITY
 
@@ -70,11 +77,29 @@ class QuantityRecognizer:
             if amount is not None and amount.start < tok.start < amount.end:
                 continue  # "$81 ticket": the currency before the number makes it money
             nxt = text[tok.end : tok.end + 1]
-            if not (nxt in _UNIT_MARKS or nxt.isalpha()):
+            suffix = _UNIT_RE.match(text, tok.end) if nxt in _UNIT_MARKS or nxt.isalpha() else None
+            if suffix is None and _party(text, tok.start, tok.end):
+                yield Match(tok.start, tok.end, QuantityValue(tok.value, "person"))
                 continue
-            suffix = _UNIT_RE.match(text, tok.end)
             if suffix and not (tok.value != 1 and (suffix["word"] or "").lower() in _PLURAL_ONLY):
                 yield Match(tok.start, suffix.end(), QuantityValue(tok.value, _unit_of(suffix)))
+
+
+_COUNTED_AFTER = re.compile(r"[ \t]*(?:[a-z]|[-/:.,]\d)", re.IGNORECASE)
+
+
+def _party(text: str, start: int, end: int) -> bool:
+    """Whether the whole number at ``[start, end)`` is a party's size (:data:`_PARTY_BEFORE`),
+    with no noun of its own after it (``a table for 2 people`` counts people already;
+    ``a table for 2 at 7 pm``, ``table for four.`` count the party)."""
+    if _PARTY_BEFORE.search(text, max(0, start - 24), start) is None:
+        return False
+    after = _COUNTED_AFTER.match(text, end)
+    return after is None or _FOLLOWING_WORD.match(text, end) is not None
+
+
+_FOLLOWING_WORD = re.compile(r"[ \t]+(?:at|on|in|for|this|tonight|tomorrow|and|with|by)\b")
+"""Words after a party's size that start the next phrase (``a table for four at 7``)."""
 
 
 def parse_percent(text: str, context: ExtractionContext) -> PercentValue | None:

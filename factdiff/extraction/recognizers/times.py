@@ -43,6 +43,12 @@ _TIME_DIGITAL = re.compile(
     r"(?::(?P<s>[0-5][0-9])(?:[.,][0-9]{1,9})?)?(?![0-9]|:[0-9]|[.,][0-9])"
     rf"{_AMPM}?{_PERIOD}?"
 )
+_TIME_DOTTED = re.compile(
+    r"(?P<h>[0-9]{1,2})\.(?P<m>[0-5][0-9])(?![0-9]|[.,][0-9])"
+    r"(?:\s?(?P<ampm>[ap])\.?m\b\.?)"
+)
+"""A time written with a dot (``7.30pm``, ``9.15 a.m.``): only with am/pm, since ``7.30`` alone
+is a decimal."""
 # The lookahead demands a marker after the hour: a bare number is not a time.
 _MARKER_AHEAD = rf"(?=\s?o['’\"]?\s?clock\b|\s?[ap]\.?m\b|{_S}(?:in|this|at|tonight)\b)"
 _TIME_HOUR_DIGITS = re.compile(
@@ -174,7 +180,7 @@ def _time_found(
 def _digital(m: re.Match[str], src: _Source, lenient: bool) -> Match | None:
     marker = _marker(m)
     hour = _apply_period(int(m.group("h")), marker)
-    second = int(m.group("s")) if m.group("s") else None
+    second = int(m.group("s")) if m.groupdict().get("s") else None
     glued = not marker
     return _time_found(m, src, hour, int(m.group("m")), second, glued=glued, lenient=lenient)
 
@@ -218,6 +224,7 @@ class _TimeRule(NamedTuple):
 
 _TIME_RULES = (
     _TimeRule(_TIME_DIGITAL, _digital, _TIME_GUARD, digits=True),
+    _TimeRule(_TIME_DOTTED, _digital, _TIME_GUARD, digits=True),
     _TimeRule(_TIME_HOUR_DIGITS, _hourly, _TIME_GUARD, digits=True),
     _TimeRule(_TIME_HOUR_WORDS, _hourly, _TIME_GUARD, frozenset(_HOUR_WORDS)),
     _TimeRule(_TIME_FRACTION, _fraction, "", frozenset({"half", "quarter"})),

@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/8"
-DIGEST = "cafc41f3f5407b132e3e20282ecf620785ee67f39cbe10b6fa13df5164041076"
+DIGEST = "5098d401e562c218ded6cf78725e891b025ecfcd5d9fec9ba1e38e0f3a78de42"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -67,7 +67,8 @@ SENTENCES = (
     "Billing confirmed INV-2231 was paid; I confirmed with billing. Replacement ships next "
     "Tuesday, the parcel left the warehouse and your order is still in transit. Okafor turned "
     "down the upgrade offer; we called it off and wrote off the $12 fee. We agreed to waive the "
-    "late fee and she'll pay the rest tomorrow. Refunded $40 to the Amex x1009.",
+    "late fee and she'll pay the rest tomorrow. Refunded $40 to the Amex x1009; a table for "
+    "four at 7.30pm.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 

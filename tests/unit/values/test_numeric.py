@@ -628,3 +628,16 @@ def test_subject_agreement_is_symmetric(a: str | None, b: str | None) -> None:
     left, right = PercentValue(Decimal(20), a), PercentValue(Decimal(20), b)
     assert left.same_as(right) == right.same_as(left)
     assert left.same_as(left)
+
+
+def test_a_partys_size_counts_people_without_its_noun() -> None:
+    text = (
+        "Booked a table for four at Osteria Nonna; a party of 6. A reservation for 2 people; "
+        "a table for 2 available at 7; a reservation for 3 nights."
+    )
+    assert found(QuantityRecognizer(), text) == [
+        ("four", "4 person"),
+        ("6", "6 person"),
+        ("2 people", "2 person"),
+        ("3 nights", "3 night"),
+    ]

@@ -224,6 +224,8 @@ def test_date_value_rules() -> None:
         ("14:32Z", "14:32+00:00"),
         ("14:32-05:00", "14:32-05:00"),
         ("14:32+05:30", "14:32+05:30"),
+        ("7.30pm", "19:30"),
+        ("9.15 a.m.", "09:15"),
     ],
 )
 def test_times(text: str, expected: str) -> None:
@@ -238,6 +240,7 @@ def test_times(text: str, expected: str) -> None:
         "1.5 hours",
         "$5.30 pm",
         "costs 12.30",
+        "at 7.30",
         "a table for 2 this evening",
         "evening 6 people",
         "25:00",
