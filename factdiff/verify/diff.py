@@ -21,9 +21,7 @@ never count. How each fact was bound to its field decides how far "stated elsewh
 Inventory atoms are compared by **role** as well (``factdiff.extraction.roles``): a summary
 atom whose role (``departure``, ``total``...) the source gives to another value, while the
 source states the summary's value in another role, is a change (a swapped departure and
-arrival time). An atom written without a role cue is never compared by role, on either side:
-a summary value the source states only without a role is no swap (``refund approved
-Tuesday`` for ``On Tuesday I approved the refund``).
+arrival time). An atom written without a role cue is never compared by role.
 """
 
 from __future__ import annotations
@@ -531,10 +529,10 @@ def _role_changes(
             holders = by_role.get(role)
             if not holders or any(h.value.same_as(smr.value) for h in holders):
                 continue
+            if not source_side.states(smr.value):
+                continue  # a value the source never states is reported as added or changed
             other = next((f for f in source_facts if f.value.same_as(smr.value) and f.roles), None)
-            if other is None:
-                continue  # never stated in the source, or only without a role: not a swap
-            elsewhere = f" (the source's {', '.join(other.roles)})"
+            elsewhere = f" (the source's {', '.join(other.roles)})" if other else ""
             detail = f"{role.replace('+', ' ')} is {holders[0].value.display()} in the source"
             out.append(
                 Finding(
