@@ -119,7 +119,7 @@ _DONE = _words(
     "confirmed booked made reserved completed complete successful done set scheduled created "
     "placed processed initiated started began begun sent secured arranged finalized finalised "
     "approved accepted bought purchased success ordered submitted fixed verified planned "
-    "issued"
+    "issued credited"
 )
 """Outcomes stating the transaction done (the class is the noun's)."""
 _CLAUSE_END = re.compile(r"[ \t]*(?:[.,;:!?)\n]|$)")
@@ -158,8 +158,11 @@ auxiliaries."""
 _ONLY_NEGATED = _words("possible available")
 """Outcomes only when negated: ``the reservation was not possible`` failed."""
 _THROUGH = _words("went go goes gone going")
-"""``went through``: done."""
-_THROUGH_WORD = re.compile(r"[ \t]+(?:through|thru)(?![\w'’-])")
+"""``went through`` (a refund's ``goes back``): done."""
+_WENT = _words("went goes gone")
+"""Forms of ``go`` that end a phrase after a noun (not the infinitive: ``that transfer to go
+through`` is a question's)."""
+_THROUGH_WORD = re.compile(r"[ \t]+(?:through|thru|back)(?![\w'’-])")
 """``through`` after a form of ``go`` (``thru`` as it is often written)."""
 _AUX = _words(
     "is are was were be been being has have had got gets will would could can cannot did do "
@@ -551,6 +554,8 @@ def _outcome(text: str, low: str, noun: Word, bounds: Boundaries) -> Match | Non
             continue
         if in_phrase and token in _PARTICIPLES and _CLAUSE_END.match(low, position):
             in_phrase = False  # ``Refund of $45.00 processed.``: a note's outcome, no auxiliary
+        elif in_phrase and token in _WENT and _THROUGH_WORD.match(low, position):
+            in_phrase = False  # ``the payment of $50 went through``; not ``... to go through``
         elif in_phrase and (token == "a" or token not in _AUX):
             if skipped > _PHRASE_WORDS or _same_class(token, noun_class):
                 return None  # too long, or its own noun states the outcome (``the table at 7``)
@@ -758,4 +763,6 @@ def _outcome_class(token: str, noun_class: str, low: str, end: int) -> tuple[str
         return _OWN_CLASS[token], False
     if token in _THROUGH and low[:end].endswith((" through", " thru")):
         return noun_class, False
+    if token in _THROUGH and noun_class == "refund" and low[:end].endswith(" back"):
+        return noun_class, False  # "the refund goes back to your card"
     return None

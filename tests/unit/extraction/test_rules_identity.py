@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/8"
-DIGEST = "5098d401e562c218ded6cf78725e891b025ecfcd5d9fec9ba1e38e0f3a78de42"
+DIGEST = "461c0279a28c1b798fa68f89da6befb116ede9cba4d5f5e0d595d6139edda38d"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -68,7 +68,7 @@ SENTENCES = (
     "Tuesday, the parcel left the warehouse and your order is still in transit. Okafor turned "
     "down the upgrade offer; we called it off and wrote off the $12 fee. We agreed to waive the "
     "late fee and she'll pay the rest tomorrow. Refunded $40 to the Amex x1009; a table for "
-    "four at 7.30pm.",
+    "four at 7.30pm. The refund of $47.49 goes back to the card; it will be credited.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 

@@ -462,3 +462,16 @@ def test_an_unbound_decision_restating_a_bound_one_takes_its_object(
 )
 def test_goods_on_their_way_were_shipped(text: str, expected: list[str]) -> None:
     assert decisions(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The refund of $47.49 goes back to the Mastercard within 5-7 days.", ["refund"]),
+        ("The refund will be credited to your Visa.", ["refund"]),
+        ("The payment of $50 went through.", ["pay"]),
+        ("The transfer went back to your account.", []),  # only a refund goes back
+    ],
+)
+def test_a_refund_going_back_or_credited_is_done(text: str, expected: list[str]) -> None:
+    assert decisions(text) == expected
