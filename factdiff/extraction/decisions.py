@@ -560,11 +560,14 @@ okay?``)."""
 def _proposed(low: str, start: int, words: list[str]) -> bool:
     """Whether a decision is proposed, not taken: a future form (``I'll book``, ``I will
     book``) whose sentence or the next asks whether that is right, a non-past form after a
-    condition (``before I book``, ``if you cancel``), a possibility (``you could reserve``,
+    condition (``before I book``, ``if you cancel``) or any form right after one (``on hold
+    until paid``, ``once confirmed``), a possibility (``you could reserve``,
     ``I can book``) or what the user will do (``you will book 2 tickets``)."""
     previous = words[-3:]
     if any(w in _SUBORDINATORS for w in previous) and not _past_at(low, start):
         return True
+    if previous and previous[-1] in _SUBORDINATORS:
+        return True  # a reduced clause: "on hold until paid", "once confirmed, we ship"
     if _possible(words) and not low.startswith("confirm", start):
         return True
     if not previous or not (previous[-1] in _FUTURE or previous[-1].endswith(("'ll", "’ll"))):

@@ -68,7 +68,8 @@ SENTENCES = (
     "Tuesday, the parcel left the warehouse and your order is still in transit. Okafor turned "
     "down the upgrade offer; we called it off and wrote off the $12 fee. We agreed to waive the "
     "late fee and she'll pay the rest tomorrow. Refunded $40 to the Amex x1009; a table for "
-    "four at 7.30pm. The refund of $47.49 goes back to the card; it will be credited.",
+    "four at 7.30pm. The refund of $47.49 goes back to the card; it will be credited. The "
+    "account is on hold until paid; send me the number once booked.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 

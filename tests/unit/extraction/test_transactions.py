@@ -170,6 +170,8 @@ def test_failure_cues_negate(text: str, expected: str) -> None:
         "You asked me to cancel order #W123.",
         "You have two pending orders that can be cancelled:",
         "Kindly book a table for me.",
+        "The account stays on hold until paid.",  # a reduced clause: a condition
+        "If approved, the refund goes out Monday.",
         "Pleas confirm to reserve a car for March 9th.",
     ],
 )
