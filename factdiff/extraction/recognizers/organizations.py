@@ -47,14 +47,15 @@ _ID_PAREN = re.compile(r"(?<![\w#-])([\w#-]{1,60})[ \t]?\(([^()\n]{2,60})\)")
 
 
 def _walk_back(text: str, end: int, max_tokens: int = 4) -> int | None:
-    """Start of the capitalised words (``&``/``of``/``and`` joined) ending at ``end``."""
+    """Start of the capitalised words (``&``/``of``/``and`` joined) ending at ``end``; a comma
+    ends them (``Head of Finance, Alpenblick GmbH`` is ``Alpenblick GmbH``)."""
     words = text[max(0, end - 120) : end].split(" ")
     taken: list[str] = []
     start = end
     for word in reversed(words):
-        if not word:
+        if not word or word.endswith(","):
             break
-        bare = word.rstrip(",")
+        bare = word
         opened = bare.lstrip("([{\"'“‘")
         if opened != bare:
             if (

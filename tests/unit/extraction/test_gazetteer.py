@@ -77,6 +77,8 @@ def test_the_gazetteer_is_shipped_data_folded_and_without_common_words() -> None
         ("The order from Nordlys AS arrived.", ["Nordlys AS"]),
         ("Sold to Bergen Fisk ASA today.", ["Bergen Fisk ASA"]),
         ("PLEASE CALL AS SOON AS POSSIBLE", []),
+        ("Lena Fischer (Head of Finance, Alpenblick GmbH) called.", ["Alpenblick GmbH"]),
+        ("Initech, Inc. called.", ["Initech, Inc."]),
     ],
 )
 def test_nordic_and_european_legal_forms(text: str, expected: list[str]) -> None:

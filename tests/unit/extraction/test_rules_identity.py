@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/8"
-DIGEST = "461c0279a28c1b798fa68f89da6befb116ede9cba4d5f5e0d595d6139edda38d"
+DIGEST = "76ffeb142e8e7858e033f0b466ab23195499365edd3babc52d65fd442056517a"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -69,7 +69,8 @@ SENTENCES = (
     "down the upgrade offer; we called it off and wrote off the $12 fee. We agreed to waive the "
     "late fee and she'll pay the rest tomorrow. Refunded $40 to the Amex x1009; a table for "
     "four at 7.30pm. The refund of $47.49 goes back to the card; it will be credited. The "
-    "account is on hold until paid; send me the number once booked.",
+    "account is on hold until paid; send me the number once booked. Lena Fischer (Head of "
+    "Finance, Alpenblick GmbH) called.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 
