@@ -186,6 +186,13 @@ _DETERMINERS = _words(
 )
 _RECIPIENTS = _words("me you him her us them")
 """An indirect object skipped before a determiner (``offered you a voucher``)."""
+_RECIPIENT_NOUNS = _words(
+    "customer customers client clients caller guest guests user member patient passenger "
+    "tenant buyer"
+)
+"""People who receive what is offered, skipped with their determiner before what they
+receive (``offered the customer 20% off``, ``gave the client a refund``)."""
+_AMOUNT_STARTS = frozenset("0123456789$€£")
 _NOT_NOUNS = _words(
     "today tomorrow yesterday tonight morning afternoon evening night week weekend month year "
     "day time moment earlier later soon again ago already instead too either anyway though "
@@ -315,6 +322,13 @@ def _object(
         and (lower[0] in _RECIPIENTS or lower[0] in particles)
     ):
         i = 1
+    elif (
+        len(tokens) > 2
+        and lower[0] in _DETERMINERS
+        and lower[1] in _RECIPIENT_NOUNS
+        and (lower[2] in _DETERMINERS or lower[2][0] in _AMOUNT_STARTS)
+    ):
+        i = 2  # "offered the customer 20% off": what the customer got is the object
     words: list[str] = []
     identifiers: list[str] = []
     coordinated_at = -1  # where ``and`` or ``or`` joined another noun phrase

@@ -325,6 +325,19 @@ def test_a_notes_bare_present_with_a_time_states_a_decision(text: str, expected:
     assert decisions(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Offered the customer 20% off the next renewal.", ["offer"]),
+        ("We offered the customer a voucher.", ["offer: voucher"]),
+        ("We offered the customer.", ["offer: customer"]),  # nothing else is offered
+        ("I cancelled the customer account.", ["cancel: account customer"]),
+    ],
+)
+def test_the_person_who_receives_it_is_not_what_is_offered(text: str, expected: list[str]) -> None:
+    assert decisions(text) == expected
+
+
 def test_a_passive_confirmed_with_a_reference_states_the_outcome() -> None:
     assert decisions("Yes it is confirmed with reference number TT8J62KR.") == ["accept"]
     assert decisions("I confirmed with billing that the $1,250.00 charge was paid.") == ["pay"]

@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/8"
-DIGEST = "76ffeb142e8e7858e033f0b466ab23195499365edd3babc52d65fd442056517a"
+DIGEST = "6f0d2d8f6e9cda98c754005514f151f13fc18213f8c94e5e2dc1b1d9e6b58acc"
 """sha256 of the records below, made by the rules named ``IDENTITY``."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
@@ -70,7 +70,7 @@ SENTENCES = (
     "late fee and she'll pay the rest tomorrow. Refunded $40 to the Amex x1009; a table for "
     "four at 7.30pm. The refund of $47.49 goes back to the card; it will be credited. The "
     "account is on hold until paid; send me the number once booked. Lena Fischer (Head of "
-    "Finance, Alpenblick GmbH) called.",
+    "Finance, Alpenblick GmbH) called. We offered the customer a voucher.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 
