@@ -272,9 +272,9 @@ _BE_BEFORE = re.compile(
 _ON_THE_WAY = re.compile(r"on[ \t]+(?:its|it['’]s|the|their|your)[ \t]+way(?![\w'’-])")
 """``your cab is on its way`` (or ``on it's way``, as it is often written): done."""
 _MOVING = re.compile(
-    r"(?:in[ \t]+transit|out[ \t]+for[ \t]+delivery|on[ \t]+(?:its|it['’]s|the|their|your)"
-    r"[ \t]+way|left[ \t]+(?:the|our|their)[ \t]+(?:warehouse|facility|depot|hub|store))"
-    r"(?![\w'’-])"
+    r"(?:in[ \t]+transit|out[ \t]+for[ \t]+delivery"
+    r"|left[ \t]+(?:the|our|their)[ \t]+(?:warehouse|facility|depot|hub|store))(?![\w'’-])|"
+    + _ON_THE_WAY.pattern
 )
 """Goods shipped: ``in transit``, ``out for delivery``, ``on its way``, ``left the
 warehouse``."""

@@ -297,8 +297,8 @@ def _card_endings(text: str) -> Iterator[Match]:
     """:data:`_CARD_ENDING` matches as identifiers ``ending 4421``: after a card or account
     word in their sentence, or after ``last four``."""
     low = lowered(text)
-    if not any(word in low for word in ("end", "last", "x", "*", "…", "...", "•")):
-        return
+    if "last" not in low and vocabulary(text).isdisjoint(_CARD_WORDS):
+        return  # neither a card word nor ``last four``: no ending counts
     for m in _CARD_ENDING.finditer(low):
         carded = _CARD_WORD_BEFORE.search(low, max(0, m.start() - 40), m.start()) is not None
         if not (carded or m.group("last")):

@@ -85,7 +85,10 @@ class QuantityRecognizer:
                 yield Match(tok.start, suffix.end(), QuantityValue(tok.value, _unit_of(suffix)))
 
 
-_COUNTED_AFTER = re.compile(r"[ \t]*(?:[a-z]|[-/:.,]\d)", re.IGNORECASE)
+_WORD_OR_DIGITS_AFTER = re.compile(r"[ \t]*(?:[a-z]|[-/:.,]\d)", re.IGNORECASE)
+"""A word or more digits right after a number: it may count it or carry on (``2.5``)."""
+_FOLLOWING_WORD = re.compile(r"[ \t]+(?:at|on|in|for|this|tonight|tomorrow|and|with|by)\b")
+"""Words after a party's size that start the next phrase (``a table for four at 7``)."""
 
 
 def _party(text: str, start: int, end: int) -> bool:
@@ -94,12 +97,8 @@ def _party(text: str, start: int, end: int) -> bool:
     ``a table for 2 at 7 pm``, ``table for four.`` count the party)."""
     if _PARTY_BEFORE.search(text, max(0, start - 24), start) is None:
         return False
-    after = _COUNTED_AFTER.match(text, end)
+    after = _WORD_OR_DIGITS_AFTER.match(text, end)
     return after is None or _FOLLOWING_WORD.match(text, end) is not None
-
-
-_FOLLOWING_WORD = re.compile(r"[ \t]+(?:at|on|in|for|this|tonight|tomorrow|and|with|by)\b")
-"""Words after a party's size that start the next phrase (``a table for four at 7``)."""
 
 
 def parse_percent(text: str, context: ExtractionContext) -> PercentValue | None:
