@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from factdiff.extraction.recognizers.base import Match, lowered
@@ -112,6 +112,7 @@ _NEVER = (
 _PARTICLES = frozenset({"van", "von", "de", "der", "den", "da", "del", "di", "la", "le", "bin"})
 _TOKEN = r"[^\W\d_][^\W\d_]*(?:['’-][^\W\d_]+)*\.?"
 _RUN = re.compile(rf"(?<![\w'’.-]){_TOKEN}(?:[ \t]{{1,2}}{_TOKEN})+")
+_WORD = re.compile(r"[^ \t]+")
 _SENTENCE_START = re.compile(r"(?:\A|[.!?:;\n\"“(]|\b(?:user|system|assistant|agent):)\s*\Z")
 
 
@@ -137,20 +138,45 @@ def _lower(token: str) -> bool:
     return token.islower() and not token.endswith(".")
 
 
+@lru_cache(maxsize=1 << 16)
+def _fold_word(word: str) -> str:
+    """A run's word as the name lists hold it (cached: a text's words repeat)."""
+    return _fold(word.rstrip("."))
+
+
 class _Run:
     """The tokens of one run of words, with their spans."""
 
     def __init__(self, text: str, match: re.Match[str]) -> None:
         self.text = text
-        self.tokens: list[tuple[str, int, int]] = []
-        pos = match.start()
-        for word in match.group().split():
-            start = text.index(word, pos)
-            pos = start + len(word)
-            self.tokens.append((word, start, pos))
+        self.tokens: list[tuple[str, int, int]] = [
+            (word.group(), word.start(), word.end())
+            for word in _WORD.finditer(text, match.start(), match.end())
+        ]
+        self._folded = [_fold_word(word) for word, _, _ in self.tokens]
 
     def folded(self, i: int) -> str:
-        return _fold(self.tokens[i][0].rstrip("."))
+        return self._folded[i]
+
+    def may_hold_name(self, given: frozenset[str], family: frozenset[str]) -> bool:
+        """Whether any word of the run is a known name or an initial (``may_start_name``
+        holds nowhere in it otherwise)."""
+        return (
+            not given.isdisjoint(self._folded)
+            or not family.isdisjoint(self._folded)
+            or any(len(word) <= 2 and _initial(word) for word, _, _ in self.tokens)
+        )
+
+    def may_start_name(self, i: int, given: frozenset[str], family: frozenset[str]) -> bool:
+        """Whether a name may start at token ``i``: only where it or the next word is a known
+        name, or an initial follows two words (``_person_at`` finds none elsewhere)."""
+        here = self._folded[i]
+        return (
+            here in given
+            or here in family
+            or self._folded[i + 1] in given
+            or (i + 2 < len(self.tokens) and _initial(self.tokens[i + 2][0]))
+        )
 
 
 def find_plain_people(text: str) -> Iterator[Match]:
@@ -160,8 +186,13 @@ def find_plain_people(text: str) -> Iterator[Match]:
     found: list[Match] = []
     for run_match in _RUN.finditer(text):
         run = _Run(text, run_match)
+        if not run.may_hold_name(given, family):
+            continue
         i, last_end = 0, -1
         while i < len(run.tokens) - 1:
+            if not run.may_start_name(i, given, family):
+                i += 1
+                continue
             taken = _person_at(run, i, given, family, after_name=i == last_end)
             if taken is None:
                 i += 1
