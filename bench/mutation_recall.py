@@ -20,8 +20,8 @@ labelled type, one labelled value is picked with a seeded RNG and:
             unambiguously (a bare 5:15, an amount with no currency, a time label whose am/pm
             lies outside its span) are left as they are.
 
-``check(source, summary, generic_schema())`` then decides. Person names are not in the generic
-inventory; the ``name`` rows use the generic schema plus one critical many-valued person field.
+``check(source, summary, generic_schema())`` then decides, for every type (people too: the
+generic inventory tracks them, ``important``).
 """
 
 from __future__ import annotations
@@ -54,7 +54,6 @@ from bench.datasets import (
 )
 from factdiff.extraction.rules import infer_reference
 from factdiff.schema.builtin import GENERIC_INVENTORY, generic_schema
-from factdiff.schema.model import Criticality, FactSchema, FieldSpec
 from factdiff.values.base import FactType
 from factdiff.verify.check import extract, verify
 from factdiff.verify.diff import FactDiff, Finding, Verdict
@@ -468,14 +467,6 @@ def variants(
     return out
 
 
-def names_schema() -> FactSchema:
-    """The generic schema plus one critical, many-valued person field."""
-    people = FieldSpec(
-        name="people", type=FactType.PERSON, criticality=Criticality.CRITICAL, many=True
-    )
-    return FactSchema.build("generic_people", 1, fields=[people], inventory=GENERIC_INVENTORY)
-
-
 def _finding_text(finding: Finding) -> str:
     """``verdict type value`` of one finding, for the examples."""
     fact = finding.source or finding.summary
@@ -488,15 +479,13 @@ def run_entry(entry: Entry, results: Results, rng: random.Random, names: list[st
     targets = _typed_targets(entry.dialogue, entry)
     if not targets:
         return 0
-    schemas = {False: generic_schema(), True: names_schema()}
+    schema = generic_schema()
     reference = entry.reference or infer_reference(entry.text)
-    sources = {p: extract(entry.text, s, reference) for p, s in schemas.items()}
+    source = extract(entry.text, schema, reference)
     ran = 0
     ds = entry.dialogue.dataset
     for kind, fact_type, summary, what in variants(entry, targets, rng, names):
-        person = fact_type is FactType.PERSON
-        schema = schemas[person]
-        result = verify(sources[person], extract(summary, schema, reference), schema)
+        result = verify(source, extract(summary, schema, reference), schema)
         ran += 1
         cell = results.cells[(ds, fact_type.value, kind)]
         cell.n += 1
@@ -518,7 +507,7 @@ def run_entry(entry: Entry, results: Results, rng: random.Random, names: list[st
 
 def _critical(fact_type: str) -> str:
     crit = GENERIC_INVENTORY.get(FactType(fact_type))
-    return "critical" if fact_type == "person" else (crit.value if crit else "-")
+    return crit.value if crit else "-"
 
 
 def print_results(results: Results) -> None:

@@ -30,6 +30,7 @@ from factdiff.extraction.decisions import Lexicon, find_decisions
 from factdiff.extraction.negation import negated
 from factdiff.extraction.normalize import Normalized, normalize
 from factdiff.extraction.overlap import resolve_overlaps
+from factdiff.extraction.person_roles import person_roles
 from factdiff.extraction.recognizers import registry
 from factdiff.extraction.recognizers.base import ExtractionContext, Match
 from factdiff.extraction.record import TYPE_ONLY, Binding, BindingKind, Fact, FactRecord
@@ -77,7 +78,7 @@ def check_size(text: str) -> None:
 class RulesExtractor:
     """The offline default extractor (``rules``)."""
 
-    identity = "rules/8"
+    identity = "rules/9"
 
     def extract(self, text: str, schema: FactSchema, reference: date | None = None) -> FactRecord:
         """The fact record of ``text`` under ``schema``."""
@@ -382,7 +383,10 @@ def _inventory(
             if (m.start, m.end) not in claimed and (fact_type, m.value.key()) not in field_keys
         ]
         if free:
-            roles = [roles_by_span.get((m.start, m.end), "") for m in free]
+            if fact_type is FactType.PERSON:
+                roles = person_roles(text, free)
+            else:
+                roles = [roles_by_span.get((m.start, m.end), "") for m in free]
             inventory[fact_type] = _facts(original, norm, _Chosen(free, {}), free, roles)
     return inventory
 

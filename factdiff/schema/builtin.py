@@ -22,6 +22,8 @@ GENERIC_INVENTORY: dict[FactType, Criticality] = {
     FactType.DURATION: Criticality.IMPORTANT,
     FactType.URL: Criticality.CONTEXTUAL,
     FactType.DECISION: Criticality.IMPORTANT,
+    FactType.PERSON: Criticality.IMPORTANT,
+    FactType.ORGANIZATION: Criticality.IMPORTANT,
 }
 
 
@@ -31,7 +33,10 @@ def generic_schema() -> FactSchema:
     return FactSchema.build(
         name="generic",
         version=1,
-        description="Schema-free typed atoms (identifiers, money, dates, contacts...) only.",
+        description=(
+            "Schema-free typed atoms (identifiers, money, dates, contacts, people,"
+            " organisations, decisions...) only."
+        ),
         inventory=GENERIC_INVENTORY,
     )
 

@@ -38,6 +38,8 @@ INVENTORY_TYPES: tuple[FactType, ...] = (
     FactType.NUMBER,
     FactType.URL,
     FactType.DECISION,
+    FactType.PERSON,
+    FactType.ORGANIZATION,
 )
 """Types the schema-free inventory can track (each enabled per schema with a criticality)."""
 

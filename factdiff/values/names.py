@@ -30,6 +30,7 @@ __all__ = [
     "ROLES",
     "OrganizationValue",
     "PersonValue",
+    "family_name",
     "organization_key",
     "person_key",
 ]
@@ -180,6 +181,15 @@ def _surname_index(tokens: tuple[str, ...]) -> int:
     while i > 0 and tokens[i] in _NAME_SUFFIXES:
         i -= 1
     return i
+
+
+def family_name(name: str) -> str | None:
+    """The word of a cleaned name that a shorter form must keep (``Okafor`` of ``Daniel Okafor
+    Jr.``), or None for a one-word name."""
+    words = [w for w in name.split() if _fold(w).strip("'-")]
+    if len(words) < 2:
+        return None
+    return words[_surname_index(tuple(_fold(w).strip("'-") for w in words))]
 
 
 def _token_matches(a: str, b: str) -> bool:

@@ -7,17 +7,24 @@ go by, and the name would count as missing. The source's people and organisation
 therefore looked for in the summary as written: one that the summary writes out in full
 (word-bounded, any case) and its record does not state joins the record as an unbound fact,
 which the diff counts as the value restated and never as a finding of its own.
+
+A shorter form counts as the value does (``Mr. Chen`` is ``Marcus Chen``): a person's family
+name alone, capitalised (``Okafor reported`` restates ``Daniel Okafor``), and an
+organisation's name without its legal form (``Nordlys`` restates ``Nordlys AS``), unless
+another of the source's names of that type shares the shorter form or the summary writes it
+inside a name of its own (``Ana Okafor`` restates no ``Daniel Okafor``).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
 from factdiff.extraction.record import Fact, FactRecord
 from factdiff.schema.model import FactSchema
-from factdiff.values.base import FactType
+from factdiff.values.base import FactType, Value
+from factdiff.values.names import LEGAL_SUFFIXES, PersonValue, family_name
 
 NAMED_TYPES = (FactType.PERSON, FactType.ORGANIZATION)
 """Types whose values the summary's extractor may miss without the source's cue."""
@@ -33,13 +40,20 @@ def with_restated_names(
     added: dict[FactType, list[Fact]] = {}
     for fact_type in NAMED_TYPES:
         stated = list(_named(summary, fact_type, field_types))
-        for fact in _named(source, fact_type, field_types):
+        taken = [span for fact in stated for span in fact.spans]
+        named = list(_named(source, fact_type, field_types))
+        shorts = [_short_form(fact.value) for fact in named]
+        for fact, short in zip(named, shorts, strict=True):
             if any(s.value.same_as(fact.value) for s in stated):
                 continue
             span = _written(summary_text, str(fact.value.canonical()))
+            value = fact.value
+            if span is None and short is not None and shorts.count(short) == 1:
+                span = _written(summary_text, short, capitalised=True, outside=taken)
+                value = PersonValue(short) if isinstance(fact.value, PersonValue) else value
             if span is not None:
                 start, end = span
-                found = Fact(fact.value, (span,), summary_text[start:end])
+                found = Fact(value, (span,), summary_text[start:end])
                 stated.append(found)
                 added.setdefault(fact_type, []).append(found)
     if not added:
@@ -58,12 +72,36 @@ def _named(
     yield from record.unbound.get(fact_type, ())
 
 
-def _written(text: str, name: str) -> tuple[int, int] | None:
-    """The span where ``text`` writes ``name`` out whole (any case, blanks between its words
-    of any width), or None."""
+def _short_form(value: Value) -> str | None:
+    """The shorter form of a name that still names it (see the module docstring): a person's
+    last word, an organisation's name without its trailing legal forms; None when there is
+    none (a one-word name) or it is a single letter."""
+    if isinstance(value, PersonValue):
+        short = family_name(value.name)
+    else:
+        words = str(value.canonical()).split()
+        kept = list(words)
+        while len(kept) > 1 and kept[-1].strip(".,").casefold() in LEGAL_SUFFIXES:
+            kept.pop()
+        short = " ".join(kept).strip(".,") if kept != words else None
+    return short if short is not None and len(short) > 1 else None
+
+
+def _written(
+    text: str, name: str, *, capitalised: bool = False, outside: Sequence[tuple[int, int]] = ()
+) -> tuple[int, int] | None:
+    """The first span where ``text`` writes ``name`` out whole (any case, blanks between its
+    words of any width; starting with a capital if ``capitalised``) and overlaps none of the
+    spans ``outside``, or None."""
     words = name.split()
     if not words:
         return None
     pattern = r"(?<![\w'’-])" + r"\s+".join(map(re.escape, words)) + r"(?![\w-])"
-    found = re.search(pattern, text, re.IGNORECASE)
-    return None if found is None else found.span()
+    for found in re.finditer(pattern, text, re.IGNORECASE):
+        start, end = found.span()
+        if capitalised and not text[start].isupper():
+            continue
+        if any(s < end and start < e for s, e in outside):
+            continue
+        return start, end
+    return None

@@ -142,3 +142,54 @@ def test_a_dropped_phone_number_is_a_known_gap_under_the_generic_schema() -> Non
     assert [(f.verdict, f.field) for f in result.diff.findings] == [
         (Verdict.MISSING, "inventory.phone")
     ]
+
+
+def generic_findings(source: str, summary: str) -> tuple[Outcome, list[tuple[str, str]]]:
+    result = check(source, summary, builtin_schema("generic"))
+    return result.outcome, [(f.verdict.value, f.field) for f in result.diff.findings]
+
+
+def test_a_changed_name_fails_under_the_generic_schema() -> None:
+    source = "Greta Holm called about order #A-4471; refund of $45 approved on March 3."
+    kept = "Greta Holm called about order #A-4471; refund of $45 approved on March 3."
+    changed = "Greta Holt called about order #A-4471; refund of $45 approved on March 3."
+    assert generic_findings(source, kept) == (Outcome.CLEAN, [])
+    assert generic_findings(source, changed) == (
+        Outcome.FAILED,
+        [("changed", "inventory.person")],
+    )
+
+
+def test_a_dropped_name_is_a_known_gap_under_the_generic_schema() -> None:
+    source = "Spoke with Marta Lindqvist at Acme Corp about the renewal quote."
+    assert generic_findings(source, "Spoke with Acme Corp about the renewal quote.") == (
+        Outcome.ACCEPTABLE_WITH_NOTES,
+        [("missing", "inventory.person")],
+    )
+    assert generic_findings(source, "Marta Lindqvist wants a renewal quote.") == (
+        Outcome.ACCEPTABLE_WITH_NOTES,
+        [("missing", "inventory.organization")],
+    )
+
+
+def test_a_family_name_or_a_name_without_its_legal_form_restates_it() -> None:
+    source = "Daniel Okafor reports that Nordlys AS billed INV-2231 twice."
+    assert generic_findings(source, "Okafor: Nordlys billed INV-2231 twice.") == (
+        Outcome.CLEAN,
+        [],
+    )
+    assert generic_findings(source, "Ana Okafor: Nordlys AS billed INV-2231 twice.") == (
+        Outcome.FAILED,
+        [("changed", "inventory.person")],
+    )
+
+
+def test_two_peoples_roles_swapped_fail_under_the_generic_schema() -> None:
+    source = "Agent Priya Raman refunded customer Daniel Okafor $120 for INV-2231."
+    swapped = "Agent Daniel Okafor refunded customer Priya Raman $120 for INV-2231."
+    apposed = "Priya Raman (agent) refunded Daniel Okafor (client) $120 for INV-2231."
+    assert generic_findings(source, swapped) == (
+        Outcome.FAILED,
+        [("changed", "inventory.person"), ("changed", "inventory.person")],
+    )
+    assert generic_findings(source, apposed) == (Outcome.CLEAN, [])

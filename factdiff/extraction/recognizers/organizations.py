@@ -46,9 +46,21 @@ _ORG_CUE = re.compile(
 _ID_PAREN = re.compile(r"(?<![\w#-])([\w#-]{1,60})[ \t]?\(([^()\n]{2,60})\)")
 
 
+_OF_HEADS = frozenset(
+    (
+        *("bank", "institute", "society", "association", "council", "chamber", "federation"),
+        *("union", "league", "academy", "foundation", "university", "college", "ministry"),
+        *("department", "board", "trust"),
+    )
+)
+"""Words that an organisation's name joins to a place or a field with ``of`` (``Bank of
+Montreal Ltd``, ``Institute of Physics Ltd``)."""
+
+
 def _walk_back(text: str, end: int, max_tokens: int = 4) -> int | None:
-    """Start of the capitalised words (``&``/``of``/``and`` joined) ending at ``end``; a comma
-    ends them (``Head of Finance, Alpenblick GmbH`` is ``Alpenblick GmbH``)."""
+    """Start of the capitalised words (``&`` joined, or ``of`` after an organisation head)
+    ending at ``end``; a comma ends them (``Head of Finance, Alpenblick GmbH`` is
+    ``Alpenblick GmbH``)."""
     words = text[max(0, end - 120) : end].split(" ")
     taken: list[str] = []
     start = end
@@ -74,7 +86,10 @@ def _walk_back(text: str, end: int, max_tokens: int = 4) -> int | None:
             continue
         if not _ORG_WORD.match(bare) or not (_capitalised(bare) or bare.isupper()):
             break
-        if (
+        if taken and taken[-1] == "of":
+            if _fold(bare) not in _OF_HEADS:
+                break  # "Lena Fischer of Alpenblick GmbH": a person of a company
+        elif (
             _fold(bare) in _STOP
             or (taken and _fold(bare) in _ORG_TOKENS)
             or len([t for t in taken if t not in {"&", "of"}]) >= (max_tokens)

@@ -19,9 +19,10 @@ from pathlib import Path
 from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
-IDENTITY = "rules/8"
-DIGEST = "6f0d2d8f6e9cda98c754005514f151f13fc18213f8c94e5e2dc1b1d9e6b58acc"
-"""sha256 of the records below, made by the rules named ``IDENTITY``."""
+IDENTITY = "rules/9"
+DIGEST = "cb03e1d7fcb18b7388ec63a53f55dc89cafb463f09e17ab4f2b477b33fab08b8"
+"""sha256 of the records below, made by the rules named ``IDENTITY`` under the built-in
+schemas (a built-in schema's new definition moves it too)."""
 
 WORKED = Path(__file__).resolve().parents[2] / "fixtures" / "worked_example"
 SENTENCES = (
@@ -71,6 +72,8 @@ SENTENCES = (
     "four at 7.30pm. The refund of $47.49 goes back to the card; it will be credited. The "
     "account is on hold until paid; send me the number once booked. Lena Fischer (Head of "
     "Finance, Alpenblick GmbH) called. We offered the customer a voucher.",
+    "Agent Priya Raman called customer Lena Fischer of Alpenblick GmbH; Bo Chen (technician) "
+    "met Ana Ruiz, our rep, at the Bank of Montreal Ltd.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 

@@ -105,7 +105,7 @@ def test_python_schema_equals_yaml_schema() -> None:
             "precision",
         ),
         ("schema: x\nversion: 1\nfields:\n  a: {type: enum, criticality: critical}\n", 4, "values"),
-        ("schema: x\nversion: 1\ninventory: {person: critical}\n", None, "inventory"),
+        ("schema: x\nversion: 1\ninventory: {enum: critical}\n", None, "inventory"),
         ("", None, "empty"),
     ],
 )

@@ -36,3 +36,39 @@ def test_verify_reads_the_summary_as_written_only_when_given() -> None:
     assert verify(source_facts, summary_facts, schema).outcome is Outcome.FAILED
     written = verify(source_facts, summary_facts, schema, summary_text=summary)
     assert written.outcome is Outcome.CLEAN
+
+
+GENERIC_SOURCE = "Daniel Okafor and Lena Fischer of Alpenblick GmbH disputed INV-7781."
+
+
+def restated(summary: str) -> list[str]:
+    result = check(GENERIC_SOURCE, summary, builtin_schema("generic"))
+    facts = [
+        *result.summary_facts.unbound.get(FactType.PERSON, ()),
+        *result.summary_facts.unbound.get(FactType.ORGANIZATION, ()),
+    ]
+    return sorted(f"{fact.value.canonical()}@{fact.spans[0][0]}" for fact in facts)
+
+
+def test_a_capitalised_family_name_alone_restates_the_person() -> None:
+    assert restated("Okafor and Fischer (Alpenblick GmbH) disputed INV-7781.") == [
+        "Fischer@11",
+        "Okafor@0",
+    ]
+
+
+def test_a_family_name_in_lower_case_or_inside_another_name_restates_no_one() -> None:
+    assert restated("okafor and Fischer (Alpenblick GmbH) disputed INV-7781.") == ["Fischer@11"]
+    assert "Okafor@4" not in restated("Ana Okafor and Lena Fischer disputed INV-7781.")
+
+
+def test_a_family_name_two_source_people_share_restates_neither() -> None:
+    source = "Daniel Okafor and Maria Okafor disputed INV-7781."
+    result = check(source, "Okafor disputed INV-7781.", builtin_schema("generic"))
+    assert result.summary_facts.unbound.get(FactType.PERSON, ()) == ()
+
+
+def test_an_organisation_without_its_legal_form_restates_it() -> None:
+    assert restated("Daniel Okafor and Lena Fischer of Alpenblick disputed INV-7781.") == [
+        "Alpenblick GmbH@34"
+    ]
