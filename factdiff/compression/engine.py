@@ -308,7 +308,7 @@ class AttemptEngine:
         started = time.perf_counter()
         with meter.role(EXTRACT_SUMMARY):
             checked = await self.work.verify_summary(
-                self.extractor, narrative, source, job.schema, self.policy, job.warm
+                self.extractor, narrative, source, job.schema, self.policy, job.warm, job.text
             )
         clock.stage("verify", started)
         outcome = checked.outcome

@@ -160,10 +160,12 @@ class Work:
         schema: FactSchema,
         policy: Policy,
         warm: WarmTarget | None = None,
+        source_text: str | None = None,
     ) -> Verification:
         """Extract ``narrative`` with ``extractor`` and verify it against the source's
-        record; in a worker process, a passed summary's warm body for ``warm`` is made in
-        the same task (none elsewhere: the store's thread makes it). A target prepared
+        record (and the source as written, ``source_text``, when given); in a worker
+        process, a passed summary's warm body for ``warm`` is made in the same task (none
+        elsewhere: the store's thread makes it). A target prepared
         before its agent had a dictionary gets the one ``prime_dictionary`` trained since
         (waiting for it while it runs), so that the body fits the warm write (else the
         store's thread makes it again)."""
@@ -171,11 +173,19 @@ class Work:
             warm = await self._with_primed_dictionary(warm)
         if getattr(extractor, "aextract", None) is not None:
             summary_facts = await self.extract(extractor, narrative, schema, source_facts.reference)
-            checked = verify(source_facts, summary_facts, schema, policy, summary_text=narrative)
+            checked = verify(
+                source_facts,
+                summary_facts,
+                schema,
+                policy,
+                summary_text=narrative,
+                source_text=source_text,
+            )
             return Verification.of(checked)
         if self._batcher is not None and isinstance(extractor, PORTABLE):
             return await self._batcher.submit(
-                verified_in_process, (extractor, narrative, source_facts, schema, policy, warm)
+                verified_in_process,
+                (extractor, narrative, source_facts, schema, policy, warm, source_text),
             )
         checked = await self._call(
             extractor,
@@ -185,6 +195,7 @@ class Work:
             source_facts,
             schema,
             policy,
+            source_text,
         )
         return Verification.of(checked)
 

@@ -47,10 +47,19 @@ def extract_summary_and_verify(
     source_facts: FactRecord,
     schema: FactSchema,
     policy: Policy,
+    source_text: str | None = None,
 ) -> CheckResult:
-    """Extract ``narrative`` and verify its record against the source's."""
+    """Extract ``narrative`` and verify its record against the source's (and against the
+    source as written, when ``source_text`` is given)."""
     summary_facts = extractor.extract(narrative, schema, source_facts.reference)
-    return verify(source_facts, summary_facts, schema, policy, summary_text=narrative)
+    return verify(
+        source_facts,
+        summary_facts,
+        schema,
+        policy,
+        summary_text=narrative,
+        source_text=source_text,
+    )
 
 
 def verified_in_process(
@@ -60,10 +69,13 @@ def verified_in_process(
     schema: FactSchema,
     policy: Policy,
     warm: WarmTarget | None,
+    source_text: str | None = None,
 ) -> Verification:
     """In a worker process: the summary's verification, with the warm body of a passed one
     for ``warm`` (none if it cannot be made here: the store's thread makes it again)."""
-    checked = extract_summary_and_verify(extractor, narrative, source_facts, schema, policy)
+    checked = extract_summary_and_verify(
+        extractor, narrative, source_facts, schema, policy, source_text
+    )
     if warm is None or not checked.outcome.passed:
         return Verification.of(checked)
     try:

@@ -13,7 +13,7 @@ from factdiff.values.base import JSON
 from factdiff.verify.coverage import Coverage, coverage
 from factdiff.verify.diff import FactDiff, diff
 from factdiff.verify.policy import DEFAULT_POLICY, Outcome, Policy
-from factdiff.verify.restated import with_restated_names
+from factdiff.verify.restated import with_restated_names, without_names_the_source_writes
 
 __all__ = ["DEFAULT_EXTRACTOR", "CheckResult", "check", "extract", "facts_kept", "verify"]
 
@@ -66,15 +66,23 @@ def verify(
     *,
     texts: tuple[str, str] | None = None,
     summary_text: str | None = None,
+    source_text: str | None = None,
 ) -> CheckResult:
     """Diff two records of ``schema`` and decide: the pure half of ``check``, no extraction.
     Given ``texts`` (source, summary), the result also reports coverage. Given the summary
     as written (``summary_text``, or the second of ``texts``), the source's names it writes
-    out count as restated even where its extractor had no cue to tell them by
+    out count as restated even where its extractor had no cue to tell them by; given the
+    source as written (``source_text``, or the first of ``texts``), a name of the summary's
+    inventory that the source writes and does not state is not counted as added
     (``factdiff.verify.restated``)."""
     written = summary_text if summary_text is not None else (texts[1] if texts else None)
     if written is not None:
         summary_facts = with_restated_names(source_facts, summary_facts, written, schema)
+    original = source_text if source_text is not None else (texts[0] if texts else None)
+    if original is not None:
+        summary_facts = without_names_the_source_writes(
+            source_facts, summary_facts, original, schema
+        )
     result = diff(source_facts, summary_facts, schema)
     outcome = policy.decide(result)
     notes = tuple(f"{f.field} missing" for f in policy.notes(result))

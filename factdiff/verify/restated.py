@@ -13,6 +13,13 @@ name alone, capitalised (``Okafor reported`` restates ``Daniel Okafor``), and an
 organisation's name without its legal form (``Nordlys`` restates ``Nordlys AS``), unless
 another of the source's names of that type shares the shorter form or the summary writes it
 inside a name of its own (``Ana Okafor`` restates no ``Daniel Okafor``).
+
+The converse holds too: a name the source writes is not one the summary invents. The source
+reads a name in its whole context, and may find there that it names a thing (``Charlie Chan
+is a cheap Chinese restaurant``); a summary that keeps only ``a taxi to Charlie Chan`` has
+lost that context, not gained a person. So a person or organisation of the summary's
+inventory that the source writes out in full (word-bounded, any case) and its record does
+not state is left out of the summary's record (``without_names_the_source_writes``).
 """
 
 from __future__ import annotations
@@ -62,6 +69,31 @@ def with_restated_names(
     for fact_type, facts in added.items():
         unbound[fact_type] = (*unbound.get(fact_type, ()), *facts)
     return replace(summary, unbound=unbound)
+
+
+def without_names_the_source_writes(
+    source: FactRecord, summary: FactRecord, source_text: str, schema: FactSchema
+) -> FactRecord:
+    """``summary`` without the inventory's people and organisations that ``source_text``
+    writes out and ``source`` does not state (see the module docstring)."""
+    field_types = {spec.name: spec.type for spec in schema.fields}
+    inventory = dict(summary.inventory)
+    for fact_type in NAMED_TYPES:
+        facts = inventory.get(fact_type, ())
+        if not facts:
+            continue
+        stated = list(_named(source, fact_type, field_types))
+        kept = tuple(
+            fact
+            for fact in facts
+            if any(s.value.same_as(fact.value) for s in stated)
+            or _written(source_text, str(fact.value.canonical())) is None
+        )
+        if len(kept) < len(facts):
+            inventory[fact_type] = kept
+    if inventory == dict(summary.inventory):
+        return summary
+    return replace(summary, inventory={t: f for t, f in inventory.items() if f})
 
 
 def _named(

@@ -89,6 +89,26 @@ def finditer_folded(
     return folding.finditer(text)
 
 
+class CueRuns:
+    """The letter runs of a set of cue words (each word's ``vocabulary``), for a quick test
+    whether an ASCII text may hold one: a cue matches only between non-letters, so each of
+    its runs is one of the text's. Other texts always may: under case folding, the long s
+    and the Kelvin sign match ``s`` and ``k``, letters that ``vocabulary`` does not see."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        runs = {vocabulary(word) for word in words}
+        self._always = frozenset() in runs
+        self._single = frozenset(run for found in runs if len(found) == 1 for run in found)
+        self._several = tuple(found for found in runs if len(found) > 1)
+
+    def may_occur_in(self, text: str) -> bool:
+        """Whether ``text`` may hold one of the cue words."""
+        if self._always or not text.isascii():
+            return True
+        words = vocabulary(text)
+        return not self._single.isdisjoint(words) or any(run <= words for run in self._several)
+
+
 def vocabulary(text: str) -> frozenset[str]:
     """Every lower-cased letter run of ``text``: a recognizer whose patterns need one of a few
     words skips texts without them (the last text's set is kept for the next recognizer)."""

@@ -147,25 +147,16 @@ def _fold_word(word: str) -> str:
 class _Run:
     """The tokens of one run of words, with their spans."""
 
-    def __init__(self, text: str, match: re.Match[str]) -> None:
+    def __init__(self, text: str, match: re.Match[str], folded: list[str]) -> None:
         self.text = text
         self.tokens: list[tuple[str, int, int]] = [
             (word.group(), word.start(), word.end())
             for word in _WORD.finditer(text, match.start(), match.end())
         ]
-        self._folded = [_fold_word(word) for word, _, _ in self.tokens]
+        self._folded = folded
 
     def folded(self, i: int) -> str:
         return self._folded[i]
-
-    def may_hold_name(self, given: frozenset[str], family: frozenset[str]) -> bool:
-        """Whether any word of the run is a known name or an initial (``may_start_name``
-        holds nowhere in it otherwise)."""
-        return (
-            not given.isdisjoint(self._folded)
-            or not family.isdisjoint(self._folded)
-            or any(len(word) <= 2 and _initial(word) for word, _, _ in self.tokens)
-        )
 
     def may_start_name(self, i: int, given: frozenset[str], family: frozenset[str]) -> bool:
         """Whether a name may start at token ``i``: only where it or the next word is a known
@@ -179,15 +170,29 @@ class _Run:
         )
 
 
+def _may_hold_name(
+    words: list[str], folded: list[str], given: frozenset[str], family: frozenset[str]
+) -> bool:
+    """Whether any word of a run is a known name or an initial (``_Run.may_start_name``
+    holds nowhere in it otherwise)."""
+    return (
+        not given.isdisjoint(folded)
+        or not family.isdisjoint(folded)
+        or any(len(word) <= 2 and _initial(word) for word in words)
+    )
+
+
 def find_plain_people(text: str) -> Iterator[Match]:
     """Person names that no cue announces (see the module docstring), except names that the
     same text uses as a venue (see ``_venues``)."""
     given, family = given_names(), family_names()
     found: list[Match] = []
     for run_match in _RUN.finditer(text):
-        run = _Run(text, run_match)
-        if not run.may_hold_name(given, family):
+        words = run_match.group().split()
+        folded = [_fold_word(word) for word in words]
+        if not _may_hold_name(words, folded, given, family):
             continue
+        run = _Run(text, run_match, folded)
         i, last_end = 0, -1
         while i < len(run.tokens) - 1:
             if not run.may_start_name(i, given, family):

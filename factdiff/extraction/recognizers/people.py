@@ -7,12 +7,12 @@ import re
 from collections.abc import Iterable, Iterator
 
 from factdiff.extraction.recognizers.base import (
+    CueRuns,
     ExtractionContext,
     Match,
     finditer_folded,
     leftmost_longest,
     lowered,
-    vocabulary,
 )
 from factdiff.extraction.recognizers.gazetteer import find_plain_people
 from factdiff.extraction.recognizers.name_scan import (
@@ -96,26 +96,10 @@ _RECIPIENT_CUE = re.compile(
 )
 
 
-def _letter_runs(words: Iterable[str]) -> tuple[frozenset[str], ...]:
-    """Each word's lower-case ASCII letter runs (its ``vocabulary``)."""
-    return tuple(vocabulary(word) for word in words)
-
-
-_ROLE_RUNS = _letter_runs(_ROLE_WORDS)
-_HOLDER_RUNS = _letter_runs(_HOLDER_WORDS)
-_PAYING_RUNS = _letter_runs(_PAYING_VERBS)
-
-
-def _may_say(text: str, runs: tuple[frozenset[str], ...]) -> bool:
-    """Whether an ASCII ``text`` may hold one of the cue words whose letter runs are
-    ``runs``: a cue matches only between non-letters, so each of its runs is one of the
-    text's (``vocabulary``); a text without them is not scanned for the cue. Other texts
-    always are: under case folding, the long s and the Kelvin sign match ``s`` and ``k``,
-    letters that ``vocabulary`` does not see there."""
-    if not text.isascii():
-        return True
-    words = vocabulary(text)
-    return any(run <= words for run in runs)
+_ROLE_RUNS = CueRuns(_ROLE_WORDS)
+_HOLDER_RUNS = CueRuns(_HOLDER_WORDS)
+_PAYING_RUNS = CueRuns(_PAYING_VERBS)
+"""A text without one of these cue words is not scanned for them (``CueRuns``)."""
 
 
 _MONEY_OBJECT = re.compile(r"(?i)[$€£¥₹0-9]|\b(?:money|it|funds|cash|payment|bucks|dollars)\b")
@@ -206,11 +190,11 @@ class PersonRecognizer:
             if m.group().startswith("Dr") and _street_abbreviation(text, m.start()):
                 continue
             yield from self._emit(text, m.end(), cue=m.group())
-        for m in _ROLE_CUE.finditer(text) if _may_say(text, _ROLE_RUNS) else ():
+        for m in _ROLE_CUE.finditer(text) if _ROLE_RUNS.may_occur_in(text) else ():
             yield from self._emit(text, m.end())
-        for m in _HOLDER_CUE.finditer(text) if _may_say(text, _HOLDER_RUNS) else ():
+        for m in _HOLDER_CUE.finditer(text) if _HOLDER_RUNS.may_occur_in(text) else ():
             yield from self._holder(text, m.end())
-        for m in _RECIPIENT_CUE.finditer(text) if _may_say(text, _PAYING_RUNS) else ():
+        for m in _RECIPIENT_CUE.finditer(text) if _PAYING_RUNS.may_occur_in(text) else ():
             if _MONEY_OBJECT.search(m.group("what")):
                 yield from self._recipient(text, m.end())
         for m in finditer_folded(text, _PHRASE_CUE, _PHRASE_CUE_LOWER):

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from factdiff.extraction.recognizers.base import Match, finditer_folded, vocabulary
+from factdiff.extraction.recognizers.base import CueRuns, Match, finditer_folded
 from factdiff.extraction.recognizers.gazetteer import (
     _PLACE_NAMES,
     _PLACE_STARTS,
@@ -97,9 +97,8 @@ _CUES = re.compile(
 )
 _CUES_LOWER = re.compile(_CUES.pattern.removeprefix("(?i)"))
 _CUE_WORDS = (*_KIN, *_FRIENDS, *_SENDING, *_CREDIT_VERBS, *_WORKS, *_CREDITED, *_MESSAGE_VERBS)
-_CUE_RUNS = tuple(
-    vocabulary(word)
-    for word in (
+_CUE_RUNS = CueRuns(
+    (
         *_CUE_WORDS, *_PERFORMERS, "account", "checking", "savings", "recipient", "payee",
         "beneficiary", "dollars", "bucks", "euros", "pounds", "to", "starring", "stars", "with",
         "has", "have", "by",
@@ -128,14 +127,6 @@ _KINDS = (
     "holder", "send", "pay", "kin", "credit", "work", "screen", "title", "starring",
     "credited", "cast", "message",
 )  # fmt: skip
-
-
-def _may_hold_cue(text: str) -> bool:
-    """Whether an ASCII text holds the letters of some cue word (others are always scanned)."""
-    if not text.isascii():
-        return True
-    words = vocabulary(text)
-    return any(run <= words for run in _CUE_RUNS)
 
 
 def _known(span: NameSpan) -> bool:
@@ -203,7 +194,7 @@ def _after_title(text: str, by: int) -> bool:
 
 def find_cued_people(text: str) -> Iterator[Match]:
     """Person names announced by one of the cue families (see the module docstring)."""
-    cues = finditer_folded(text, _CUES, _CUES_LOWER) if _may_hold_cue(text) else ()
+    cues = finditer_folded(text, _CUES, _CUES_LOWER) if _CUE_RUNS.may_occur_in(text) else ()
     spans = [_after_cue(text, cue) for cue in cues]
     spans.extend(
         _before_cue(text, cue.start())

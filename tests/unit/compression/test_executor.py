@@ -12,11 +12,12 @@ import zstandard
 from factdiff.compression.executor import Work
 from factdiff.compression.process_pool import shutdown_pools
 from factdiff.compression.verification import Verification
+from factdiff.schema.builtin import generic_schema
 from factdiff.schema.model import FactSchema
 from factdiff.store import codec
 from factdiff.store.warm_columns import WarmTarget, encode_body
 from factdiff.verify.check import DEFAULT_EXTRACTOR
-from factdiff.verify.policy import DEFAULT_POLICY
+from factdiff.verify.policy import DEFAULT_POLICY, Outcome
 from tests.conftest import worked
 
 
@@ -101,3 +102,25 @@ class SchemaOf:
 
     def get(self, name: str, version: int | None = None) -> FactSchema | None:
         return self.schema
+
+
+def test_the_source_as_written_reaches_the_verification_in_a_process_and_here() -> None:
+    source = (
+        "Charlie Chan is a cheap Chinese restaurant. A taxi between Charlie Chan and the museum."
+    )
+    summary = "A taxi between Charlie Chan and the museum."
+    schema = generic_schema()
+    record = DEFAULT_EXTRACTOR.extract(source, schema)
+
+    async def main(source_text: str | None) -> tuple[Verification, Verification]:
+        pooled = await Work.processes(1).verify_summary(
+            DEFAULT_EXTRACTOR, summary, record, schema, DEFAULT_POLICY, None, source_text
+        )
+        inline = await Work.inline().verify_summary(
+            DEFAULT_EXTRACTOR, summary, record, schema, DEFAULT_POLICY, None, source_text
+        )
+        return pooled, inline
+
+    for source_text, outcome in ((None, Outcome.FAILED), (source, Outcome.CLEAN)):
+        pooled, inline = asyncio.run(main(source_text))
+        assert pooled.outcome is inline.outcome is outcome

@@ -72,3 +72,36 @@ def test_an_organisation_without_its_legal_form_restates_it() -> None:
     assert restated("Daniel Okafor and Lena Fischer of Alpenblick disputed INV-7781.") == [
         "Alpenblick GmbH@34"
     ]
+
+
+VENUE_SOURCE = (
+    "user: I am looking to dine at Charlie Chan. system: Charlie Chan is a cheap Chinese "
+    "restaurant in the centre. user: I need a taxi between Charlie Chan and the museum at 17:30."
+)
+VENUE_SUMMARY = "user: I need a taxi between Charlie Chan and the museum at 17:30."
+
+
+def test_a_name_the_source_writes_as_a_thing_is_not_added_by_the_summary() -> None:
+    schema = builtin_schema("generic")
+    source_facts, summary_facts = extract(VENUE_SOURCE, schema), extract(VENUE_SUMMARY, schema)
+    assert FactType.PERSON not in source_facts.inventory  # the source reads a restaurant
+    assert [f.value.canonical() for f in summary_facts.inventory[FactType.PERSON]] == [
+        "Charlie Chan"
+    ]
+    blind = verify(source_facts, summary_facts, schema, summary_text=VENUE_SUMMARY)
+    assert [(f.verdict, f.field) for f in blind.diff.findings] == [
+        (Verdict.ADDED, "inventory.person")
+    ]
+    seen = verify(
+        source_facts, summary_facts, schema, summary_text=VENUE_SUMMARY, source_text=VENUE_SOURCE
+    )
+    assert seen.outcome is Outcome.CLEAN
+    assert check(VENUE_SOURCE, VENUE_SUMMARY, schema).outcome is Outcome.CLEAN
+
+
+def test_a_name_the_source_never_writes_is_still_added() -> None:
+    summary = "user: I need a taxi between Charlie Chen and the museum at 17:30."
+    result = check(VENUE_SOURCE, summary, builtin_schema("generic"))
+    assert [(f.verdict, f.field) for f in result.diff.findings] == [
+        (Verdict.ADDED, "inventory.person")
+    ]
