@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import cache, lru_cache
-from importlib import resources
+from functools import lru_cache
 
 from factdiff.extraction.recognizers.base import Match, lowered
+from factdiff.extraction.recognizers.name_lists import family_names, given_names, known_names
 from factdiff.extraction.recognizers.name_scan import common, scan_lower_name, scan_name
 from factdiff.values.names import (
     _ORG_TOKENS,
@@ -35,29 +35,6 @@ from factdiff.values.names import (
     _fold,
     clean_person_name,
 )
-
-
-@cache
-def _names(file: str) -> frozenset[str]:
-    resource = resources.files("factdiff.extraction") / "data" / file
-    lines = resource.read_text(encoding="utf-8").splitlines()
-    return frozenset(line for line in lines if line and not line.startswith("#"))
-
-
-def given_names() -> frozenset[str]:
-    """Folded given names of the gazetteer."""
-    return _names("given_names.txt")
-
-
-def family_names() -> frozenset[str]:
-    """Folded family names of the gazetteer."""
-    return _names("family_names.txt")
-
-
-@cache
-def known_names() -> frozenset[str]:
-    """Folded given and family names of the gazetteer."""
-    return given_names() | family_names()
 
 
 def _words(text: str) -> frozenset[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from factdiff.extraction.recognizers.name_lists import family_names, given_names
 from factdiff.values.names import _ORG_TOKENS, _PLACE_TOKENS, _STOP, HONORIFICS, ROLES, _fold
 
 WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*\.?")
@@ -42,6 +43,21 @@ def common(token: str) -> bool:
     return folded in NOT_NAMES or (folded.endswith("s") and folded[:-1] in NOT_NAMES)
 
 
+_CAPITAL_AFTER = re.compile(r"[ \t]{1,2}[A-Z]")
+
+
+def _surname_here(tokens: list[tuple[str, int]], folded: str, text: str, end: int) -> bool:
+    """Whether a place word is a family name here: one the lists hold (``Park``,
+    ``Church``), after a known given name, and ending the name (``CFO Linda Park called``;
+    not ``Linda Park Hotel``)."""
+    return (
+        len(tokens) == 1
+        and folded in family_names()
+        and _fold(tokens[0][0]) in given_names()
+        and _CAPITAL_AFTER.match(text, end) is None
+    )
+
+
 def scan_name(text: str, pos: int, max_tokens: int = 4) -> NameSpan | None:
     """Capitalised name tokens starting at ``pos`` (after optional spaces), or None."""
     gap = GAP.match(text, pos)
@@ -53,7 +69,7 @@ def scan_name(text: str, pos: int, max_tokens: int = 4) -> NameSpan | None:
         if m is None:
             break
         word = m.group()
-        folded = _fold(word)
+        folded = _fold(word).removesuffix("'s")  # "Globex Corporation's CFO": its stem
         if tokens and folded in PARTICLES:
             tokens.append((word, m.end()))
         elif not capitalised(word):
@@ -65,7 +81,10 @@ def scan_name(text: str, pos: int, max_tokens: int = 4) -> NameSpan | None:
         elif len(word) == 2 and word.endswith("."):
             tokens.append((word, m.end()))
         elif folded in _PLACE_TOKENS:
-            return None
+            if not _surname_here(tokens, folded, text, m.end()):
+                return None
+            tokens.append((word, m.end()))
+            break
         elif folded in ROLES and len(tokens) == 1 and _fold(tokens[0][0]) not in PARTICLES:
             return None  # "Family Counselor", "Sales Manager": a compound role, no name
         elif folded in _STOP or folded in HONORIFICS or folded in ROLES:

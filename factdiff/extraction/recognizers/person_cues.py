@@ -26,12 +26,8 @@ import re
 from collections.abc import Iterator
 
 from factdiff.extraction.recognizers.base import CueRuns, Match, finditer_folded
-from factdiff.extraction.recognizers.gazetteer import (
-    _PLACE_NAMES,
-    _PLACE_STARTS,
-    given_names,
-    known_names,
-)
+from factdiff.extraction.recognizers.gazetteer import _PLACE_NAMES, _PLACE_STARTS
+from factdiff.extraction.recognizers.name_lists import given_names, known_names
 from factdiff.extraction.recognizers.name_scan import (
     GAP,
     NameSpan,

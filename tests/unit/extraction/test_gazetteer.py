@@ -5,11 +5,8 @@ from __future__ import annotations
 import pytest
 
 from factdiff.extraction.recognizers.base import ExtractionContext
-from factdiff.extraction.recognizers.gazetteer import (
-    family_names,
-    find_plain_people,
-    given_names,
-)
+from factdiff.extraction.recognizers.gazetteer import find_plain_people
+from factdiff.extraction.recognizers.name_lists import family_names, given_names
 from factdiff.extraction.recognizers.organizations import OrganizationRecognizer
 
 

@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/9"
-DIGEST = "cb03e1d7fcb18b7388ec63a53f55dc89cafb463f09e17ab4f2b477b33fab08b8"
+DIGEST = "a19c051b283ed35933b2c6c289cd11d5cd09506445e2dde49e600936a8ed8d47"
 """sha256 of the records below, made by the rules named ``IDENTITY`` under the built-in
 schemas (a built-in schema's new definition moves it too)."""
 
@@ -73,7 +73,8 @@ SENTENCES = (
     "account is on hold until paid; send me the number once booked. Lena Fischer (Head of "
     "Finance, Alpenblick GmbH) called. We offered the customer a voucher.",
     "Agent Priya Raman called customer Lena Fischer of Alpenblick GmbH; Bo Chen (technician) "
-    "met Ana Ruiz, our rep, at the Bank of Montreal Ltd.",
+    "met Ana Ruiz, our rep, at the Bank of Montreal Ltd. Meeting with Globex Corporation's "
+    "CFO, Linda Park.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 

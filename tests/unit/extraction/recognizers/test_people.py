@@ -9,11 +9,12 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from factdiff.extraction.recognizers import people
-from factdiff.extraction.recognizers.base import finditer_folded
+from factdiff.extraction.recognizers.base import ExtractionContext, finditer_folded
 
 
 def _plain(words: tuple[str, ...]) -> str:
@@ -132,3 +133,20 @@ def test_a_text_is_only_spared_a_cue_scan_that_finds_nothing(text: str) -> None:
     ):
         if pattern.search(text) is not None:
             assert runs.may_occur_in(text), pattern.pattern[:40]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("CFO Linda Park called.", ["Linda Park"]),
+        ("Agent Maria Church helped.", ["Maria Church"]),
+        ("Meeting with Globex Corporation's CFO, Linda Park, on 12 May.", ["Linda Park"]),
+        ("Meet me at the Linda Park Hotel.", []),
+        ("Agent Ana Street Parking helped.", []),
+    ],
+)
+def test_a_place_word_is_a_family_name_after_a_known_given_name(
+    text: str, expected: list[str]
+) -> None:
+    found = people.PersonRecognizer().find(text, ExtractionContext())
+    assert [str(m.value.canonical()) for m in found] == expected
