@@ -30,6 +30,7 @@ from factdiff.extraction.transactions import (
     NOUNS,
     TRANSACTION_FORMS,
     TRANSACTION_VERBS,
+    consented_action,
     failed_attempt,
     failure_before,
     find_transactions,
@@ -44,6 +45,7 @@ from factdiff.extraction.verb_frames import (
     COMMITTING,
     PHRASAL_VERBS,
     asserts,
+    attribution,
     future_commitment,
     infinitive_decision,
     note_present,
@@ -772,13 +774,19 @@ def _verbs(
             if joint is None:
                 continue  # "turned" without "down", "called" without "off"
             end = max(end, joint)  # the particle right after the verb is part of it
+        if (
+            form in lexicon.past
+            and lexicon.class_of[form] == "accept"
+            and attribution(low, start, end, bounds.clause_start(start))
+        ):
+            continue  # "cancelled it; confirmed by agent Luis Romero": who stands behind it
         passive = form in lexicon.past and _passive(low, start, bounds.clause_start(start))
         obj = () if passive else _object(text, end, stop, _particles(lexicon, form))
         kind = lexicon.class_of[form]
         if promised or (committed is not None and kind == "accept"):
             kind = "promise"  # "agreed to pay" commits as "promised to pay" does
         if lexicon.outcomes:
-            kind = outcome_class(kind, obj)
+            kind, obj = consented_action(outcome_class(kind, obj), obj)
             obj = transaction_object(kind, obj)
         if (
             not passive

@@ -27,9 +27,17 @@ PERSON_ROLES: Mapping[str, tuple[str, ...]] = MappingProxyType(
         ),
         "agent": (
             "agent", "rep", "representative", "advisor", "adviser", "associate",
-            "support agent", "service agent", "case owner", "assignee",
+            "support agent", "service agent", "assignee",
         ),
         "technician": ("technician", "tech", "engineer", "installer", "field engineer"),
+        "on_call": ("on-call", "on call", "oncall", "on-call engineer", "on call engineer"),
+        "owner": (
+            "owner", "case owner", "ticket owner", "incident owner", "postmortem owner",
+            "account owner",
+        ),
+        "sales": (
+            "account executive", "ae", "sdr", "sales rep", "salesperson", "account manager",
+        ),
         "manager": ("manager", "supervisor", "team lead", "lead"),
         "driver": ("driver", "courier"),
     }
@@ -39,10 +47,12 @@ PERSON_ROLES: Mapping[str, tuple[str, ...]] = MappingProxyType(
 _CLASS_OF = {noun: role for role, nouns in PERSON_ROLES.items() for noun in nouns}
 _NOUN = trie_alternation(tuple(_CLASS_OF))
 _BEFORE = re.compile(
-    rf"(?<![\w'’-])(?P<noun>{_NOUN})(?:[ \t]*[:,])?[ \t]+\Z",
+    rf"(?<![\w'’-])(?P<noun>{_NOUN})(?:[ \t]*[:,])?[ \t]+"
+    r"(?:(?:mr|mrs|ms|miss|mx|dr|prof)\.?[ \t]+)?\Z",
     re.IGNORECASE,
 )
-"""``customer Ana Ruiz``, ``Agent: Priya Raman``, ``the technician, Bo Chen``."""
+"""``customer Ana Ruiz``, ``Agent: Priya Raman``, ``the technician, Bo Chen``, ``the
+customer, Mrs. Olga Petrova``."""
 _AFTER = re.compile(
     rf"[ \t]*(?:\([ \t]*(?:the[ \t]+)?(?P<paren>{_NOUN})[ \t]*\)"
     rf"|,[ \t]+(?:the|our|your|their|a|an)[ \t]+(?P<apposed>{_NOUN})(?![\w'’-]))",

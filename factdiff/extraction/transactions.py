@@ -390,6 +390,22 @@ def outcome_class(kind: str, obj: tuple[str, ...]) -> str:
     return classes.pop() if len(classes) == 1 else kind
 
 
+ACTION_NOUNS: Mapping[str, str] = MappingProxyType({"cancellation": "cancel"})
+"""Nouns of an action that is a decision class of its own: a verb of consent with one for
+object states the action done (``confirmed the cancellation`` is ``cancel``)."""
+
+
+def consented_action(kind: str, obj: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """``(kind, obj)``, or the action's class and the rest of the object when a verb of
+    consent has an action noun (:data:`ACTION_NOUNS`) for object."""
+    if kind not in CONSENT:
+        return kind, obj
+    actions = {ACTION_NOUNS[w] for w in obj if w in ACTION_NOUNS}
+    if len(actions) != 1:
+        return kind, obj
+    return actions.pop(), tuple(w for w in obj if w not in ACTION_NOUNS)
+
+
 def transaction_nouns(text: str) -> list[Word]:
     """Where ``text`` names a transaction noun (``tickets``: ``ticket``), in text order; a
     counted ``transfer`` is a change of bus or train, not a payment (:data:`_CONNECTIONS`)."""

@@ -373,3 +373,23 @@ def test_the_worked_examples_faithful_summary_is_clean_under_the_generic_schema(
     source = (folder / "source.txt").read_text(encoding="utf-8")
     faithful = (folder / "faithful.txt").read_text(encoding="utf-8")
     assert check(source, faithful, generic_schema()).outcome.value == "clean"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Olga cancelled SUB-771; confirmed by agent Luis Romero.", ["cancel: sub-771"]),
+        ("SUB-771 is cancelled from April 1 (confirmed by Luis Romero).", ["cancel"]),
+        ("The refund was approved by Bo Chen.", ["accept"]),
+    ],
+)
+def test_a_consent_participle_opening_its_clause_before_by_is_an_attribution(
+    text: str, expected: list[str]
+) -> None:
+    assert decisions(text) == expected
+
+
+def test_consent_to_a_cancellation_is_the_cancellation() -> None:
+    assert decisions("Agent Luis Romero confirmed the cancellation.") == ["cancel"]
+    assert decisions("We approved the cancellation.") == ["cancel"]
+    assert decisions("I confirmed the change.") == ["accept: change"]

@@ -45,3 +45,16 @@ def test_synonyms_share_one_role_class() -> None:
         "Ana Ruiz": ("customer",),
         "Tom Berg": ("agent",),
     }
+
+
+def test_a_title_may_stand_between_the_role_noun_and_the_name() -> None:
+    assert roles("The customer, Mrs. Olga Petrova, called.") == {"Olga Petrova": ("customer",)}
+
+
+def test_operations_and_sales_roles() -> None:
+    text = "On-call engineer Priya Shah paged; postmortem owner: Marcus Lee; AE Jenna Ortiz."
+    assert roles(text) == {
+        "Priya Shah": ("on_call",),
+        "Marcus Lee": ("owner",),
+        "Jenna Ortiz": ("sales",),
+    }

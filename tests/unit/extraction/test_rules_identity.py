@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/9"
-DIGEST = "a19c051b283ed35933b2c6c289cd11d5cd09506445e2dde49e600936a8ed8d47"
+DIGEST = "fe62064f94245a363ec77f40d9970120154fe4353581968c7383e0187d4cfe9d"
 """sha256 of the records below, made by the rules named ``IDENTITY`` under the built-in
 schemas (a built-in schema's new definition moves it too)."""
 
@@ -74,7 +74,8 @@ SENTENCES = (
     "Finance, Alpenblick GmbH) called. We offered the customer a voucher.",
     "Agent Priya Raman called customer Lena Fischer of Alpenblick GmbH; Bo Chen (technician) "
     "met Ana Ruiz, our rep, at the Bank of Montreal Ltd. Meeting with Globex Corporation's "
-    "CFO, Linda Park.",
+    "CFO, Linda Park. Olga cancelled SUB-771; confirmed by agent Luis Romero, who confirmed "
+    "the cancellation. The customer, Mrs. Olga Petrova, paged on-call engineer Priya Shah.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 
