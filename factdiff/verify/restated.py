@@ -5,8 +5,9 @@ name, a title, a holder noun). A summary that restates a name the source gave wi
 (``Ms. Ayumi Sato rescheduled`` -> ``Ayumi Sato moved``) may leave the extractor nothing to
 go by, and the name would count as missing. The source's people and organisations are
 therefore looked for in the summary as written: one that the summary writes out in full
-(word-bounded, any case) and its record does not state joins the record as an unbound fact,
-which the diff counts as the value restated and never as a finding of its own.
+(word-bounded, any case, accents or none) and its record does not state joins the record as
+an unbound fact, which the diff counts as the value restated and never as a finding of its
+own.
 
 A shorter form counts as the value does (``Mr. Chen`` is ``Marcus Chen``): a person's family
 name alone, capitalised (``Okafor reported`` restates ``Daniel Okafor``), and an
@@ -25,6 +26,7 @@ not state is left out of the summary's record (``without_names_the_source_writes
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 
@@ -104,6 +106,20 @@ def _named(
     yield from record.unbound.get(fact_type, ())
 
 
+def _unmarked(text: str) -> str:
+    """``text`` with each letter's accents dropped, one character for one (``José`` is
+    ``Jose``), so spans found in it are spans of ``text``."""
+    if text.isascii():
+        return text
+    return "".join(_base_letter(char) for char in text)
+
+
+def _base_letter(char: str) -> str:
+    """A Latin letter without its accents (``é``: ``e``); any other character as it is."""
+    base = unicodedata.normalize("NFD", char)[0]
+    return base if base.isascii() else char
+
+
 def _short_form(value: Value) -> str | None:
     """The shorter form of a name that still names it (see the module docstring): a person's
     last word, an organisation's name without its trailing legal forms; None when there is
@@ -113,7 +129,7 @@ def _short_form(value: Value) -> str | None:
     else:
         words = str(value.canonical()).split()
         kept = list(words)
-        while len(kept) > 1 and kept[-1].strip(".,").casefold() in LEGAL_SUFFIXES:
+        while len(kept) > 1 and kept[-1].strip(",").replace(".", "").casefold() in LEGAL_SUFFIXES:
             kept.pop()
         short = " ".join(kept).strip(".,") if kept != words else None
     return short if short is not None and len(short) > 1 else None
@@ -125,11 +141,11 @@ def _written(
     """The first span where ``text`` writes ``name`` out whole (any case, blanks between its
     words of any width; starting with a capital if ``capitalised``) and overlaps none of the
     spans ``outside``, or None."""
-    words = name.split()
+    words = _unmarked(name).split()
     if not words:
         return None
     pattern = r"(?<![\w'’-])" + r"\s+".join(map(re.escape, words)) + r"(?![\w-])"
-    for found in re.finditer(pattern, text, re.IGNORECASE):
+    for found in re.finditer(pattern, _unmarked(text), re.IGNORECASE):
         start, end = found.span()
         if capitalised and not text[start].isupper():
             continue

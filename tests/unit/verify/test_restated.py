@@ -105,3 +105,11 @@ def test_a_name_the_source_never_writes_is_still_added() -> None:
     assert [(f.verdict, f.field) for f in result.diff.findings] == [
         (Verdict.ADDED, "inventory.person")
     ]
+
+
+def test_a_name_written_without_its_accents_or_its_dotted_legal_form_is_restated() -> None:
+    source = "José García from Telefónica S.A. reported outage OUT-4412 at 09:30."
+    result = check(
+        source, "Jose Garcia (Telefonica): OUT-4412 at 09:30.", builtin_schema("generic")
+    )
+    assert result.outcome is Outcome.CLEAN
