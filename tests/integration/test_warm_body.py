@@ -151,8 +151,11 @@ def test_a_body_that_no_longer_fits_is_made_again(
         schema: FactSchema,
         policy: Policy,
         warm: WarmTarget | None = None,
+        source_text: str | None = None,
     ) -> Verification:
-        checked = await verify(self, extractor, narrative, source_facts, schema, policy, warm)
+        checked = await verify(
+            self, extractor, narrative, source_facts, schema, policy, warm, source_text
+        )
         if warm is None or warm.dictionary is None or not checked.outcome.passed:
             return checked
         body = misfit(warm, narrative, source_facts.to_json(), schema)
