@@ -147,15 +147,19 @@ class _Run:
         )
 
 
+_INITIAL_WORD = re.compile(r"(?<![^ \t])[^\W\d_]\.?(?![^ \t])")
+"""A one-letter word (``G``, ``S.``): where ``_initial`` may hold."""
+
+
 def _may_hold_name(
-    words: list[str], folded: list[str], given: frozenset[str], family: frozenset[str]
+    run: str, folded: list[str], given: frozenset[str], family: frozenset[str]
 ) -> bool:
     """Whether any word of a run is a known name or an initial (``_Run.may_start_name``
     holds nowhere in it otherwise)."""
     return (
         not given.isdisjoint(folded)
         or not family.isdisjoint(folded)
-        or any(len(word) <= 2 and _initial(word) for word in words)
+        or any(_initial(found.group()) for found in _INITIAL_WORD.finditer(run))
     )
 
 
@@ -165,9 +169,8 @@ def find_plain_people(text: str) -> Iterator[Match]:
     given, family = given_names(), family_names()
     found: list[Match] = []
     for run_match in _RUN.finditer(text):
-        words = run_match.group().split()
-        folded = [_fold_word(word) for word in words]
-        if not _may_hold_name(words, folded, given, family):
+        folded = [_fold_word(word) for word in run_match.group().split()]
+        if not _may_hold_name(run_match.group(), folded, given, family):
             continue
         run = _Run(text, run_match, folded)
         i, last_end = 0, -1

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from factdiff.extraction.recognizers.base import CueRuns, Match, finditer_folded
+from factdiff.extraction.recognizers.base import CueRuns, Match, lowered, vocabulary
 from factdiff.extraction.recognizers.gazetteer import _PLACE_NAMES, _PLACE_STARTS
 from factdiff.extraction.recognizers.name_lists import given_names, known_names
 from factdiff.extraction.recognizers.name_scan import (
@@ -35,6 +35,7 @@ from factdiff.extraction.recognizers.name_scan import (
     scan_lower_name,
     scan_name,
 )
+from factdiff.extraction.wordfind import matches_at, word_starts
 from factdiff.extraction.wordtrie import trie_alternation
 from factdiff.values.names import _STOP, PersonValue, _fold, clean_person_name
 
@@ -188,10 +189,34 @@ def _after_title(text: str, by: int) -> bool:
     return _CLAUSE_START.search(text, max(0, word.start() - 12), word.start()) is None
 
 
+_FIRST_WORDS = frozenset(
+    re.split(r"[^a-z]", word)[0]
+    for word in (
+        *_CUE_WORDS, *_PERFORMERS, *_POSSESSORS, "account", "checking", "savings", "recipient",
+        "payee", "beneficiary", "dollars", "bucks", "euros", "pounds", "movie", "movies", "film",
+        "films", "show", "shows", "by", "starring", "stars", "the", "with", "has", "have",
+    )
+)  # fmt: skip
+"""The first letters-only word of every cue (``_CUES`` begins each alternative with one, or
+with an amount's ``$``)."""
+
+
+def _cue_matches(text: str) -> Iterator[re.Match[str]]:
+    """``_CUES`` matches in ``text``: on an ASCII text, the lower-cased pattern tried only
+    where a cue's first word (or a ``$``) starts, the same matches as a scan of every
+    position (``matches_at``); other texts are scanned with case folding."""
+    if not text.isascii():
+        return _CUES.finditer(text)
+    if not _CUE_RUNS.may_occur_in(text):
+        return iter(())
+    low = lowered(text)
+    firsts = vocabulary(text) & _FIRST_WORDS
+    return matches_at(_CUES_LOWER, low, word_starts(low, firsts | ({"$"} & set(text))))
+
+
 def find_cued_people(text: str) -> Iterator[Match]:
     """Person names announced by one of the cue families (see the module docstring)."""
-    cues = finditer_folded(text, _CUES, _CUES_LOWER) if _CUE_RUNS.may_occur_in(text) else ()
-    spans = [_after_cue(text, cue) for cue in cues]
+    spans = [_after_cue(text, cue) for cue in _cue_matches(text)]
     spans.extend(
         _before_cue(text, cue.start())
         for cue in _TRAILING.finditer(text)

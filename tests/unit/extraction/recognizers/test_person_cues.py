@@ -99,6 +99,8 @@ def test_the_lower_cased_scan_finds_what_the_folding_one_finds(text: str) -> Non
     assert [span for span, _ in folded] == [span for span, _ in plain]
     if not person_cues._CUE_RUNS.may_occur_in(text):
         assert folded == []
+    tried = [m.regs for m in person_cues._cue_matches(text)]
+    assert tried == [m.regs for m in person_cues._CUES.finditer(text)]  # only where a cue starts
 
 
 def test_the_same_names_on_every_run() -> None:
