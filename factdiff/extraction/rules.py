@@ -173,8 +173,15 @@ class RulesExtractor:
                 if hit is not None:
                     binding = Binding(BindingKind.CUE, hit.cue, hit.distance, hit.same_clause)
                     occurrences.append(_Occurrence(spec, match, binding, hit.aside))
+        rivals = _rival_distances(occurrences)
         occurrences.sort(
-            key=lambda o: (o.aside, o.binding.distance or 0, o.match.start, o.field.name)
+            key=lambda o: (
+                o.aside,
+                o.binding.distance or 0,
+                -rivals.get((o.field.name, o.match.start, o.match.end), _NO_RIVAL),
+                o.match.start,
+                o.field.name,
+            )
         )
         for occurrence in occurrences:
             span = (occurrence.match.start, occurrence.match.end)
@@ -185,6 +192,28 @@ class RulesExtractor:
             claimed.add(span)
         for entry in chosen.values():
             entry.matches.sort(key=lambda m: m.start)
+
+
+_NO_RIVAL = 1 << 30
+
+
+def _rival_distances(occurrences: list[_Occurrence]) -> dict[tuple[str, int, int], int]:
+    """For each (field, value span) a cue binds, the distance of the nearest cue of another
+    field to that value (none: absent). Of two values equally near a field's cue, the one
+    no other field wants as much goes to it first (``credit memo due by April 10, and he
+    will pay by April 30``: ``by`` is one word before each date, and April 10 is the credit
+    memo's)."""
+    nearest: dict[tuple[int, int], list[tuple[int, str]]] = {}
+    for o in occurrences:
+        span = (o.match.start, o.match.end)
+        nearest.setdefault(span, []).append((o.binding.distance or 0, o.field.name))
+    rivals: dict[tuple[str, int, int], int] = {}
+    for (start, end), wants in nearest.items():
+        for _, name in wants:
+            others = [d for d, other in wants if other != name]
+            if others:
+                rivals[(name, start, end)] = min(others)
+    return rivals
 
 
 _PHRASE_TYPES = frozenset({FactType.ENUM, FactType.BOOLEAN, FactType.TEXT, FactType.DECISION})

@@ -193,3 +193,21 @@ def test_two_peoples_roles_swapped_fail_under_the_generic_schema() -> None:
         [("changed", "inventory.person"), ("changed", "inventory.person")],
     )
     assert generic_findings(source, apposed) == (Outcome.CLEAN, [])
+
+
+def test_two_dates_after_by_go_to_the_field_whose_cue_is_near_only_one() -> None:
+    schema = builtin_schema("customer_service")
+    source = (
+        "Customer Marcus Chen disputes $2,400 on INV-9182; we will issue the credit memo due "
+        "by April 10, and he will pay the rest by April 30."
+    )
+    record = check(source, source, schema).source_facts
+    assert record.fields["credit_memo_deadline"][0].value.canonical() == "--04-10"
+    assert record.fields["payment_deadline"][0].value.canonical() == "--04-30"
+    swapped = source.replace("April 10", "April 3O").replace("April 30", "April 10")
+    swapped = swapped.replace("April 3O", "April 30")
+    result = check(source, swapped, schema)
+    assert sorted((f.verdict.value, f.field) for f in result.diff.findings) == [
+        ("changed", "credit_memo_deadline"),
+        ("changed", "payment_deadline"),
+    ]

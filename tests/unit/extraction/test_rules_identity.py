@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/9"
-DIGEST = "fe62064f94245a363ec77f40d9970120154fe4353581968c7383e0187d4cfe9d"
+DIGEST = "a7e59efb8637658053518bea6f61a470b9ddda9f83b1c41f73bfb1a034e99c6d"
 """sha256 of the records below, made by the rules named ``IDENTITY`` under the built-in
 schemas (a built-in schema's new definition moves it too)."""
 
@@ -75,7 +75,8 @@ SENTENCES = (
     "Agent Priya Raman called customer Lena Fischer of Alpenblick GmbH; Bo Chen (technician) "
     "met Ana Ruiz, our rep, at the Bank of Montreal Ltd. Meeting with Globex Corporation's "
     "CFO, Linda Park. Olga cancelled SUB-771; confirmed by agent Luis Romero, who confirmed "
-    "the cancellation. The customer, Mrs. Olga Petrova, paged on-call engineer Priya Shah.",
+    "the cancellation. The customer, Mrs. Olga Petrova, paged on-call engineer Priya Shah. "
+    "We will issue the credit memo due by April 10, and he will pay the rest by April 30.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 
