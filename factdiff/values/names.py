@@ -92,7 +92,7 @@ _STOP = _MONTHS_DAYS | _words(
     "are was were am being been get got let well still"
 )
 _PLACE_TOKENS = _words(
-    "street st road rd avenue ave drive boulevard blvd lane ln suite way place court square "
+    "street st road rd avenue ave drive boulevard blvd lane ln suite ste way place court square "
     "parkway highway hotel restaurant house college museum church school hospital airport "
     "station centre center park theatre theater university hostel inn lodge gallery bridge "
     "market cafe bar pub shop store mall plaza hall club stadium arena clinic dental medical "

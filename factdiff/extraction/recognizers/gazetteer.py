@@ -193,7 +193,9 @@ def find_plain_people(text: str) -> Iterator[Match]:
     return (match for match in found if low[match.start : match.end] not in venues)
 
 
-_BY = re.compile(r"[ \t]+by[ \t]+")
+_BY = re.compile(r"(?:[ \t]+[A-Z][\w'’]*){0,2}[ \t]+by[ \t]+")
+"""``by`` after a name, or after the one or two capitalised words that end its title (``No
+More Sad Songs by Little Mix``)."""
 
 
 def _credited(text: str, end: int) -> bool:
@@ -227,7 +229,8 @@ _AT_BEFORE = re.compile(
 _VENUE_AFTER = re.compile(
     r"(?:[ \t]*[.?!][ \t]+it)?[ \t]+(?:is|was)[ \t]+(?:a|an|the)\b[^.?!\n]{0,30}?"
     r"\b(?:restaurant|hotel|guesthouse|guest[ \t]+house|bar|pub|cafe|café|venue"
-    r"|attraction|museum|theatre|theater|college|club|shop|store)\b"
+    r"|attraction|museum|theatre|theater|college|club|shop|store|joint|eatery|diner"
+    r"|bistro|pizzeria|steakhouse|bakery)\b"
 )
 
 

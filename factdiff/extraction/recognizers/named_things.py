@@ -3,8 +3,8 @@
 A person's name also names films (``Gloria Bell``), restaurants (``Charlie Chan``) and boats
 (``Riverboat Georgina``). The text says so where it introduces the name:
 
-* after a work noun or a viewing verb: ``the movie Dr. Strangelove``, ``the album Anchor``,
-  ``watch Gloria Bell``, ``rent Gloria Bell``;
+* after a work noun or a viewing or playing verb: ``the movie Dr. Strangelove``, ``the
+  album Anchor``, ``watch Gloria Bell``, ``rent Gloria Bell``, ``play Din Don Dan``;
 * after a place or work noun and ``called``/``named``/``titled``, or ``like``/``such as``
   before an instance of it: ``a restaurant called Cotto``, ``a place called Williams Art``,
   ``a film titled Shine``, ``a Chinese restaurant like Charlie Chan`` (an *event* called by
@@ -16,6 +16,10 @@ A person's name also names films (``Gloria Bell``), restaurants (``Charlie Chan`
   with the article ``A``/``An``, has a lower-case word or a colon inside (``A Madea Family
   Funeral, Auntie Mame, and Dr. Strangelove``; ``Dumbo, Hellboy, or Mad Max: Fury Road``).
   Coordination joins like with like, so the names beside a title are titles too.
+
+* before its rating: ``Gloria Bell, with a rating of 6.7``, ``Dr. Strangelove which has an
+  average rating of 8.4``, ``What about Gloria Bell? It has a 6.7 star rating`` (a work, a
+  venue or a business is rated; a person is not, in what agents write).
 
 Once a text uses a name so, every mention of that name in the same text is the thing.
 """
@@ -36,7 +40,7 @@ _TITLE_WORD = r"(?:(?:dr|mr|mrs|ms|st|saint)\.?[ \t]+)?"
 before it finds the name after it."""
 _THING_BEFORE = re.compile(
     r"(?:\b(?:the|a|an|this|that)[ \t]+" + _THING_NOUNS + r"|\b" + _THING_NOUNS
-    + r"[ \t]+(?:called|named|titled|like|such[ \t]+as)|\b(?:rent|renting)"
+    + r"[ \t]+(?:called|named|titled|like|such[ \t]+as)|\b(?:rent|renting|play|playing)"
     r"|(?<![\w'’-])(?<!\bby[ \t])the)[ \t]+" + _TITLE_WORD + r"\Z"
 )  # fmt: skip
 _THE_BEFORE = re.compile(r"(?<![\w'’-])the[ \t]+\Z")
@@ -48,6 +52,15 @@ _CREDIT_AFTER = re.compile(
 holder of something, not a thing called so."""
 
 
+_RATED_AFTER = re.compile(
+    r"(?::[ \t]+[\w'’]+(?:[ \t]+[\w'’]+){0,3}?)?"  # a subtitle: "Mad Max: Fury Road"
+    r"[?.!,:]?[ \t]*(?:(?:it|which|that|its)(?:['’]s)?(?:[ \t]+(?:has|had|is|was))?|with|has)?"
+    r"[ \t]*(?:a|an|the)?[ \t]*(?:[\w.]+[ \t]+){0,2}?(?:rating|rated)\b"
+)
+"""A rating right after a name (lower-cased text): the name is a work's, a venue's or a
+business's."""
+
+
 _MEMBER = (
     r"[A-ZÀ-Þ][\w'’.-]*:?"
     r"(?:[ \t]+(?:[A-ZÀ-Þ][\w'’.-]*:?|the|a|an|is|de|di|da|del|la|le|van|von))*"
@@ -55,9 +68,12 @@ _MEMBER = (
 _SEPARATOR = re.compile(r",[ \t]+(?:(?:and|or)[ \t]+)?|[ \t]+(?:and|or)[ \t]+")
 _LIST = re.compile(rf"(?<![\w'’.-]){_MEMBER}(?:(?:{_SEPARATOR.pattern}){_MEMBER}){{2,}}(?![\w'’-])")
 """Three or more capitalised names joined by commas, ``and`` or ``or``."""
-_TITLE_SHAPE = re.compile(r"\A(?:A|An)[ \t]+[A-ZÀ-Þ]\S*[ \t]+[A-ZÀ-Þ]|[ \t](?:the|a|an|is)[ \t]")
+_TITLE_SHAPE = re.compile(
+    r"(?:\A|[ \t])(?:A|An)[ \t]+[A-ZÀ-Þ]\S*[ \t]+[A-ZÀ-Þ]|[ \t](?:the|a|an|is)[ \t]"
+)
 """A list member written as a work's title: the article ``A``/``An`` before two more words
-(``A Madea Family Funeral``; ``A Smith`` is an initial), or an article or ``is`` inside
+(``A Madea Family Funeral``, also after the words that open the list: ``There's A Madea
+Family Funeral``; ``A Smith`` is an initial), or an article or ``is`` inside
 (``A Star is Born``). A colon inside a member after the first also makes one (``Mad Max:
 Fury Road``); in the first, it may end a label (``Present: Ana Ruiz``)."""
 _BEFORE_NAME = re.compile(r"(?:(?:dr|mr|mrs|ms|miss|prof|auntie|aunt|uncle)\.?[ \t]+)*")
@@ -103,6 +119,9 @@ def things_named(text: str, low: str, names: Iterable[str]) -> frozenset[str]:
             whole = (pos == 0 or not low[pos - 1].isalnum()) and (
                 end == len(low) or not low[end].isalnum()
             )
+            if whole and _RATED_AFTER.match(low, end):
+                things.add(name)
+                break
             before = _THING_BEFORE.search(low, max(0, pos - 40), pos) if whole else None
             if before is not None and not (
                 _THE_BEFORE.search(before.group())

@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/9"
-DIGEST = "a7e59efb8637658053518bea6f61a470b9ddda9f83b1c41f73bfb1a034e99c6d"
+DIGEST = "6ca9fbc3086651147b0f10c7c41dbebbe811f08977866179bdf3a00461d75f15"
 """sha256 of the records below, made by the rules named ``IDENTITY`` under the built-in
 schemas (a built-in schema's new definition moves it too)."""
 
@@ -76,7 +76,9 @@ SENTENCES = (
     "met Ana Ruiz, our rep, at the Bank of Montreal Ltd. Meeting with Globex Corporation's "
     "CFO, Linda Park. Olga cancelled SUB-771; confirmed by agent Luis Romero, who confirmed "
     "the cancellation. The customer, Mrs. Olga Petrova, paged on-call engineer Priya Shah. "
-    "We will issue the credit memo due by April 10, and he will pay the rest by April 30.",
+    "We will issue the credit memo due by April 10, and he will pay the rest by April 30. "
+    "What about Gloria Bell? It has a 6.7 star rating. Play Kara Kul; Bob Sang is a great "
+    "Korean joint at 2603 Camino Ramon Ste 278.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 

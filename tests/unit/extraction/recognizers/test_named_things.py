@@ -30,6 +30,11 @@ def things(text: str, *names: str) -> frozenset[str]:
         ("How about A Madea Family Funeral, Auntie Mame, or Dr. Strangelove?", "strangelove"),
         ("How about Dumbo, Hellboy, or Mad Max: Fury Road? Mad Max is long.", "mad max"),
         ("Songs: Kara Kul, A Star is Born, and Gloria Bell.", "gloria bell"),
+        ("There's A Madea Family Funeral, Auntie Mame, and Dr. Strangelove.", "strangelove"),
+        ("What about Gloria Bell? It has a 6.7 star rating.", "gloria bell"),
+        ("I can recommend Dr. Strangelove, which has an average rating of 8.4", "strangelove"),
+        ("Check out Mad Max: Fury Road, it's average rating is 8.1.", "mad max"),
+        ("Confirming to play Kara Kul on the bedroom speaker.", "kara kul"),
     ],
 )
 def test_a_name_given_to_a_thing_is_a_thing(text: str, name: str) -> None:
@@ -58,3 +63,16 @@ def test_a_person_named_near_a_work_or_an_article_stays_a_person(text: str, name
 def test_the_people_recognizer_keeps_the_performer_and_drops_the_work() -> None:
     text = "What about the movie Dr. Strangelove? It is directed by Stanley Kubrick."
     assert people(text) == ["Stanley Kubrick"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Bob Sang is a great Korean joint in Fremont.", []),
+        ("Would you like No More Sad Songs by Little Mix?", ["Little Mix"]),
+        ("They are located at 2603 Camino Ramon Ste 278.", []),
+        ("Dr. Ana Ruiz has a great rapport with patients.", ["Ana Ruiz"]),
+    ],
+)
+def test_venues_titles_and_addresses_name_no_one(text: str, expected: list[str]) -> None:
+    assert people(text) == expected
