@@ -23,8 +23,11 @@ LOCALES = (
     "de_CH", "nl_NL", "nl_BE", "sv_SE", "da_DK", "no_NO", "fi_FI", "is_IS", "fr_FR", "fr_CA",
     "es_ES", "es_MX", "es_AR", "es_CO", "it_IT", "pt_BR", "pt_PT", "pl_PL", "cs_CZ", "sk_SK",
     "hu_HU", "ro_RO", "hr_HR", "sl_SI", "tr_TR", "ga_IE", "yo_NG", "ig_NG", "ha_NG", "zu_ZA",
-    "tw_GH", "sw", "id_ID",
+    "tw_GH", "sw", "id_ID", "vi_VN",
 )  # fmt: skip
+ROMANIZED_LOCALES = ("zh_CN", "zh_TW", "ja_JP")
+"""Locales whose names Faker also lists romanized (``first_romanized_names``: ``Akira``,
+``Chen``): their Latin-script forms join the lists."""
 
 
 def _words(text: str) -> frozenset[str]:
@@ -33,7 +36,7 @@ def _words(text: str) -> frozenset[str]:
 
 COMMON_WORDS = _words(
     """a an and are art as at be best bill bird black brown by can case chase cook day
-    dawn do faith fortune for freeman frank free friday from gay gift glad gold golden good
+    dawn do faith fortune for freeman frank free friday from gang gay gift glad gold golden good
     grace grant green hall happy hill holiday honey hope house hunter in is it joy just
     king lane law little long love lucky mark may miles more moon new north of on or page
     price rich rose ross said sale san santa see she sky so son star stone story summer sun
@@ -59,11 +62,15 @@ def _latin(name: str) -> bool:
 
 
 def collect(attribute: str) -> list[str]:
-    """Folded Latin-script names of one Faker attribute over every locale."""
+    """Folded Latin-script names of one Faker attribute over every locale (and of its
+    romanized form, ``first_romanized_names``, over :data:`ROMANIZED_LOCALES`)."""
+    romanized = attribute.replace("_names", "_romanized_names")
+    sources = [(locale, attribute) for locale in LOCALES]
+    sources += [(locale, romanized) for locale in ROMANIZED_LOCALES]
     names: set[str] = set()
-    for locale in LOCALES:
+    for locale, name_list in sources:
         provider = importlib.import_module(f"faker.providers.person.{locale}").Provider
-        for name in getattr(provider, attribute, ()):
+        for name in getattr(provider, name_list, ()):
             for part in str(name).split():
                 if _latin(part) and len(part) > 1:
                     names.add(_fold(part))
@@ -76,7 +83,8 @@ def main() -> None:
 
     if faker.VERSION != FAKER_VERSION:
         sys.exit(f"faker {faker.VERSION} installed; pin {FAKER_VERSION} or update FAKER_VERSION")
-    header = HEADER.format(version=FAKER_VERSION, locales=" ".join(LOCALES))
+    locales = " ".join((*LOCALES, *(f"{locale} (romanized)" for locale in ROMANIZED_LOCALES)))
+    header = HEADER.format(version=FAKER_VERSION, locales=locales)
     OUT.mkdir(parents=True, exist_ok=True)
     for attribute, file in (("first_names", "given_names.txt"), ("last_names", "family_names.txt")):
         names = collect(attribute)

@@ -30,6 +30,8 @@ def names(text: str) -> list[str]:
         ("you asked for miller nicole g at noon", ["Miller Nicole g"]),
         ("Guest Priya Raman called.", ["Priya Raman"]),
         ("Aiko Tanaka's Osaka flight was cancelled.", ["Aiko Tanaka"]),  # a possessive ends it
+        ("Akira Suzuki met Hiroshi Sato.", ["Akira Suzuki", "Hiroshi Sato"]),  # romanized lists
+        ("Gang Members Association called.", []),
     ],
 )
 def test_names_without_a_cue(text: str, expected: list[str]) -> None:

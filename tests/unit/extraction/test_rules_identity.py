@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/9"
-DIGEST = "6ca9fbc3086651147b0f10c7c41dbebbe811f08977866179bdf3a00461d75f15"
+DIGEST = "7c491a505745451eded65694b0f7a2958680754599b60210915db70eb5c4546a"
 """sha256 of the records below, made by the rules named ``IDENTITY`` under the built-in
 schemas (a built-in schema's new definition moves it too)."""
 
@@ -78,7 +78,7 @@ SENTENCES = (
     "the cancellation. The customer, Mrs. Olga Petrova, paged on-call engineer Priya Shah. "
     "We will issue the credit memo due by April 10, and he will pay the rest by April 30. "
     "What about Gloria Bell? It has a 6.7 star rating. Play Kara Kul; Bob Sang is a great "
-    "Korean joint at 2603 Camino Ramon Ste 278.",
+    "Korean joint at 2603 Camino Ramon Ste 278. Akira Suzuki met Hiroshi Sato.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 
