@@ -261,7 +261,13 @@ def run(dataset: str, entries: list[Entry], cells: dict[tuple[str, str], Cell], 
         for variant, summary in variants.items():
             if summary is None or summary == entry.text:
                 continue
-            result = verify(source, extract(summary, schema, reference), schema)
+            result = verify(
+                source,
+                extract(summary, schema, reference),
+                schema,
+                summary_text=summary,
+                source_text=entry.text,
+            )
             cell = cells[(dataset, variant)]
             cell.n += 1
             flagged = result.outcome is not Outcome.CLEAN
@@ -309,7 +315,13 @@ def labelled(dialogues: list[Dialogue]) -> list[list[str]]:
             for f in source.inventory.get(FactType.DECISION, ())
         )
         summary = rewritten(outcome, "drop", random.Random(0))
-        result = verify(source, extract(summary, schema, entry.reference), schema)
+        result = verify(
+            source,
+            extract(summary, schema, entry.reference),
+            schema,
+            summary_text=summary,
+            source_text=entry.text,
+        )
         dropped = any(f.field == "inventory.decision" for f in result.diff.findings)
         for key in ("done" if outcome.done else "failed", "ALL"):
             row = counts[key]

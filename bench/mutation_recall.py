@@ -485,7 +485,13 @@ def run_entry(entry: Entry, results: Results, rng: random.Random, names: list[st
     ran = 0
     ds = entry.dialogue.dataset
     for kind, fact_type, summary, what in variants(entry, targets, rng, names):
-        result = verify(source, extract(summary, schema, reference), schema)
+        result = verify(
+            source,
+            extract(summary, schema, reference),
+            schema,
+            summary_text=summary,
+            source_text=entry.text,
+        )
         ran += 1
         cell = results.cells[(ds, fact_type.value, kind)]
         cell.n += 1

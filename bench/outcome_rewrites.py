@@ -168,7 +168,13 @@ def run(outcomes: list[Labelled], seed: int) -> dict[tuple[str, str], Cell]:
         rng = random.Random(f"{seed}:{entry.dialogue.dialogue_id}:{len(entry.text)}")
         for variant in VARIANTS:
             summary = rewritten(outcome, variant, rng)
-            result = verify(source, extract(summary, schema, entry.reference), schema)
+            result = verify(
+                source,
+                extract(summary, schema, entry.reference),
+                schema,
+                summary_text=summary,
+                source_text=entry.text,
+            )
             findings = [f for f in result.diff.findings if f.field == "inventory.decision"]
             changes = [f for f in findings if f.verdict in (Verdict.CHANGED, Verdict.ADDED)]
             cell = cells[(label, variant)]

@@ -273,7 +273,13 @@ def run(
         for variant, summary in variants:
             if summary is None or summary == entry.text:
                 continue
-            result = verify(source_facts, extract(summary, schema, reference), schema)
+            result = verify(
+                source_facts,
+                extract(summary, schema, reference),
+                schema,
+                summary_text=summary,
+                source_text=entry.text,
+            )
             ran += 1
             cell = cells[(dataset, pair.kind, variant)]
             cell.n += 1
