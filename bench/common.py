@@ -1,4 +1,5 @@
-"""Shared pieces of the benchmarks: label -> fact type mapping and typed value matching.
+"""Shared pieces of the benchmarks: label -> fact type mapping, typed value matching, and a
+summary verified as demotion verifies it (``as_demoted``).
 
 The mapping reads only the datasets' own slot names and normalised values, never factdiff:
 
@@ -18,10 +19,14 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
 from bench.datasets import Label
+from factdiff.compression.verification import extract_summary_and_verify
 from factdiff.extraction.recognizers.base import ExtractionContext
 from factdiff.extraction.recognizers.registry import parse_value
-from factdiff.extraction.record import Fact
+from factdiff.extraction.record import Fact, FactRecord
+from factdiff.schema.model import FactSchema
 from factdiff.values.base import FactType, Value
+from factdiff.verify.check import DEFAULT_EXTRACTOR, CheckResult
+from factdiff.verify.policy import DEFAULT_POLICY
 
 _CLOCK = re.compile(r"^(\d{1,2}):(\d{2})$")
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -192,3 +197,13 @@ def atoms_of(inventory: dict[FactType, tuple[Fact, ...]]) -> list[Atom]:
         for span in fact.spans
     ]
     return sorted(out, key=lambda a: (a.span, a.fact_type.value))
+
+
+def as_demoted(
+    summary: str, source: FactRecord, schema: FactSchema, source_text: str
+) -> CheckResult:
+    """``summary`` extracted and verified against the source's record as demotion does it:
+    the default extractor and policy, the summary and the source read as written."""
+    return extract_summary_and_verify(
+        DEFAULT_EXTRACTOR, summary, source, schema, DEFAULT_POLICY, source_text
+    )

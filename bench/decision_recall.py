@@ -47,6 +47,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import as_demoted
 from bench.datasets import (
     LOADERS,
     Dialogue,
@@ -69,7 +70,7 @@ from factdiff.schema.builtin import builtin_schema, generic_schema
 from factdiff.summarize import ExtractiveSummarizer, SummaryRequest
 from factdiff.values.base import FactType
 from factdiff.values.decision import DecisionValue
-from factdiff.verify.check import check, extract, verify
+from factdiff.verify.check import check, extract
 from factdiff.verify.diff import FactDiff, Verdict
 from factdiff.verify.policy import Outcome
 
@@ -261,13 +262,7 @@ def run(dataset: str, entries: list[Entry], cells: dict[tuple[str, str], Cell], 
         for variant, summary in variants.items():
             if summary is None or summary == entry.text:
                 continue
-            result = verify(
-                source,
-                extract(summary, schema, reference),
-                schema,
-                summary_text=summary,
-                source_text=entry.text,
-            )
+            result = as_demoted(summary, source, schema, entry.text)
             cell = cells[(dataset, variant)]
             cell.n += 1
             flagged = result.outcome is not Outcome.CLEAN
@@ -315,13 +310,7 @@ def labelled(dialogues: list[Dialogue]) -> list[list[str]]:
             for f in source.inventory.get(FactType.DECISION, ())
         )
         summary = rewritten(outcome, "drop", random.Random(0))
-        result = verify(
-            source,
-            extract(summary, schema, entry.reference),
-            schema,
-            summary_text=summary,
-            source_text=entry.text,
-        )
+        result = as_demoted(summary, source, schema, entry.text)
         dropped = any(f.field == "inventory.decision" for f in result.diff.findings)
         for key in ("done" if outcome.done else "failed", "ALL"):
             row = counts[key]

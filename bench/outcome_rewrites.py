@@ -37,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.common import as_demoted
 from bench.datasets import (
     LOADERS,
     Dialogue,
@@ -53,7 +54,7 @@ from factdiff.extraction.record import FactRecord
 from factdiff.schema.builtin import generic_schema
 from factdiff.values.base import FactType
 from factdiff.values.decision import DecisionValue
-from factdiff.verify.check import extract, verify
+from factdiff.verify.check import extract
 from factdiff.verify.diff import Verdict
 from factdiff.verify.policy import Outcome
 
@@ -168,13 +169,7 @@ def run(outcomes: list[Labelled], seed: int) -> dict[tuple[str, str], Cell]:
         rng = random.Random(f"{seed}:{entry.dialogue.dialogue_id}:{len(entry.text)}")
         for variant in VARIANTS:
             summary = rewritten(outcome, variant, rng)
-            result = verify(
-                source,
-                extract(summary, schema, entry.reference),
-                schema,
-                summary_text=summary,
-                source_text=entry.text,
-            )
+            result = as_demoted(summary, source, schema, entry.text)
             findings = [f for f in result.diff.findings if f.field == "inventory.decision"]
             changes = [f for f in findings if f.verdict in (Verdict.CHANGED, Verdict.ADDED)]
             cell = cells[(label, variant)]

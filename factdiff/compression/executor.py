@@ -37,6 +37,7 @@ from factdiff.compression.verification import (
     Verification,
     extract_summary_and_verify,
     verified_in_process,
+    verify_narrative,
 )
 from factdiff.compression.warm_encoding import prime_dictionary
 from factdiff.extraction.base import Extractor
@@ -46,7 +47,6 @@ from factdiff.schema.model import FactSchema
 from factdiff.summarize.base import Summarizer, Summary, SummaryRequest
 from factdiff.summarize.extractive import ExtractiveSummarizer
 from factdiff.summarize.naive import NaiveSummarizer
-from factdiff.verify.check import verify
 from factdiff.verify.policy import Policy
 
 if TYPE_CHECKING:
@@ -173,13 +173,8 @@ class Work:
             warm = await self._with_primed_dictionary(warm)
         if getattr(extractor, "aextract", None) is not None:
             summary_facts = await self.extract(extractor, narrative, schema, source_facts.reference)
-            checked = verify(
-                source_facts,
-                summary_facts,
-                schema,
-                policy,
-                summary_text=narrative,
-                source_text=source_text,
+            checked = verify_narrative(
+                narrative, source_facts, summary_facts, schema, policy, source_text
             )
             return Verification.of(checked)
         if self._batcher is not None and isinstance(extractor, PORTABLE):

@@ -16,7 +16,12 @@ from factdiff.verify.policy import Outcome, Policy
 if TYPE_CHECKING:
     from factdiff.store.warm_columns import WarmBody, WarmTarget
 
-__all__ = ["Verification", "extract_summary_and_verify", "verified_in_process"]
+__all__ = [
+    "Verification",
+    "extract_summary_and_verify",
+    "verified_in_process",
+    "verify_narrative",
+]
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,19 @@ def extract_summary_and_verify(
     """Extract ``narrative`` and verify its record against the source's (and against the
     source as written, when ``source_text`` is given)."""
     summary_facts = extractor.extract(narrative, schema, source_facts.reference)
+    return verify_narrative(narrative, source_facts, summary_facts, schema, policy, source_text)
+
+
+def verify_narrative(
+    narrative: str,
+    source_facts: FactRecord,
+    summary_facts: FactRecord,
+    schema: FactSchema,
+    policy: Policy,
+    source_text: str | None = None,
+) -> CheckResult:
+    """Verify a narrative's record against the source's, reading the narrative as written
+    (and the source, when ``source_text`` is given): ``factdiff.verify.check.verify``."""
     return verify(
         source_facts,
         summary_facts,
