@@ -5,8 +5,8 @@ Priya Raman``, ``Bo Chen (technician)``, ``Ana Ruiz, the customer,``. That noun 
 person's role, as a cue word is a date's or an amount's (``factdiff.extraction.roles``), so
 two people's roles exchanged in a summary are changes. Synonyms share one class (``client``,
 ``caller``, ``guest`` are ``customer``; ``rep`` is ``agent``). Only a noun right before the
-name (after an article or a possessive at most) or right after it in apposition counts: in
-``the agent told customer Ana Ruiz`` Ana Ruiz is the customer and nothing is the agent's.
+name (a colon, a comma or a title may stand between) or right after it in apposition counts:
+in ``the agent told customer Ana Ruiz`` Ana Ruiz is the customer and no one is the agent.
 A name written without such a noun has no role and is never compared by role.
 """
 

@@ -29,6 +29,7 @@ import re
 import unicodedata
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from functools import lru_cache
 
 from factdiff.extraction.record import Fact, FactRecord
 from factdiff.schema.model import FactSchema
@@ -106,9 +107,11 @@ def _named(
     yield from record.unbound.get(fact_type, ())
 
 
+@lru_cache(maxsize=16)
 def _unmarked(text: str) -> str:
     """``text`` with each letter's accents dropped, one character for one (``José`` is
-    ``Jose``), so spans found in it are spans of ``text``."""
+    ``Jose``), so spans found in it are spans of ``text`` (cached: one text is searched for
+    each of a record's names)."""
     if text.isascii():
         return text
     return "".join(_base_letter(char) for char in text)
@@ -122,7 +125,7 @@ def _base_letter(char: str) -> str:
 
 def _short_form(value: Value) -> str | None:
     """The shorter form of a name that still names it (see the module docstring): a person's
-    last word, an organisation's name without its trailing legal forms; None when there is
+    family name, an organisation's name without its trailing legal forms; None when there is
     none (a one-word name) or it is a single letter."""
     if isinstance(value, PersonValue):
         short = family_name(value.name)
