@@ -131,7 +131,8 @@ _REQUESTED = _words("requested")
 """An outcome stating the transaction submitted, only right after a form of ``be`` and
 without ``by`` after it (``the exchange has been successfully requested``; not ``the payment
 requested by the supplier`` or ``a refund was requested by the customer``)."""
-_BY = re.compile(r"[ \t]+by(?![\w'’-])")
+BY_AFTER = re.compile(r"[ \t]+by(?![\w'’-])")
+"""``by`` right after a word (lower-cased text): the agent of a passive follows."""
 _UNDER_WAY = _words("processing underway")
 """Outcomes stating the transaction under way, only right after a form of ``be`` (``the
 transfer is now processing``; not ``the order processing time``)."""
@@ -725,7 +726,7 @@ def _outcome_at(
     if token in _UNDER_WAY or token in _YOURS:
         return ((noun_class, False) if _timed(low, word.start()) else None), end
     if token in _REQUESTED:
-        submitted = _timed(low, word.start()) and _BY.match(low, end) is None
+        submitted = _timed(low, word.start()) and BY_AFTER.match(low, end) is None
         return ((noun_class, False) if submitted else None), end
     if token in _ONLY_NEGATED:
         if not polarity(text, word.start(), bounds):

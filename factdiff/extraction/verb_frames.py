@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from factdiff.extraction.transactions import NOUNS
+from factdiff.extraction.transactions import BY_AFTER, NOUNS
 
 
 def _words(text: str) -> frozenset[str]:
@@ -182,7 +182,6 @@ def asserts(low: str, verb: str, end: int, stop: int) -> bool:
     return found is not None and ", " not in found.group()  # a comma ends the subject
 
 
-_BY_AFTER = re.compile(r"[ \t]+by(?![\w'’-])")
 _OPENING = re.compile(r"(?:\A|[(\[,;:–—-])[ \t]*\Z")
 """What may stand right before a participle that opens a clause of its own: a bracket, a
 comma, a semicolon, a colon or a dash (or the clause start)."""
@@ -193,7 +192,7 @@ def attribution(low: str, start: int, end: int, clause_start: int) -> bool:
     ``by`` (``cancelled SUB-771; confirmed by agent Luis Romero``, ``(approved by her
     manager)``): it names who stands behind the decision stated before it, not a decision of
     its own."""
-    if _BY_AFTER.match(low, end) is None:
+    if BY_AFTER.match(low, end) is None:
         return False
     before = low[clause_start:start]
     return not before.strip() or _OPENING.search(low, max(0, start - 8), start) is not None

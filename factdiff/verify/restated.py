@@ -81,6 +81,7 @@ def without_names_the_source_writes(
     writes out and ``source`` does not state (see the module docstring)."""
     field_types = {spec.name: spec.type for spec in schema.fields}
     inventory = dict(summary.inventory)
+    changed = False
     for fact_type in NAMED_TYPES:
         facts = inventory.get(fact_type, ())
         if not facts:
@@ -94,7 +95,8 @@ def without_names_the_source_writes(
         )
         if len(kept) < len(facts):
             inventory[fact_type] = kept
-    if inventory == dict(summary.inventory):
+            changed = True
+    if not changed:
         return summary
     return replace(summary, inventory={t: f for t, f in inventory.items() if f})
 
