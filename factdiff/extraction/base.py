@@ -13,7 +13,7 @@ class Extractor(Protocol):
     """Finds a schema's facts in a text. Implementations must be deterministic when offline."""
 
     identity: str
-    """Stable name and version (``rules/9``), new with every change to what it extracts; part
+    """Stable name and version (``rules/10``), new with every change to what it extracts; part
     of the extraction cache key and of the hot records demotion reuses."""
 
     def extract(self, text: str, schema: FactSchema, reference: date | None = None) -> FactRecord:

@@ -48,6 +48,7 @@ from factdiff.extraction.verb_frames import (
     attribution,
     future_commitment,
     infinitive_decision,
+    literal_phrasal,
     note_present,
     particle_after,
 )
@@ -782,6 +783,8 @@ def _verbs(
             continue  # "cancelled it; confirmed by agent Luis Romero": who stands behind it
         passive = form in lexicon.past and _passive(low, start, bounds.clause_start(start))
         obj = () if passive else _object(text, end, stop, _particles(lexicon, form))
+        if particle is not None and literal_phrasal(lexicon.verb_of[form], particle, obj):
+            continue  # "turned down the volume": the phrasal verb's literal sense
         kind = lexicon.class_of[form]
         if promised or (committed is not None and kind == "accept"):
             kind = "promise"  # "agreed to pay" commits as "promised to pay" does

@@ -78,7 +78,7 @@ def check_size(text: str) -> None:
 class RulesExtractor:
     """The offline default extractor (``rules``)."""
 
-    identity = "rules/9"
+    identity = "rules/10"
 
     def extract(self, text: str, schema: FactSchema, reference: date | None = None) -> FactRecord:
         """The fact record of ``text`` under ``schema``."""

@@ -1,6 +1,7 @@
 """What the words around a decision verb make of it (see ``decisions``).
 
-* a phrasal verb counts with its particle only (``turned down the offer``, ``called it off``);
+* a phrasal verb counts with its particle only (``turned down the offer``, ``called it off``),
+  and not in its literal sense (``turned down the volume``);
 * a note's bare present with a time states a decision (``Replacement ships next Tuesday``);
 * a third party's future payment is a commitment (``the customer will pay``), and a decision
   verb's infinitive after a verb of consent, promise or refusal is the decision itself
@@ -32,6 +33,25 @@ PHRASAL_VERBS: Mapping[str, tuple[tuple[str, str], ...]] = MappingProxyType(
 )
 """Phrasal verbs of a decision class (verb, particle): ``turned down the offer``, ``called
 it off``, ``wrote off the $45 fee`` (the generic lexicon's)."""
+
+LITERAL_OBJECTS: Mapping[tuple[str, str], frozenset[str]] = MappingProxyType(
+    {
+        ("turn", "down"): _words(
+            """volume heat heating heater temperature thermostat music sound radio tv television
+            light lights lamp brightness ac fan speed power bass noise stereo speaker speakers
+            screen"""
+        ),
+    }
+)
+"""What a phrasal verb (verb, particle) acts on in its literal sense: ``turned down the
+volume`` is no refusal."""
+
+
+def literal_phrasal(verb: str, particle: str, obj: tuple[str, ...]) -> bool:
+    """Whether a phrasal verb's object (its words) makes it literal (``turned down the heat``,
+    ``turned the music down``), so that it states no decision."""
+    literal = LITERAL_OBJECTS.get((verb, particle))
+    return literal is not None and not literal.isdisjoint(obj)
 
 
 _NOTE_SUBJECT = re.compile(

@@ -142,7 +142,7 @@ def test_extract_with_a_model_shows_its_validated_record(llama_like: ScriptedLLM
     assert data["usage"]["calls"] == 1
     assert data["inventory"] == {}  # the model's own record: no schema-free atoms
     rules = run("extract", "--schema", "customer_service", worked_path("source"), "--json")
-    assert json.loads(rules.stdout)["extractor"] == "rules/9"
+    assert json.loads(rules.stdout)["extractor"] == "rules/10"
 
 
 def test_extract_with_an_unreachable_model_is_one_line(llama_like: ScriptedLLMServer) -> None:

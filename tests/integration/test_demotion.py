@@ -79,7 +79,7 @@ def test_naive_fails_then_the_ladder_passes(store: MemoryStore) -> None:
     meta = warm.warm.meta
     assert meta.schema.name == "customer_service"
     assert meta.summarizer == "extractive"
-    assert meta.extractor == "rules/9"
+    assert meta.extractor == "rules/10"
     assert meta.attempt_count == 2
     assert meta.source_content_hash == warm.content_hash
     assert meta.source_facts_digest == record.digest()

@@ -242,4 +242,4 @@ def test_jury_merges_rules_and_llm_with_disagreements(
     assert result.disagreements[0].to_json()["llm"] == ["Acme Corp"]
     assert canonical(record, "customer_id") == ["cust_482"]  # both found it: one fact
     assert record.inventory  # the rules' schema-free atoms are kept
-    assert record.extractor.startswith("jury(rules/9+")
+    assert record.extractor.startswith("jury(rules/10+")

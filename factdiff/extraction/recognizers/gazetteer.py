@@ -42,7 +42,7 @@ def _words(text: str) -> frozenset[str]:
 
 
 _VENUE_WORDS = _words(
-    """garden gardens grill kitchen cafe café bar bistro pizza pizzeria diner tavern pub inn
+    """garden gardens grill kitchen cafe café bar bistro pizza pizzeria diner tavern pub inn food
     lodge cinema cinemas bakery house brasserie cantina trattoria steakhouse hall arena
     stadium club lounge market mall plaza tower bridge beach lake river mountain valley
     island bay harbor harbour airlines airways express records band orchestra choir bed

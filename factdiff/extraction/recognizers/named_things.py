@@ -14,8 +14,9 @@ A person's name also names films (``Gloria Bell``), restaurants (``Charlie Chan`
   maker before a work noun (``the Ben Platt album``);
 * in a list of three or more capitalised names, one of which reads as a title: it starts
   with the article ``A``/``An``, has a lower-case word or a colon inside (``A Madea Family
-  Funeral, Auntie Mame, and Dr. Strangelove``; ``Dumbo, Hellboy, or Mad Max: Fury Road``).
-  Coordination joins like with like, so the names beside a title are titles too.
+  Funeral, Auntie Mame, and Dr. Strangelove``; ``Dumbo, Hellboy, or Mad Max: Fury Road``),
+  or two of which name neither a person nor a group (``Family, Gloria Bell, and Green
+  Book``). Coordination joins like with like, so the names beside titles are titles too.
 
 * before its rating: ``Gloria Bell, with a rating of 6.7``, ``Dr. Strangelove which has an
   average rating of 8.4``, ``What about Gloria Bell? It has a 6.7 star rating`` (a work, a
@@ -28,6 +29,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+
+from factdiff.extraction.recognizers.name_lists import family_names, given_names
+from factdiff.values.names import _ORG_TOKENS, ROLES, _fold
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
 
 _THING_NOUNS = (
     r"(?:movie|film|show|series|song|album|track|single|book|novel|play|musical|restaurant"
@@ -78,6 +87,36 @@ Family Funeral``; ``A Smith`` is an initial), or an article or ``is`` inside
 Fury Road``); in the first, it may end a label (``Present: Ana Ruiz``)."""
 _BEFORE_NAME = re.compile(r"(?:(?:dr|mr|mrs|ms|miss|prof|auntie|aunt|uncle)\.?[ \t]+)*")
 """What may stand before a name in a list member that is the name (``Dr. Strangelove``)."""
+_WORD = re.compile(r"[^\W\d_][\w'’.-]*")
+
+
+_GROUP_WORDS = _words(
+    """team teams department dept division unit group committee board staff crew office desk
+    support sales billing marketing legal finance accounting engineering operations ops hr it
+    procurement security facilities management leadership compliance payroll logistics
+    shipping warehouse product design research qa admin administration"""
+)
+"""Words naming a group of people: a group is listed beside people (``Ana Ruiz, Marketing and
+Legal``), so it says nothing about the list's kind."""
+
+
+def _unnamed_thing(member: str, names: Iterable[str]) -> bool:
+    """Whether a list member names neither a person nor a group: it holds no person's name,
+    no group, organisation or role word, no known given name, and a word that is no known
+    family name either (``Family``, ``Green Book``, ``Ramen Shop``; not ``Mei Chen``)."""
+    low = member.lower()
+    if any(name in low for name in names):
+        return False
+    words = [_fold(word) for word in _WORD.findall(member)]
+    given, family = given_names(), family_names()
+    return (
+        bool(words)
+        and not any(
+            word in _GROUP_WORDS or word in _ORG_TOKENS or word in ROLES or word in given
+            for word in words
+        )
+        and any(word not in family for word in words)
+    )
 
 
 def _listed_with_titles(text: str, names: Iterable[str]) -> set[str]:
@@ -91,7 +130,7 @@ def _listed_with_titles(text: str, names: Iterable[str]) -> set[str]:
             _TITLE_SHAPE.search(member) is not None or (i > 0 and ":" in member)
             for i, member in enumerate(members)
         ]
-        if not any(titled):
+        if not any(titled) and sum(_unnamed_thing(member, names) for member in members) < 2:
             continue
         for member, title in zip(members, titled, strict=True):
             low = member.lower().rstrip(".")

@@ -321,6 +321,8 @@ def _after_cue(text: str, cue: re.Match[str]) -> NameSpan | None:
         band = _THE_BAND.match(text, end)  # "by the Dead South", "by The Chainsmokers"
         return _name(text, band.end() if band else end, strong=True)
     if kind in ("starring", "credited"):
+        if _inside_title(text, cue.start()):
+            return None  # "A Star is Born Soundtrack", "the album Stars Dance"
         return _name(text, end, strong=True)
     if kind == "cast":
         span = _name(text, end, strong=True)
@@ -330,6 +332,19 @@ def _after_cue(text: str, cue: re.Match[str]) -> NameSpan | None:
     ):
         return None  # "a hotel called Hilton ...": a thing's name, not a message
     return _name(text, end, strong=False)
+
+
+_THE_BEFORE = re.compile(r"(?i)(?<![\w'’-])the[ \t]+\Z")
+
+
+def _inside_title(text: str, start: int) -> bool:
+    """Whether a credit word written with a capital (``Star``, ``Stars``) is a word of a
+    title: it opens no clause, not even after ``The`` (``The Star is Tom Hanks``)."""
+    if not text[start].isupper():
+        return False
+    the = _THE_BEFORE.search(text, max(0, start - 8), start)
+    at = the.start() if the else start
+    return _CLAUSE_START.search(text, max(0, at - 14), at) is None
 
 
 _NAMING = frozenset({"called"})

@@ -393,3 +393,17 @@ def test_consent_to_a_cancellation_is_the_cancellation() -> None:
     assert decisions("Agent Luis Romero confirmed the cancellation.") == ["cancel"]
     assert decisions("We approved the cancellation.") == ["cancel"]
     assert decisions("I confirmed the change.") == ["accept: change"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("She turned down the offer.", ["refuse: offer"]),
+        ("She turned the offer down.", ["refuse: offer"]),
+        ("The technician turned down the volume on the alarm panel.", []),
+        ("We turned the music down and called it off.", ["cancel"]),
+        ("He turned down the thermostat.", []),
+    ],
+)
+def test_a_phrasal_verb_in_its_literal_sense_is_no_decision(text: str, expected: list[str]) -> None:
+    assert decisions(text) == expected

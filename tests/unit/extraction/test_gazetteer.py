@@ -56,6 +56,7 @@ def test_names_without_a_cue(text: str, expected: list[str]) -> None:
         "I need a car till noon and a room per night.",
         "Book a table at Charlie Chan. Charlie Chan takes cards.",
         "charlie chan is a cheap Chinese restaurant. Call Charlie Chan now.",
+        "I'm looking for Comfort Food.",  # a given name, then a food word: a cuisine
     ],
 )
 def test_places_venues_and_common_words_are_not_people(text: str) -> None:

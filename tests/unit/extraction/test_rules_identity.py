@@ -19,8 +19,8 @@ from pathlib import Path
 from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
-IDENTITY = "rules/9"
-DIGEST = "7c491a505745451eded65694b0f7a2958680754599b60210915db70eb5c4546a"
+IDENTITY = "rules/10"
+DIGEST = "ae2b1c01c1d0a30fc244fb1e49b7278164aff17a66fb6bbfda2ccb53dfce47f7"
 """sha256 of the records below, made by the rules named ``IDENTITY`` under the built-in
 schemas (a built-in schema's new definition moves it too)."""
 
@@ -79,6 +79,9 @@ SENTENCES = (
     "We will issue the credit memo due by April 10, and he will pay the rest by April 30. "
     "What about Gloria Bell? It has a 6.7 star rating. Play Kara Kul; Bob Sang is a great "
     "Korean joint at 2603 Camino Ramon Ste 278. Akira Suzuki met Hiroshi Sato.",
+    "I also found Family, Gloria Bell, and Green Book, or the album A Star is Born Soundtrack "
+    "and her album Stars Dance. I'm looking for Comfort Food. The technician turned down the "
+    "volume on the alarm panel.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 

@@ -35,6 +35,8 @@ def things(text: str, *names: str) -> frozenset[str]:
         ("I can recommend Dr. Strangelove, which has an average rating of 8.4", "strangelove"),
         ("Check out Mad Max: Fury Road, it's average rating is 8.1.", "mad max"),
         ("Confirming to play Kara Kul on the bedroom speaker.", "kara kul"),
+        ("I also found Family, Gloria Bell, and Green Book.", "gloria bell"),
+        ("How about Little Woods, Mary Magdalene, or Ramen Shop?", "mary magdalene"),
     ],
 )
 def test_a_name_given_to_a_thing_is_a_thing(text: str, name: str) -> None:
@@ -54,6 +56,10 @@ def test_a_name_given_to_a_thing_is_a_thing(text: str, name: str) -> None:
         ("Present: Ana Ruiz, Tom Lee and Bo Chen.", "ana ruiz"),  # a label, not a title
         ("A Smith, Ana Ruiz and Tom Lee met.", "ana ruiz"),  # an initial, not an article
         ("Ana Ruiz, Tom Lee and Bo Chen signed the Master Services Agreement.", "bo chen"),
+        ("Present: Ana Ruiz, Marketing and Legal.", "ana ruiz"),  # groups beside a person
+        ("Parties: Ana Ruiz, Acme Corp and Globex Ltd.", "ana ruiz"),
+        ("Cc Ana Ruiz, Tom Lee and Facilities Team.", "ana ruiz"),
+        ("Attendees: Ana Ruiz, Xiang Wu and Bo Chen.", "ana ruiz"),  # family names alone
     ],
 )
 def test_a_person_named_near_a_work_or_an_article_stays_a_person(text: str, name: str) -> None:

@@ -44,6 +44,8 @@ def names(text: str) -> list[str]:
         ("A movie that stars Byron Webster.", ["Byron Webster"]),
         ("Banjo Odyssey by the Dead South from the album.", ["Dead South"]),
         ("Please watch within 3 days. Brinke Stevens stars.", ["Brinke Stevens"]),
+        ("The Star is Tom Hanks.", ["Tom Hanks"]),
+        ("user: Stars Brinke Stevens, right?", ["Brinke Stevens"]),
         ("Send it to the savings account belonging to my son Justin.", ["Justin"]),
     ],
 )
@@ -71,6 +73,8 @@ def test_people_after_or_before_a_cue(text: str, expected: list[str]) -> None:
         "Anything directed by someone else?",
         "The movie Body Double with Mandarin subtitles.",
         "I'll change the payment method to your Visa card ending in 8902.",
+        "Play the album A Star is Born Soundtrack.",  # a capitalised credit word: a title
+        "Play Stars Dance, her album.",
     ],
 )
 def test_no_person_without_one(text: str) -> None:
