@@ -29,7 +29,7 @@ from types import MappingProxyType
 
 from factdiff.extraction.clauses import Boundaries
 from factdiff.extraction.recognizers.base import Match, lowered, vocabulary
-from factdiff.extraction.wordfind import matches_at, word_starts
+from factdiff.extraction.wordfind import matches_starting_with
 from factdiff.extraction.wordtrie import flexible_char, trie_alternation
 from factdiff.values.base import FactType
 
@@ -132,7 +132,7 @@ def _cue_matches(text: str) -> Iterator[re.Match[str]]:
     """``_CUES.finditer`` on the lower-cased ``text``, the pattern tried only where the
     first word of a cue starts."""
     low = lowered(text)
-    return matches_at(_CUES, low, word_starts(low, (vocabulary(text) & _FIRST_WORDS) | _GLUED))
+    return matches_starting_with(_CUES, low, (vocabulary(text) & _FIRST_WORDS) | _GLUED)
 
 
 _SPACES = re.compile(r"[ \t-]+")

@@ -83,6 +83,14 @@ def matches_at(
             yield found
 
 
+def matches_starting_with(
+    pattern: re.Pattern[str], low: str, words: Iterable[str]
+) -> Iterator[re.Match[str]]:
+    """``pattern.finditer(low)`` for a pattern whose every match begins with one of
+    ``words``: tried only where they occur (``word_starts``, ``matches_at``)."""
+    return matches_at(pattern, low, word_starts(low, words))
+
+
 def _occurrences(low: str, word: str) -> Iterator[int]:
     """Where ``word`` occurs in ``low`` (overlapping occurrences too), in text order."""
     at = low.find(word)

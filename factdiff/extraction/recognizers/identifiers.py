@@ -10,7 +10,7 @@ from typing import ClassVar
 from factdiff.extraction.recognizers.base import ExtractionContext, Match, lowered, vocabulary
 from factdiff.extraction.recognizers.emails_urls import EmailRecognizer, UrlRecognizer
 from factdiff.extraction.recognizers.phones import _span_order, bare_digits_are_phone
-from factdiff.extraction.wordfind import matches_at, word_starts
+from factdiff.extraction.wordfind import matches_at, matches_starting_with
 from factdiff.extraction.wordtrie import trie_alternation, word_start_alternation
 from factdiff.values.base import FactType
 from factdiff.values.contact import _WS
@@ -315,7 +315,7 @@ def _dashed_refs(text: str) -> Iterator[Match]:
     if not nouns:
         return
     low = lowered(text)
-    for m in matches_at(_DASHED_REF, low, word_starts(low, nouns)):
+    for m in matches_starting_with(_DASHED_REF, low, nouns):
         start, end = m.span("num")
         yield Match(start, end, IdentifierValue(text[start:end]))
 
@@ -333,7 +333,7 @@ def _noun_refs(text: str) -> list[re.Match[str]]:
     """``_NOUN_REF`` matches: after a reference noun, or after any noun followed by ``ID``."""
     found = {}
     low, words = lowered(text), vocabulary(text)
-    for scanned in matches_at(_NOUN_REF_SCAN, low, word_starts(low, words & _SCANNED_NOUNS)):
+    for scanned in matches_starting_with(_NOUN_REF_SCAN, low, words & _SCANNED_NOUNS):
         full = _NOUN_REF.match(text, scanned.start())
         if full is not None:
             found[scanned.start()] = full

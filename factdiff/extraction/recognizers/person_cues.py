@@ -35,7 +35,7 @@ from factdiff.extraction.recognizers.name_scan import (
     scan_lower_name,
     scan_name,
 )
-from factdiff.extraction.wordfind import matches_at, word_starts
+from factdiff.extraction.wordfind import matches_starting_with
 from factdiff.extraction.wordtrie import trie_alternation
 from factdiff.values.names import _STOP, PersonValue, _fold, clean_person_name
 
@@ -211,7 +211,7 @@ def _cue_matches(text: str) -> Iterator[re.Match[str]]:
         return iter(())
     low = lowered(text)
     firsts = vocabulary(text) & _FIRST_WORDS
-    return matches_at(_CUES_LOWER, low, word_starts(low, firsts | ({"$"} & set(text))))
+    return matches_starting_with(_CUES_LOWER, low, firsts | ({"$"} & set(text)))
 
 
 def find_cued_people(text: str) -> Iterator[Match]:

@@ -10,7 +10,13 @@ from hypothesis import strategies as st
 from factdiff.extraction import roles
 from factdiff.extraction.recognizers import identifiers
 from factdiff.extraction.recognizers.base import lowered
-from factdiff.extraction.wordfind import Word, find_words, plural_ending, word_starts
+from factdiff.extraction.wordfind import (
+    Word,
+    find_words,
+    matches_starting_with,
+    plural_ending,
+    word_starts,
+)
 
 WORDS = ("car", "cart", "ride", "bus", "booked", "book")
 PIECES = (*WORDS, "s", "es", " ", "-", "'", "’", "#", "_", "1", "é", ".", "x", "\n")
@@ -41,6 +47,14 @@ def test_a_plural_and_the_boundaries() -> None:
 
 def test_word_starts_are_every_occurrence_in_order() -> None:
     assert word_starts("a cart, a car, scar", ["car", "a c"]) == [0, 2, 8, 10, 16]
+
+
+@given(st.lists(st.sampled_from(("car", "cart", "scar", "a", " ", "-", "x")), max_size=20))
+def test_matches_starting_with_finds_what_finditer_finds(pieces: list[str]) -> None:
+    low = "".join(pieces)
+    pattern = re.compile(r"(?:car|a[ \t]+car)t?")
+    expected = [m.span() for m in pattern.finditer(low)]
+    assert [m.span() for m in matches_starting_with(pattern, low, {"car", "a"})] == expected
 
 
 ROLE_PIECES = (
