@@ -42,8 +42,8 @@ def _words(text: str) -> frozenset[str]:
 
 
 _VENUE_WORDS = _words(
-    """garden gardens grill kitchen cafe café bar bistro pizza pizzeria diner tavern pub inn food
-    lodge cinema cinemas bakery house brasserie cantina trattoria steakhouse hall arena
+    """garden gardens grill kitchen cafe café caffe caffè bar bistro pizza pizzeria diner tavern
+    pub inn food lodge cinema cinemas bakery house brasserie cantina trattoria steakhouse hall arena
     stadium club lounge market mall plaza tower bridge beach lake river mountain valley
     island bay harbor harbour airlines airways express records band orchestra choir bed
     breakfast apartment apartments suites resort field international airport man woman boy
@@ -189,7 +189,7 @@ def find_plain_people(text: str) -> Iterator[Match]:
     if not found:
         return iter(())
     low = lowered(text)
-    venues = _venues(low, {low[m.start : m.end] for m in found})
+    venues = _venues(text, low, {low[m.start : m.end] for m in found})
     return (match for match in found if low[match.start : match.end] not in venues)
 
 
@@ -234,14 +234,29 @@ _VENUE_AFTER = re.compile(
 )
 
 
-def _venues(low: str, names: set[str]) -> frozenset[str]:
-    """The names (lower-cased) that the text (``low``, lower-cased) also uses as a place:
+_OWNED_AFTER = re.compile(
+    r"(?:['’]s)?[ \t]+(?!(?:for|in|on|at|and|or|to|with|by|from|near|is|was|the|a|an)\b)[a-z]"
+)
+
+
+def _possessive(text: str, name: str, end: int) -> bool:
+    """Whether a name is a possessive before what it owns (``Ana Ruiz's house``; with the
+    ending in the name or after it); a possessive alone names a venue (``a table at Rosie
+    Mccann's for March 2nd``), and so does one before capitalised words (``Rosie Mccann's
+    Irish Pub``)."""
+    if not (name.endswith(("'s", "’s")) or text.startswith(("'s", "’s"), end)):
+        return False
+    return _OWNED_AFTER.match(text, end) is not None
+
+
+def _venues(text: str, low: str, names: set[str]) -> frozenset[str]:
+    """The names (lower-cased) that ``text`` (``low``: lower-cased) also uses as a place:
     after ``at``/``in`` (``a table at Charlie Chan``; ``an appointment at`` a practitioner is
-    no venue) or a way there (``headed to Willard Hicks``; not before a possessive:
-    ``driving to Ana Ruiz's house``); before ``is a ... restaurant`` (``Curry Queen is a
-    cheap restaurant``, ``Charlie Chan? It is a good restaurant``; a practitioner too is
-    ``located in`` a town): a person is met or called, a venue is where things happen. Every
-    mention of such a name goes."""
+    no venue) or a way there (``headed to Willard Hicks``; not as a possessive before what it
+    owns: ``driving to Ana Ruiz's house``, see ``_possessive``); before ``is a ...
+    restaurant`` (``Curry Queen is a cheap restaurant``, ``Charlie Chan? It is a good
+    restaurant``; a practitioner too is ``located in`` a town): a person is met or called, a
+    venue is where things happen. Every mention of such a name goes."""
     venues = set()
     for name in names:
         pos = low.find(name)
@@ -251,7 +266,7 @@ def _venues(low: str, names: set[str]) -> frozenset[str]:
                 end == len(low) or not low[end].isalnum()
             )
             if whole and (
-                (_AT_BEFORE.search(low, max(0, pos - 24), pos) and not low.startswith("'s", end))
+                (_AT_BEFORE.search(low, max(0, pos - 24), pos) and not _possessive(text, name, end))
                 or _VENUE_AFTER.match(low, end)
             ):
                 venues.add(name)

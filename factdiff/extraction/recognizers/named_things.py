@@ -18,6 +18,9 @@ A person's name also names films (``Gloria Bell``), restaurants (``Charlie Chan`
   or two of which name neither a person nor a group (``Family, Gloria Bell, and Green
   Book``). Coordination joins like with like, so the names beside titles are titles too.
 
+* after a venue noun and ``is``, the venue's name: ``the first available Chinese restaurant
+  in the centre is Charlie Chan`` (not ``our contact at the hotel is Ana Ruiz``);
+
 * before its rating: ``Gloria Bell, with a rating of 6.7``, ``Dr. Strangelove which has an
   average rating of 8.4``, ``What about Gloria Bell? It has a 6.7 star rating`` (a work, a
   venue or a business is rated; a person is not, in what agents write).
@@ -144,6 +147,27 @@ def _listed_with_titles(text: str, names: Iterable[str]) -> set[str]:
     return found
 
 
+_VENUE_IS = re.compile(
+    r"(?<![\w'’-])(?P<det>the|a|an|this|that|one|my|our|your)[ \t]+"
+    r"(?:(?!(?:at|of|from|with|for|in|to|by|about|the|a|an)[ \t])[\w-]+[ \t]+){0,3}?"
+    r"(?:restaurant|hotel|guesthouse|guest[ \t]+house|attraction|museum|bar|pub|cafe|café"
+    r"|cinema|theatre|theater|gallery|college|venue)"
+    r"(?:[ \t]+(?:in|near|on|around|closest|nearest|nearby|available|that|which|i|you|we)"
+    r"\b[^.?!\n,;:]{0,40}?)?[ \t]+(?:is|was)[ \t]+\Z"
+)
+_PREPOSITION_BEFORE = re.compile(r"\b(?:at|of|from|with|for|in|to|by|about)[ \t]+\Z")
+
+
+def _venue_is(low: str, pos: int) -> bool:
+    """Whether the name at ``pos`` is what a venue noun is (``the first available Chinese
+    restaurant in the centre is Charlie Chan``); not when the venue is a preposition's
+    object (``our contact at the hotel is Ana Ruiz``)."""
+    found = _VENUE_IS.search(low, max(0, pos - 90), pos)
+    return found is not None and not _PREPOSITION_BEFORE.search(
+        low, max(0, found.start() - 12), found.start()
+    )
+
+
 def things_named(text: str, low: str, names: Iterable[str]) -> frozenset[str]:
     """The ``names`` (lower-cased) that ``text`` (``low``: lower-cased, the same length)
     introduces as a thing (see the module docstring). After ``the``, the article must be
@@ -158,7 +182,7 @@ def things_named(text: str, low: str, names: Iterable[str]) -> frozenset[str]:
             whole = (pos == 0 or not low[pos - 1].isalnum()) and (
                 end == len(low) or not low[end].isalnum()
             )
-            if whole and _RATED_AFTER.match(low, end):
+            if whole and (_RATED_AFTER.match(low, end) or _venue_is(low, pos)):
                 things.add(name)
                 break
             before = _THING_BEFORE.search(low, max(0, pos - 40), pos) if whole else None

@@ -57,6 +57,9 @@ def test_names_without_a_cue(text: str, expected: list[str]) -> None:
         "Book a table at Charlie Chan. Charlie Chan takes cards.",
         "charlie chan is a cheap Chinese restaurant. Call Charlie Chan now.",
         "I'm looking for Comfort Food.",  # a given name, then a food word: a cuisine
+        "I recommend Caffe Uno .",
+        "Book a table at Rosie Mccann's for March 2nd.",  # a possessive alone: the venue
+        "A table at Rosie Mccann's Irish Pub & Restaurant.",
     ],
 )
 def test_places_venues_and_common_words_are_not_people(text: str) -> None:
@@ -141,7 +144,8 @@ def test_a_pair_in_directory_order_that_labels_a_value_is_a_field(
         ("I'm headed to Willard Hicks. A cab to Willard Hicks, then.", []),
         ("Try Barskyex Bryna G. located in San Jose.", ["Barskyex Bryna G."]),
         ("May I suggest Charlie Chan ? It is a good chinese restaurant .", []),
-        ("I'm driving to Ana Ruiz's house. Ana Ruiz is my sister.", ["Ana Ruiz"]),
+        ("I'm driving to Ana Ruiz's house. Ana Ruiz is my sister.", ["Ana Ruiz", "Ana Ruiz"]),
+        ("Going to Ana Ruiz’s office now.", ["Ana Ruiz"]),  # the ending read in the name
         ("I sent the parcel to Ana Ruiz. It is a gift.", ["Ana Ruiz"]),
     ],
 )

@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/10"
-DIGEST = "ae2b1c01c1d0a30fc244fb1e49b7278164aff17a66fb6bbfda2ccb53dfce47f7"
+DIGEST = "08e2ed7797f13c0f14631c6e998c47ed3bade3cb8f7d5e157394abd5a1d6833e"
 """sha256 of the records below, made by the rules named ``IDENTITY`` under the built-in
 schemas (a built-in schema's new definition moves it too)."""
 
@@ -81,7 +81,9 @@ SENTENCES = (
     "Korean joint at 2603 Camino Ramon Ste 278. Akira Suzuki met Hiroshi Sato.",
     "I also found Family, Gloria Bell, and Green Book, or the album A Star is Born Soundtrack "
     "and her album Stars Dance. I'm looking for Comfort Food. The technician turned down the "
-    "volume on the alarm panel.",
+    "volume on the alarm panel. The first available Chinese restaurant in the centre is Charlie "
+    "Chan. I recommend Caffe Uno. Book a table at Rosie Mccann's for March 2nd; I'm driving to "
+    "Ana Ruiz's house.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 

@@ -37,6 +37,8 @@ def things(text: str, *names: str) -> frozenset[str]:
         ("Confirming to play Kara Kul on the bedroom speaker.", "kara kul"),
         ("I also found Family, Gloria Bell, and Green Book.", "gloria bell"),
         ("How about Little Woods, Mary Magdalene, or Ramen Shop?", "mary magdalene"),
+        ("The first available Chinese restaurant in the centre is Charlie Chan .", "charlie chan"),
+        ("The restaurant is Charlie Chan. Charlie Chan is cheap.", "charlie chan"),
     ],
 )
 def test_a_name_given_to_a_thing_is_a_thing(text: str, name: str) -> None:
@@ -60,6 +62,8 @@ def test_a_name_given_to_a_thing_is_a_thing(text: str, name: str) -> None:
         ("Parties: Ana Ruiz, Acme Corp and Globex Ltd.", "ana ruiz"),
         ("Cc Ana Ruiz, Tom Lee and Facilities Team.", "ana ruiz"),
         ("Attendees: Ana Ruiz, Xiang Wu and Bo Chen.", "ana ruiz"),  # family names alone
+        ("Our contact at the hotel is Ana Ruiz.", "ana ruiz"),  # the venue is an object
+        ("The hotel manager is Ana Ruiz.", "ana ruiz"),
     ],
 )
 def test_a_person_named_near_a_work_or_an_article_stays_a_person(text: str, name: str) -> None:
