@@ -14,6 +14,10 @@ key's words (``total_price`` is ``price+total``); under a key without a role wor
 (``"amount"``), the role of the key that holds its object (``"payment_history": [{...,
 "amount": 4777.75}]`` is a ``payment``).
 
+Release versions (identifiers such as ``v2.4.0``) take the release classes ``deploy`` and
+``rollback`` the same way (:meth:`RoleCues.release_roles`), so a deployed and a rolled-back
+version swapped are two changes.
+
 A role is written as its sorted cue classes joined by ``+`` (``departure``, ``return``,
 ``departure+return`` for "the return flight departs at"). Cue classes group synonyms, so a
 summary that writes ``departs`` for ``leaves`` keeps the role; a value written without any
@@ -95,6 +99,23 @@ MONEY_ROLES: Mapping[str, tuple[str, ...]] = MappingProxyType(
 )  # fmt: skip
 """Role classes of money amounts."""
 
+RELEASE_ROLES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "deploy": (
+            "deploy", "deploys", "deployed", "deploying", "deployment", "roll out", "rolls out",
+            "rolled out", "rolling out", "rollout", "release", "released", "releases",
+            "releasing", "upgrade", "upgrades", "upgraded", "upgrading", "promote", "promoted",
+        ),
+        "rollback": (
+            "roll back", "rolls back", "rolled back", "rolling back", "rollback", "rollbacks",
+            "revert", "reverts", "reverted", "reverting", "downgrade", "downgrades",
+            "downgraded", "downgrading",
+        ),
+    }
+)  # fmt: skip
+"""Role classes of release versions (identifiers): what was deployed and what was rolled
+back to (``deployed v2.4.0, rolled back to v2.3.1``)."""
+
 _ADJACENT = {"from": "start", "until": "end", "till": "end", "to": "end"}
 """Prepositions that give a role only right before the value."""
 _ADJACENT_GAP = re.compile(r"[ \t]+(?:(?:on|at|the|of)[ \t]+){0,2}\Z", re.IGNORECASE)
@@ -111,7 +132,8 @@ ROLE_TYPES = frozenset(_FAMILY)
 
 def _cue_regex() -> tuple[re.Pattern[str], dict[str, tuple[str, str]]]:
     lookup: dict[str, tuple[str, str]] = {}
-    for family, table in (("temporal", TEMPORAL_ROLES), ("money", MONEY_ROLES)):
+    tables = (("temporal", TEMPORAL_ROLES), ("money", MONEY_ROLES), ("release", RELEASE_ROLES))
+    for family, table in tables:
         for role, words in table.items():
             for word in words:
                 lookup[word] = (family, role)
@@ -142,6 +164,9 @@ _KEY_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 _KEY_WINDOW = 160
 
 
+_FROM_BEFORE = re.compile(r"(?i)(?<![\w-])from[ \t]+\Z")
+
+
 def _key_before(text: str, end: int) -> re.Match[str] | None:
     """The ``key:`` or ``key =`` that ``text`` has right before ``end``, if any."""
     start = max(0, end - 48)
@@ -153,13 +178,29 @@ def _key_before(text: str, end: int) -> re.Match[str] | None:
     return _KEY_BEFORE.search(text, start, end)
 
 
+def _applies(cue_family: str, role: str, family: str) -> bool:
+    """Whether a cue of ``cue_family`` (not ``adjacent``) gives an atom of ``family`` its
+    role: temporal cues to dates and times, money cues to amounts (and the money roles of
+    :data:`DATED_MONEY_ROLES` to dates too), release cues to versions."""
+    if cue_family == "release" or family == "release":
+        return cue_family == family
+    return (cue_family == "money") == (family == "money") or (
+        family == "date" and role in DATED_MONEY_ROLES
+    )
+
+
 def _key_classes(key: str, family: str) -> set[str]:
     """Role classes named by the words of a key (``total_price`` -> price, total)."""
     classes = set()
     for word in _KEY_WORD.findall(key):
         found = _LOOKUP.get(word.lower())
-        same_family = found is not None and (found[0] == "money") == (family == "money")
-        if found is not None and same_family and found[0] != "adjacent":
+        if found is None or found[0] == "adjacent":
+            continue
+        if found[0] == family or (
+            found[0] != "release"
+            and family != "release"
+            and ((found[0] == "money") == (family == "money"))
+        ):
             classes.add(found[1])
     return classes
 
@@ -241,7 +282,8 @@ class RoleCues:
             return keyed
         at = self._at(other_end)
         if left < other_end and any(
-            other_end <= f[0] and f[1] <= atom.start for f in self.found[at : at + 4]
+            other_end <= f[0] and f[1] <= atom.start and self._gives(f, family)
+            for f in self.found[at : at + 4]
         ):
             left = other_end
         classes: set[str] = set()
@@ -250,17 +292,42 @@ class RoleCues:
             start, end, cue_family, role = self.found[i]
             i += 1
             if cue_family == "adjacent":
-                if family == "money" or not _ADJACENT_GAP.fullmatch(self.text, end, atom.start):
+                if family in ("money", "release") or not _ADJACENT_GAP.fullmatch(
+                    self.text, end, atom.start
+                ):
                     continue
                 word = self.text[start:end].lower()
                 if word == "to" and not self._after_from(previous, start):
                     continue
                 classes.add(role)
-            elif (cue_family == "money") == (family == "money") or (
-                family == "date" and role in DATED_MONEY_ROLES
-            ):
+            elif _applies(cue_family, role, family):
                 classes.add(role)
         return "+".join(sorted(classes))
+
+    @staticmethod
+    def _gives(found: tuple[int, int, str, str], family: str) -> bool:
+        """Whether a cue occurrence may give an atom of ``family`` a role."""
+        _, _, cue_family, role = found
+        if cue_family == "adjacent":
+            return family not in ("money", "release")
+        return _applies(cue_family, role, family)
+
+    def release_roles(self, versions: Sequence[Match]) -> list[str]:
+        """The role of each release version (identifiers, in text order; ``""`` for none):
+        the release cues in its clause before it, after the previous version, at most
+        :data:`ROLE_WINDOW` characters back. A version right after ``from`` is the one left
+        behind: it takes no role, and the version after it shares its cues (``rolled back
+        from v2.4.0 to v2.3.1``: v2.3.1 is ``rollback``)."""
+        out: list[str] = []
+        floor = 0
+        for version in versions:
+            left = max(self.bounds.clause_start(version.start), floor, version.start - ROLE_WINDOW)
+            if _FROM_BEFORE.search(self.text, max(0, version.start - 12), version.start):
+                out.append("")
+                continue
+            out.append(self._role(version, "release", left, None, 0))
+            floor = version.end
+        return out
 
     def _at(self, pos: int) -> int:
         return bisect.bisect_left(self.starts, pos)

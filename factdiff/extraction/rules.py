@@ -33,6 +33,7 @@ from factdiff.extraction.overlap import resolve_overlaps
 from factdiff.extraction.person_roles import person_roles
 from factdiff.extraction.recognizers import registry
 from factdiff.extraction.recognizers.base import ExtractionContext, Match
+from factdiff.extraction.recognizers.identifiers import is_version
 from factdiff.extraction.record import TYPE_ONLY, Binding, BindingKind, Fact, FactRecord
 from factdiff.extraction.roles import ROLE_TYPES, RoleCues
 from factdiff.schema.model import FactSchema, FieldSpec
@@ -111,7 +112,15 @@ class RulesExtractor:
                 claimed.add((match.start, match.end))
 
         fields = {
-            spec.name: _facts(text, norm, chosen[spec.name], atoms.get(spec.type, []))
+            spec.name: _facts(
+                text,
+                norm,
+                chosen[spec.name],
+                atoms.get(spec.type, []),
+                _release_roles(work, bounds, atoms, chosen[spec.name].matches)
+                if spec.type is FactType.IDENTIFIER
+                else None,
+            )
             for spec in schema.fields
         }
         return FactRecord(
@@ -367,6 +376,23 @@ def _facts(
     return tuple(facts)
 
 
+def _release_roles(
+    text: str, bounds: Boundaries, atoms: dict[FactType, list[Match]], matches: list[Match]
+) -> list[str] | None:
+    """The release roles of the versions among identifier ``matches`` (in text order), one
+    entry per match (``""`` for other identifiers); None when no match is a version. Clauses
+    are read as for the other roles, outside every atom (``v2.4.0`` ends no sentence)."""
+    versions = [m for m in matches if is_version(m.value)]
+    if not versions:
+        return None
+    spans = sorted((m.start, m.end) for found in atoms.values() for m in found)
+    cues = RoleCues(text, bounds.outside(spans))
+    by_span = dict(
+        zip(((m.start, m.end) for m in versions), cues.release_roles(versions), strict=True)
+    )
+    return [by_span.get((m.start, m.end), "") for m in matches]
+
+
 def _start_of(match: Match) -> int:
     return match.start
 
@@ -412,8 +438,11 @@ def _inventory(
             if (m.start, m.end) not in claimed and (fact_type, m.value.key()) not in field_keys
         ]
         if free:
+            roles: list[str] | None
             if fact_type is FactType.PERSON:
                 roles = person_roles(text, free)
+            elif fact_type is FactType.IDENTIFIER:
+                roles = _release_roles(text, bounds, atoms, free)
             else:
                 roles = [roles_by_span.get((m.start, m.end), "") for m in free]
             inventory[fact_type] = _facts(original, norm, _Chosen(free, {}), free, roles)

@@ -21,7 +21,9 @@ never count. How each fact was bound to its field decides how far "stated elsewh
 Inventory atoms are compared by **role** as well (``factdiff.extraction.roles``): a summary
 atom whose role (``departure``, ``total``...) the source gives to another value, while the
 source states the summary's value in another role, is a change (a swapped departure and
-arrival time). An atom written without a role cue is never compared by role.
+arrival time). An atom written without a role cue is never compared by role. Release
+versions are compared so in identifier fields too (a deployed and a rolled-back version
+swapped).
 """
 
 from __future__ import annotations
@@ -240,6 +242,9 @@ def diff(source: FactRecord, summary: FactRecord, schema: FactSchema) -> FactDif
             summary_facts=summary_facts,
             source_side=source_side,
             summary_side=summary_side,
+        )
+        field_findings += _role_changes(
+            spec.name, spec.criticality, spec.type, source_facts, summary_facts, source_side
         )
         for finding in field_findings:
             for fact in (finding.source, finding.summary):

@@ -211,6 +211,7 @@ class IdentifierRecognizer:
       digits and has 4+ characters (``W4923227``, ``YF86GE4J``, ``lopez3271``), or joined
       codes with a 3+ digit segment (``cust_482``, ``CM-3392``, ``credit_card_8897086``) or
       an uppercase prefix and 2+ digits (``A-12``).
+    * Release versions (``v2.4.0``, ``version 2.4.1``: ``v2.4.1``).
     * Digit runs of 8+ digits (``1008292230``), 6+ digits with a leading zero
       (``00000013``), ``#`` + 3+ digits; a run that reads as a phone number is left to
       :class:`PhoneRecognizer`.
@@ -261,6 +262,7 @@ class IdentifierRecognizer:
                 yield Match(ref[0], m.end(), IdentifierValue(ref[1]))
         yield from _dashed_refs(text)
         yield from _card_endings(text)
+        yield from _versions(text)
         for m in _ref_cues(text):
             if m.group("code") not in _ROLE_WORDS:
                 yield Match(m.start("code"), m.end("code"), IdentifierValue(m.group("code")))
@@ -273,6 +275,34 @@ class IdentifierRecognizer:
             ):
                 continue
             yield Match(m.start(), m.end(), IdentifierValue(token))
+
+
+_VERSION = re.compile(
+    r"(?<![\w.-])(?:[vV](?P<bare>\d+(?:\.\d+){1,3})"
+    r"|(?i:version|release|build)[ \t]+[vV]?(?P<named>\d+(?:\.\d+){1,3}))"
+    r"(?P<label>-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?(?![\w-]|\.\w)"
+)
+"""A release version: ``v2.4.0``, ``version 2.4.1``, ``release 3.1``, ``v1.2.0-rc.1``."""
+
+
+_VERSION_VALUE = re.compile(r"[vV]\d+(?:\.\d+){1,3}(?:-[0-9A-Za-z.]+)?")
+
+
+def is_version(value: object) -> bool:
+    """Whether a value is a release version identifier (``v2.4.0``)."""
+    return isinstance(value, IdentifierValue) and _VERSION_VALUE.fullmatch(value.text) is not None
+
+
+def _versions(text: str) -> Iterator[Match]:
+    """Release versions (:data:`_VERSION`) as identifiers ``v<numbers>``, one value however
+    written (``version 2.4.1`` is ``v2.4.1``); the span is the version's own."""
+    if "." not in text:
+        return
+    for m in _VERSION.finditer(text):
+        group = "bare" if m.group("bare") else "named"
+        start = m.start() if group == "bare" else m.start(group)
+        value = f"v{m.group(group)}{m.group('label') or ''}"
+        yield Match(start, m.end(), IdentifierValue(value))
 
 
 _CARD_WORDS = (

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from factdiff.extraction.record import TYPE_ONLY, Binding, BindingKind, Fact, FactRecord
-from factdiff.schema.builtin import generic_schema
+from factdiff.schema.builtin import builtin_schema, generic_schema
 from factdiff.schema.model import Criticality, FactSchema, FieldSpec
 from factdiff.values.base import FactType
 from factdiff.verify.check import check, extract
@@ -194,3 +194,52 @@ def test_a_value_under_a_json_key_takes_no_holder() -> None:
     text = 'The payment for #W2378156 was: {"total_price": 54.04}'
     (amount,) = extract(text, generic_schema()).inventory[FactType.MONEY]
     assert amount.roles == ("price+total",)
+
+
+SOURCE_RELEASE = (
+    "Deployed v2.4.0 at 14:00 to api-gateway-3; errors rose, so we rolled back to v2.3.1 at 14:20."
+)
+
+
+@pytest.mark.parametrize("schema", ["generic", "operations"])
+def test_swapped_deployed_and_rolled_back_versions_are_two_changes(schema: str) -> None:
+    summary = (
+        "Deployed v2.3.1 at 14:00 to api-gateway-3; errors rose, so we rolled back to v2.4.0 at "
+        "14:20."
+    )
+    result = check(SOURCE_RELEASE, summary, builtin_schema(schema))
+    assert result.outcome is Outcome.FAILED
+    changed = result.diff.changed
+    assert [f.verdict for f in result.diff.findings] == [Verdict.CHANGED, Verdict.CHANGED]
+    assert {
+        (f.source.value.display(), f.summary.value.display())
+        for f in changed
+        if f.source and f.summary
+    } == {
+        ("v2.4.0", "v2.3.1"),
+        ("v2.3.1", "v2.4.0"),
+    }
+
+
+@pytest.mark.parametrize("schema", ["generic", "operations"])
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "v2.4.0 was deployed at 14:00 to api-gateway-3 and rolled back to v2.3.1 at 14:20.",
+        "Rolled back to v2.3.1 at 14:20 after deploying v2.4.0 at 14:00 to api-gateway-3.",
+        "Rollback from v2.4.0 to v2.3.1 at 14:20 (deployed 14:00, api-gateway-3).",
+        "At 14:00 version 2.4.0 went to api-gateway-3; at 14:20 we reverted to V2.3.1.",
+    ],
+)
+def test_versions_restated_in_their_roles_or_without_a_cue_are_kept(
+    schema: str, summary: str
+) -> None:
+    result = check(SOURCE_RELEASE, summary, builtin_schema(schema))
+    assert result.diff.findings == (), summary
+
+
+def test_a_version_changed_fails_the_generic_schema() -> None:
+    summary = "Deployed v2.4.1 at 14:00 to api-gateway-3, rolled back to v2.3.1 at 14:20."
+    result = check(SOURCE_RELEASE, summary, generic_schema())
+    assert result.outcome is Outcome.FAILED
+    assert [f.field for f in result.diff.changed] == ["inventory.identifier"]

@@ -177,7 +177,7 @@ def test_room_may_still_a_reference() -> None:
         "a 4 bed room 3 bath house",
         "a 3-bedroom flat with covid-19 rules",
         "fill in address1 and address2",
-        "version 3.14.15 and pi 3.14159265",
+        "build at 3.14.15 and pi 3.14159265",
         "hello world, nothing to see here",
         "mail isabella.lopez3271@example.com",
         "see https://example.com/orders/AB12345 for details",
@@ -185,6 +185,12 @@ def test_room_may_still_a_reference() -> None:
 )
 def test_identifier_exclusions(text: str) -> None:
     assert ids(text) == []
+
+
+def test_release_versions_are_identifiers_however_written() -> None:
+    text = "Deployed v2.4.0, version 2.4.1, release 3.1 and v1.2.0-rc.1 on Python 3.11."
+    assert ids(text) == ["v2.4.0", "v2.4.1", "v3.1", "v1.2.0-rc.1"]
+    assert ids("Rolled back to V2.3.1.") == ["v2.3.1"]
 
 
 def test_reference_code_after_cue_without_digit() -> None:
