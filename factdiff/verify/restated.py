@@ -1,4 +1,5 @@
-"""Names the source states, found again in the summary's words: a fact restated is kept.
+"""Names (and release versions) the source states, found again in the summary's words: a
+fact restated is kept.
 
 The offline extractor tells a name without a cue only when it reads as one (a known given
 name, a title, a holder noun). A summary that restates a name the source gave with its cue
@@ -15,12 +16,16 @@ organisation's name without its legal form (``Nordlys`` restates ``Nordlys AS``)
 another of the source's names of that type shares the shorter form or the summary writes it
 inside a name of its own (``Ana Okafor`` restates no ``Daniel Okafor``).
 
+A release version is restated by its numbers alone (``the app is on 7.3`` restates ``app
+version 7.3``; ``v4.2.1`` is ``4.2.1``).
+
 The converse holds too: a name the source writes is not one the summary invents. The source
 reads a name in its whole context, and may find there that it names a thing (``Charlie Chan
 is a cheap Chinese restaurant``); a summary that keeps only ``a taxi to Charlie Chan`` has
 lost that context, not gained a person. So a person or organisation of the summary's
 inventory that the source writes out in full (word-bounded, any case) and its record does
-not state is left out of the summary's record (``without_names_the_source_writes``).
+not state is left out of the summary's record (``without_names_the_source_writes``), and so
+is a release version whose numbers the source writes bare (``re-released 4.2`` for ``v4.2``).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from functools import lru_cache
 
+from factdiff.extraction.recognizers.identifiers import is_version
 from factdiff.extraction.record import Fact, FactRecord
 from factdiff.schema.model import FactSchema
 from factdiff.values.base import FactType, Value
@@ -66,6 +72,9 @@ def with_restated_names(
                 found = Fact(value, (span,), summary_text[start:end])
                 stated.append(found)
                 added.setdefault(fact_type, []).append(found)
+    versions = _versions_written(source, summary, summary_text, field_types)
+    if versions:
+        added[FactType.IDENTIFIER] = versions
     if not added:
         return summary
     unbound = dict(summary.unbound)
@@ -96,9 +105,46 @@ def without_names_the_source_writes(
         if len(kept) < len(facts):
             inventory[fact_type] = kept
             changed = True
+    facts = inventory.get(FactType.IDENTIFIER, ())
+    stated = list(_named(source, FactType.IDENTIFIER, field_types))
+    kept = tuple(
+        fact
+        for fact in facts
+        if not is_version(fact.value)
+        or any(s.value.same_as(fact.value) for s in stated)
+        or _written_version(source_text, fact.value) is None
+    )
+    if len(kept) < len(facts):
+        inventory[FactType.IDENTIFIER] = kept
+        changed = True
     if not changed:
         return summary
     return replace(summary, inventory={t: f for t, f in inventory.items() if f})
+
+
+def _versions_written(
+    source: FactRecord, summary: FactRecord, summary_text: str, field_types: dict[str, FactType]
+) -> list[Fact]:
+    """The source's release versions that ``summary_text`` writes as bare numbers and
+    ``summary`` does not state (``app on 7.3`` restates ``version 7.3``), as facts."""
+    stated = list(_named(summary, FactType.IDENTIFIER, field_types))
+    found: list[Fact] = []
+    for fact in _named(source, FactType.IDENTIFIER, field_types):
+        if not is_version(fact.value) or any(s.value.same_as(fact.value) for s in stated):
+            continue
+        span = _written_version(summary_text, fact.value)
+        if span is not None:
+            found.append(Fact(fact.value, (span,), summary_text[span[0] : span[1]]))
+            stated.append(found[-1])
+    return found
+
+
+def _written_version(text: str, value: Value) -> tuple[int, int] | None:
+    """Where ``text`` writes a release version's numbers bare (``7.3`` for ``v7.3``), or
+    None."""
+    numbers = str(value.canonical())[1:]
+    found = re.search(r"(?<![\w.])" + re.escape(numbers) + r"(?![\w-]|\.\d)", text)
+    return found.span() if found is not None else None
 
 
 def _named(

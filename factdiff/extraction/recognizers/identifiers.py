@@ -211,7 +211,8 @@ class IdentifierRecognizer:
       digits and has 4+ characters (``W4923227``, ``YF86GE4J``, ``lopez3271``), or joined
       codes with a 3+ digit segment (``cust_482``, ``CM-3392``, ``credit_card_8897086``) or
       an uppercase prefix and 2+ digits (``A-12``).
-    * Release versions (``v2.4.0``, ``version 2.4.1``: ``v2.4.1``).
+    * Release versions (``v2.4.0``, ``version 2.4.1``: ``v2.4.1``; ``4.2.1`` where it reads
+      as no date or time).
     * Digit runs of 8+ digits (``1008292230``), 6+ digits with a leading zero
       (``00000013``), ``#`` + 3+ digits; a run that reads as a phone number is left to
       :class:`PhoneRecognizer`.
@@ -279,10 +280,24 @@ class IdentifierRecognizer:
 
 _VERSION = re.compile(
     r"(?<![\w.-])(?:[vV](?P<bare>\d+(?:\.\d+){1,3})"
-    r"|(?i:version|release|build)[ \t]+[vV]?(?P<named>\d+(?:\.\d+){1,3}))"
+    r"|(?i:version|release|build)[ \t]+[vV]?(?P<named>\d+(?:\.\d+){1,3})"
+    r"|(?P<triple>\d{1,3}\.\d{1,3}\.\d{1,3}))"
     r"(?P<label>-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*)?(?![\w-]|\.\w)"
 )
-"""A release version: ``v2.4.0``, ``version 2.4.1``, ``release 3.1``, ``v1.2.0-rc.1``."""
+"""A release version: ``v2.4.0``, ``version 2.4.1``, ``release 3.1``, ``v1.2.0-rc.1``, and
+three dotted numbers that read as no date or time (``4.2.1``)."""
+
+
+def _date_or_time(triple: str) -> bool:
+    """Whether three dotted numbers may be a date (``12.03.24``, ``3.12.2024``) or a time of
+    day (``10.30.45``)."""
+    parts = triple.split(".")
+    first, second, third = (int(part) for part in parts)
+    if len(parts[2]) in (2, 4) and (
+        (1 <= first <= 31 and 1 <= second <= 12) or (1 <= first <= 12 and 1 <= second <= 31)
+    ):
+        return True
+    return len(parts[1]) == len(parts[2]) == 2 and first <= 23 and second <= 59 and third <= 59
 
 
 _VERSION_VALUE = re.compile(r"[vV]\d+(?:\.\d+){1,3}(?:-[0-9A-Za-z.]+)?")
@@ -299,7 +314,9 @@ def _versions(text: str) -> Iterator[Match]:
     if "." not in text:
         return
     for m in _VERSION.finditer(text):
-        group = "bare" if m.group("bare") else "named"
+        group = next(name for name in ("bare", "named", "triple") if m.group(name))
+        if group == "triple" and _date_or_time(m.group(group)):
+            continue
         start = m.start() if group == "bare" else m.start(group)
         value = f"v{m.group(group)}{m.group('label') or ''}"
         yield Match(start, m.end(), IdentifierValue(value))

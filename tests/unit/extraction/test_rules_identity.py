@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/10"
-DIGEST = "ee4670a13023386a326f70684fab864e37561460c92c14463f917554365c71b1"
+DIGEST = "1b638009b78e26999de15facacc8ce95a784821ad198f7370f619ff4253403fd"
 """sha256 of the records below, made by the rules named ``IDENTITY`` under the built-in
 schemas (a built-in schema's new definition moves it too)."""
 
@@ -84,7 +84,7 @@ SENTENCES = (
     "volume on the alarm panel. The first available Chinese restaurant in the centre is Charlie "
     "Chan. I recommend Caffe Uno. Book a table at Rosie Mccann's for March 2nd; I'm driving to "
     "Ana Ruiz's house. Deployed v2.4.0 at 14:00; errors rose, so we rolled back to v2.3.1. "
-    "Rolled back from version 2.5.0-rc.1 to release 2.4.",
+    "Rolled back from version 2.5.0-rc.1 to release 2.4, and re-released 4.2.1 on 12.03.24.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 

@@ -191,6 +191,8 @@ def test_release_versions_are_identifiers_however_written() -> None:
     text = "Deployed v2.4.0, version 2.4.1, release 3.1 and v1.2.0-rc.1 on Python 3.11."
     assert ids(text) == ["v2.4.0", "v2.4.1", "v3.1", "v1.2.0-rc.1"]
     assert ids("Rolled back to V2.3.1.") == ["v2.3.1"]
+    bare = "Re-released 4.2.1; met 12.03.24 at 10.30.45 on 10.0.0.1 with 5.0.12 and 1.14.12."
+    assert ids(bare) == ["v4.2.1", "v5.0.12"]  # 12.03.24, 1.14.12: dates; 10.30.45: a time
 
 
 def test_reference_code_after_cue_without_digit() -> None:

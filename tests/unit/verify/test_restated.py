@@ -113,3 +113,28 @@ def test_a_name_written_without_its_accents_or_its_dotted_legal_form_is_restated
         source, "Jose Garcia (Telefonica): OUT-4412 at 09:30.", builtin_schema("generic")
     )
     assert result.outcome is Outcome.CLEAN
+
+
+GENERIC = builtin_schema("generic")
+RELEASES = (
+    "Release 4.2 shipped to 10% of users; we rolled it back after the error spike and "
+    "re-released 4.2.1 the next day. The app is on version 7.3."
+)
+
+
+def test_a_version_written_as_bare_numbers_is_restated_both_ways() -> None:
+    summary = "4.2 went to 10% of users and shipped; rolled back, v4.2.1 re-released; app on 7.3."
+    result = check(RELEASES, summary, GENERIC)
+    assert [f for f in result.diff.findings if f.fact_type is FactType.IDENTIFIER] == []
+
+
+def test_a_version_with_other_numbers_is_not_restated() -> None:
+    summary = "Release 4.2 shipped to 10% of users, rolled back; 4.2.2 re-released; app on 7.4."
+    result = check(RELEASES, summary, GENERIC)
+    assert result.outcome is Outcome.FAILED
+    found = {
+        (f.verdict, f.source.value.display() if f.source else None)
+        for f in result.diff.findings
+        if f.fact_type is FactType.IDENTIFIER
+    }
+    assert found == {(Verdict.CHANGED, "v4.2.1"), (Verdict.MISSING, "v7.3")}
