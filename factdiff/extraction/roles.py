@@ -196,11 +196,11 @@ def _key_classes(key: str, family: str) -> set[str]:
         found = _LOOKUP.get(word.lower())
         if found is None or found[0] == "adjacent":
             continue
-        if found[0] == family or (
-            found[0] != "release"
-            and family != "release"
-            and ((found[0] == "money") == (family == "money"))
-        ):
+        if family == "release" or found[0] == "release":
+            same_family = found[0] == family
+        else:
+            same_family = (found[0] == "money") == (family == "money")
+        if same_family:
             classes.add(found[1])
     return classes
 
@@ -306,11 +306,9 @@ class RoleCues:
 
     @staticmethod
     def _gives(found: tuple[int, int, str, str], family: str) -> bool:
-        """Whether a cue occurrence may give an atom of ``family`` a role."""
-        _, _, cue_family, role = found
-        if cue_family == "adjacent":
-            return family not in ("money", "release")
-        return _applies(cue_family, role, family)
+        """Whether a cue occurrence counts as a cue after another atom (see ``_role``): a
+        release cue for versions only, every other cue for the other atoms."""
+        return (found[2] == "release") == (family == "release")
 
     def release_roles(self, versions: Sequence[Match]) -> list[str]:
         """The role of each release version (identifiers, in text order; ``""`` for none):
