@@ -21,6 +21,8 @@ A person's name also names films (``Gloria Bell``), restaurants (``Charlie Chan`
 * after a venue noun and ``is``, the venue's name: ``the first available Chinese restaurant
   in the centre is Charlie Chan`` (not ``our contact at the hotel is Ana Ruiz``);
 
+* before a price word said of it: ``Charlie Chan is amazing and cheap``;
+
 * before its rating: ``Gloria Bell, with a rating of 6.7``, ``Dr. Strangelove which has an
   average rating of 8.4``, ``What about Gloria Bell? It has a 6.7 star rating`` (a work, a
   venue or a business is rated; a person is not, in what agents write).
@@ -71,6 +73,14 @@ _RATED_AFTER = re.compile(
 )
 """A rating right after a name (lower-cased text): the name is a work's, a venue's or a
 business's."""
+
+
+_PRICED_AFTER = re.compile(
+    r"[ \t]*(?:is|was)[ \t]+(?:[a-z]+[ \t]+){0,3}?(?:cheap|expensive|pricey|affordable"
+    r"|inexpensive|(?:moderately|reasonably)[ \t]+priced)\b"
+)
+"""A price word said of a name (lower-cased text): ``Charlie Chan is amazing and cheap`` is
+a venue; a person is not cheap, in what agents write."""
 
 
 _MEMBER = (
@@ -182,7 +192,9 @@ def things_named(text: str, low: str, names: Iterable[str]) -> frozenset[str]:
             whole = (pos == 0 or not low[pos - 1].isalnum()) and (
                 end == len(low) or not low[end].isalnum()
             )
-            if whole and (_RATED_AFTER.match(low, end) or _venue_is(low, pos)):
+            if whole and (
+                _RATED_AFTER.match(low, end) or _PRICED_AFTER.match(low, end) or _venue_is(low, pos)
+            ):
                 things.add(name)
                 break
             before = _THING_BEFORE.search(low, max(0, pos - 40), pos) if whole else None

@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/10"
-DIGEST = "1b638009b78e26999de15facacc8ce95a784821ad198f7370f619ff4253403fd"
+DIGEST = "08e0f30da2760b6a994d72dc983fd45aeca81dd0b6b2fd9179206326ebb2418a"
 """sha256 of the records below, made by the rules named ``IDENTITY`` under the built-in
 schemas (a built-in schema's new definition moves it too)."""
 
@@ -82,7 +82,7 @@ SENTENCES = (
     "I also found Family, Gloria Bell, and Green Book, or the album A Star is Born Soundtrack "
     "and her album Stars Dance. I'm looking for Comfort Food. The technician turned down the "
     "volume on the alarm panel. The first available Chinese restaurant in the centre is Charlie "
-    "Chan. I recommend Caffe Uno. Book a table at Rosie Mccann's for March 2nd; I'm driving to "
+    "Chan. Bo Sang is amazing and cheap. I recommend Caffe Uno. Book a table at Rosie Mccann's for March 2nd; I'm driving to "
     "Ana Ruiz's house. Deployed v2.4.0 at 14:00; errors rose, so we rolled back to v2.3.1. "
     "Rolled back from version 2.5.0-rc.1 to release 2.4, and re-released 4.2.1 on 12.03.24.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',

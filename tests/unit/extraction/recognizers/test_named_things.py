@@ -39,6 +39,7 @@ def things(text: str, *names: str) -> frozenset[str]:
         ("How about Little Woods, Mary Magdalene, or Ramen Shop?", "mary magdalene"),
         ("The first available Chinese restaurant in the centre is Charlie Chan .", "charlie chan"),
         ("The restaurant is Charlie Chan. Charlie Chan is cheap.", "charlie chan"),
+        ("Could you recommend one? Charlie Chan is amazing and cheap !", "charlie chan"),
     ],
 )
 def test_a_name_given_to_a_thing_is_a_thing(text: str, name: str) -> None:
@@ -64,6 +65,7 @@ def test_a_name_given_to_a_thing_is_a_thing(text: str, name: str) -> None:
         ("Attendees: Ana Ruiz, Xiang Wu and Bo Chen.", "ana ruiz"),  # family names alone
         ("Our contact at the hotel is Ana Ruiz.", "ana ruiz"),  # the venue is an object
         ("The hotel manager is Ana Ruiz.", "ana ruiz"),
+        ("Ana Ruiz is very helpful and the fee is cheap.", "ana ruiz"),
     ],
 )
 def test_a_person_named_near_a_work_or_an_article_stays_a_person(text: str, name: str) -> None:
