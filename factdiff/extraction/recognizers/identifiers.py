@@ -288,6 +288,9 @@ _VERSION = re.compile(
 three dotted numbers that read as no date or time (``4.2.1``)."""
 
 
+_DOTTED_NUMBERS = re.compile(r"\d\.\d")
+
+
 def _date_or_time(triple: str) -> bool:
     """Whether three dotted numbers may be a date (``12.03.24``, ``3.12.2024``) or a time of
     day (``10.30.45``)."""
@@ -311,8 +314,8 @@ def is_version(value: object) -> bool:
 def _versions(text: str) -> Iterator[Match]:
     """Release versions (:data:`_VERSION`) as identifiers ``v<numbers>``, one value however
     written (``version 2.4.1`` is ``v2.4.1``); the span is the version's own."""
-    if "." not in text:
-        return
+    if _DOTTED_NUMBERS.search(text) is None:
+        return  # every version has two numbers joined by a dot: most texts have none
     for m in _VERSION.finditer(text):
         group = next(name for name in ("bare", "named", "triple") if m.group(name))
         if group == "triple" and _date_or_time(m.group(group)):
