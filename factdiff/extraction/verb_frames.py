@@ -192,11 +192,23 @@ _CHECKED_WITH = re.compile(r"[ \t]+with(?![\w'’])")
 """``confirmed with billing``: checked with someone, no decision."""
 
 
+_STATE_AFTER = re.compile(
+    r"[ \t]+(?:(?:the|your|my|our|their|his|her|its)[ \t]+)?(?:[\w-]+[ \t]+){1,3}?"
+    r"(?:restored|resolved|fixed|repaired|received|delivered|paid|done|complete|completed"
+    r"|working|operational|online|back)(?![\w'’-])[ \t]*(?:[.,;:!?)]|and(?![\w'’-])|\Z)"
+)
+"""A clause without its verb after ``confirm``: a noun phrase and the state it is in
+(``confirmed service restored``, ``confirmed the parcel delivered``)."""
+
+
 def asserts(low: str, verb: str, end: int, stop: int) -> bool:
     """Whether the active form of ``verb`` ending at ``end`` states that something is so: it
     is followed, before ``stop``, by a clause (:data:`_CLAUSE_AFTER`), or it is ``confirm``
-    before ``with`` (a passive states the outcome: ``it is confirmed with reference ...``)."""
-    if verb == "confirm" and _CHECKED_WITH.match(low, end, stop):
+    before ``with`` (a passive states the outcome: ``it is confirmed with reference ...``) or
+    before a noun phrase and its state (:data:`_STATE_AFTER`)."""
+    if verb == "confirm" and (
+        _CHECKED_WITH.match(low, end, stop) or _STATE_AFTER.match(low, end, stop)
+    ):
         return True
     found = _CLAUSE_AFTER.match(low, end, stop)
     return found is not None and ", " not in found.group()  # a comma ends the subject

@@ -298,6 +298,8 @@ def test_occurrences_survive_the_record_json() -> None:
         ("I confirmed the booking that was made yesterday.", ["book"]),  # a relative clause
         ("I agreed to the refund and it was issued.", ["accept: refund"]),
         ("I confirmed your booking is for Friday.", ["book"]),  # the booking's, not a check
+        ("Mrs. Petrova confirmed service restored.", []),  # a state, its verb left out
+        ("I confirmed the parcel delivered and closed the case.", []),
     ],
 )
 def test_a_verb_of_consent_before_a_clause_states_a_fact_not_a_decision(

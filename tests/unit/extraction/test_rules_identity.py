@@ -20,7 +20,7 @@ from factdiff.extraction.rules import RulesExtractor
 from factdiff.schema.builtin import builtin_schema
 
 IDENTITY = "rules/10"
-DIGEST = "08e0f30da2760b6a994d72dc983fd45aeca81dd0b6b2fd9179206326ebb2418a"
+DIGEST = "288e752c5bb573d0dd008b6339185b9992ed9f631d193434a86e7dbda17114d1"
 """sha256 of the records below, made by the rules named ``IDENTITY`` under the built-in
 schemas (a built-in schema's new definition moves it too)."""
 
@@ -84,7 +84,8 @@ SENTENCES = (
     "volume on the alarm panel. The first available Chinese restaurant in the centre is Charlie "
     "Chan. Bo Sang is amazing and cheap. I recommend Caffe Uno. Book a table at Rosie Mccann's for March 2nd; I'm driving to "
     "Ana Ruiz's house. Deployed v2.4.0 at 14:00; errors rose, so we rolled back to v2.3.1. "
-    "Rolled back from version 2.5.0-rc.1 to release 2.4, and re-released 4.2.1 on 12.03.24.",
+    "Rolled back from version 2.5.0-rc.1 to release 2.4, and re-released 4.2.1 on 12.03.24. "
+    "Mrs. Petrova confirmed service restored.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 
