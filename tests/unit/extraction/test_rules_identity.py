@@ -82,8 +82,9 @@ SENTENCES = (
     "I also found Family, Gloria Bell, and Green Book, or the album A Star is Born Soundtrack "
     "and her album Stars Dance. I'm looking for Comfort Food. The technician turned down the "
     "volume on the alarm panel. The first available Chinese restaurant in the centre is Charlie "
-    "Chan. Bo Sang is amazing and cheap. I recommend Caffe Uno. Book a table at Rosie Mccann's for March 2nd; I'm driving to "
-    "Ana Ruiz's house. Deployed v2.4.0 at 14:00; errors rose, so we rolled back to v2.3.1. "
+    "Chan. Bo Sang is amazing and cheap. I recommend Caffe Uno. Book a table at Rosie "
+    "Mccann's for March 2nd; I'm driving to Ana Ruiz's house. Deployed v2.4.0 at 14:00; errors "
+    "rose, so we rolled back to v2.3.1. "
     "Rolled back from version 2.5.0-rc.1 to release 2.4, and re-released 4.2.1 on 12.03.24. "
     "Mrs. Petrova confirmed service restored.",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
