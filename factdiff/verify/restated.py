@@ -49,9 +49,9 @@ NAMED_TYPES = (FactType.PERSON, FactType.ORGANIZATION)
 def with_restated_names(
     source: FactRecord, summary: FactRecord, summary_text: str, schema: FactSchema
 ) -> FactRecord:
-    """``summary`` with the people and organisations of ``source`` that ``summary_text``
-    writes out and ``summary`` does not state, as unbound facts (see the module
-    docstring)."""
+    """``summary`` with the people, organisations and release versions of ``source`` that
+    ``summary_text`` writes out and ``summary`` does not state, as unbound facts (see the
+    module docstring)."""
     field_types = {spec.name: spec.type for spec in schema.fields}
     added: dict[FactType, list[Fact]] = {}
     for fact_type in NAMED_TYPES:
@@ -86,8 +86,8 @@ def with_restated_names(
 def without_names_the_source_writes(
     source: FactRecord, summary: FactRecord, source_text: str, schema: FactSchema
 ) -> FactRecord:
-    """``summary`` without the inventory's people and organisations that ``source_text``
-    writes out and ``source`` does not state (see the module docstring)."""
+    """``summary`` without the inventory's people, organisations and release versions that
+    ``source_text`` writes out and ``source`` does not state (see the module docstring)."""
     field_types = {spec.name: spec.type for spec in schema.fields}
     inventory = dict(summary.inventory)
     changed = False
@@ -106,17 +106,18 @@ def without_names_the_source_writes(
             inventory[fact_type] = kept
             changed = True
     facts = inventory.get(FactType.IDENTIFIER, ())
-    stated = list(_named(source, FactType.IDENTIFIER, field_types))
-    kept = tuple(
-        fact
-        for fact in facts
-        if not is_version(fact.value)
-        or any(s.value.same_as(fact.value) for s in stated)
-        or _written_version(source_text, fact.value) is None
-    )
-    if len(kept) < len(facts):
-        inventory[FactType.IDENTIFIER] = kept
-        changed = True
+    if any(is_version(fact.value) for fact in facts):
+        stated = list(_named(source, FactType.IDENTIFIER, field_types))
+        kept = tuple(
+            fact
+            for fact in facts
+            if not is_version(fact.value)
+            or any(s.value.same_as(fact.value) for s in stated)
+            or _written_version(source_text, fact.value) is None
+        )
+        if len(kept) < len(facts):
+            inventory[FactType.IDENTIFIER] = kept
+            changed = True
     if not changed:
         return summary
     return replace(summary, inventory={t: f for t, f in inventory.items() if f})
