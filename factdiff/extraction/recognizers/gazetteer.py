@@ -231,6 +231,7 @@ _VENUE_AFTER = re.compile(
     r"\b(?:restaurant|hotel|guesthouse|guest[ \t]+house|bar|pub|cafe|café|venue"
     r"|attraction|museum|theatre|theater|college|club|shop|store|joint|eatery|diner"
     r"|bistro|pizzeria|steakhouse|bakery)\b"
+    r"|[ \t]*,?[ \t]*(?:(?:which|that)[ \t]+is[ \t]+)?located[ \t]+at\b"
 )
 
 
@@ -255,7 +256,8 @@ def _venues(text: str, low: str, names: set[str]) -> frozenset[str]:
     no venue) or a way there (``headed to Willard Hicks``; not as a possessive before what it
     owns: ``driving to Ana Ruiz's house``, see ``_possessive``); before ``is a ...
     restaurant`` (``Curry Queen is a cheap restaurant``, ``Charlie Chan? It is a good
-    restaurant``; a practitioner too is ``located in`` a town): a person is met or called, a
+    restaurant``) or ``located at`` an address (``Charlie Chan , located at Regent Street``;
+    a practitioner too is ``located in`` a town): a person is met or called, a
     venue is where things happen. Every mention of such a name goes."""
     venues = set()
     for name in names:

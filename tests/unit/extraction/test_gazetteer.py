@@ -144,6 +144,7 @@ def test_a_pair_in_directory_order_that_labels_a_value_is_a_field(
         ("I'm headed to Willard Hicks. A cab to Willard Hicks, then.", []),
         ("Try Barskyex Bryna G. located in San Jose.", ["Barskyex Bryna G."]),
         ("May I suggest Charlie Chan ? It is a good chinese restaurant .", []),
+        ("Ok how about Charlie Chan , located at Regent Street City Centre .", []),
         ("I'm driving to Ana Ruiz's house. Ana Ruiz is my sister.", ["Ana Ruiz", "Ana Ruiz"]),
         ("Going to Ana Ruiz’s office now.", ["Ana Ruiz"]),  # the ending read in the name
         ("I sent the parcel to Ana Ruiz. It is a gift.", ["Ana Ruiz"]),

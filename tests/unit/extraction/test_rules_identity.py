@@ -86,7 +86,7 @@ SENTENCES = (
     "Mccann's for March 2nd; I'm driving to Ana Ruiz's house. Deployed v2.4.0 at 14:00; errors "
     "rose, so we rolled back to v2.3.1. "
     "Rolled back from version 2.5.0-rc.1 to release 2.4, and re-released 4.2.1 on 12.03.24. "
-    "Mrs. Petrova confirmed service restored.",
+    "Mrs. Petrova confirmed service restored. How about Lena Moss, located at 12 Mill Road?",
     '{"name": "reset_password", "arguments": {"user_id": "u-81", "ttl_minutes": 30}}',
 )
 
