@@ -178,15 +178,19 @@ def _key_before(text: str, end: int) -> re.Match[str] | None:
     return _KEY_BEFORE.search(text, start, end)
 
 
-def _applies(cue_family: str, role: str, family: str) -> bool:
-    """Whether a cue of ``cue_family`` (not ``adjacent``) gives an atom of ``family`` its
-    role: temporal cues to dates and times, money cues to amounts (and the money roles of
-    :data:`DATED_MONEY_ROLES` to dates too), release cues to versions."""
+def _same_family(cue_family: str, family: str) -> bool:
+    """Whether a cue of ``cue_family`` (not ``adjacent``) names the role of an atom of
+    ``family``: temporal cues of dates and times, money cues of amounts, release cues of
+    versions."""
     if cue_family == "release" or family == "release":
         return cue_family == family
-    return (cue_family == "money") == (family == "money") or (
-        family == "date" and role in DATED_MONEY_ROLES
-    )
+    return (cue_family == "money") == (family == "money")
+
+
+def _applies(cue_family: str, role: str, family: str) -> bool:
+    """Whether a cue in prose gives an atom its role: a cue of its family, or a money role of
+    :data:`DATED_MONEY_ROLES` before a date."""
+    return _same_family(cue_family, family) or (family == "date" and role in DATED_MONEY_ROLES)
 
 
 def _key_classes(key: str, family: str) -> set[str]:
@@ -194,13 +198,7 @@ def _key_classes(key: str, family: str) -> set[str]:
     classes = set()
     for word in _KEY_WORD.findall(key):
         found = _LOOKUP.get(word.lower())
-        if found is None or found[0] == "adjacent":
-            continue
-        if family == "release" or found[0] == "release":
-            same_family = found[0] == family
-        else:
-            same_family = (found[0] == "money") == (family == "money")
-        if same_family:
+        if found is not None and found[0] != "adjacent" and _same_family(found[0], family):
             classes.add(found[1])
     return classes
 

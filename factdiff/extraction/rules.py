@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from factdiff.errors import InputError
 from factdiff.extraction.clauses import Boundaries
@@ -111,13 +111,14 @@ class RulesExtractor:
                 chosen[spec.name].add(match, TYPE_ONLY)
                 claimed.add((match.start, match.end))
 
+        role_cues = _RoleCuesOnce(work, bounds, atoms)
         fields = {
             spec.name: _facts(
                 text,
                 norm,
                 chosen[spec.name],
                 atoms.get(spec.type, []),
-                _release_roles(work, bounds, atoms, chosen[spec.name].matches)
+                _release_roles(role_cues, chosen[spec.name].matches)
                 if spec.type is FactType.IDENTIFIER
                 else None,
             )
@@ -126,7 +127,7 @@ class RulesExtractor:
         return FactRecord(
             schema=schema.ref,
             fields=fields,
-            inventory=_inventory(text, norm, schema, atoms, fields, claimed, bounds),
+            inventory=_inventory(text, norm, schema, atoms, fields, claimed, role_cues),
             reference=context.reference,
             extractor=self.identity,
             unbound=_unbound(text, norm, schema, atoms, claimed),
@@ -376,20 +377,27 @@ def _facts(
     return tuple(facts)
 
 
-def _release_roles(
-    text: str, bounds: Boundaries, atoms: dict[FactType, list[Match]], matches: list[Match]
-) -> list[str] | None:
+class _RoleCuesOnce:
+    """The role cues of one text, its clauses read outside every atom (``v2.4.0`` ends no
+    sentence), found on first use: the fields' versions and the inventory share them."""
+
+    def __init__(self, text: str, bounds: Boundaries, atoms: dict[FactType, list[Match]]) -> None:
+        self._text, self._bounds, self._atoms = text, bounds, atoms
+
+    @cached_property
+    def cues(self) -> RoleCues:
+        spans = sorted((m.start, m.end) for found in self._atoms.values() for m in found)
+        return RoleCues(self._text, self._bounds.outside(spans))
+
+
+def _release_roles(role_cues: _RoleCuesOnce, matches: list[Match]) -> list[str] | None:
     """The release roles of the versions among identifier ``matches`` (in text order), one
-    entry per match (``""`` for other identifiers); None when no match is a version. Clauses
-    are read as for the other roles, outside every atom (``v2.4.0`` ends no sentence)."""
+    entry per match (``""`` for other identifiers); None when no match is a version."""
     versions = [m for m in matches if is_version(m.value)]
     if not versions:
         return None
-    spans = sorted((m.start, m.end) for found in atoms.values() for m in found)
-    cues = RoleCues(text, bounds.outside(spans))
-    by_span = dict(
-        zip(((m.start, m.end) for m in versions), cues.release_roles(versions), strict=True)
-    )
+    roles = role_cues.cues.release_roles(versions)
+    by_span = dict(zip(((m.start, m.end) for m in versions), roles, strict=True))
     return [by_span.get((m.start, m.end), "") for m in matches]
 
 
@@ -404,20 +412,14 @@ def _inventory(
     atoms: dict[FactType, list[Match]],
     fields: dict[str, tuple[Fact, ...]],
     claimed: set[tuple[int, int]],
-    bounds: Boundaries,
+    role_cues: _RoleCuesOnce,
 ) -> dict[FactType, tuple[Fact, ...]]:
     field_keys = {
         (spec.type, fact.value.key()) for spec in schema.fields for fact in fields[spec.name]
     }
     text = norm.text
-    role_cues = None
-    if set(schema.inventory) & ROLE_TYPES:
-        spans = sorted((m.start, m.end) for found in atoms.values() for m in found)
-        role_cues = RoleCues(text, bounds.outside(spans))
-        if not role_cues.found:
-            role_cues = None
     roles_by_span: dict[tuple[int, int], str] = {}
-    if role_cues is not None:
+    if set(schema.inventory) & ROLE_TYPES and role_cues.cues.found:
         ordered = sorted(
             (m for t in ROLE_TYPES if t in schema.inventory for m in atoms.get(t, [])),
             key=lambda m: m.start,
@@ -426,7 +428,9 @@ def _inventory(
             (m.start, m.end): role
             for m, role in zip(
                 ordered,
-                role_cues.roles(ordered, sorted(atoms.get(FactType.IDENTIFIER, ()), key=_start_of)),
+                role_cues.cues.roles(
+                    ordered, sorted(atoms.get(FactType.IDENTIFIER, ()), key=_start_of)
+                ),
                 strict=True,
             )
         }
@@ -442,7 +446,7 @@ def _inventory(
             if fact_type is FactType.PERSON:
                 roles = person_roles(text, free)
             elif fact_type is FactType.IDENTIFIER:
-                roles = _release_roles(text, bounds, atoms, free)
+                roles = _release_roles(role_cues, free)
             else:
                 roles = [roles_by_span.get((m.start, m.end), "") for m in free]
             inventory[fact_type] = _facts(original, norm, _Chosen(free, {}), free, roles)
